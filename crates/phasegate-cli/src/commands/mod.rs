@@ -1,0 +1,71 @@
+//! `workflow-state` subcommands: the clap tree and the dispatch. Each
+//! subcommand lives in its own file with its arguments and its function.
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::context::Ctx;
+use crate::error::CliResult;
+use crate::exit::ExitStatus;
+
+mod feature;
+mod finish;
+mod next;
+mod phase;
+mod review;
+mod status;
+mod validate;
+mod worktree;
+
+/// Exact workflow state for phasegate: phase transitions, `.meta.json`,
+/// review loops and worktrees. Exit codes: 0 success/allowed, 1 refused by a
+/// workflow rule, 2 usage error or unreadable/invalid state.
+#[derive(Debug, Parser)]
+#[command(name = "workflow-state", version, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Validate(validate::ValidateArgs),
+    #[command(subcommand)]
+    Phase(phase::PhaseCommand),
+    #[command(subcommand)]
+    Review(review::ReviewCommand),
+    #[command(subcommand)]
+    Feature(feature::FeatureCommand),
+    Status(status::StatusArgs),
+    Next(next::NextArgs),
+    #[command(subcommand)]
+    Worktree(worktree::WorktreeCommand),
+    Finish(finish::FinishArgs),
+}
+
+/// `--feature`, shared by every subcommand that acts on one feature.
+#[derive(Debug, Clone, Args)]
+pub struct FeatureArg {
+    /// The feature: its folder, folder name (001-auth), id (1) or slug (auth).
+    /// Default: the feature folder or worktree you are in, else the only active feature.
+    #[arg(long, value_name = "FEATURE")]
+    pub feature: Option<String>,
+}
+
+impl FeatureArg {
+    pub fn get(&self) -> Option<&str> {
+        self.feature.as_deref()
+    }
+}
+
+pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CliResult<ExitStatus> {
+    match cli.command {
+        Command::Validate(args) => validate::run(args, ctx),
+        Command::Phase(cmd) => phase::run(cmd, ctx),
+        Command::Review(cmd) => review::run(cmd, ctx),
+        Command::Feature(cmd) => feature::run(cmd, ctx),
+        Command::Status(args) => status::run(args, ctx),
+        Command::Next(args) => next::run(args, ctx),
+        Command::Worktree(cmd) => worktree::run(cmd, ctx),
+        Command::Finish(args) => finish::run(args, ctx),
+    }
+}

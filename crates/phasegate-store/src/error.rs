@@ -1,0 +1,42 @@
+//! Store errors. Every variant names the file it is about and, where there is
+//! one, what the user can do.
+
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot {op} {}: {source}", path.display())]
+    Io {
+        op: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{} is not a valid feature state file: {detail}\nFix the file by hand (git diff/git checkout may help); phasegate does not overwrite a file it cannot read.", path.display())]
+    Corrupt { path: PathBuf, detail: String },
+    #[error("timed out after {}s waiting for the lock {}; another workflow-state process is updating this feature. Retry, or raise PHASEGATE_LOCK_TIMEOUT_MS.", waited.as_secs_f32(), path.display())]
+    LockTimeout { path: PathBuf, waited: Duration },
+    #[error("git: {message} ({})", path.display())]
+    Git { path: PathBuf, message: String },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Adds the path to an `io::Result`, the way jj's `IoResultExt::context` does.
+pub trait IoContext<T> {
+    fn at(self, op: &'static str, path: impl Into<PathBuf>) -> Result<T, StoreError>;
+}
+
+impl<T> IoContext<T> for io::Result<T> {
+    fn at(self, op: &'static str, path: impl Into<PathBuf>) -> Result<T, StoreError> {
+        self.map_err(|source| StoreError::Io { op, path: path.into(), source })
+    }
+}
+
+impl StoreError {
+    pub(crate) fn git(path: impl Into<PathBuf>, err: git2::Error) -> Self {
+        StoreError::Git { path: path.into(), message: err.message().to_owned() }
+    }
+}

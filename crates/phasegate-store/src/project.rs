@@ -1,0 +1,354 @@
+//! The project around a working directory: its root, its features, and which
+//! feature a command is about.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use phasegate_core::Mode;
+use phasegate_core::meta::{META_FILE, Meta};
+
+use crate::error::{IoContext, StoreError};
+use crate::feature::Feature;
+use crate::git::{self, RepoLayout};
+use crate::lock::FileLock;
+
+/// Where features live, relative to the project root.
+pub const FEATURES_DIR: &str = "docs/features";
+/// Where `feature new --worktree` puts worktrees, relative to the root.
+pub const WORKTREES_DIR: &str = ".worktrees";
+
+/// A project: the main working tree of a git repository (features live in
+/// the main checkout even when commands run inside a linked worktree), or a
+/// plain directory.
+#[derive(Debug, Clone)]
+pub struct Project {
+    root: PathBuf,
+    repo: Option<RepoLayout>,
+}
+
+/// One entry of `docs/features/`: a folder and its state, or why the state
+/// could not be read.
+#[derive(Debug)]
+pub struct Listed {
+    pub feature: Feature,
+    pub meta: Result<Meta, StoreError>,
+}
+
+/// Where a directory stands relative to a feature's worktree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorktreeStatus {
+    /// The feature works in the main checkout.
+    NoWorktree,
+    Inside { worktree: PathBuf },
+    Outside { worktree: PathBuf },
+    /// `.meta.json` names a worktree that does not exist (removed or moved).
+    Missing { worktree: PathBuf },
+}
+
+/// Why a command could not tell which feature it is about.
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError {
+    #[error("no feature matches `{given}`; known features: {known}")]
+    NoMatch { given: String, known: String },
+    #[error("`{given}` matches several features: {matches}; pass the full folder name")]
+    Ambiguous { given: String, matches: String },
+    #[error("no active feature in {}; create one with `workflow-state feature new <slug>`", dir.display())]
+    NoActive { dir: PathBuf },
+    #[error("several active features: {names}; pass --feature <name> (for example --feature {first})")]
+    SeveralActive { names: String, first: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Project {
+    /// Finds the project that contains `cwd`: the main working tree of its git
+    /// repository; outside git, the nearest directory holding `docs/features`,
+    /// else `cwd` itself.
+    pub fn discover(cwd: &Path) -> Result<Project, StoreError> {
+        match git::layout(cwd)? {
+            Some(repo) => Ok(Project { root: repo.main_root.clone(), repo: Some(repo) }),
+            None => {
+                let root = cwd
+                    .ancestors()
+                    .find(|d| d.join(FEATURES_DIR).is_dir())
+                    .unwrap_or(cwd)
+                    .to_path_buf();
+                Ok(Project { root, repo: None })
+            }
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn repo(&self) -> Option<&RepoLayout> {
+        self.repo.as_ref()
+    }
+
+    pub fn features_dir(&self) -> PathBuf {
+        self.root.join(FEATURES_DIR)
+    }
+
+    /// Where lock files live: inside the git directory (shared by all
+    /// worktrees), so they never show up in the user's tree.
+    pub fn lock_dir(&self) -> PathBuf {
+        match &self.repo {
+            Some(r) => r.common_dir.join("phasegate").join("locks"),
+            None => self.root.join(".phasegate").join("locks"),
+        }
+    }
+
+    fn feature_at(&self, dir: PathBuf) -> Feature {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let lock = self.lock_dir().join(format!("{name}.lock"));
+        Feature::new(dir, name, lock)
+    }
+
+    /// Feature folders (`NNN-slug` holding `.meta.json`), sorted by name.
+    pub fn features(&self) -> Result<Vec<Feature>, StoreError> {
+        let dir = self.features_dir();
+        let entries = match fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e).at("list", dir),
+        };
+        let mut out = Vec::new();
+        for entry in entries {
+            let entry = entry.at("list", &dir)?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if split_name(name).is_none() {
+                continue;
+            }
+            let path = entry.path();
+            if path.join(META_FILE).is_file() {
+                out.push(self.feature_at(path));
+            }
+        }
+        out.sort_by(|a, b| a.name().cmp(b.name()));
+        Ok(out)
+    }
+
+    /// Every feature with its state; one unreadable file does not hide the others.
+    pub fn list(&self) -> Result<Vec<Listed>, StoreError> {
+        Ok(self.features()?.into_iter().map(|f| Listed { meta: f.load(), feature: f }).collect())
+    }
+
+    /// Finds the feature a command is about. With `given`: a folder path, a
+    /// folder name (`001-auth`), an id (`001` or `1`) or a slug (`auth`).
+    /// Without: the feature folder `cwd` is in, else the feature whose
+    /// worktree `cwd` is in, else the only active feature.
+    pub fn resolve(&self, given: Option<&str>, cwd: &Path) -> Result<Feature, ResolveError> {
+        match given.map(str::trim).filter(|g| !g.is_empty()) {
+            Some(g) => self.resolve_named(g, cwd),
+            None => self.resolve_from_cwd(cwd),
+        }
+    }
+
+    fn resolve_named(&self, given: &str, cwd: &Path) -> Result<Feature, ResolveError> {
+        let as_path = cwd.join(given);
+        if as_path.join(META_FILE).is_file() {
+            let dir = as_path.canonicalize().at("resolve", &as_path)?;
+            return Ok(self.feature_at(dir));
+        }
+        let features = self.features()?;
+        let matches: Vec<&Feature> = features.iter().filter(|f| name_matches(f.name(), given)).collect();
+        match matches.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(ResolveError::NoMatch { given: given.to_owned(), known: names(&features) }),
+            many => Err(ResolveError::Ambiguous {
+                given: given.to_owned(),
+                matches: many.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "),
+            }),
+        }
+    }
+
+    fn resolve_from_cwd(&self, cwd: &Path) -> Result<Feature, ResolveError> {
+        let features_dir = self.features_dir();
+        if let Ok(rest) = cwd.strip_prefix(&features_dir) {
+            if let Some(first) = rest.components().next() {
+                let dir = features_dir.join(first);
+                if dir.join(META_FILE).is_file() {
+                    return Ok(self.feature_at(dir));
+                }
+            }
+        }
+        let listed = self.list()?;
+        if let Some(repo) = &self.repo {
+            if repo.in_linked_worktree() {
+                let here = &repo.current_root;
+                for l in &listed {
+                    if let Ok(meta) = &l.meta {
+                        if self.worktree_path(meta).is_some_and(|w| same_dir(&w, here)) {
+                            return Ok(l.feature.clone());
+                        }
+                    }
+                }
+            }
+        }
+        let active: Vec<&Listed> =
+            listed.iter().filter(|l| l.meta.as_ref().is_ok_and(|m| m.status == phasegate_core::Status::Active)).collect();
+        match active.as_slice() {
+            [one] => Ok(one.feature.clone()),
+            [] => {
+                // An unreadable .meta.json may be the active feature: say so.
+                if let Some(bad) = listed.into_iter().find_map(|l| l.meta.err()) {
+                    return Err(ResolveError::Store(bad));
+                }
+                Err(ResolveError::NoActive { dir: features_dir })
+            }
+            many => Err(ResolveError::SeveralActive {
+                names: many.iter().map(|l| l.feature.name()).collect::<Vec<_>>().join(", "),
+                first: many[0].feature.name().to_owned(),
+            }),
+        }
+    }
+
+    /// The feature's worktree as an absolute path, if it has one.
+    pub fn worktree_path(&self, meta: &Meta) -> Option<PathBuf> {
+        meta.worktree.as_deref().map(|w| self.root.join(w))
+    }
+
+    /// Whether `cwd` is inside the feature's worktree.
+    pub fn worktree_status(&self, meta: &Meta, cwd: &Path) -> WorktreeStatus {
+        let Some(path) = self.worktree_path(meta) else { return WorktreeStatus::NoWorktree };
+        let Ok(canonical) = path.canonicalize() else { return WorktreeStatus::Missing { worktree: path } };
+        let here = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+        if here.starts_with(&canonical) {
+            WorktreeStatus::Inside { worktree: canonical }
+        } else {
+            WorktreeStatus::Outside { worktree: canonical }
+        }
+    }
+
+    /// Creates `docs/features/<NNN>-<slug>/` with a fresh `.meta.json`; with
+    /// `worktree`, also a branch `feature/<NNN>-<slug>` and a git worktree in
+    /// `.worktrees/<NNN>-<slug>`.
+    pub fn create_feature(
+        &self,
+        slug: &str,
+        mode: Mode,
+        worktree: bool,
+        now: DateTime<Utc>,
+        timeout: Duration,
+    ) -> Result<(Feature, Meta), StoreError> {
+        validate_slug(slug)?;
+        let _guard = FileLock::acquire(&self.lock_dir().join("features.lock"), timeout)?;
+        let next = self.next_id()?;
+        let id = format!("{next:03}");
+        let name = format!("{id}-{slug}");
+        let dir = self.features_dir().join(&name);
+        let mut meta = Meta::new(id, slug.to_owned(), mode, now);
+        if worktree {
+            let repo = self.repo.as_ref().ok_or_else(|| {
+                StoreError::Invalid(format!(
+                    "--worktree needs a git repository, and {} is not in one",
+                    self.root.display()
+                ))
+            })?;
+            let rel = format!("{WORKTREES_DIR}/{name}");
+            let branch = format!("feature/{name}");
+            git::add_worktree(repo, &name, &self.root.join(&rel), &branch)?;
+            meta.worktree = Some(rel);
+            meta.branch = Some(branch);
+        }
+        fs::create_dir_all(&dir).at("create", &dir)?;
+        let feature = self.feature_at(dir);
+        feature.write_meta_unlocked(&meta)?;
+        Ok((feature, meta))
+    }
+
+    fn next_id(&self) -> Result<u32, StoreError> {
+        let dir = self.features_dir();
+        let mut max = 0;
+        match fs::read_dir(&dir) {
+            Ok(entries) => {
+                for entry in entries {
+                    let entry = entry.at("list", &dir)?;
+                    if let Some((n, _)) = entry.file_name().to_str().and_then(split_name) {
+                        max = max.max(n);
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).at("list", dir),
+        }
+        Ok(max + 1)
+    }
+}
+
+/// `NNN-slug` → (NNN, slug) when the name has that shape.
+pub fn split_name(name: &str) -> Option<(u32, &str)> {
+    let (num, slug) = name.split_once('-')?;
+    if num.len() < 3 || !num.bytes().all(|b| b.is_ascii_digit()) || slug.is_empty() {
+        return None;
+    }
+    Some((num.parse().ok()?, slug))
+}
+
+fn name_matches(name: &str, given: &str) -> bool {
+    if name == given {
+        return true;
+    }
+    let Some((n, slug)) = split_name(name) else { return false };
+    slug == given || given.parse::<u32>().is_ok_and(|g| g == n)
+}
+
+fn names(features: &[Feature]) -> String {
+    if features.is_empty() {
+        "(none)".to_owned()
+    } else {
+        features.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// A slug names a folder and a branch: letters, digits, `.`, `_`, `-`;
+/// starting with a letter or digit; no `..`; at most 64 characters.
+pub fn validate_slug(slug: &str) -> Result<(), StoreError> {
+    let ok_chars = slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
+    let ok_start = slug.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric());
+    if slug.is_empty() || slug.len() > 64 || !ok_chars || !ok_start || slug.contains("..") || slug.ends_with(".lock") {
+        return Err(StoreError::Invalid(format!(
+            "invalid slug `{slug}`: use 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit, without '..' or path separators (for example `user-auth`)"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        for ok in ["auth", "user-auth", "v2.api", "a_b", "X1"] {
+            validate_slug(ok).unwrap();
+        }
+        for bad in ["", "../x", "a/b", "a\\b", "..", "-x", ".hidden", "a..b", "x.lock", &"a".repeat(65), "é"] {
+            assert!(validate_slug(bad).is_err(), "{bad} should be refused");
+        }
+    }
+
+    #[test]
+    fn names_and_matching() {
+        assert_eq!(split_name("001-auth"), Some((1, "auth")));
+        assert_eq!(split_name("1234-x-y"), Some((1234, "x-y")));
+        assert_eq!(split_name("01-x"), None);
+        assert_eq!(split_name("abc-x"), None);
+        assert!(name_matches("007-auth", "7"));
+        assert!(name_matches("007-auth", "007"));
+        assert!(name_matches("007-auth", "auth"));
+        assert!(name_matches("007-auth", "007-auth"));
+        assert!(!name_matches("007-auth", "aut"));
+    }
+}
