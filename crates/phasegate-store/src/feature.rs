@@ -103,7 +103,11 @@ impl FeatureGuard<'_> {
     }
 
     pub fn save(&self, meta: &Meta) -> Result<(), StoreError> {
-        fs::write_atomic(&self.feature.meta_path(), &render_meta(meta))
+        fs::write_atomic(&self.feature.meta_path(), &render_meta(meta))?;
+        // Temporary files of writers that were killed before their rename;
+        // no other writer of this folder can be running while we hold the lock.
+        fs::remove_temporaries(&self.feature.dir);
+        Ok(())
     }
 
     /// The review history, empty when there is none yet.

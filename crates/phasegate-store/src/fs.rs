@@ -27,8 +27,8 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, StoreError> {
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new()
-        .prefix(".phasegate-")
-        .suffix(".tmp")
+        .prefix(TMP_PREFIX)
+        .suffix(TMP_SUFFIX)
         .tempfile_in(dir)
         .at("create a temporary file in", dir)?;
     tmp.write_all(contents).at("write", tmp.path().to_owned())?;
@@ -50,6 +50,22 @@ fn sync_dir(dir: &Path) {
     }
     #[cfg(not(unix))]
     let _ = dir;
+}
+
+const TMP_PREFIX: &str = ".phasegate-";
+const TMP_SUFFIX: &str = ".tmp";
+
+/// Removes temporary files that `write_atomic` left in `dir` when its process
+/// was killed. Only call this while holding the lock of every writer of `dir`.
+pub fn remove_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(TMP_PREFIX) && name.ends_with(TMP_SUFFIX) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Removes a file; a file that is already gone is fine.
