@@ -282,6 +282,9 @@ impl Meta {
             crate::review::Decision::Approved => {
                 record.completed = Some(now);
                 record.outcome = Some(LoopOutcome::Approved);
+                // The verify phase's reviewer checks the implementation against
+                // the spec: its approval is the verification.
+                record.verified |= phase == Phase::Verify;
             }
             crate::review::Decision::CapReached => {
                 record.completed = Some(now);

@@ -11,6 +11,10 @@ use serde_json::Value;
 
 use crate::schema::{Schema, SchemaErrors};
 
+/// Where the phase loop saves the reviewer's reply before recording it;
+/// removed by `workflow-state finish`.
+pub const VERDICT_FILE: &str = ".verdict.json";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

@@ -7,6 +7,7 @@ use std::time::Duration;
 use phasegate_core::history::HISTORY_FILE;
 use phasegate_core::meta::{META_FILE, Meta};
 use phasegate_core::schema::Schema;
+use phasegate_core::verdict::VERDICT_FILE;
 use phasegate_core::{Artifact, ArtifactSet};
 
 use crate::error::StoreError;
@@ -119,8 +120,10 @@ impl FeatureGuard<'_> {
         fs::write_atomic(&self.feature.history_path(), text.as_bytes())
     }
 
-    /// Deletes the review history; true when there was one.
+    /// Deletes the review history and the last saved verdict; true when
+    /// there was a history.
     pub fn remove_history(&self) -> Result<bool, StoreError> {
+        fs::remove_if_exists(&self.feature.dir.join(VERDICT_FILE))?;
         fs::remove_if_exists(&self.feature.history_path())
     }
 }
