@@ -2,7 +2,7 @@
 //! real binaries and check stdout, stderr and status together.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -93,28 +93,27 @@ fn rand_suffix() -> u128 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
 }
 
-/// One run of a binary.
+/// One run of a binary (assert_cmd's `Command`: stdin, bounded wait).
 pub struct Run {
-    cmd: Command,
-    stdin: Option<Vec<u8>>,
+    cmd: assert_cmd::Command,
     desc: String,
 }
 
 impl Run {
     pub fn new(exe: &str, args: &[&str], cwd: &Path) -> Self {
-        let mut cmd = Command::new(exe);
-        cmd.args(args).current_dir(cwd);
+        let mut cmd = assert_cmd::Command::new(exe);
+        cmd.args(args).current_dir(cwd).timeout(std::time::Duration::from_secs(60));
         for (k, _) in std::env::vars_os() {
             let k = k.to_string_lossy();
             if k.starts_with("CLAUDE") || k.starts_with("PHASEGATE") || k.starts_with("GIT_") {
                 cmd.env_remove(&*k);
             }
         }
-        Run { cmd, stdin: None, desc: format!("{} {}", Path::new(exe).file_name().unwrap().to_string_lossy(), args.join(" ")) }
+        Run { cmd, desc: format!("{} {}", Path::new(exe).file_name().unwrap().to_string_lossy(), args.join(" ")) }
     }
 
     pub fn stdin(mut self, data: impl Into<Vec<u8>>) -> Self {
-        self.stdin = Some(data.into());
+        self.cmd.write_stdin(data.into());
         self
     }
 
@@ -124,14 +123,7 @@ impl Run {
     }
 
     pub fn output(mut self) -> Done {
-        use std::io::Write;
-        self.cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        self.cmd.stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() });
-        let mut child = self.cmd.spawn().unwrap_or_else(|e| panic!("spawn {}: {e}", self.desc));
-        if let Some(data) = self.stdin.take() {
-            child.stdin.take().unwrap().write_all(&data).unwrap();
-        }
-        let out: Output = child.wait_with_output().unwrap();
+        let out: Output = self.cmd.output().unwrap_or_else(|e| panic!("run {}: {e}", self.desc));
         Done {
             desc: self.desc,
             code: out.status.code(),

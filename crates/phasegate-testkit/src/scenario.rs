@@ -1,0 +1,245 @@
+//! The script the mock API plays: a main conversation and agent scripts, each
+//! a FIFO of [`Turn`]s.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::request::RecordedRequest;
+use crate::text;
+
+/// A check on the request that triggers a turn: `Err` explains what was wrong.
+pub type Expectation = Arc<dyn Fn(&RecordedRequest) -> Result<(), String> + Send + Sync>;
+
+/// One `tool_use` block the mock model emits. Ids are assigned by the server
+/// (unique per [`crate::MockApi`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolUse {
+    /// Tool name, e.g. `Bash`.
+    pub name: String,
+    /// Tool input as JSON.
+    pub input: Value,
+}
+
+impl ToolUse {
+    /// Any tool with any input.
+    pub fn new(name: impl Into<String>, input: Value) -> Self {
+        Self {
+            name: name.into(),
+            input,
+        }
+    }
+
+    /// `Bash` running `command`.
+    pub fn bash(command: impl Into<String>) -> Self {
+        Self::new("Bash", json!({ "command": command.into() }))
+    }
+
+    /// `Bash` running `command`, with the human-readable `description`.
+    pub fn bash_desc(command: impl Into<String>, description: impl Into<String>) -> Self {
+        Self::new(
+            "Bash",
+            json!({ "command": command.into(), "description": description.into() }),
+        )
+    }
+
+    /// `Agent` starting `subagent_type` (e.g. `phasegate:chain-reviewer`) with
+    /// `prompt`, in the foreground (`run_in_background: false`), so the tool
+    /// result carries the agent's final text.
+    pub fn agent(subagent_type: impl Into<String>, prompt: impl Into<String>) -> Self {
+        let subagent_type = subagent_type.into();
+        Self::new(
+            "Agent",
+            json!({
+                "description": format!("Run {subagent_type}"),
+                "subagent_type": subagent_type,
+                "prompt": prompt.into(),
+                "run_in_background": false,
+            }),
+        )
+    }
+
+    /// `Write` of `content` to the absolute `path`.
+    pub fn write(path: impl Into<String>, content: impl Into<String>) -> Self {
+        Self::new(
+            "Write",
+            json!({ "file_path": path.into(), "content": content.into() }),
+        )
+    }
+
+    /// `Read` of the absolute `path`.
+    pub fn read(path: impl Into<String>) -> Self {
+        Self::new("Read", json!({ "file_path": path.into() }))
+    }
+
+    /// `Skill` invoking `name` (e.g. `phasegate:workflow`).
+    pub fn skill(name: impl Into<String>) -> Self {
+        Self::new("Skill", json!({ "skill": name.into() }))
+    }
+
+    /// `Skill` invoking `name` with `args`.
+    pub fn skill_args(name: impl Into<String>, args: impl Into<String>) -> Self {
+        Self::new(
+            "Skill",
+            json!({ "skill": name.into(), "args": args.into() }),
+        )
+    }
+}
+
+/// One assistant answer: optional text, then tool uses, plus checks on the
+/// request that triggers it.
+#[derive(Clone)]
+pub struct Turn {
+    pub(crate) text: Option<String>,
+    pub(crate) tools: Vec<ToolUse>,
+    pub(crate) expectations: Vec<Expectation>,
+}
+
+impl Turn {
+    /// A text-only answer (`stop_reason: end_turn`).
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            text: Some(text.into()),
+            tools: Vec::new(),
+            expectations: Vec::new(),
+        }
+    }
+
+    /// An answer made of tool uses only (`stop_reason: tool_use`).
+    pub fn tools(tools: Vec<ToolUse>) -> Self {
+        Self {
+            text: None,
+            tools,
+            expectations: Vec::new(),
+        }
+    }
+
+    /// A text block followed by tool uses (`stop_reason: tool_use`).
+    pub fn text_then_tools(text: impl Into<String>, tools: Vec<ToolUse>) -> Self {
+        Self {
+            text: Some(text.into()),
+            tools,
+            expectations: Vec::new(),
+        }
+    }
+
+    /// Adds a check on the triggering request; `Err(why)` records a mismatch.
+    /// A panic inside the check is recorded as a mismatch too.
+    pub fn expect(
+        mut self,
+        check: impl Fn(&RecordedRequest) -> Result<(), String> + Send + Sync + 'static,
+    ) -> Self {
+        self.expectations.push(Arc::new(check));
+        self
+    }
+
+    /// Expects some `tool_result` of the last user message to contain `needle`.
+    pub fn expect_tool_result_contains(self, needle: impl Into<String>) -> Self {
+        let needle = needle.into();
+        self.expect(move |req| {
+            let results = req.tool_results();
+            if results.iter().any(|result| result.text.contains(&needle)) {
+                return Ok(());
+            }
+            let seen = if results.is_empty() {
+                "no tool_result in the last user message".to_owned()
+            } else {
+                results
+                    .iter()
+                    .map(|r| format!("{}: {}", r.tool_use_id, text::one_line(&r.text, 400)))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            Err(format!(
+                "expected a tool_result containing {needle:?}; got:\n{seen}"
+            ))
+        })
+    }
+
+    /// Expects the text of the last user message to contain `needle`.
+    pub fn expect_user_text_contains(self, needle: impl Into<String>) -> Self {
+        let needle = needle.into();
+        self.expect(move |req| {
+            let user = req.last_user_text();
+            if user.contains(&needle) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "expected the last user message to contain {needle:?}; got: {}",
+                    text::one_line_tail(&user, 400)
+                ))
+            }
+        })
+    }
+
+    /// Expects the system prompt to contain `needle`.
+    pub fn expect_system_contains(self, needle: impl Into<String>) -> Self {
+        let needle = needle.into();
+        self.expect(move |req| {
+            if req.system_text().contains(&needle) {
+                Ok(())
+            } else {
+                Err(format!("expected the system prompt to contain {needle:?}"))
+            }
+        })
+    }
+
+    /// One line describing the answer, for reports.
+    pub(crate) fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(text) = &self.text {
+            parts.push(format!("text {:?}", text::head(text, 80)));
+        }
+        for tool in &self.tools {
+            parts.push(format!(
+                "tool_use {} {}",
+                tool.name,
+                text::head(&tool.input.to_string(), 120)
+            ));
+        }
+        if !self.expectations.is_empty() {
+            parts.push(format!("({} expectation(s))", self.expectations.len()));
+        }
+        parts.join(", ")
+    }
+}
+
+impl fmt::Debug for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+/// The whole script: the main conversation and any number of agent scripts.
+#[derive(Clone, Debug, Default)]
+pub struct Scenario {
+    pub(crate) main: Vec<Turn>,
+    pub(crate) agents: Vec<(String, Vec<Turn>)>,
+}
+
+impl Scenario {
+    /// An empty scenario.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the main conversation's turns (replacing earlier ones).
+    pub fn main(mut self, turns: Vec<Turn>) -> Self {
+        self.main = turns;
+        self
+    }
+
+    /// Adds an agent script: requests whose system prompt contains `marker`
+    /// (e.g. a sentence of the agent's Markdown body) are answered from
+    /// `turns`. The first matching script, in the order added, wins.
+    pub fn agent(mut self, marker: impl Into<String>, turns: Vec<Turn>) -> Self {
+        let marker = marker.into();
+        assert!(
+            !marker.is_empty(),
+            "phasegate-testkit: an agent marker must not be empty"
+        );
+        self.agents.push((marker, turns));
+        self
+    }
+}

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Run every phasegate test: unit, integration, and end-to-end tests that drive
+# the real Claude Code (pinned in tests/e2e/package.json) against a scripted
+# Messages API on 127.0.0.1.
+#
+# Installs what the tests need first: the pinned Claude Code npm package
+# (npm ci in tests/e2e) and the Rust crates (cargo fetches them).
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+echo "phasegate: installing the pinned Claude Code (tests/e2e/package-lock.json)"
+npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+
+echo "phasegate: building and running the tests"
+cargo test --workspace --locked "$@"
