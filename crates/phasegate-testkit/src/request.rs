@@ -140,6 +140,17 @@ impl RecordedRequest {
             .unwrap_or_default()
     }
 
+    /// Every text of the `role: "system"` entries inside `messages`, in
+    /// order: where Claude Code puts hook context ("SessionStart hook
+    /// additional context: ...") and the environment.
+    pub fn system_message_texts(&self) -> Vec<String> {
+        self.messages()
+            .iter()
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("system"))
+            .flat_map(message_texts)
+            .collect()
+    }
+
     /// Every text of every `role: "user"` message, in order (string contents
     /// and text blocks; tool results are not included).
     pub fn user_texts(&self) -> Vec<String> {

@@ -1,0 +1,121 @@
+//! Fixtures for the end-to-end tests: a throwaway HOME, a temporary git
+//! repository, the real `claude` with `--plugin-dir` at this repository, and
+//! the binaries under test on its PATH.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use phasegate_testkit::{ClaudeCode, MockApi, RecordedRequest};
+
+pub const WORKFLOW_STATE: &str = env!("CARGO_BIN_EXE_workflow-state");
+
+/// The plugin under test: this repository.
+pub fn plugin_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Where the binaries under test are; the plugin's bin/ launchers use them
+/// through PHASEGATE_BIN_DIR.
+pub fn bin_dir() -> PathBuf {
+    Path::new(WORKFLOW_STATE).parent().unwrap().to_path_buf()
+}
+
+pub struct Fixture {
+    _tmp: tempfile::TempDir,
+    pub home: PathBuf,
+    pub repo: PathBuf,
+}
+
+impl Fixture {
+    /// A git repository with one commit.
+    pub fn repo() -> Self {
+        let f = Fixture::plain();
+        let repo = git2::Repository::init(&f.repo).unwrap();
+        let sig = git2::Signature::now("t", "t@example.com").unwrap();
+        std::fs::write(f.repo.join("README.md"), "fixture\n").unwrap();
+        let mut index = repo.index().unwrap();
+        index.add_path(Path::new("README.md")).unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[]).unwrap();
+        f
+    }
+
+    /// A directory that is not a git repository.
+    pub fn plain() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let home = base.join("home");
+        let repo = base.join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&repo).unwrap();
+        Fixture { _tmp: tmp, home, repo }
+    }
+
+    /// Runs `workflow-state` in the repository; panics unless it exits 0.
+    pub fn ws(&self, args: &[&str]) -> String {
+        self.ws_in(&self.repo, args)
+    }
+
+    pub fn ws_in(&self, dir: &Path, args: &[&str]) -> String {
+        let out = Command::new(WORKFLOW_STATE).args(args).current_dir(dir).env_remove("CLAUDE_CODE_SESSION_ID").output().unwrap();
+        assert!(out.status.success(), "workflow-state {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.repo.join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let p = self.path(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
+    }
+
+    pub fn meta(&self, feature: &str) -> serde_json::Value {
+        serde_json::from_str(&self.read(&format!("docs/features/{feature}/.meta.json"))).unwrap()
+    }
+
+    /// `claude -p` in the repository with the plugin loaded from this checkout.
+    pub fn claude(&self) -> ClaudeCode {
+        self.claude_in(&self.repo)
+    }
+
+    pub fn claude_in(&self, cwd: &Path) -> ClaudeCode {
+        ClaudeCode::new()
+            .home(&self.home)
+            .cwd(cwd)
+            .plugin_dir(plugin_root())
+            .env("PHASEGATE_BIN_DIR", bin_dir())
+            .allowed_tools("Bash,Read,Write,Edit,Glob,Grep,Agent,Skill")
+    }
+}
+
+/// The SessionStart context that reached the model in its first request, if any.
+pub fn session_context(api: &MockApi) -> Option<String> {
+    const PREFIX: &str = "SessionStart hook additional context: ";
+    let first = api.requests_for_main().into_iter().next().expect("no request reached the API");
+    context_in(&first, PREFIX)
+}
+
+fn context_in(req: &RecordedRequest, prefix: &str) -> Option<String> {
+    let texts = req.system_message_texts().into_iter().chain(std::iter::once(req.system_text()));
+    for text in texts {
+        if let Some(start) = text.find(prefix) {
+            let rest = &text[start + prefix.len()..];
+            let end = rest.find("\n\n# ").unwrap_or(rest.len());
+            return Some(rest[..end].trim_end().to_owned());
+        }
+    }
+    None
+}
+
+/// The text of the first main request's user messages (the expanded prompt).
+pub fn prompt_text(api: &MockApi) -> String {
+    api.requests_for_main().into_iter().next().expect("no request").user_texts().join("\n")
+}
