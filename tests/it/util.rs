@@ -173,3 +173,86 @@ impl Done {
         self
     }
 }
+
+/// Pipeline helpers.
+impl TestEnv {
+    pub fn fixture(name: &str) -> String {
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/pipeline").join(name);
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    /// `workflow-state <args>` as Claude Code session `session` would run it.
+    pub fn ws_as(&self, session: &str, args: &[&str]) -> Run {
+        self.ws(args).env("CLAUDE_CODE_SESSION_ID", session)
+    }
+
+    /// Starts a pipeline owned by `session`; returns the feature name.
+    pub fn pipeline(&self, session: &str) -> String {
+        let out = self.ws_as(session, &["pipeline", "start", "auth", "--request", "Add user authentication with JWT tokens"]).ok();
+        out.json()["feature"].as_str().unwrap().to_owned()
+    }
+
+    pub fn task_path(&self, feature: &str, file: &str) -> PathBuf {
+        self.path(&format!("docs/features/{feature}/.task/{file}"))
+    }
+
+    pub fn write_task(&self, feature: &str, file: &str, text: &str) {
+        std::fs::write(self.task_path(feature, file), text).unwrap();
+    }
+
+    pub fn run_state(&self, feature: &str) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(self.task_path(feature, "state.json")).unwrap()).unwrap()
+    }
+
+    pub fn loop_state(&self, feature: &str) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(self.task_path(feature, "loop-state.json")).unwrap()).unwrap()
+    }
+
+    /// Writes the project's pipeline.config.json.
+    pub fn config(&self, json: &str) {
+        self.write(".phasegate/pipeline.config.json", json);
+    }
+
+    /// A review file's content.
+    pub fn review(reviewer: &str, model: &str, status: &str) -> String {
+        let extra = if status == "needs_clarification" { r#", "questions": ["Which database?"]"# } else { "" };
+        format!(
+            r#"{{"id": "review-1", "reviewer": "{reviewer}", "model": "{model}", "status": "{status}", "summary": "{model} says {status}", "findings": [], "blockers": [], "reviewed_at": "2026-11-22T10:00:00Z"{extra}}}"#
+        )
+    }
+
+    /// Records the sonnet and opus reviews of the current gate as `status`.
+    pub fn review_stage(&self, session: &str, feature: &str, reviewer: &str, model: &str, status: &str) -> Value {
+        self.write_task(feature, &format!("review-{model}.json"), &TestEnv::review(reviewer, model, status));
+        self.ws_as(session, &["pipeline", "review", model]).ok().json()
+    }
+
+    /// Drives a fresh pipeline to the start of its implementation loop: valid
+    /// requirements and plan, a plan gate passed (final gate skipped: no
+    /// reviewer installed). `tests` is the shell line of the plan's tests.
+    pub fn to_loop(&self, session: &str, tests: &str, max_iterations: u32) -> String {
+        self.config(r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#);
+        let f = self.pipeline(session);
+        self.write_task(&f, "user-story.json", &TestEnv::fixture("user-story.json"));
+        let plan = TestEnv::fixture("plan-refined.json")
+            .replace("\"sh test.sh\"", &serde_json::to_string(tests).unwrap())
+            .replace("\"max_iterations\": 4", &format!("\"max_iterations\": {max_iterations}"));
+        self.write_task(&f, "plan-refined.json", &plan);
+        for to in ["plan_drafting", "plan_refining", "plan_reviewing"] {
+            self.ws_as(session, &["pipeline", "transition", to]).ok();
+        }
+        self.review_stage(session, &f, "plan-reviewer", "sonnet", "approved");
+        self.review_stage(session, &f, "plan-reviewer", "opus", "approved");
+        self.ws_as(session, &["pipeline", "final-gate"]).ok();
+        self.ws_as(session, &["pipeline", "transition", "implementing"]).ok();
+        self.ws_as(session, &["pipeline", "transition", "implementing_loop"]).ok();
+        f
+    }
+
+    /// Passes the code review gate of the loop.
+    pub fn approve_code(&self, session: &str, feature: &str) {
+        self.review_stage(session, feature, "code-reviewer", "sonnet", "approved");
+        self.review_stage(session, feature, "code-reviewer", "opus", "approved");
+        self.ws_as(session, &["pipeline", "final-gate"]).ok();
+    }
+}

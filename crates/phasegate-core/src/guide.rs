@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::meta::{Meta, PhaseState, Status};
+use crate::meta::{Meta, PhaseState, Status, Workflow};
 use crate::phase::{Artifact, ArtifactSet, Phase};
 
 /// What each phase's reviewer checks: does the artifact hold everything the
@@ -49,6 +49,13 @@ pub fn next(meta: &Meta) -> Next {
         Status::Completed => return done(format!("feature {} is completed", meta.name())),
         Status::Abandoned => return done(format!("feature {} was abandoned", meta.name())),
         Status::Active => {}
+    }
+    if meta.workflow == Workflow::Pipeline {
+        return Next {
+            phase: None,
+            command: Some("/phasegate:pipeline".into()),
+            reason: format!("feature {} runs as a pipeline", meta.name()),
+        };
     }
     let Some(current) = meta.current_phase else {
         return go(Phase::Brainstorm, "no phase has run yet".into());

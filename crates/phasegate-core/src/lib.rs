@@ -8,6 +8,7 @@ pub mod history;
 pub mod meta;
 pub mod mode;
 pub mod phase;
+pub mod pipeline;
 pub mod review;
 pub mod schema;
 pub mod transition;

@@ -42,6 +42,23 @@ impl fmt::Display for Status {
     }
 }
 
+/// How a feature is driven.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Workflow {
+    /// Phase by phase, with a command per phase.
+    #[default]
+    Phased,
+    /// The autonomous pipeline (`/phasegate:pipeline`); its state is in `.task/`.
+    Pipeline,
+}
+
+impl Workflow {
+    fn is_phased(&self) -> bool {
+        *self == Workflow::Phased
+    }
+}
+
 /// How a phase's reviewer loop ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -109,6 +126,8 @@ pub struct Meta {
     pub slug: String,
     #[serde(default)]
     pub mode: Mode,
+    #[serde(default, skip_serializing_if = "Workflow::is_phased")]
+    pub workflow: Workflow,
     pub status: Status,
     pub created: DateTime<Utc>,
     /// When the feature was finished or abandoned.
@@ -168,6 +187,7 @@ impl Meta {
             id,
             slug,
             mode,
+            workflow: Workflow::Phased,
             status: Status::Active,
             created: now,
             completed: None,

@@ -11,16 +11,47 @@ use serde_json::Value;
 pub enum Schema {
     Meta,
     Verdict,
+    WorkerSignal,
+    UserStory,
+    PlanRefined,
+    Review,
+    ImplResult,
+    LoopState,
+    PipelineConfig,
+    PipelineState,
 }
 
+/// Where the published schemas claim to live; cross-file `$ref`s resolve
+/// against the embedded copies, never over the network.
+const BASE: &str = "https://phasegate.dev/schemas/";
+
 impl Schema {
-    pub const ALL: [Schema; 2] = [Schema::Meta, Schema::Verdict];
+    pub const ALL: [Schema; 10] = [
+        Schema::Meta,
+        Schema::Verdict,
+        Schema::WorkerSignal,
+        Schema::UserStory,
+        Schema::PlanRefined,
+        Schema::Review,
+        Schema::ImplResult,
+        Schema::LoopState,
+        Schema::PipelineConfig,
+        Schema::PipelineState,
+    ];
 
     /// File name under `schemas/`.
     pub fn file_name(self) -> &'static str {
         match self {
             Schema::Meta => "meta.schema.json",
             Schema::Verdict => "verdict.schema.json",
+            Schema::WorkerSignal => "worker-signal.schema.json",
+            Schema::UserStory => "user-story.schema.json",
+            Schema::PlanRefined => "plan-refined.schema.json",
+            Schema::Review => "review.schema.json",
+            Schema::ImplResult => "impl-result.schema.json",
+            Schema::LoopState => "loop-state.schema.json",
+            Schema::PipelineConfig => "pipeline-config.schema.json",
+            Schema::PipelineState => "pipeline-state.schema.json",
         }
     }
 
@@ -29,25 +60,30 @@ impl Schema {
         match self {
             Schema::Meta => include_str!("../../../schemas/meta.schema.json"),
             Schema::Verdict => include_str!("../../../schemas/verdict.schema.json"),
+            Schema::WorkerSignal => include_str!("../../../schemas/worker-signal.schema.json"),
+            Schema::UserStory => include_str!("../../../schemas/user-story.schema.json"),
+            Schema::PlanRefined => include_str!("../../../schemas/plan-refined.schema.json"),
+            Schema::Review => include_str!("../../../schemas/review.schema.json"),
+            Schema::ImplResult => include_str!("../../../schemas/impl-result.schema.json"),
+            Schema::LoopState => include_str!("../../../schemas/loop-state.schema.json"),
+            Schema::PipelineConfig => include_str!("../../../schemas/pipeline-config.schema.json"),
+            Schema::PipelineState => include_str!("../../../schemas/pipeline-state.schema.json"),
         }
     }
 
-    fn slot(self) -> &'static OnceLock<jsonschema::Validator> {
-        static META: OnceLock<jsonschema::Validator> = OnceLock::new();
-        static VERDICT: OnceLock<jsonschema::Validator> = OnceLock::new();
-        match self {
-            Schema::Meta => &META,
-            Schema::Verdict => &VERDICT,
-        }
+    fn document(self) -> Value {
+        serde_json::from_str(self.text())
+            .unwrap_or_else(|e| panic!("embedded schema {} is not JSON: {e}", self.file_name()))
     }
 
     fn validator(self) -> &'static jsonschema::Validator {
-        self.slot().get_or_init(|| {
-            let doc: Value = serde_json::from_str(self.text())
-                .unwrap_or_else(|e| panic!("embedded schema {} is not JSON: {e}", self.file_name()));
+        static SLOTS: [OnceLock<jsonschema::Validator>; 10] = [const { OnceLock::new() }; 10];
+        let index = Schema::ALL.iter().position(|s| *s == self).expect("every schema is in ALL");
+        SLOTS[index].get_or_init(|| {
             jsonschema::options()
                 .should_validate_formats(true)
-                .build(&doc)
+                .with_retriever(Embedded)
+                .build(&self.document())
                 .unwrap_or_else(|e| panic!("embedded schema {} does not compile: {e}", self.file_name()))
         })
     }
@@ -59,12 +95,41 @@ impl Schema {
             .validator()
             .iter_errors(value)
             .map(|e| {
-                let full = e.to_string();
-                let message = if full.len() > 240 { e.masked().to_string() } else { full };
+                let message = match e.kind() {
+                    // Name every allowed value: a model fixing its output needs them all.
+                    jsonschema::error::ValidationErrorKind::Enum { options } => {
+                        let allowed: Vec<String> = options.as_array().map_or_else(
+                            || vec![options.to_string()],
+                            |a| a.iter().map(Value::to_string).collect(),
+                        );
+                        format!("{} is not one of {}", e.instance(), allowed.join(", "))
+                    }
+                    _ => {
+                        let full = e.to_string();
+                        if full.len() > 240 { e.masked().to_string() } else { full }
+                    }
+                };
                 FieldError { path: e.instance_path().to_string(), message }
             })
             .collect();
         if errors.is_empty() { Ok(()) } else { Err(SchemaErrors { schema: self, errors }) }
+    }
+}
+
+/// Resolves `$ref`s between our schemas from the embedded copies.
+struct Embedded;
+
+impl jsonschema::Retrieve for Embedded {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let wanted = uri.as_str();
+        Schema::ALL
+            .into_iter()
+            .find(|s| wanted == format!("{BASE}{}", s.file_name()))
+            .map(Schema::document)
+            .ok_or_else(|| format!("{wanted} is not one of phasegate's schemas").into())
     }
 }
 

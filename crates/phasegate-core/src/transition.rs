@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 
 use serde::Serialize;
 
-use crate::meta::Status;
+use crate::meta::{Status, Workflow};
 use crate::phase::{Artifact, ArtifactSet, Phase};
 
 /// Where a feature stands: the phase it reached last, and whether that phase
@@ -129,8 +129,14 @@ pub fn validate(from: Position, target: Phase, artifacts: ArtifactSet) -> Valida
     }
 }
 
-/// Applies the feature's status before the rule table: only active features move.
-pub fn validate_status(status: Status, feature: &str) -> Option<Validation> {
+/// Applies the feature's status and workflow before the rule table: only
+/// active, phase-driven features move through phases.
+pub fn validate_status(status: Status, workflow: Workflow, feature: &str) -> Option<Validation> {
+    if status == Status::Active && workflow == Workflow::Pipeline {
+        return Some(Validation::blocked(format!(
+            "feature {feature} runs as a pipeline; continue it with /phasegate:pipeline"
+        )));
+    }
     match status {
         Status::Active => None,
         Status::Completed => Some(Validation::blocked(format!(
@@ -231,10 +237,12 @@ mod tests {
 
     #[test]
     fn inactive_features_are_blocked() {
-        assert!(validate_status(Status::Active, "001-a").is_none());
-        let v = validate_status(Status::Completed, "001-a").unwrap();
+        assert!(validate_status(Status::Active, Workflow::Phased, "001-a").is_none());
+        let v = validate_status(Status::Completed, Workflow::Phased, "001-a").unwrap();
         assert!(!v.allowed && v.message.unwrap().contains("completed"));
-        assert!(!validate_status(Status::Abandoned, "001-a").unwrap().allowed);
+        assert!(!validate_status(Status::Abandoned, Workflow::Phased, "001-a").unwrap().allowed);
+        let v = validate_status(Status::Active, Workflow::Pipeline, "001-a").unwrap();
+        assert!(!v.allowed && v.message.unwrap().contains("/phasegate:pipeline"));
     }
 
     #[test]

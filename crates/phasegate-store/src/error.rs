@@ -14,7 +14,7 @@ pub enum StoreError {
         #[source]
         source: io::Error,
     },
-    #[error("{} is not a valid feature state file: {detail}\nFix the file by hand (git diff/git checkout may help); phasegate does not overwrite a file it cannot read.", path.display())]
+    #[error("{} is not valid: {detail}\nFix the file by hand (git diff/git checkout may help); phasegate does not overwrite a file it cannot read.", path.display())]
     Corrupt { path: PathBuf, detail: String },
     #[error("timed out after {}s waiting for the lock {}; another workflow-state process is updating this feature. Retry, or raise PHASEGATE_LOCK_TIMEOUT_MS.", waited.as_secs_f32(), path.display())]
     LockTimeout { path: PathBuf, waited: Duration },

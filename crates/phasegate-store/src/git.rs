@@ -87,7 +87,7 @@ pub fn add_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) 
     exclude(&layout.common_dir, &format!("/{}/", crate::project::WORKTREES_DIR))
 }
 
-fn exclude(common_dir: &Path, pattern: &str) -> Result<(), StoreError> {
+pub(crate) fn exclude(common_dir: &Path, pattern: &str) -> Result<(), StoreError> {
     let info = common_dir.join("info");
     let file = info.join("exclude");
     let existing = fs::read_to_string(&file).unwrap_or_default();
@@ -98,4 +98,11 @@ fn exclude(common_dir: &Path, pattern: &str) -> Result<(), StoreError> {
     let mut f = fs::OpenOptions::new().create(true).append(true).open(&file).at("open", &file)?;
     let sep = if existing.is_empty() || existing.ends_with('\n') { "" } else { "\n" };
     write!(f, "{sep}{pattern}\n").at("write", &file)
+}
+
+/// Whether git ignores `path` (inside the repository at `root`).
+pub fn is_ignored(root: &Path, path: &Path) -> Result<bool, StoreError> {
+    let repo = Repository::open(root).map_err(|e| StoreError::git(root, e))?;
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    repo.is_path_ignored(rel).map_err(|e| StoreError::git(path, e))
 }

@@ -8,6 +8,8 @@ pub mod feature;
 pub mod fs;
 pub mod git;
 pub mod lock;
+pub mod pipeline;
+pub mod process;
 pub mod project;
 
 pub use error::StoreError;

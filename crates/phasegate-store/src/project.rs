@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::Mode;
-use phasegate_core::meta::{META_FILE, Meta};
+use phasegate_core::meta::{META_FILE, Meta, Workflow};
 
 use crate::error::{IoContext, StoreError};
 use crate::feature::Feature;
@@ -92,13 +92,32 @@ impl Project {
         self.root.join(FEATURES_DIR)
     }
 
-    /// Where lock files live: inside the git directory (shared by all
-    /// worktrees), so they never show up in the user's tree.
-    pub fn lock_dir(&self) -> PathBuf {
+    /// Where phasegate keeps runtime files (locks, session records): inside
+    /// the git directory (shared by all worktrees), so they never show up in
+    /// the user's tree; outside git, `.phasegate/` at the root.
+    pub fn runtime_dir(&self) -> PathBuf {
         match &self.repo {
-            Some(r) => r.common_dir.join("phasegate").join("locks"),
-            None => self.root.join(".phasegate").join("locks"),
+            Some(r) => r.common_dir.join("phasegate"),
+            None => self.root.join(".phasegate"),
         }
+    }
+
+    pub fn lock_dir(&self) -> PathBuf {
+        self.runtime_dir().join("locks")
+    }
+
+    /// Keeps `pattern` out of `git status` through `.git/info/exclude`
+    /// (nothing to do outside git).
+    pub fn exclude_from_git(&self, pattern: &str) -> Result<(), StoreError> {
+        match &self.repo {
+            Some(r) => git::exclude(&r.common_dir, pattern),
+            None => Ok(()),
+        }
+    }
+
+    /// The feature in `dir` (a folder under docs/features).
+    pub fn feature_for_dir(&self, dir: PathBuf) -> Feature {
+        self.feature_at(dir)
     }
 
     fn feature_at(&self, dir: PathBuf) -> Feature {
@@ -231,6 +250,7 @@ impl Project {
         &self,
         slug: &str,
         mode: Mode,
+        workflow: Workflow,
         worktree: bool,
         now: DateTime<Utc>,
         timeout: Duration,
@@ -242,6 +262,7 @@ impl Project {
         let name = format!("{id}-{slug}");
         let dir = self.features_dir().join(&name);
         let mut meta = Meta::new(id, slug.to_owned(), mode, now);
+        meta.workflow = workflow;
         if worktree {
             let repo = self.repo.as_ref().ok_or_else(|| {
                 StoreError::Invalid(format!(

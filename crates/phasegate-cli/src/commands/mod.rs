@@ -11,6 +11,7 @@ mod feature;
 mod finish;
 mod next;
 mod phase;
+pub(crate) mod pipeline;
 mod review;
 mod status;
 mod validate;
@@ -40,6 +41,8 @@ enum Command {
     #[command(subcommand)]
     Worktree(worktree::WorktreeCommand),
     Finish(finish::FinishArgs),
+    #[command(subcommand)]
+    Pipeline(pipeline::PipelineCommand),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -67,5 +70,6 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CliResult<ExitStatus> {
         Command::Next(args) => next::run(args, ctx),
         Command::Worktree(cmd) => worktree::run(cmd, ctx),
         Command::Finish(args) => finish::run(args, ctx),
+        Command::Pipeline(cmd) => pipeline::run(cmd, ctx),
     }
 }

@@ -52,7 +52,7 @@ pub fn run(args: ValidateArgs, ctx: &mut Ctx<'_>) -> CliResult {
 /// The rule table applied to a feature on disk.
 pub fn validate_feature(feature: &Feature, target: Phase) -> CliResult<Validation> {
     let meta = feature.load()?;
-    if let Some(v) = transition::validate_status(meta.status, feature.name()) {
+    if let Some(v) = transition::validate_status(meta.status, meta.workflow, feature.name()) {
         return Ok(v);
     }
     Ok(transition::validate(meta.position(), target, feature.artifacts()))

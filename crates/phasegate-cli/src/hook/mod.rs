@@ -11,6 +11,7 @@ use serde::Deserialize;
 use crate::env;
 
 mod session_start;
+mod stop;
 
 /// The fields of Claude Code's hook input that phasegate reads.
 #[derive(Debug, Default, Deserialize)]
@@ -19,8 +20,6 @@ pub struct HookInput {
     pub session_id: Option<String>,
     #[serde(default)]
     pub cwd: Option<PathBuf>,
-    #[serde(default)]
-    pub source: Option<String>,
     #[serde(default)]
     pub stop_hook_active: bool,
     #[serde(default)]
@@ -62,10 +61,11 @@ pub fn main() -> ExitCode {
     let event = std::env::args().nth(1).unwrap_or_default();
     match event.as_str() {
         "session-start" => run_guarded(session_start::run),
+        "stop" => run_guarded(stop::run),
         _ => {
             let _ = writeln!(
                 std::io::stderr(),
-                "usage: phasegate-hook session-start\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
+                "usage: phasegate-hook session-start|stop\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
             );
             ExitCode::from(2)
         }

@@ -6,7 +6,9 @@
 use std::fmt::Write;
 
 use phasegate_core::guide;
-use phasegate_core::meta::{Meta, PhaseState};
+use phasegate_core::meta::{Meta, PhaseState, Workflow};
+use phasegate_core::pipeline::files::{FileKind, STATE_FILE};
+use phasegate_core::pipeline::Run;
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
 
@@ -71,7 +73,7 @@ fn describe(input: &HookInput, note: Option<String>) -> String {
     }
     lines.insert(0, head);
     for (i, (l, meta)) in active.iter().enumerate().take(MAX_LISTED) {
-        lines.push(feature_line(l, meta));
+        lines.push(feature_line(l, meta, input.session_id.as_deref()));
         if here.is_none() || here == Some(i) {
             if let Some(w) = worktree_warning(&project, meta, &dir) {
                 lines.push(format!("  {w}"));
@@ -84,7 +86,10 @@ fn describe(input: &HookInput, note: Option<String>) -> String {
     lines.join("\n")
 }
 
-fn feature_line(l: &Listed, meta: &Meta) -> String {
+fn feature_line(l: &Listed, meta: &Meta, session: Option<&str>) -> String {
+    if meta.workflow == Workflow::Pipeline {
+        return pipeline_line(l, session);
+    }
     let max = meta.mode.max_iterations();
     let state = match meta.current_phase {
         None => "no phase started yet".to_owned(),
@@ -92,6 +97,28 @@ fn feature_line(l: &Listed, meta: &Meta) -> String {
     };
     let next = guide::next(meta).command.unwrap_or_else(|| "none".into());
     format!("- {} (mode {}): {state}. Next: {next}", l.feature.name(), meta.mode)
+}
+
+fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
+    let name = l.feature.name();
+    let run = match l.feature.read_task::<Run>(FileKind::State, STATE_FILE) {
+        Ok(Some(run)) => run,
+        Ok(None) => return format!("- {name} (pipeline): no state yet. Next: /phasegate:pipeline"),
+        Err(e) => {
+            return format!("- {name} (pipeline): state unreadable ({}). Run `workflow-state pipeline status`", short_reason(&e.to_string()));
+        }
+    };
+    let owner = match (&run.owner, session) {
+        (Some(o), Some(s)) if o.session_id == s => ", run by this session",
+        (Some(_), _) => ", run by another session (claim it with /phasegate:pipeline)",
+        (None, _) => "",
+    };
+    let detail = match (&run.paused, &run.failed) {
+        (Some(p), _) => format!(" (paused: {})", p.reason.name()),
+        (None, Some(f)) => format!(" (failed in {})", f.from),
+        (None, None) => String::new(),
+    };
+    format!("- {name} (pipeline): state {}{detail}{owner}. Next: /phasegate:pipeline", run.state)
 }
 
 fn phase_text(meta: &Meta, p: Phase, max: u32) -> String {

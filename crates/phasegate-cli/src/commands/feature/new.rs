@@ -2,6 +2,7 @@
 
 use clap::Args;
 use phasegate_core::Mode;
+use phasegate_core::meta::Workflow;
 
 use crate::context::Ctx;
 use crate::error::CliResult;
@@ -27,7 +28,7 @@ pub struct NewArgs {
 
 pub fn run(args: NewArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let project = ctx.project()?;
-    let (feature, meta) = project.create_feature(&args.slug, args.mode, args.worktree, ctx.now, ctx.lock_timeout)?;
+    let (feature, meta) = project.create_feature(&args.slug, args.mode, Workflow::Phased, args.worktree, ctx.now, ctx.lock_timeout)?;
     if args.json {
         let worktree = project.worktree_path(&meta).map(|p| p.display().to_string());
         ctx.json(&serde_json::json!({

@@ -40,7 +40,7 @@ pub fn run(args: StartArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let artifacts = feature.artifacts();
     let now = ctx.now;
     let started = feature.update(ctx.lock_timeout, |meta| {
-        let v = match transition::validate_status(meta.status, feature.name()) {
+        let v = match transition::validate_status(meta.status, meta.workflow, feature.name()) {
             Some(v) => v,
             None => transition::validate(meta.position(), args.phase, artifacts),
         };

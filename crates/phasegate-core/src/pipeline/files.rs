@@ -1,0 +1,242 @@
+//! The pipeline's files (seed 001, Output Formats): which schema each one
+//! follows, where it lives, and typed views of the ones the binary reads.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::schema::{Schema, SchemaErrors};
+
+/// The folder inside a pipeline feature that holds its files.
+pub const TASK_DIR: &str = ".task";
+/// The pipeline's own state (the state machine, gates, owner).
+pub const STATE_FILE: &str = "state.json";
+/// The seed's marker of an open final-gate reviewer session.
+pub const FINAL_GATE_SESSION_MARKER: &str = ".codex-session-active";
+/// The seed's lock file for destructive operations (reset).
+pub const ORCHESTRATOR_LOCK: &str = ".orchestrator.lock";
+
+/// Every file format of pipeline mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    WorkerSignal,
+    UserStory,
+    PlanRefined,
+    Review,
+    ImplResult,
+    LoopState,
+    Config,
+    State,
+}
+
+impl FileKind {
+    pub const ALL: [FileKind; 8] = [
+        FileKind::WorkerSignal,
+        FileKind::UserStory,
+        FileKind::PlanRefined,
+        FileKind::Review,
+        FileKind::ImplResult,
+        FileKind::LoopState,
+        FileKind::Config,
+        FileKind::State,
+    ];
+
+    /// The name used by `workflow-state pipeline check <kind>`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileKind::WorkerSignal => "worker-signal",
+            FileKind::UserStory => "user-story",
+            FileKind::PlanRefined => "plan-refined",
+            FileKind::Review => "review",
+            FileKind::ImplResult => "impl-result",
+            FileKind::LoopState => "loop-state",
+            FileKind::Config => "config",
+            FileKind::State => "state",
+        }
+    }
+
+    pub fn schema(self) -> Schema {
+        match self {
+            FileKind::WorkerSignal => Schema::WorkerSignal,
+            FileKind::UserStory => Schema::UserStory,
+            FileKind::PlanRefined => Schema::PlanRefined,
+            FileKind::Review => Schema::Review,
+            FileKind::ImplResult => Schema::ImplResult,
+            FileKind::LoopState => Schema::LoopState,
+            FileKind::Config => Schema::PipelineConfig,
+            FileKind::State => Schema::PipelineState,
+        }
+    }
+
+    /// The file's name in `.task/` (None: reviews have one file per stage,
+    /// and the configuration lives at the project root).
+    pub fn task_file(self) -> Option<&'static str> {
+        match self {
+            FileKind::WorkerSignal => Some("worker-signal.json"),
+            FileKind::UserStory => Some("user-story.json"),
+            FileKind::PlanRefined => Some("plan-refined.json"),
+            FileKind::ImplResult => Some("impl-result.json"),
+            FileKind::LoopState => Some("loop-state.json"),
+            FileKind::State => Some(STATE_FILE),
+            FileKind::Review | FileKind::Config => None,
+        }
+    }
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown file kind `{0}`; expected one of: worker-signal, user-story, plan-refined, review, impl-result, loop-state, config, state")]
+pub struct UnknownKind(pub String);
+
+impl FromStr for FileKind {
+    type Err = UnknownKind;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        FileKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| UnknownKind(s.to_owned()))
+    }
+}
+
+/// Why a pipeline file is not usable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileError {
+    #[error("is not valid JSON: {0}")]
+    Syntax(String),
+    #[error("{0}")]
+    Schema(SchemaErrors),
+    #[error("{0}")]
+    Rule(String),
+}
+
+/// Parses `text` as JSON and checks it against the kind's schema.
+pub fn check(kind: FileKind, text: &str) -> Result<Value, FileError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| FileError::Syntax(e.to_string()))?;
+    kind.schema().check(&value).map_err(FileError::Schema)?;
+    Ok(value)
+}
+
+/// Checks `text` and reads it as `T`.
+pub fn parse<T: serde::de::DeserializeOwned>(kind: FileKind, text: &str) -> Result<T, FileError> {
+    let value = check(kind, text)?;
+    serde_json::from_value(value).map_err(|e| FileError::Syntax(e.to_string()))
+}
+
+/// The part of plan-refined.json the binary acts on.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct PlanRefined {
+    pub id: String,
+    pub test_plan: TestPlan,
+    #[serde(default)]
+    pub implementation: Option<Implementation>,
+    #[serde(default)]
+    pub completion_promise: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestPlan {
+    pub commands: Vec<String>,
+    #[serde(default)]
+    pub success_pattern: Option<String>,
+    #[serde(default)]
+    pub failure_pattern: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Implementation {
+    #[serde(default)]
+    pub mode: Option<String>,
+    #[serde(default)]
+    pub max_iterations: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewStatus {
+    Approved,
+    NeedsChanges,
+    NeedsClarification,
+    /// Only the final gate: its reviewer was not available and the
+    /// configuration says to go on; `skip_reason` says why.
+    Skipped,
+}
+
+impl ReviewStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReviewStatus::Approved => "approved",
+            ReviewStatus::NeedsChanges => "needs_changes",
+            ReviewStatus::NeedsClarification => "needs_clarification",
+            ReviewStatus::Skipped => "skipped",
+        }
+    }
+}
+
+/// The part of a review file the binary acts on.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Review {
+    pub reviewer: String,
+    pub model: String,
+    pub status: ReviewStatus,
+    pub summary: String,
+    #[serde(default)]
+    pub findings: Vec<Value>,
+    #[serde(default)]
+    pub blockers: Vec<String>,
+    #[serde(default)]
+    pub questions: Vec<String>,
+    #[serde(default)]
+    pub skip_reason: Option<String>,
+}
+
+impl Review {
+    /// One line per blocker and high or critical finding.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.blockers.clone();
+        for f in &self.findings {
+            let severity = f.get("severity").and_then(Value::as_str).unwrap_or("");
+            if matches!(severity, "high" | "critical") {
+                let title = f.get("title").and_then(Value::as_str).unwrap_or("");
+                out.push(format!("[{severity}] {title}"));
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SignalStatus {
+    NeedsInput,
+    Completed,
+    Error,
+    InProgress,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Question {
+    pub id: String,
+    pub question: String,
+    #[serde(default)]
+    pub options: Vec<String>,
+    #[serde(default)]
+    pub context: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct WorkerSignal {
+    pub worker_id: String,
+    pub phase: String,
+    pub status: SignalStatus,
+    #[serde(default)]
+    pub questions: Vec<Question>,
+    #[serde(default)]
+    pub error: Option<String>,
+    #[serde(default)]
+    pub agent_id: Option<String>,
+}

@@ -1,0 +1,250 @@
+//! Pipeline files on disk: `.task/` of a pipeline feature, the per-session
+//! records that tie a Claude Code session to the pipeline it runs, the
+//! configuration, and the seed's PID lock for destructive operations.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use phasegate_core::pipeline::config::{CONFIG_PATH, Config};
+use phasegate_core::pipeline::files::{self, FileError, FileKind, TASK_DIR};
+use serde::{Deserialize, Serialize};
+use serde::de::DeserializeOwned;
+
+use crate::error::{IoContext, StoreError};
+use crate::feature::{Feature, FeatureGuard};
+use crate::fs;
+use crate::project::Project;
+
+impl Feature {
+    /// `…/NNN-slug/.task`.
+    pub fn task_dir(&self) -> PathBuf {
+        self.dir().join(TASK_DIR)
+    }
+
+    pub fn task_path(&self, file: &str) -> PathBuf {
+        self.task_dir().join(file)
+    }
+
+    /// Reads a `.task/` file of `kind`, checked against its schema; None when
+    /// it does not exist. Readers need no lock: writers rename.
+    pub fn read_task<T: DeserializeOwned>(&self, kind: FileKind, file: &str) -> Result<Option<T>, StoreError> {
+        let path = self.task_path(file);
+        match fs::read_optional(&path)? {
+            None => Ok(None),
+            Some(text) => parse_file(kind, &path, &text).map(Some),
+        }
+    }
+}
+
+/// Parses a pipeline file; errors name the file and each bad field.
+pub fn parse_file<T: DeserializeOwned>(kind: FileKind, path: &Path, text: &str) -> Result<T, StoreError> {
+    files::parse(kind, text).map_err(|e| StoreError::Corrupt { path: path.to_owned(), detail: describe(e) })
+}
+
+fn describe(e: FileError) -> String {
+    match e {
+        FileError::Syntax(s) => format!("invalid JSON: {s}"),
+        FileError::Schema(s) => s.to_string(),
+        FileError::Rule(r) => r,
+    }
+}
+
+impl FeatureGuard<'_> {
+    /// Writes a `.task/` file atomically.
+    pub fn write_task<T: Serialize>(&self, file: &str, value: &T) -> Result<(), StoreError> {
+        let dir = self.feature().task_dir();
+        std::fs::create_dir_all(&dir).at("create", &dir)?;
+        let mut text = serde_json::to_vec_pretty(value).expect("pipeline files always serialise");
+        text.push(b'\n');
+        fs::write_atomic(&dir.join(file), &text)?;
+        fs::remove_temporaries(&dir);
+        Ok(())
+    }
+
+    pub fn remove_task(&self, file: &str) -> Result<bool, StoreError> {
+        fs::remove_if_exists(&self.feature().task_path(file))
+    }
+}
+
+/// The record tying a session to the pipeline it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    pub feature: String,
+    pub dir: PathBuf,
+    pub at: DateTime<Utc>,
+}
+
+impl Project {
+    fn session_file(&self, session: &str) -> PathBuf {
+        let safe: String = session.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+        self.runtime_dir().join("sessions").join(format!("{safe}.json"))
+    }
+
+    /// Marks `feature` as the pipeline `session` runs. One small file per
+    /// session: no project-wide loop file that other sessions could trip on.
+    pub fn register_session(&self, session: &str, feature: &Feature, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let path = self.session_file(session);
+        let dir = path.parent().expect("session files live in a directory");
+        std::fs::create_dir_all(dir).at("create", dir)?;
+        let record = SessionRecord { feature: feature.name().to_owned(), dir: feature.dir().to_owned(), at: now };
+        fs::write_atomic(&path, &serde_json::to_vec(&record).expect("serialisable"))
+    }
+
+    pub fn unregister_session(&self, session: &str) -> Result<(), StoreError> {
+        fs::remove_if_exists(&self.session_file(session)).map(|_| ())
+    }
+
+    /// The pipeline feature `session` runs, if it runs one. A record that
+    /// points at a folder that no longer exists is dropped.
+    pub fn session_feature(&self, session: &str) -> Result<Option<Feature>, StoreError> {
+        let path = self.session_file(session);
+        let Some(text) = fs::read_optional(&path)? else { return Ok(None) };
+        let record: SessionRecord = serde_json::from_str(&text)
+            .map_err(|e| StoreError::Corrupt { path: path.clone(), detail: format!("invalid JSON: {e}") })?;
+        if !record.dir.join(phasegate_core::meta::META_FILE).is_file() {
+            let _ = fs::remove_if_exists(&path);
+            return Ok(None);
+        }
+        Ok(Some(self.feature_for_dir(record.dir)))
+    }
+
+    /// `.phasegate/pipeline.config.json`, or the defaults when it does not exist.
+    pub fn pipeline_config(&self) -> Result<Config, StoreError> {
+        let path = self.root().join(CONFIG_PATH);
+        match fs::read_optional(&path)? {
+            None => Ok(Config::default()),
+            Some(text) => parse_file(FileKind::Config, &path, &text),
+        }
+    }
+
+    pub fn pipeline_config_path(&self) -> PathBuf {
+        self.root().join(CONFIG_PATH)
+    }
+}
+
+/// The seed's PID lock for destructive operations (`.task/.orchestrator.lock`):
+/// a file naming its holder, removed when dropped. A lock whose process is
+/// gone, or that is older than [`PidLock::STALE_AFTER`], is cleaned up.
+#[derive(Debug)]
+pub struct PidLock {
+    path: PathBuf,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Holder {
+    pid: u32,
+    host: String,
+    at: DateTime<Utc>,
+    operation: String,
+}
+
+impl PidLock {
+    pub const STALE_AFTER: Duration = Duration::from_secs(600);
+
+    /// Takes the lock, cleaning up a stale one (the note says so).
+    pub fn acquire(path: &Path, operation: &str, now: DateTime<Utc>) -> Result<(PidLock, Option<String>), StoreError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).at("create", dir)?;
+        }
+        let mut note = None;
+        for _ in 0..2 {
+            let holder = Holder { pid: std::process::id(), host: host(), at: now, operation: operation.to_owned() };
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+                Ok(mut f) => {
+                    use std::io::Write;
+                    f.write_all(&serde_json::to_vec(&holder).expect("serialisable")).at("write", path)?;
+                    return Ok((PidLock { path: path.to_owned() }, note));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let text = std::fs::read_to_string(path).unwrap_or_default();
+                    match serde_json::from_str::<Holder>(&text).ok() {
+                        Some(h) if !is_stale(&h, now) => {
+                            return Err(StoreError::Invalid(format!(
+                                "{} is held by process {} on {} ({} since {}); wait for it to finish, or delete {} if that process is gone",
+                                path.display(),
+                                h.pid,
+                                h.host,
+                                h.operation,
+                                h.at.to_rfc3339(),
+                                path.display()
+                            )));
+                        }
+                        stale => {
+                            note = Some(match stale {
+                                Some(h) => format!("removed a stale lock of process {} ({} since {})", h.pid, h.operation, h.at.to_rfc3339()),
+                                None => format!("removed an unreadable lock file {}", path.display()),
+                            });
+                            fs::remove_if_exists(path)?;
+                        }
+                    }
+                }
+                Err(e) => return Err(e).at("create", path),
+            }
+        }
+        Err(StoreError::Invalid(format!("could not take the lock {}", path.display())))
+    }
+}
+
+impl Drop for PidLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn is_stale(h: &Holder, now: DateTime<Utc>) -> bool {
+    let old = (now - h.at).to_std().is_ok_and(|age| age > PidLock::STALE_AFTER);
+    old || (h.host == host() && !pid_alive(h.pid))
+}
+
+fn host() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|h| h.trim().to_owned())
+        .ok()
+        .filter(|h| !h.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn pid_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    if proc.join("self").exists() {
+        proc.join(pid.to_string()).exists()
+    } else {
+        // Without /proc we cannot tell; only age makes the lock stale.
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pid_lock_excludes_and_cleans_up_stale_holders() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".task/.orchestrator.lock");
+        let now = Utc::now();
+        let (lock, note) = PidLock::acquire(&path, "reset", now).unwrap();
+        assert!(note.is_none());
+        let err = PidLock::acquire(&path, "reset", now).unwrap_err().to_string();
+        assert!(err.contains("held by process") && err.contains("reset"), "{err}");
+        drop(lock);
+        assert!(!path.exists());
+        // A holder whose process is gone.
+        let dead = Holder { pid: u32::MAX - 1, host: host(), at: now, operation: "reset".into() };
+        std::fs::write(&path, serde_json::to_vec(&dead).unwrap()).unwrap();
+        let (_lock, note) = PidLock::acquire(&path, "reset", now).unwrap();
+        assert!(note.unwrap().contains("stale lock"));
+    }
+
+    #[test]
+    fn old_locks_are_stale_even_on_other_hosts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.lock");
+        let old = Holder { pid: 1, host: "elsewhere".into(), at: Utc::now() - chrono::Duration::hours(1), operation: "reset".into() };
+        std::fs::write(&path, serde_json::to_vec(&old).unwrap()).unwrap();
+        assert!(PidLock::acquire(&path, "reset", Utc::now()).unwrap().1.is_some());
+    }
+}
