@@ -12,6 +12,11 @@ use crate::support::{Fixture, plugin_root};
 const AGENTS: &[(&str, &str)] = &[
     ("chain-reviewer", "You are phasegate's chain reviewer"),
     ("final-reviewer", "You are phasegate's final reviewer"),
+    ("requirements-gatherer", "You are the requirements gatherer of a phasegate pipeline"),
+    ("planner", "You are the planner of a phasegate pipeline"),
+    ("plan-reviewer", "You are the plan reviewer of a phasegate pipeline"),
+    ("implementer", "You are the implementer of a phasegate pipeline"),
+    ("code-reviewer", "You are the code reviewer of a phasegate pipeline"),
 ];
 
 #[derive(serde::Deserialize)]

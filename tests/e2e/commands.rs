@@ -21,6 +21,8 @@ pub const COMMAND_ARGS: &[(&str, &str)] = &[
     ("verify", "001-login"),
     ("finish", "001-login"),
     ("status", ""),
+    ("pipeline", "Add a login page"),
+    ("cancel-loop", ""),
 ];
 
 pub fn command_files() -> BTreeMap<String, String> {

@@ -12,6 +12,7 @@ mod markdown_commands;
 mod plugin_validate;
 mod review_loop;
 mod session_start;
+mod stop_hook;
 
 /// Every file in tests/e2e is a module of this binary.
 #[test]

@@ -92,7 +92,29 @@ struct Setup {
     values: BTreeMap<&'static str, String>,
 }
 
+/// Files about pipeline mode run in a pipeline fixture.
+const PIPELINE_FILES: &[&str] = &[
+    "commands/pipeline.md",
+    "commands/cancel-loop.md",
+    "skills/review-codex/SKILL.md",
+    "agents/requirements-gatherer.md",
+    "agents/planner.md",
+    "agents/plan-reviewer.md",
+    "agents/implementer.md",
+    "agents/code-reviewer.md",
+];
+
 fn setup(file: &Path) -> Setup {
+    if PIPELINE_FILES.iter().any(|p| file.ends_with(p)) {
+        let fixture = Fixture::repo();
+        let feature = fixture.pipeline_at_final_gate("fixture-session", "echo 'All tests passed'", 3);
+        let values = BTreeMap::from([
+            ("feature", feature),
+            ("slug", "extra".to_owned()),
+            ("request", "Add a login page".to_owned()),
+        ]);
+        return Setup { fixture, values };
+    }
     let fixture = Fixture::repo();
     let with_worktree = file.ends_with("commands/finish.md");
     let mut args = vec!["feature", "new", "login"];

@@ -119,3 +119,60 @@ fn context_in(req: &RecordedRequest, prefix: &str) -> Option<String> {
 pub fn prompt_text(api: &MockApi) -> String {
     api.requests_for_main().into_iter().next().expect("no request").user_texts().join("\n")
 }
+
+/// A pipeline file from the integration tests' fixtures (seed examples).
+pub fn pipeline_fixture(name: &str) -> String {
+    let p = plugin_root().join("tests/it/fixtures/pipeline").join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+impl Fixture {
+    fn write_task(&self, feature: &str, file: &str, text: &str) {
+        self.write(&format!("docs/features/{feature}/.task/{file}"), text);
+    }
+
+    pub fn task_json(&self, feature: &str, file: &str) -> serde_json::Value {
+        serde_json::from_str(&self.read(&format!("docs/features/{feature}/.task/{file}"))).unwrap()
+    }
+
+    fn review(&self, session: &str, feature: &str, reviewer: &str, model: &str) {
+        let review = format!(
+            r#"{{"id": "review-1", "reviewer": "{reviewer}", "model": "{model}", "status": "approved", "summary": "ok", "findings": [], "reviewed_at": "2026-11-22T10:00:00Z"}}"#
+        );
+        self.write_task(feature, &format!("review-{model}.json"), &review);
+        self.ws(&["pipeline", "review", model, "--feature", feature]);
+        let _ = session;
+    }
+
+    /// A pipeline `001-auth` started by `session`, in plan review with the
+    /// sonnet and opus reviews approved (the final gate is next; its
+    /// reviewer is configured as missing, so it is skipped). `tests` is the
+    /// plan's test command; `max` its loop budget.
+    pub fn pipeline_at_final_gate(&self, session: &str, tests: &str, max: u32) -> String {
+        self.write(".phasegate/pipeline.config.json", r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#);
+        self.ws(&["pipeline", "start", "auth", "--request", "Add user authentication", "--session", session]);
+        let f = "001-auth";
+        self.write_task(f, "user-story.json", &pipeline_fixture("user-story.json"));
+        self.write_task(f, "worker-signal.json", &pipeline_fixture("worker-signal.json"));
+        self.write_task(f, "impl-result.json", &pipeline_fixture("impl-result.json"));
+        let plan = pipeline_fixture("plan-refined.json")
+            .replace("\"sh test.sh\"", &serde_json::to_string(tests).unwrap())
+            .replace("\"max_iterations\": 4", &format!("\"max_iterations\": {max}"));
+        self.write_task(f, "plan-refined.json", &plan);
+        for to in ["plan_drafting", "plan_refining", "plan_reviewing"] {
+            self.ws(&["pipeline", "transition", to, "--feature", f]);
+        }
+        self.review(session, f, "plan-reviewer", "sonnet");
+        self.review(session, f, "plan-reviewer", "opus");
+        f.to_owned()
+    }
+
+    /// A pipeline in its implementation loop, owned by `session`.
+    pub fn pipeline_in_loop(&self, session: &str, tests: &str, max: u32) -> String {
+        let f = self.pipeline_at_final_gate(session, tests, max);
+        self.ws(&["pipeline", "final-gate", "--feature", &f]);
+        self.ws(&["pipeline", "transition", "implementing", "--feature", &f]);
+        self.ws(&["pipeline", "transition", "implementing_loop", "--feature", &f]);
+        f
+    }
+}

@@ -97,3 +97,16 @@ fn many_active_features_are_summarised() {
     assert_eq!(text.lines().filter(|l| l.starts_with("- 0")).count(), 5);
     assert!(text.contains("… and 3 more: `workflow-state status`"), "{text}");
 }
+
+#[test]
+fn pipeline_features_show_their_state_and_owner() {
+    let env = TestEnv::new();
+    let f = env.pipeline("owner-session");
+    let input = |session: &str| {
+        serde_json::json!({"session_id": session, "cwd": env.root(), "hook_event_name": "SessionStart", "source": "resume"}).to_string()
+    };
+    let mine = context(&Run::new(HOOK, &["session-start"], env.root()).stdin(input("owner-session")).ok());
+    assert!(mine.contains(&format!("- {f} (pipeline): state requirements_gathering, run by this session. Next: /phasegate:pipeline")), "{mine}");
+    let other = context(&Run::new(HOOK, &["session-start"], env.root()).stdin(input("someone-else")).ok());
+    assert!(other.contains("run by another session (claim it with /phasegate:pipeline)"), "{other}");
+}

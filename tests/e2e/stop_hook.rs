@@ -1,0 +1,80 @@
+//! Pipeline sessions in the real Claude Code: the Stop hook holds the session
+//! that owns the loop until reviews, tests and the promise; lets any other
+//! session go; ends the loop cleanly at its limit.
+
+use phasegate_testkit::{MockApi, Scenario, ToolUse, Turn};
+
+use crate::support::Fixture;
+
+const PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
+
+fn review(reviewer: &str, model: &str) -> String {
+    format!(
+        r#"{{"id": "review-9", "reviewer": "{reviewer}", "model": "{model}", "status": "approved", "summary": "fine", "findings": [], "reviewed_at": "2026-11-22T12:00:00Z"}}"#
+    )
+}
+
+#[test]
+fn the_owning_session_is_held_until_reviews_tests_and_promise() {
+    let f = Fixture::repo();
+    f.write("test.sh", "echo 'All tests passed'\n");
+    let feature = f.pipeline_in_loop("setup-session", "sh test.sh", 10);
+    let task = f.path(&format!("docs/features/{feature}/.task"));
+    let api = MockApi::start(Scenario::new().main(vec![
+        // The session takes the pipeline over, as /phasegate:pipeline does in a new session.
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
+        // It claims to be done although the code was never reviewed.
+        Turn::text("The implementation is finished.").expect_tool_result_contains("\"owner\""),
+        // The Stop hook sends it back, naming the missing review.
+        Turn::tools(vec![
+            ToolUse::write(task.join("review-sonnet.json").display().to_string(), review("code-reviewer", "sonnet")),
+        ])
+        .expect_user_text_contains("the code review gate has not passed: round 1, the sonnet review is next")
+        .expect_user_text_contains(PROMISE),
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
+        Turn::tools(vec![ToolUse::write(task.join("review-opus.json").display().to_string(), review("code-reviewer", "opus"))])
+            .expect_tool_result_contains("\"nextStage\":\"opus\""),
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline review opus")]),
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")]).expect_tool_result_contains("\"nextStage\":\"final\""),
+        Turn::text(format!("Reviews approved and tests pass. {PROMISE}")).expect_tool_result_contains("\"decision\":\"passed\""),
+    ]));
+    let out = f.claude().prompt("/phasegate:pipeline").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    let run = f.task_json(&feature, "state.json");
+    assert_eq!(run["state"], "complete");
+    assert_eq!(f.task_json(&feature, "loop-state.json")["active"], false);
+    assert_eq!(f.task_json(&feature, "loop-state.json")["iteration"], 1, "one blocked stop");
+}
+
+#[test]
+fn another_session_in_the_same_project_is_never_blocked() {
+    let f = Fixture::repo();
+    let feature = f.pipeline_in_loop("the-owner", "true", 10);
+    let api = MockApi::start(Scenario::new().main(vec![Turn::text("Answered a quick question.")]));
+    let out = f.claude().prompt("what is 2 + 2?").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    assert_eq!(api.requests_for_main().len(), 1, "the stop went through at once");
+    assert_eq!(out.result(), "Answered a quick question.");
+    assert_eq!(f.task_json(&feature, "loop-state.json")["iteration"], 0);
+    assert_eq!(f.task_json(&feature, "state.json")["owner"]["sessionId"], "the-owner");
+}
+
+#[test]
+fn the_iteration_limit_ends_the_loop_cleanly() {
+    let f = Fixture::repo();
+    let feature = f.pipeline_in_loop("setup-session", "true", 1);
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
+        Turn::text("Still working on it."),
+        Turn::text("I could not finish.").expect_user_text_contains("iteration 1 of 1"),
+    ]));
+    let out = f.claude().prompt("/phasegate:pipeline").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    assert_eq!(out.result(), "I could not finish.");
+    let run = f.task_json(&feature, "state.json");
+    assert_eq!((run["state"].as_str(), run["paused"]["reason"].as_str()), (Some("needs_user_input"), Some("loop_limit")));
+    assert_eq!(f.task_json(&feature, "loop-state.json")["active"], false);
+}
