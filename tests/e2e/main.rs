@@ -8,6 +8,7 @@ mod support;
 mod agents;
 mod broken;
 mod commands;
+mod install;
 mod markdown_commands;
 mod plugin_validate;
 mod review_loop;
