@@ -30,13 +30,7 @@ impl Fixture {
     /// A git repository with one commit.
     pub fn repo() -> Self {
         let f = Fixture::plain();
-        let repo = git2::Repository::init(&f.repo).unwrap();
-        let sig = git2::Signature::now("t", "t@example.com").unwrap();
-        std::fs::write(f.repo.join("README.md"), "fixture\n").unwrap();
-        let mut index = repo.index().unwrap();
-        index.add_path(Path::new("README.md")).unwrap();
-        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-        repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[]).unwrap();
+        crate::common::init_repo(&f.repo);
         f
     }
 

@@ -18,14 +18,7 @@ pub struct TestEnv {
 impl TestEnv {
     pub fn new() -> Self {
         let env = TestEnv::plain();
-        let repo = git2::Repository::init(&env.root).expect("git init");
-        let sig = git2::Signature::now("t", "t@example.com").unwrap();
-        std::fs::write(env.root.join("README.md"), "test repo\n").unwrap();
-        let mut index = repo.index().unwrap();
-        index.add_path(Path::new("README.md")).unwrap();
-        index.write().unwrap();
-        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-        repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[]).unwrap();
+        crate::common::init_repo(&env.root);
         env
     }
 

@@ -1,0 +1,30 @@
+//! Shared by both test binaries (`tests/it`, `tests/e2e`), included with
+//! `#[path]`: the forgotten-file guard and the temporary repository setup.
+
+use std::path::Path;
+
+/// Every `.rs` file of a test binary's folder is declared as a module of its
+/// main.rs (a forgotten file would silently never run).
+pub fn assert_every_file_is_a_module(dir: &Path) {
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(module) = name.strip_suffix(".rs") else { continue };
+        if module == "main" {
+            continue;
+        }
+        assert!(main.contains(&format!("mod {module};")), "{}/{name} is not declared in main.rs", dir.display());
+    }
+}
+
+/// Makes `dir` a git repository with one commit (a README), through libgit2.
+pub fn init_repo(dir: &Path) {
+    let repo = git2::Repository::init(dir).expect("git init");
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    std::fs::write(dir.join("README.md"), "test repo\n").unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(Path::new("README.md")).unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[]).unwrap();
+}
