@@ -126,8 +126,8 @@ impl Project {
         Feature::new(dir, name, lock)
     }
 
-    /// Feature folders (`NNN-slug` holding `.meta.json`), sorted by name.
-    pub fn features(&self) -> Result<Vec<Feature>, StoreError> {
+    /// Folders named like features (`NNN-slug`), sorted by name, unchecked.
+    fn candidates(&self) -> Result<Vec<Feature>, StoreError> {
         let dir = self.features_dir();
         let entries = match fs::read_dir(&dir) {
             Ok(e) => e,
@@ -139,21 +139,50 @@ impl Project {
             let entry = entry.at("list", &dir)?;
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            if split_name(name).is_none() {
-                continue;
-            }
-            let path = entry.path();
-            if path.join(META_FILE).is_file() {
-                out.push(self.feature_at(path));
+            if split_name(name).is_some() {
+                out.push(self.feature_at(entry.path()));
             }
         }
         out.sort_by(|a, b| a.name().cmp(b.name()));
         Ok(out)
     }
 
-    /// Every feature with its state; one unreadable file does not hide the others.
+    /// Feature folders (`NNN-slug` holding `.meta.json`), sorted by name.
+    pub fn features(&self) -> Result<Vec<Feature>, StoreError> {
+        Ok(self.candidates()?.into_iter().filter(|f| f.meta_path().is_file()).collect())
+    }
+
+    /// Every feature with its state; one unreadable file does not hide the
+    /// others. Many features are read on all cores (the SessionStart hook
+    /// reads them all).
     pub fn list(&self) -> Result<Vec<Listed>, StoreError> {
-        Ok(self.features()?.into_iter().map(|f| Listed { meta: f.load(), feature: f }).collect())
+        let candidates = self.candidates()?;
+        let read = |f: Feature| -> Option<Listed> {
+            match f.load() {
+                // A folder without .meta.json is not a feature.
+                Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => None,
+                meta => Some(Listed { meta, feature: f }),
+            }
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        if candidates.len() < 256 || threads == 1 {
+            return Ok(candidates.into_iter().filter_map(read).collect());
+        }
+        let chunk = candidates.len().div_ceil(threads);
+        let mut parts: Vec<Vec<Feature>> = Vec::new();
+        let mut rest = candidates;
+        while !rest.is_empty() {
+            let tail = rest.split_off(chunk.min(rest.len()));
+            parts.push(rest);
+            rest = tail;
+        }
+        Ok(std::thread::scope(|scope| {
+            let handles: Vec<_> = parts
+                .into_iter()
+                .map(|part| scope.spawn(move || part.into_iter().filter_map(read).collect::<Vec<_>>()))
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().expect("a reader thread panicked")).collect()
+        }))
     }
 
     /// Finds the feature a command is about. With `given`: a folder path, a
