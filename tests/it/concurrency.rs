@@ -69,7 +69,7 @@ fn a_killed_writer_leaves_a_file_that_parses() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_micros(500 + (round * 397) % 6000));
+        std::thread::sleep(Duration::from_micros(200 + (round * 397) % 3000));
         let _ = child.kill();
         let status = child.wait().unwrap();
         if !status.success() {
