@@ -30,17 +30,22 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Validate(validate::ValidateArgs),
+    /// Start, complete and inspect phases (the seed's updatePhaseState, partial-phase detection).
     #[command(subcommand)]
     Phase(phase::PhaseCommand),
+    /// The reviewer loop: the reviewer's brief, and recording its verdict.
     #[command(subcommand)]
     Review(review::ReviewCommand),
+    /// Create, show and abandon features.
     #[command(subcommand)]
     Feature(feature::FeatureCommand),
     Status(status::StatusArgs),
     Next(next::NextArgs),
+    /// Check the current directory against the feature's worktree.
     #[command(subcommand)]
     Worktree(worktree::WorktreeCommand),
     Finish(finish::FinishArgs),
+    /// Pipeline mode: the autonomous requirements → plan → review → implementation loop.
     #[command(subcommand)]
     Pipeline(pipeline::PipelineCommand),
 }
