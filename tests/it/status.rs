@@ -68,3 +68,17 @@ fn lock_timeouts_are_reported() {
     file.unlock().unwrap();
     env.ws(&["phase", "start", "brainstorm"]).ok();
 }
+
+#[test]
+fn features_are_ordered_by_number() {
+    let env = TestEnv::new();
+    let name = env.feature("a", "standard");
+    let meta = env.read(&format!("docs/features/{name}/.meta.json"));
+    for (dir, id) in [("999-nine", "999"), ("1000-ten", "1000")] {
+        env.write(&format!("docs/features/{dir}/.meta.json"), &meta.replace("\"id\": \"001\"", &format!("\"id\": \"{id}\"")));
+    }
+    let json = env.ws(&["status", "--json"]).ok().json();
+    let names: Vec<&str> = json.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["001-a", "999-nine", "1000-ten"]);
+    assert_eq!(env.ws(&["feature", "new", "next", "--json"]).ok().json()["name"], "1001-next");
+}

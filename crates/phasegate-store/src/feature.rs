@@ -8,7 +8,7 @@ use phasegate_core::history::HISTORY_FILE;
 use phasegate_core::meta::{META_FILE, Meta};
 use phasegate_core::schema::Schema;
 use phasegate_core::verdict::VERDICT_FILE;
-use phasegate_core::{Artifact, ArtifactSet};
+use phasegate_core::{Artifact, ArtifactSet, Status};
 
 use crate::error::StoreError;
 use crate::fs;
@@ -53,6 +53,22 @@ impl Feature {
     pub fn load(&self) -> Result<Meta, StoreError> {
         let path = self.meta_path();
         parse_meta(&path, &fs::read_to_string(&path)?)
+    }
+
+    /// Reads `.meta.json` but builds the whole model only when the feature is
+    /// active; an inactive one is recognised from its status alone.
+    pub fn load_if_active(&self) -> Result<Option<Meta>, StoreError> {
+        #[derive(serde::Deserialize)]
+        struct Head {
+            status: Status,
+        }
+        let path = self.meta_path();
+        let text = fs::read_to_string(&path)?;
+        match serde_json::from_str::<Head>(&text) {
+            Ok(Head { status: Status::Completed | Status::Abandoned }) => Ok(None),
+            // Active, or broken: the full parse says which, with details.
+            Ok(Head { status: Status::Active }) | Err(_) => parse_meta(&path, &text).map(Some),
+        }
     }
 
     /// The artifacts present in the folder (non-empty files only).

@@ -18,6 +18,8 @@ pub struct RepoLayout {
     pub current_root: PathBuf,
     /// The git directory shared by all worktrees.
     pub common_dir: PathBuf,
+    /// In a linked worktree: its name (`.git/worktrees/<name>`).
+    pub worktree_name: Option<String>,
 }
 
 impl RepoLayout {
@@ -45,7 +47,11 @@ pub fn layout(dir: &Path) -> Result<Option<RepoLayout>, StoreError> {
     } else {
         current_root.clone()
     };
-    Ok(Some(RepoLayout { main_root, current_root, common_dir }))
+    let worktree_name = repo
+        .is_worktree()
+        .then(|| repo.path().file_name().map(|n| n.to_string_lossy().into_owned()))
+        .flatten();
+    Ok(Some(RepoLayout { main_root, current_root, common_dir, worktree_name }))
 }
 
 fn normalize(p: &Path) -> PathBuf {

@@ -139,12 +139,13 @@ impl Project {
             let entry = entry.at("list", &dir)?;
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            if split_name(name).is_some() {
-                out.push(self.feature_at(entry.path()));
+            if let Some((n, _)) = split_name(name) {
+                out.push((n, self.feature_at(entry.path())));
             }
         }
-        out.sort_by(|a, b| a.name().cmp(b.name()));
-        Ok(out)
+        // 9-foo before 10-bar: by number, then by name.
+        out.sort_by(|(n, a), (m, b)| n.cmp(m).then_with(|| a.name().cmp(b.name())));
+        Ok(out.into_iter().map(|(_, f)| f).collect())
     }
 
     /// Feature folders (`NNN-slug` holding `.meta.json`), sorted by name.
@@ -153,35 +154,20 @@ impl Project {
     }
 
     /// Every feature with its state; one unreadable file does not hide the
-    /// others. Many features are read on all cores (the SessionStart hook
-    /// reads them all).
+    /// others.
     pub fn list(&self) -> Result<Vec<Listed>, StoreError> {
-        let candidates = self.candidates()?;
-        let read = |f: Feature| -> Option<Listed> {
-            match f.load() {
-                // A folder without .meta.json is not a feature.
-                Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => None,
-                meta => Some(Listed { meta, feature: f }),
-            }
-        };
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-        if candidates.len() < 256 || threads == 1 {
-            return Ok(candidates.into_iter().filter_map(read).collect());
-        }
-        let chunk = candidates.len().div_ceil(threads);
-        let mut parts: Vec<Vec<Feature>> = Vec::new();
-        let mut rest = candidates;
-        while !rest.is_empty() {
-            let tail = rest.split_off(chunk.min(rest.len()));
-            parts.push(rest);
-            rest = tail;
-        }
-        Ok(std::thread::scope(|scope| {
-            let handles: Vec<_> = parts
-                .into_iter()
-                .map(|part| scope.spawn(move || part.into_iter().filter_map(read).collect::<Vec<_>>()))
-                .collect();
-            handles.into_iter().flat_map(|h| h.join().expect("a reader thread panicked")).collect()
+        Ok(read_all(self.candidates()?, |f| Some(f.load())))
+    }
+
+    /// The active features with their state, and every feature whose state
+    /// cannot be read. Inactive features are recognised from their status
+    /// alone, without reading the rest of the file into memory (SessionStart
+    /// reads every feature of the project).
+    pub fn list_active(&self) -> Result<Vec<Listed>, StoreError> {
+        Ok(read_all(self.candidates()?, |f| match f.load_if_active() {
+            Ok(None) => None,
+            Ok(Some(meta)) => Some(Ok(meta)),
+            Err(e) => Some(Err(e)),
         }))
     }
 
@@ -202,11 +188,11 @@ impl Project {
             let dir = as_path.canonicalize().at("resolve", &as_path)?;
             return Ok(self.feature_at(dir));
         }
-        let features = self.features()?;
-        let matches: Vec<&Feature> = features.iter().filter(|f| name_matches(f.name(), given)).collect();
+        let matches: Vec<Feature> =
+            self.candidates()?.into_iter().filter(|f| name_matches(f.name(), given) && f.meta_path().is_file()).collect();
         match matches.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Err(ResolveError::NoMatch { given: given.to_owned(), known: names(&features) }),
+            [one] => Ok(one.clone()),
+            [] => Err(ResolveError::NoMatch { given: given.to_owned(), known: names(&self.features()?) }),
             many => Err(ResolveError::Ambiguous {
                 given: given.to_owned(),
                 matches: many.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "),
@@ -224,19 +210,14 @@ impl Project {
                 }
             }
         }
-        let listed = self.list()?;
         if let Some(repo) = &self.repo {
             if repo.in_linked_worktree() {
-                let here = &repo.current_root;
-                for l in &listed {
-                    if let Ok(meta) = &l.meta {
-                        if self.worktree_path(meta).is_some_and(|w| same_dir(&w, here)) {
-                            return Ok(l.feature.clone());
-                        }
-                    }
+                if let Some(found) = self.feature_of_worktree(repo)? {
+                    return Ok(found);
                 }
             }
         }
+        let listed = self.list_active()?;
         let active: Vec<&Listed> =
             listed.iter().filter(|l| l.meta.as_ref().is_ok_and(|m| m.status == phasegate_core::Status::Active)).collect();
         match active.as_slice() {
@@ -253,6 +234,22 @@ impl Project {
                 first: many[0].feature.name().to_owned(),
             }),
         }
+    }
+
+    /// The feature whose worktree is the linked worktree we are in: the one
+    /// named like the worktree (how `feature new --worktree` names them),
+    /// else any feature whose recorded worktree is this one.
+    fn feature_of_worktree(&self, repo: &RepoLayout) -> Result<Option<Feature>, StoreError> {
+        let here = &repo.current_root;
+        let is_here = |f: &Feature| f.load().is_ok_and(|m| self.worktree_path(&m).is_some_and(|w| same_dir(&w, here)));
+        if let Some(name) = &repo.worktree_name {
+            let dir = self.features_dir().join(name);
+            let f = self.feature_at(dir);
+            if is_here(&f) {
+                return Ok(Some(f));
+            }
+        }
+        Ok(self.features()?.into_iter().find(|f| is_here(f)))
     }
 
     /// The feature's worktree as an absolute path, if it has one.
@@ -328,6 +325,35 @@ impl Project {
         }
         Ok(max + 1)
     }
+}
+
+/// Reads every candidate with `read` (None: leave it out); a folder without
+/// `.meta.json` is not a feature. Many folders are read on all cores.
+fn read_all(candidates: Vec<Feature>, read: impl Fn(&Feature) -> Option<Result<Meta, StoreError>> + Sync) -> Vec<Listed> {
+    let one = |f: Feature| -> Option<Listed> {
+        match read(&f)? {
+            Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => None,
+            meta => Some(Listed { meta, feature: f }),
+        }
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if candidates.len() < 256 || threads == 1 {
+        return candidates.into_iter().filter_map(one).collect();
+    }
+    let chunk = candidates.len().div_ceil(threads);
+    let mut parts: Vec<Vec<Feature>> = Vec::new();
+    let mut rest = candidates;
+    while !rest.is_empty() {
+        let tail = rest.split_off(chunk.min(rest.len()));
+        parts.push(rest);
+        rest = tail;
+    }
+    std::thread::scope(|scope| {
+        let one = &one;
+        let handles: Vec<_> =
+            parts.into_iter().map(|part| scope.spawn(move || part.into_iter().filter_map(one).collect::<Vec<_>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a reader thread panicked")).collect()
+    })
 }
 
 /// `NNN-slug` → (NNN, slug) when the name has that shape.

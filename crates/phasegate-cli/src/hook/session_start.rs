@@ -38,7 +38,7 @@ fn describe(input: &HookInput, note: Option<String>) -> String {
             return lines.join("\n");
         }
     };
-    let listed = match project.list() {
+    let listed = match project.list_active() {
         Ok(l) => l,
         Err(e) => {
             lines.push(format!("phasegate: {}", first_line(&e.to_string())));
