@@ -60,6 +60,11 @@ def hook_features(out, who):
     return int(m.group(1)), names, ctx
 
 
+def by_number(name):
+    num = name.split("-", 1)[0]
+    return (int(num) if num.isdigit() else -1, name)
+
+
 def check_hook(fx, ours, seed):
     (oc, oo, oe), (sc, so, se) = ours.run(), seed.run()
     if oc != 0 or sc != 0:
@@ -87,11 +92,11 @@ def check_hook(fx, ours, seed):
 def check_validate(fx, ours, seed, expect):
     (oc, oo, oe), (sc, so, se) = ours.run(), seed.run()
     if expect == "several-active":
-        want = f"several active features: {', '.join(sorted(fx['active']))};"
+        want = f"several active features: {', '.join(sorted(fx['active'], key=by_number))};"
         for who, code, err in (("ours", oc, oe), ("bash+python", sc, se)):
             if code != 2 or want not in err:
                 die(f"{who}: expected exit 2 and '{want}', got exit {code}: {err.strip()}")
-        return f"both refuse with exit 2: several active features ({', '.join(sorted(fx['active']))})"
+        return f"both refuse with exit 2: several active features ({', '.join(sorted(fx['active'], key=by_number))})"
     try:
         ov, sv = json.loads(oo), json.loads(so)
     except ValueError:

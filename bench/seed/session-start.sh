@@ -8,7 +8,7 @@
 # meant as a fair reference: one python3 per run, no per-feature processes.
 # Like the Rust hook it never fails a session: any problem exits 0.
 set -uo pipefail
-export LC_ALL=C # byte-order globbing, like the Rust hook's sort by name
+export LC_ALL=C # byte-order globbing; python sorts by feature number, like the Rust hook
 
 input=$(cat)
 
@@ -58,7 +58,12 @@ NAME = re.compile(r"[0-9]{3,}-.+")
 MAX_LISTED = 5
 
 lines, active = [], []
-for path in sorted(paths):
+def by_number(path):
+    name = os.path.basename(os.path.dirname(path)) if path.endswith(".meta.json") else os.path.basename(path)
+    num = name.split("-", 1)[0]
+    return (int(num) if num.isdigit() else -1, name)
+
+for path in sorted(paths, key=by_number):
     name = os.path.basename(os.path.dirname(path))
     if not NAME.fullmatch(name):
         continue

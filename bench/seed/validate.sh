@@ -73,7 +73,12 @@ read -r -d '' py <<'PY' || true
 import json, os, re, sys
 
 target, how, given, root, current, features = sys.argv[1:7]
-paths = sorted(p for p in sys.stdin.buffer.read().decode().split("\0") if p)
+def by_number(path):
+    name = os.path.basename(os.path.dirname(path)) if path.endswith(".meta.json") else os.path.basename(path)
+    num = name.split("-", 1)[0]
+    return (int(num) if num.isdigit() else -1, name)
+
+paths = sorted((p for p in sys.stdin.buffer.read().decode().split("\0") if p), key=by_number)
 PHASES = ["brainstorm", "specify", "design", "create-plan", "create-tasks", "implement", "verify", "finish"]
 ARTIFACTS = {"brainstorm": "brainstorm.md", "specify": "spec.md", "design": "design.md",
              "create-plan": "plan.md", "create-tasks": "tasks.md"}
