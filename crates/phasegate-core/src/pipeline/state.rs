@@ -50,21 +50,6 @@ impl State {
         }
     }
 
-    /// Whether a person is expected to answer in this state.
-    pub fn interactive(self) -> bool {
-        match self {
-            State::RequirementsGathering | State::NeedsUserInput => true,
-            State::Idle
-            | State::PlanDrafting
-            | State::PlanRefining
-            | State::PlanReviewing
-            | State::Implementing
-            | State::ImplementingLoop
-            | State::Complete
-            | State::Error => false,
-        }
-    }
-
     /// The states reachable from this one by `pipeline transition` (the
     /// forward flow; pausing and failing are open from every working state).
     /// needs_user_input and error return through `resume` and `recover`.
