@@ -97,7 +97,7 @@ fn decide_and_apply(project: &Project, feature: &Feature, session: &str, input: 
         StopDecision::Block { reason } => serde_json::json!({"decision": "block", "reason": clip(&reason)}).to_string(),
         StopDecision::Yield { message } => allow(&message),
         StopDecision::Complete { message } | StopDecision::LimitReached { message } | StopDecision::Expired { message } => {
-            let _ = std::fs::remove_file(feature.task_path(FINAL_GATE_SESSION_MARKER)).ok();
+            let _ = std::fs::remove_file(feature.task_path(FINAL_GATE_SESSION_MARKER));
             let _ = project.unregister_session(session);
             allow(&message)
         }
