@@ -28,3 +28,16 @@ pub fn init_repo(dir: &Path) {
     let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
     repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[]).unwrap();
 }
+
+/// Writes `root/rel`, creating its folders.
+pub fn write_file(root: &Path, rel: &str, text: &str) -> std::path::PathBuf {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Reads `root/rel`, naming it when it cannot.
+pub fn read_file(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
+}

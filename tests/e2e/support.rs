@@ -61,14 +61,11 @@ impl Fixture {
     }
 
     pub fn write(&self, rel: &str, text: &str) -> PathBuf {
-        let p = self.path(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, text).unwrap();
-        p
+        crate::common::write_file(&self.repo, rel, text)
     }
 
     pub fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.path(rel)).unwrap_or_else(|e| panic!("read {rel}: {e}"))
+        crate::common::read_file(&self.repo, rel)
     }
 
     pub fn meta(&self, feature: &str) -> serde_json::Value {
