@@ -143,6 +143,7 @@ fn bad_state_allows_the_stop_and_says_why() {
     let out = stop(&env, S, "x", false).unwrap();
     assert!(out["systemMessage"].as_str().unwrap().contains("pipeline.config.json"), "{out}");
     // Garbage on stdin.
-    let out = Run::new(HOOK, &["stop"], env.root()).stdin("garbage").ok();
-    assert!(out.stdout.is_empty() || out.json()["systemMessage"].is_string(), "{}", out.report());
+    let out = Run::new(HOOK, &["stop"], env.root()).stdin("garbage").ok().json();
+    assert!(out.get("decision").is_none(), "{out}");
+    assert!(out["systemMessage"].as_str().unwrap().contains("the hook input is not JSON"), "{out}");
 }

@@ -2,7 +2,7 @@
 //! Windows): they die with the process, so a crash never leaves a stale lock.
 
 use std::fs::{self, File, OpenOptions, TryLockError};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -15,7 +15,6 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub struct FileLock {
     file: File,
-    path: PathBuf,
 }
 
 impl FileLock {
@@ -35,7 +34,7 @@ impl FileLock {
         let mut pause = Duration::from_millis(1);
         loop {
             match file.try_lock() {
-                Ok(()) => return Ok(FileLock { file, path: path.to_owned() }),
+                Ok(()) => return Ok(FileLock { file }),
                 Err(TryLockError::WouldBlock) => {
                     if start.elapsed() >= timeout {
                         return Err(StoreError::LockTimeout { path: path.to_owned(), waited: start.elapsed() });
@@ -46,10 +45,6 @@ impl FileLock {
                 Err(TryLockError::Error(e)) => return Err(e).at("lock", path),
             }
         }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 }
 

@@ -194,21 +194,6 @@ pub struct Review {
     pub skip_reason: Option<String>,
 }
 
-impl Review {
-    /// One line per blocker and high or critical finding.
-    pub fn problems(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.blockers.clone();
-        for f in &self.findings {
-            let severity = f.get("severity").and_then(Value::as_str).unwrap_or("");
-            if matches!(severity, "high" | "critical") {
-                let title = f.get("title").and_then(Value::as_str).unwrap_or("");
-                out.push(format!("[{severity}] {title}"));
-            }
-        }
-        out
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SignalStatus {
