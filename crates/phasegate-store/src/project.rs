@@ -257,6 +257,12 @@ impl Project {
         meta.worktree.as_deref().map(|w| self.root.join(w))
     }
 
+    /// Where the feature's code lives: its worktree when it exists, else the
+    /// project root.
+    pub fn code_dir(&self, meta: &Meta) -> PathBuf {
+        self.worktree_path(meta).filter(|w| w.is_dir()).unwrap_or_else(|| self.root.clone())
+    }
+
     /// Whether `cwd` is inside the feature's worktree.
     pub fn worktree_status(&self, meta: &Meta, cwd: &Path) -> WorktreeStatus {
         let Some(path) = self.worktree_path(meta) else { return WorktreeStatus::NoWorktree };

@@ -13,7 +13,7 @@ use phasegate_core::pipeline::looping::TestOutcome;
 use phasegate_core::pipeline::next;
 use phasegate_core::pipeline::tests_eval::{self, CommandRun};
 use phasegate_core::pipeline::{Config, LoopState, Run};
-use phasegate_store::{Feature, FeatureGuard, Project, WorktreeStatus, process};
+use phasegate_store::{Feature, FeatureGuard, Project, process};
 
 use crate::context::Ctx;
 use crate::env;
@@ -173,11 +173,7 @@ pub fn with_run<T>(
 
 /// Where the code lives: the feature's worktree, else the project root.
 pub fn code_dir(project: &Project, feature: &Feature) -> CliResult<PathBuf> {
-    let meta = feature.load()?;
-    Ok(match project.worktree_status(&meta, project.root()) {
-        WorktreeStatus::Inside { worktree } | WorktreeStatus::Outside { worktree } => worktree,
-        WorktreeStatus::NoWorktree | WorktreeStatus::Missing { .. } => project.root().to_path_buf(),
-    })
+    Ok(project.code_dir(&feature.load()?))
 }
 
 pub fn plan(feature: &Feature) -> CliResult<PlanRefined> {

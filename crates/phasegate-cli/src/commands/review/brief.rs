@@ -3,7 +3,6 @@
 use clap::Args;
 use phasegate_core::Phase;
 use phasegate_core::guide::{self, BriefInput};
-use phasegate_store::WorktreeStatus;
 
 use crate::commands::FeatureArg;
 use crate::context::Ctx;
@@ -22,10 +21,7 @@ pub struct BriefArgs {
 pub fn run(args: BriefArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let (project, feature) = ctx.feature(args.feature.get())?;
     let meta = feature.load()?;
-    let code_dir = match project.worktree_status(&meta, &ctx.cwd) {
-        WorktreeStatus::Inside { worktree } | WorktreeStatus::Outside { worktree } => worktree,
-        WorktreeStatus::NoWorktree | WorktreeStatus::Missing { .. } => project.root().to_path_buf(),
-    };
+    let code_dir = project.code_dir(&meta);
     let dir = feature.dir().display().to_string();
     let code = code_dir.display().to_string();
     let text = guide::brief(&BriefInput {
