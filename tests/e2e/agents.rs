@@ -47,7 +47,10 @@ fn every_agent_has_a_scenario() {
     for (name, fm) in &files {
         assert_eq!(&fm.name, name, "agents/{name}.md: frontmatter name differs from the file name");
         assert!(fm.description.len() <= 200, "agents/{name}.md: keep the description short (it is always in context)");
-        assert!(AGENTS.iter().any(|(n, _)| n == name), "agents/{name}.md has no scenario: add it to AGENTS in tests/e2e/agents.rs");
+        assert!(
+            AGENTS.iter().any(|(n, _)| n == name),
+            "agents/{name}.md has no scenario: add it to AGENTS in tests/e2e/agents.rs"
+        );
     }
     for (name, _) in AGENTS {
         assert!(files.contains_key(*name), "AGENTS names {name}, but agents/{name}.md does not exist");
@@ -59,8 +62,14 @@ fn every_agent_resolves_with_its_tools_and_model() {
     let files = agents();
     for (name, marker) in AGENTS {
         let fm = &files[*name];
-        let declared: Vec<String> =
-            fm.tools.as_deref().unwrap_or("").split(',').map(|t| t.trim().to_owned()).filter(|t| !t.is_empty()).collect();
+        let declared: Vec<String> = fm
+            .tools
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty())
+            .collect();
         let model = fm.model.clone().unwrap_or_default();
         let reply = format!("{name} reporting");
         let f = Fixture::repo();
@@ -70,17 +79,20 @@ fn every_agent_resolves_with_its_tools_and_model() {
                     Turn::tools(vec![ToolUse::agent(format!("phasegate:{name}"), "Say who you are.")]),
                     Turn::text("done").expect_tool_result_contains(&reply),
                 ])
-                .agent(*marker, vec![Turn::text(&reply).expect(move |req| {
-                    let tools = req.tool_names();
-                    if let Some(extra) = tools.iter().find(|t| !declared.contains(t)) {
-                        return Err(format!("tool {extra} is not in the frontmatter's {declared:?}"));
-                    }
-                    let got = req.model().unwrap_or("");
-                    if !model.is_empty() && model != "inherit" && !got.contains(&model) {
-                        return Err(format!("model {got} does not match the frontmatter's {model}"));
-                    }
-                    Ok(())
-                })]),
+                .agent(
+                    *marker,
+                    vec![Turn::text(&reply).expect(move |req| {
+                        let tools = req.tool_names();
+                        if let Some(extra) = tools.iter().find(|t| !declared.contains(t)) {
+                            return Err(format!("tool {extra} is not in the frontmatter's {declared:?}"));
+                        }
+                        let got = req.model().unwrap_or("");
+                        if !model.is_empty() && model != "inherit" && !got.contains(&model) {
+                            return Err(format!("model {got} does not match the frontmatter's {model}"));
+                        }
+                        Ok(())
+                    })],
+                ),
         );
         let out = f.claude().prompt("spawn the agent").run(&api);
         assert!(out.success(), "{name}: {}", out.report());

@@ -53,9 +53,7 @@ fn every_command_has_a_scenario() {
 /// and the plugin root substituted, injections replaced by their output.
 fn expand(markdown: &str, args: &str, f: &Fixture) -> String {
     let body = markdown.strip_prefix("---\n").and_then(|r| r.split_once("\n---\n")).map_or(markdown, |(_, b)| b);
-    let body = body
-        .replace("$ARGUMENTS", args)
-        .replace("${CLAUDE_PLUGIN_ROOT}", &plugin_root().display().to_string());
+    let body = body.replace("$ARGUMENTS", args).replace("${CLAUDE_PLUGIN_ROOT}", &plugin_root().display().to_string());
     let mut out = String::new();
     let mut rest = body.as_str();
     while let Some(start) = rest.find("!`") {
@@ -65,7 +63,11 @@ fn expand(markdown: &str, args: &str, f: &Fixture) -> String {
         let cmd = &after[..end];
         let path = format!("{}:{}", bin_dir().display(), std::env::var("PATH").unwrap_or_default());
         let run = Command::new("sh").arg("-c").arg(cmd).current_dir(&f.repo).env("PATH", path).output().unwrap();
-        assert!(run.status.success(), "injection `{cmd}` fails outside Claude Code: {}", String::from_utf8_lossy(&run.stderr));
+        assert!(
+            run.status.success(),
+            "injection `{cmd}` fails outside Claude Code: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
         out.push_str(String::from_utf8_lossy(&run.stdout).trim_end());
         rest = &after[end + 1..];
     }

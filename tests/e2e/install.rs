@@ -43,7 +43,8 @@ fn install_script_installs_a_working_plugin() {
     assert!(!staged.join("phasegate/target").exists() && !staged.join("phasegate/tests").exists());
     let list = Command::new(&claude).args(["plugin", "list", "--json"]).env("HOME", &f.home).output().unwrap();
     let list: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
-    let entry = list.as_array().unwrap().iter().find(|p| p["id"] == "phasegate@phasegate").expect("phasegate is installed");
+    let entry =
+        list.as_array().unwrap().iter().find(|p| p["id"] == "phasegate@phasegate").expect("phasegate is installed");
     assert_eq!(entry["enabled"], true);
 
     // A session with the installed plugin: the hook reports the feature and

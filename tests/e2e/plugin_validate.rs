@@ -19,7 +19,12 @@ fn the_plugin_validates_strictly() {
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "claude plugin validate --strict failed:\n{text}");
     assert!(text.contains("Validation passed"), "{text}");
-    for part in ["commands: phasegate:design", "agents: phasegate:chain-reviewer", "skills: phasegate:workflow-state", "bin: workflow-state"] {
+    for part in [
+        "commands: phasegate:design",
+        "agents: phasegate:chain-reviewer",
+        "skills: phasegate:workflow-state",
+        "bin: workflow-state",
+    ] {
         assert!(text.contains(part), "validate does not list {part}:\n{text}");
     }
 }

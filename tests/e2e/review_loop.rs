@@ -70,9 +70,11 @@ fn reviewer_turns(verdicts: &[&str], dir: &str) -> Vec<Turn> {
 fn opening(dir: &str) -> Vec<Turn> {
     let _ = dir;
     vec![
-        Turn::tools(vec![ToolUse::read(plugin_root().join("skills/workflow-state/phase-loop.md").display().to_string())])
-            .expect_user_text_contains("transition to specify: proceed")
-            .expect_user_text_contains("specify: not started"),
+        Turn::tools(vec![ToolUse::read(
+            plugin_root().join("skills/workflow-state/phase-loop.md").display().to_string(),
+        )])
+        .expect_user_text_contains("transition to specify: proceed")
+        .expect_user_text_contains("specify: not started"),
         Turn::tools(vec![ToolUse::bash("workflow-state phase start specify --feature 001-login")])
             .expect_tool_result_contains("# The phase loop"),
     ]

@@ -29,7 +29,10 @@ fn active_partial_completed_and_worktree_states() {
     f.write("docs/features/002-partial/spec.md", "spec");
     f.ws(&["phase", "complete", "specify", "--feature", "partial"]);
     f.ws(&["phase", "start", "design", "--feature", "partial"]);
-    let verdict = f.write("verdict.json", r#"{"approved": false, "issues": [{"severity": "blocker", "description": "x"}], "summary": "s"}"#);
+    let verdict = f.write(
+        "verdict.json",
+        r#"{"approved": false, "issues": [{"severity": "blocker", "description": "x"}], "summary": "s"}"#,
+    );
     f.ws(&["review", "record", "design", "--feature", "partial", "--verdict-file", verdict.to_str().unwrap()]);
     // 003: completed: must stay silent.
     f.ws(&["feature", "new", "done"]);

@@ -21,23 +21,29 @@ fn the_owning_session_is_held_until_reviews_tests_and_promise() {
     let feature = f.pipeline_in_loop("setup-session", "sh test.sh", 10);
     let task = f.path(&format!("docs/features/{feature}/.task"));
     let api = MockApi::start(Scenario::new().main(vec![
-        // The session takes the pipeline over, as /phasegate:pipeline does in a new session.
-        Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
-        // It claims to be done although the code was never reviewed.
-        Turn::text("The implementation is finished.").expect_tool_result_contains("\"owner\""),
-        // The Stop hook sends it back, naming the missing review.
-        Turn::tools(vec![
-            ToolUse::write(task.join("review-sonnet.json").display().to_string(), review("code-reviewer", "sonnet")),
-        ])
-        .expect_user_text_contains("the code review gate has not passed: round 1, the sonnet review is next")
-        .expect_user_text_contains(PROMISE),
-        Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
-        Turn::tools(vec![ToolUse::write(task.join("review-opus.json").display().to_string(), review("code-reviewer", "opus"))])
+            // The session takes the pipeline over, as /phasegate:pipeline does in a new session.
+            Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
+            // It claims to be done although the code was never reviewed.
+            Turn::text("The implementation is finished.").expect_tool_result_contains("\"owner\""),
+            // The Stop hook sends it back, naming the missing review.
+            Turn::tools(vec![ToolUse::write(
+                task.join("review-sonnet.json").display().to_string(),
+                review("code-reviewer", "sonnet"),
+            )])
+            .expect_user_text_contains("the code review gate has not passed: round 1, the sonnet review is next")
+            .expect_user_text_contains(PROMISE),
+            Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
+            Turn::tools(vec![ToolUse::write(
+                task.join("review-opus.json").display().to_string(),
+                review("code-reviewer", "opus"),
+            )])
             .expect_tool_result_contains("\"nextStage\":\"opus\""),
-        Turn::tools(vec![ToolUse::bash("workflow-state pipeline review opus")]),
-        Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")]).expect_tool_result_contains("\"nextStage\":\"final\""),
-        Turn::text(format!("Reviews approved and tests pass. {PROMISE}")).expect_tool_result_contains("\"decision\":\"passed\""),
-    ]));
+            Turn::tools(vec![ToolUse::bash("workflow-state pipeline review opus")]),
+            Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")])
+                .expect_tool_result_contains("\"nextStage\":\"final\""),
+            Turn::text(format!("Reviews approved and tests pass. {PROMISE}"))
+                .expect_tool_result_contains("\"decision\":\"passed\""),
+        ]));
     let out = f.claude().prompt("/phasegate:pipeline").run(&api);
     assert!(out.success(), "{}", out.report());
     api.assert_finished();
@@ -75,6 +81,9 @@ fn the_iteration_limit_ends_the_loop_cleanly() {
     api.assert_finished();
     assert_eq!(out.result(), "I could not finish.");
     let run = f.task_json(&feature, "state.json");
-    assert_eq!((run["state"].as_str(), run["paused"]["reason"].as_str()), (Some("needs_user_input"), Some("loop_limit")));
+    assert_eq!(
+        (run["state"].as_str(), run["paused"]["reason"].as_str()),
+        (Some("needs_user_input"), Some("loop_limit"))
+    );
     assert_eq!(f.task_json(&feature, "loop-state.json")["active"], false);
 }

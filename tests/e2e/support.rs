@@ -51,7 +51,12 @@ impl Fixture {
     }
 
     pub fn ws_in(&self, dir: &Path, args: &[&str]) -> String {
-        let out = Command::new(WORKFLOW_STATE).args(args).current_dir(dir).env_remove("CLAUDE_CODE_SESSION_ID").output().unwrap();
+        let out = Command::new(WORKFLOW_STATE)
+            .args(args)
+            .current_dir(dir)
+            .env_remove("CLAUDE_CODE_SESSION_ID")
+            .output()
+            .unwrap();
         assert!(out.status.success(), "workflow-state {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
@@ -140,7 +145,10 @@ impl Fixture {
     /// reviewer is configured as missing, so it is skipped). `tests` is the
     /// plan's test command; `max` its loop budget.
     pub fn pipeline_at_final_gate(&self, session: &str, tests: &str, max: u32) -> String {
-        self.write(".phasegate/pipeline.config.json", r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#);
+        self.write(
+            ".phasegate/pipeline.config.json",
+            r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#,
+        );
         self.ws(&["pipeline", "start", "auth", "--request", "Add user authentication", "--session", session]);
         let f = "001-auth";
         self.write_task(f, "user-story.json", &pipeline_fixture("user-story.json"));

@@ -32,7 +32,9 @@ fn sixteen_concurrent_writers_lose_nothing() {
     let meta = env.meta(&name);
     let mut notes: Vec<String> = phases
         .iter()
-        .flat_map(|p| meta["phases"][p]["reviewerNotes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_owned()))
+        .flat_map(|p| {
+            meta["phases"][p]["reviewerNotes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_owned())
+        })
         .collect();
     notes.sort();
     let mut expected: Vec<String> = (0..16).map(|i| format!("writer-{i}")).collect();

@@ -51,11 +51,14 @@ fn worktree_warning_when_outside_and_silence_inside() {
     let env = TestEnv::new();
     env.ws(&["feature", "new", "auth", "--worktree"]).ok();
     let outside = context(&hook(env.root()));
-    assert!(outside.contains(&format!(
-        "WARNING: this session runs in {} but the feature's worktree is {}",
-        env.root().display(),
-        env.path(".worktrees/001-auth").display()
-    )), "{outside}");
+    assert!(
+        outside.contains(&format!(
+            "WARNING: this session runs in {} but the feature's worktree is {}",
+            env.root().display(),
+            env.path(".worktrees/001-auth").display()
+        )),
+        "{outside}"
+    );
     let inside = context(&hook(&env.path(".worktrees/001-auth")));
     assert!(inside.contains("this session is in the worktree of 001-auth"), "{inside}");
     assert!(!inside.contains("WARNING"), "{inside}");
@@ -106,7 +109,12 @@ fn pipeline_features_show_their_state_and_owner() {
         serde_json::json!({"session_id": session, "cwd": env.root(), "hook_event_name": "SessionStart", "source": "resume"}).to_string()
     };
     let mine = context(&Run::new(HOOK, &["session-start"], env.root()).stdin(input("owner-session")).ok());
-    assert!(mine.contains(&format!("- {f} (pipeline): state requirements_gathering, run by this session. Next: /phasegate:pipeline")), "{mine}");
+    assert!(
+        mine.contains(&format!(
+            "- {f} (pipeline): state requirements_gathering, run by this session. Next: /phasegate:pipeline"
+        )),
+        "{mine}"
+    );
     let other = context(&Run::new(HOOK, &["session-start"], env.root()).stdin(input("someone-else")).ok());
     assert!(other.contains("run by another session (claim it with /phasegate:pipeline)"), "{other}");
 }

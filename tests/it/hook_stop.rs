@@ -27,7 +27,14 @@ fn sessions_without_a_loop_are_never_blocked() {
     assert_eq!(stop(&env, "session-2", "bye", false), None);
     // A session whose record is stale (the pipeline was claimed away) is freed.
     env.ws_as("session-2", &["pipeline", "claim", "--feature", &f]).ok();
-    std::fs::write(env.path(&format!(".git/phasegate/sessions/{S}.json")), format!(r#"{{"feature": "{f}", "dir": "{}", "at": "2026-11-22T10:00:00Z"}}"#, env.path(&format!("docs/features/{f}")).display())).unwrap();
+    std::fs::write(
+        env.path(&format!(".git/phasegate/sessions/{S}.json")),
+        format!(
+            r#"{{"feature": "{f}", "dir": "{}", "at": "2026-11-22T10:00:00Z"}}"#,
+            env.path(&format!("docs/features/{f}")).display()
+        ),
+    )
+    .unwrap();
     assert_eq!(stop(&env, S, "bye", false), None);
     assert!(!env.path(&format!(".git/phasegate/sessions/{S}.json")).exists());
     // Not a repository at all.
@@ -76,7 +83,12 @@ fn failing_tests_block_with_their_output() {
     env.approve_code(S, &f);
     let out = stop(&env, S, PROMISE, false).expect("blocked");
     let reason = out["reason"].as_str().unwrap();
-    assert!(reason.contains("the plan's tests fail") && reason.contains("`sh test.sh` exited 1") && reason.contains("test_login ... FAILED"), "{reason}");
+    assert!(
+        reason.contains("the plan's tests fail")
+            && reason.contains("`sh test.sh` exited 1")
+            && reason.contains("test_login ... FAILED"),
+        "{reason}"
+    );
     assert_eq!(env.run_state(&f)["state"], "implementing_loop");
 }
 
@@ -90,7 +102,10 @@ fn the_iteration_limit_ends_the_loop_cleanly() {
     assert!(out.get("decision").is_none(), "{out}");
     assert!(out["systemMessage"].as_str().unwrap().contains("reached its limit of 2 iterations"), "{out}");
     let run = env.run_state(&f);
-    assert_eq!((run["state"].as_str(), run["paused"]["reason"].as_str()), (Some("needs_user_input"), Some("loop_limit")));
+    assert_eq!(
+        (run["state"].as_str(), run["paused"]["reason"].as_str()),
+        (Some("needs_user_input"), Some("loop_limit"))
+    );
     assert_eq!(stop(&env, S, "d", false), None, "the session is free");
     // Resuming grants a fresh budget.
     env.ws_as(S, &["pipeline", "resume"]).ok();
@@ -101,9 +116,13 @@ fn the_iteration_limit_ends_the_loop_cleanly() {
 #[test]
 fn consecutive_blocks_yield_before_claude_codes_cap() {
     let env = TestEnv::new();
-    env.config(r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}, "stopHook": {"maxConsecutiveBlocks": 2}}"#);
+    env.config(
+        r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}, "stopHook": {"maxConsecutiveBlocks": 2}}"#,
+    );
     let f = env.to_loop(S, "true", 50);
-    env.config(r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}, "stopHook": {"maxConsecutiveBlocks": 2}}"#);
+    env.config(
+        r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}, "stopHook": {"maxConsecutiveBlocks": 2}}"#,
+    );
     assert_eq!(stop(&env, S, "a", false).unwrap()["decision"], "block");
     assert_eq!(stop(&env, S, "b", true).unwrap()["decision"], "block");
     let out = stop(&env, S, "c", true).unwrap();

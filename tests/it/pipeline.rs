@@ -46,7 +46,10 @@ fn transitions_need_valid_files() {
     env.ws_as(S, &["pipeline", "transition", "plan_drafting"]).code(1).stderr_has("user-story.json is missing");
     let broken = TestEnv::fixture("user-story.json").replace("\"approved_by\": \"user\"", "\"approved_by\": 7");
     env.write_task(&f, "user-story.json", &broken);
-    env.ws_as(S, &["pipeline", "transition", "plan_drafting"]).code(1).stderr_has("at /approved_by").stderr_has("string");
+    env.ws_as(S, &["pipeline", "transition", "plan_drafting"])
+        .code(1)
+        .stderr_has("at /approved_by")
+        .stderr_has("string");
     env.write_task(&f, "user-story.json", &TestEnv::fixture("user-story.json"));
     env.ws_as(S, &["pipeline", "transition", "plan_drafting"]).ok();
     env.ws_as(S, &["pipeline", "transition", "plan_refining"]).ok();
@@ -55,7 +58,9 @@ fn transitions_need_valid_files() {
     let out = env.ws_as(S, &["pipeline", "transition", "plan_reviewing"]).ok().json();
     assert_eq!(out["next"]["then"][0], "workflow-state pipeline review sonnet --feature 001-auth");
     // The gate must pass before implementing.
-    env.ws_as(S, &["pipeline", "transition", "implementing"]).code(1).stderr_has("the plan review gate has not passed (round 1, the sonnet review is next)");
+    env.ws_as(S, &["pipeline", "transition", "implementing"])
+        .code(1)
+        .stderr_has("the plan review gate has not passed (round 1, the sonnet review is next)");
 }
 
 fn to_plan_review(env: &TestEnv) -> String {
@@ -75,7 +80,9 @@ fn reviews_go_sonnet_opus_final_and_changes_restart_from_sonnet() {
     let f = to_plan_review(&env);
     // Out of order.
     env.write_task(&f, "review-opus.json", &TestEnv::review("plan-reviewer", "opus", "approved"));
-    env.ws_as(S, &["pipeline", "review", "opus"]).code(1).stderr_has("round 1 expects the sonnet review next, not opus");
+    env.ws_as(S, &["pipeline", "review", "opus"])
+        .code(1)
+        .stderr_has("round 1 expects the sonnet review next, not opus");
     env.ws_as(S, &["pipeline", "final-gate"]).code(1).stderr_has("expects the sonnet review next");
     // Wrong model or reviewer in the file.
     env.write_task(&f, "review-sonnet.json", &TestEnv::review("plan-reviewer", "opus", "approved"));
@@ -96,7 +103,8 @@ fn reviews_go_sonnet_opus_final_and_changes_restart_from_sonnet() {
     // The final gate's reviewer is not installed: skipped, with the reason recorded.
     let out = env.ws_as(S, &["pipeline", "final-gate"]).ok().json();
     assert_eq!(out["decision"], "passed");
-    let codex: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(env.task_path(&f, "review-codex.json")).unwrap()).unwrap();
+    let codex: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(env.task_path(&f, "review-codex.json")).unwrap()).unwrap();
     assert_eq!(codex["status"], "skipped");
     assert!(codex["skip_reason"].as_str().unwrap().contains("`phasegate-test-no-such-reviewer` is not installed"));
     env.ws_as(S, &["pipeline", "transition", "implementing"]).ok();
@@ -185,7 +193,8 @@ fn the_final_gate_runs_the_external_reviewer_and_resumes_its_session() {
     assert_eq!(out["decision"], "fix");
     let prompt = std::fs::read_to_string(dir.join("prompt.txt")).unwrap();
     assert!(prompt.contains("final review gate") && prompt.contains("plan-20261122-101000"), "{prompt}");
-    let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(env.task_path(&f, "review-codex.json")).unwrap()).unwrap();
+    let recorded: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(env.task_path(&f, "review-codex.json")).unwrap()).unwrap();
     assert_eq!((recorded["reviewer"].as_str(), recorded["model"].as_str()), (Some("review-codex"), Some("codex")));
     // Next round: the reviewer session is resumed (seed: resume --last).
     std::fs::write(dir.join("answer.json"), r#"{"status": "approved", "summary": "ok", "findings": []}"#).unwrap();
@@ -203,8 +212,13 @@ fn a_failing_or_invalid_final_gate_records_nothing() {
     let f = to_plan_review(&env);
     env.review_stage(S, &f, "plan-reviewer", "sonnet", "approved");
     env.review_stage(S, &f, "plan-reviewer", "opus", "approved");
-    env.ws_as(S, &["pipeline", "final-gate"]).code(2).stderr_has("exited Some(3)").stderr_has("Working…").stderr_has("nothing was recorded");
-    std::fs::write(dir.join("codex"), format!("#!/bin/sh\ncat >/dev/null\ncat '{}/answer.json'\n", dir.display())).unwrap();
+    env.ws_as(S, &["pipeline", "final-gate"])
+        .code(2)
+        .stderr_has("exited Some(3)")
+        .stderr_has("Working…")
+        .stderr_has("nothing was recorded");
+    std::fs::write(dir.join("codex"), format!("#!/bin/sh\ncat >/dev/null\ncat '{}/answer.json'\n", dir.display()))
+        .unwrap();
     std::fs::write(dir.join("answer.json"), r#"{"status": "fine", "summary": "?"}"#).unwrap();
     env.ws_as(S, &["pipeline", "final-gate"]).code(2).stderr_has("at /status").stderr_has("review-codex.rejected.json");
     assert!(!env.task_path(&f, "review-codex.json").exists());

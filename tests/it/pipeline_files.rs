@@ -3,8 +3,11 @@
 
 use crate::util::TestEnv;
 
-/// (kind, valid example, [(mutation of the example, what the error must say)]).
-fn cases() -> Vec<(&'static str, String, Vec<(String, &'static str)>)> {
+/// A mutation of the valid example, and what the error must say about it.
+type Mutation = (String, &'static str);
+
+/// (kind, valid example, mutations).
+fn cases() -> Vec<(&'static str, String, Vec<Mutation>)> {
     let ex = TestEnv::fixture;
     let codex = r#"{"id": "review-2", "reviewer": "review-codex", "model": "codex", "status": "skipped", "summary": "s", "findings": [], "skip_reason": "codex missing", "reviewed_at": "2026-11-22T10:00:00Z"}"#;
     vec![
@@ -74,7 +77,10 @@ fn syntax_errors_and_defaults() {
     let env = TestEnv::new();
     let f = env.outer().join("broken.json");
     std::fs::write(&f, "{\"status\": ").unwrap();
-    env.ws(&["pipeline", "check", "worker-signal", "--file", f.to_str().unwrap()]).code(2).stderr_has("is not valid JSON").stderr_has("line 1");
+    env.ws(&["pipeline", "check", "worker-signal", "--file", f.to_str().unwrap()])
+        .code(2)
+        .stderr_has("is not valid JSON")
+        .stderr_has("line 1");
     env.ws(&["pipeline", "check", "review"]).code(2).stderr_has("--file");
     env.ws(&["pipeline", "check", "plan"]).code(2).stderr_has("unknown file kind `plan`");
     // The state and loop files the binary writes match their schemas.

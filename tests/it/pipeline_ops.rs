@@ -10,10 +10,23 @@ fn reset_is_guarded_by_a_lock_that_cleans_up_when_stale() {
     let f = env.to_loop(S, "true", 3);
     let lock = env.task_path(&f, ".orchestrator.lock");
     // A live holder (this test process) refuses the reset.
-    std::fs::write(&lock, format!(r#"{{"pid": {}, "host": "{}", "at": "{}", "operation": "reset"}}"#, std::process::id(), hostname(), chrono_now())).unwrap();
+    std::fs::write(
+        &lock,
+        format!(
+            r#"{{"pid": {}, "host": "{}", "at": "{}", "operation": "reset"}}"#,
+            std::process::id(),
+            hostname(),
+            chrono_now()
+        ),
+    )
+    .unwrap();
     env.ws_as(S, &["pipeline", "reset"]).code(2).stderr_has("is held by process").stderr_has(".orchestrator.lock");
     // A holder whose process is gone is cleaned up.
-    std::fs::write(&lock, format!(r#"{{"pid": 4294967290, "host": "{}", "at": "{}", "operation": "reset"}}"#, hostname(), chrono_now())).unwrap();
+    std::fs::write(
+        &lock,
+        format!(r#"{{"pid": 4294967290, "host": "{}", "at": "{}", "operation": "reset"}}"#, hostname(), chrono_now()),
+    )
+    .unwrap();
     let out = env.ws_as(S, &["pipeline", "reset"]).ok().json();
     assert!(out["note"].as_str().unwrap().contains("removed a stale lock"));
     assert_eq!(out["state"], "idle");
@@ -22,11 +35,16 @@ fn reset_is_guarded_by_a_lock_that_cleans_up_when_stale() {
     assert!(!env.task_path(&f, "review-sonnet.json").exists());
     assert!(env.task_path(&f, "plan-refined.json").exists(), "inputs stay");
     let run = env.run_state(&f);
-    assert_eq!((run["planReview"]["round"].as_u64(), run["history"].as_array().unwrap().last().unwrap()["note"].as_str()), (Some(0), Some("reset")));
+    assert_eq!(
+        (run["planReview"]["round"].as_u64(), run["history"].as_array().unwrap().last().unwrap()["note"].as_str()),
+        (Some(0), Some("reset"))
+    );
 }
 
 fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname").map(|h| h.trim().to_owned()).unwrap_or_else(|_| "unknown".into())
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 fn chrono_now() -> String {
@@ -37,9 +55,16 @@ fn chrono_now() -> String {
 #[test]
 fn dry_run_reports_each_check_with_its_fix() {
     let env = TestEnv::new();
-    env.ws(&["pipeline", "dry-run"]).ok().stdout_has("PASS  agents (5)").stdout_has("no pipeline checked").stdout_has("dry-run: all checks passed");
+    env.ws(&["pipeline", "dry-run"])
+        .ok()
+        .stdout_has("PASS  agents (5)")
+        .stdout_has("no pipeline checked")
+        .stdout_has("dry-run: all checks passed");
     let f = env.pipeline(S);
-    env.ws(&["pipeline", "dry-run"]).ok().stdout_has("PASS  state.json valid: state requirements_gathering").stdout_has("PASS  .task ignored by git");
+    env.ws(&["pipeline", "dry-run"])
+        .ok()
+        .stdout_has("PASS  state.json valid: state requirements_gathering")
+        .stdout_has("PASS  .task ignored by git");
     // Break things: the state file, the config, the exclusion.
     env.write_task(&f, "state.json", "{");
     env.config(r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"], "whenUnavailable": "block"}}"#);

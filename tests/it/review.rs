@@ -2,7 +2,8 @@
 
 use crate::util::TestEnv;
 
-const BLOCKER: &str = r#"{"severity": "blocker", "description": "acceptance criteria missing", "location": "Requirements"}"#;
+const BLOCKER: &str =
+    r#"{"severity": "blocker", "description": "acceptance criteria missing", "location": "Requirements"}"#;
 
 #[test]
 fn approve_on_first_pass() {
@@ -34,7 +35,8 @@ fn the_mode_cap_ends_the_loop_with_reviewer_notes() {
     let first = env.ws(&["review", "record", "specify", "--verdict-file", &v]).ok().json();
     assert_eq!(first["decision"], "revise");
     assert_eq!(first["maxIterations"], 2);
-    let second = env.ws(&["review", "record", "specify", "--verdict-file", &v, "--changes", "Added criteria."]).ok().json();
+    let second =
+        env.ws(&["review", "record", "specify", "--verdict-file", &v, "--changes", "Added criteria."]).ok().json();
     assert_eq!(second["decision"], "cap-reached");
     let rec = &env.meta(&name)["phases"]["specify"];
     assert_eq!(rec["iterations"], 2);
@@ -64,8 +66,12 @@ fn invalid_verdicts_are_explained_and_nothing_is_recorded() {
         .stderr_has("\"summary\" is a required property")
         .stderr_has("nothing was recorded");
     std::fs::write(&bad, "The design looks fine to me.").unwrap();
-    env.ws(&["review", "record", "design", "--verdict-file", bad.to_str().unwrap()]).code(2).stderr_has("no JSON object found");
-    env.ws(&["review", "record", "design", "--verdict-file", "/nonexistent/v.json"]).code(2).stderr_has("/nonexistent/v.json");
+    env.ws(&["review", "record", "design", "--verdict-file", bad.to_str().unwrap()])
+        .code(2)
+        .stderr_has("no JSON object found");
+    env.ws(&["review", "record", "design", "--verdict-file", "/nonexistent/v.json"])
+        .code(2)
+        .stderr_has("/nonexistent/v.json");
     assert_eq!(env.read(&format!("docs/features/{name}/.meta.json")), before);
     assert!(!env.path(&format!("docs/features/{name}/.review-history.md")).exists());
 }

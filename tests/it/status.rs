@@ -13,14 +13,21 @@ fn table_and_json() {
     let table = env.ws(&["status"]).ok();
     let lines: Vec<&str> = table.stdout.lines().collect();
     assert!(lines[0].starts_with("FEATURE"), "{}", table.report());
-    assert!(lines[1].starts_with(&a) && lines[1].contains("brainstorm (partial, 0/2 iterations)") && lines[1].contains("/phasegate:brainstorm"));
+    assert!(
+        lines[1].starts_with(&a)
+            && lines[1].contains("brainstorm (partial, 0/2 iterations)")
+            && lines[1].contains("/phasegate:brainstorm")
+    );
     assert!(lines[2].starts_with(&b) && lines[2].contains("/phasegate:specify"));
     let json = env.ws(&["status", "--json"]).ok().json();
     assert_eq!(json[0]["partial"], serde_json::json!(["brainstorm"]));
     assert_eq!(json[1]["next"], "/phasegate:specify");
     assert_eq!(json[1]["meta"]["mode"], "standard");
 
-    assert_eq!(env.ws(&["next", "--feature", "beta"]).ok().stdout.trim(), "/phasegate:specify  (brainstorm is complete)");
+    assert_eq!(
+        env.ws(&["next", "--feature", "beta"]).ok().stdout.trim(),
+        "/phasegate:specify  (brainstorm is complete)"
+    );
     assert_eq!(env.ws(&["next", "--feature", "alpha", "--json"]).ok().json()["command"], "/phasegate:brainstorm");
 }
 
@@ -75,7 +82,10 @@ fn features_are_ordered_by_number() {
     let name = env.feature("a", "standard");
     let meta = env.read(&format!("docs/features/{name}/.meta.json"));
     for (dir, id) in [("999-nine", "999"), ("1000-ten", "1000")] {
-        env.write(&format!("docs/features/{dir}/.meta.json"), &meta.replace("\"id\": \"001\"", &format!("\"id\": \"{id}\"")));
+        env.write(
+            &format!("docs/features/{dir}/.meta.json"),
+            &meta.replace("\"id\": \"001\"", &format!("\"id\": \"{id}\"")),
+        );
     }
     let json = env.ws(&["status", "--json"]).ok().json();
     let names: Vec<&str> = json.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();

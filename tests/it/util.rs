@@ -74,7 +74,8 @@ impl TestEnv {
     /// Writes a verdict file and returns its path.
     pub fn verdict(&self, approved: bool, issues: &str) -> String {
         let p = self.outer().join(format!("verdict-{}.json", rand_suffix()));
-        std::fs::write(&p, format!(r#"{{"approved": {approved}, "issues": [{issues}], "summary": "review summary"}}"#)).unwrap();
+        std::fs::write(&p, format!(r#"{{"approved": {approved}, "issues": [{issues}], "summary": "review summary"}}"#))
+            .unwrap();
         p.display().to_string()
     }
 }
@@ -146,7 +147,8 @@ pub struct Done {
 
 impl Done {
     pub fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.report()))
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.report()))
     }
 
     pub fn report(&self) -> String {
@@ -178,7 +180,9 @@ impl TestEnv {
 
     /// Starts a pipeline owned by `session`; returns the feature name.
     pub fn pipeline(&self, session: &str) -> String {
-        let out = self.ws_as(session, &["pipeline", "start", "auth", "--request", "Add user authentication with JWT tokens"]).ok();
+        let out = self
+            .ws_as(session, &["pipeline", "start", "auth", "--request", "Add user authentication with JWT tokens"])
+            .ok();
         out.json()["feature"].as_str().unwrap().to_owned()
     }
 

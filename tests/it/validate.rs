@@ -26,8 +26,13 @@ fn flag_form_needs_no_files() {
 #[test]
 fn usage_errors_exit_2_and_say_what_is_valid() {
     let env = TestEnv::plain();
-    env.ws(&["validate", "plan", "--current", "none"]).code(2).stderr_has("unknown phase `plan`").stderr_has("create-plan");
-    env.ws(&["validate", "design", "--current", "none", "--artifacts", "code"]).code(2).stderr_has("unknown artifact `code`");
+    env.ws(&["validate", "plan", "--current", "none"])
+        .code(2)
+        .stderr_has("unknown phase `plan`")
+        .stderr_has("create-plan");
+    env.ws(&["validate", "design", "--current", "none", "--artifacts", "code"])
+        .code(2)
+        .stderr_has("unknown artifact `code`");
     env.ws(&["validate", "design", "--artifacts", "spec"]).code(2).stderr_has("--current");
     env.ws(&["validate"]).code(2);
 }
@@ -72,7 +77,10 @@ fn finding_the_feature_from_the_working_directory() {
     for given in [a.as_str(), "1", "001", "alpha", &format!("docs/features/{a}")] {
         env.ws(&["validate", "brainstorm", "--feature", given]).ok();
     }
-    env.ws(&["validate", "brainstorm", "--feature", "gamma"]).code(2).stderr_has("no feature matches `gamma`").stderr_has(&a);
+    env.ws(&["validate", "brainstorm", "--feature", "gamma"])
+        .code(2)
+        .stderr_has("no feature matches `gamma`")
+        .stderr_has(&a);
     // Abandoning one leaves the other as the only active feature.
     env.ws(&["feature", "abandon", "--feature", "beta"]).ok();
     env.ws(&["validate", "brainstorm"]).ok();

@@ -21,8 +21,8 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn from_env(out: &'a mut dyn Write) -> CliResult<Self> {
-        let cwd = std::env::current_dir()
-            .map_err(|e| CliError::error(format!("cannot read the current directory: {e}")))?;
+        let cwd =
+            std::env::current_dir().map_err(|e| CliError::error(format!("cannot read the current directory: {e}")))?;
         let cwd = cwd.canonicalize().unwrap_or(cwd);
         let now = Utc::now().trunc_subsecs(3);
         Ok(Ctx { cwd, now, lock_timeout: lock_timeout(), out })

@@ -12,8 +12,12 @@ pub fn expectations(phase: Phase) -> &'static str {
         Phase::Brainstorm => "Spec needs: clear problem statement, explored options, user intent captured.",
         Phase::Specify => "Design needs: all requirements listed, acceptance criteria defined, scope boundaries clear.",
         Phase::Design => "Plan needs: components defined, interfaces specified, dependencies identified, risks noted.",
-        Phase::CreatePlan => "Tasks needs: ordered steps with dependencies, all design items covered, clear sequencing.",
-        Phase::CreateTasks => "Implement needs: small actionable tasks (<15 min each), clear acceptance criteria per task.",
+        Phase::CreatePlan => {
+            "Tasks needs: ordered steps with dependencies, all design items covered, clear sequencing."
+        }
+        Phase::CreateTasks => {
+            "Implement needs: small actionable tasks (<15 min each), clear acceptance criteria per task."
+        }
         Phase::Implement => "Verify needs: all tasks addressed, tests exist and pass, no obvious issues.",
         Phase::Verify => "Finish needs: quality confirmed, implementation matches spec, ready to merge.",
         Phase::Finish => "Nothing: finish ends the feature.",
@@ -61,9 +65,7 @@ pub fn next(meta: &Meta) -> Next {
         return go(Phase::Brainstorm, "no phase has run yet".into());
     };
     match meta.phase_state(current) {
-        PhaseState::Partial | PhaseState::NotStarted => {
-            go(current, format!("{current} was started but not completed"))
-        }
+        PhaseState::Partial | PhaseState::NotStarted => go(current, format!("{current} was started but not completed")),
         PhaseState::Completed => match current.next() {
             Some(n) => go(n, format!("{current} is complete")),
             None => done(format!("feature {} has run every phase", meta.name())),
@@ -112,7 +114,9 @@ pub fn brief(input: &BriefInput<'_>) -> String {
         expect = expectations(phase),
     );
     text.push_str(match phase {
-        Phase::Verify => "Check that the implementation matches spec.md: flag unimplemented requirements and work not in the spec.\n",
+        Phase::Verify => {
+            "Check that the implementation matches spec.md: flag unimplemented requirements and work not in the spec.\n"
+        }
         _ => "Can the next phase complete its work using ONLY the current artifact? Do not suggest scope expansion.\n",
     });
     text.push_str(

@@ -65,11 +65,14 @@ mod tests {
 
     #[test]
     fn entries_follow_the_seed_format() {
-        let v = parse_verdict(r#"{"approved": false, "summary": "Missing criteria.",
-            "issues": [{"severity": "blocker", "description": "no acceptance criteria", "location": "Requirements"}]}"#)
+        let v = parse_verdict(
+            r#"{"approved": false, "summary": "Missing criteria.",
+            "issues": [{"severity": "blocker", "description": "no acceptance criteria", "location": "Requirements"}]}"#,
+        )
         .unwrap();
         let at = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
-        let first = append("", &Entry { phase: Phase::Specify, iteration: 1, at, verdict: &v, changes: "Initial draft." });
+        let first =
+            append("", &Entry { phase: Phase::Specify, iteration: 1, at, verdict: &v, changes: "Initial draft." });
         assert_eq!(
             first,
             "## Phase: specify\n\n### Iteration 1 - 2026-11-22T10:00:00Z\n\n**Reviewer Feedback:**\nMissing criteria.\n\n\

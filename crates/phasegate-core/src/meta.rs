@@ -153,9 +153,7 @@ pub struct Meta {
 pub enum MetaError {
     #[error("feature {feature} is {status}; only active features change phases")]
     NotActive { feature: String, status: Status },
-    #[error(
-        "phase {phase} is not in progress (it is {state}); run `workflow-state phase start {phase}` first"
-    )]
+    #[error("phase {phase} is not in progress (it is {state}); run `workflow-state phase start {phase}` first")]
     NotInProgress { phase: Phase, state: &'static str },
     #[error("phase {phase} has no reviewer loop")]
     NoReviewLoop { phase: Phase },
@@ -458,7 +456,7 @@ mod tests {
         let err = m.record_review(Phase::Design, &verdict(true), t(1)).unwrap_err();
         assert!(err.to_string().contains("workflow-state phase start design"), "{err}");
         // A refused call changes nothing.
-        assert!(m.phases.get(&Phase::Design).is_none());
+        assert!(!m.phases.contains_key(&Phase::Design));
     }
 
     #[test]

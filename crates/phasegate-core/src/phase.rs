@@ -185,10 +185,7 @@ impl FromStr for Artifact {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bare = s.strip_suffix(".md").unwrap_or(s);
-        Artifact::ALL
-            .into_iter()
-            .find(|a| a.name() == bare)
-            .ok_or_else(|| UnknownArtifact { given: s.to_owned() })
+        Artifact::ALL.into_iter().find(|a| a.name() == bare).ok_or_else(|| UnknownArtifact { given: s.to_owned() })
     }
 }
 

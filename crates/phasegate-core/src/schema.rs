@@ -98,10 +98,9 @@ impl Schema {
                 let message = match e.kind() {
                     // Name every allowed value: a model fixing its output needs them all.
                     jsonschema::error::ValidationErrorKind::Enum { options } => {
-                        let allowed: Vec<String> = options.as_array().map_or_else(
-                            || vec![options.to_string()],
-                            |a| a.iter().map(Value::to_string).collect(),
-                        );
+                        let allowed: Vec<String> = options
+                            .as_array()
+                            .map_or_else(|| vec![options.to_string()], |a| a.iter().map(Value::to_string).collect());
                         format!("{} is not one of {}", e.instance(), allowed.join(", "))
                     }
                     _ => {
@@ -120,10 +119,7 @@ impl Schema {
 struct Embedded;
 
 impl jsonschema::Retrieve for Embedded {
-    fn retrieve(
-        &self,
-        uri: &jsonschema::Uri<String>,
-    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+    fn retrieve(&self, uri: &jsonschema::Uri<String>) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         let wanted = uri.as_str();
         Schema::ALL
             .into_iter()

@@ -68,25 +68,20 @@ pub fn required_artifact(target: Phase) -> Option<Artifact> {
     match target {
         Phase::Implement => Some(Artifact::Spec),
         Phase::CreateTasks => Some(Artifact::Plan),
-        Phase::Brainstorm
-        | Phase::Specify
-        | Phase::Design
-        | Phase::CreatePlan
-        | Phase::Verify
-        | Phase::Finish => None,
+        Phase::Brainstorm | Phase::Specify | Phase::Design | Phase::CreatePlan | Phase::Verify | Phase::Finish => None,
     }
 }
 
 /// The rule table, on the feature's position and the artifacts present.
 pub fn validate(from: Position, target: Phase, artifacts: ArtifactSet) -> Validation {
-    if let Some(required) = required_artifact(target) {
-        if !artifacts.contains(required) {
-            return Validation::blocked(format!(
-                "{target} needs {file}, which does not exist; run {cmd} first",
-                file = required.file_name(),
-                cmd = required.phase().command(),
-            ));
-        }
+    if let Some(required) = required_artifact(target)
+        && !artifacts.contains(required)
+    {
+        return Validation::blocked(format!(
+            "{target} needs {file}, which does not exist; run {cmd} first",
+            file = required.file_name(),
+            cmd = required.phase().command(),
+        ));
     }
 
     let Some(current) = from.phase else {
@@ -99,9 +94,9 @@ pub fn validate(from: Position, target: Phase, artifacts: ArtifactSet) -> Valida
         };
     };
 
-    let unfinished = from.in_progress.then(|| {
-        format!("{current} was started but not completed (run {} to finish it)", current.command())
-    });
+    let unfinished = from
+        .in_progress
+        .then(|| format!("{current} was started but not completed (run {} to finish it)", current.command()));
 
     match target.index().cmp(&(current.index() + 1)) {
         Ordering::Equal => match unfinished {
@@ -248,9 +243,6 @@ mod tests {
     #[test]
     fn json_shape_matches_the_seed_interface() {
         let v = validate(Position::NONE, Phase::Brainstorm, ArtifactSet::empty());
-        assert_eq!(
-            serde_json::to_string(&v).unwrap(),
-            r#"{"allowed":true,"type":"proceed","message":null}"#
-        );
+        assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"allowed":true,"type":"proceed","message":null}"#);
     }
 }

@@ -162,8 +162,7 @@ pub fn parse_verdict(text: &str) -> Result<ReviewVerdict, VerdictError> {
     let json = extract_json(text).ok_or(VerdictError::NotFound)?;
     let value: Value = serde_json::from_str(json).map_err(|e| VerdictError::Syntax(e.to_string()))?;
     Schema::Verdict.check(&value).map_err(VerdictError::Schema)?;
-    let verdict: ReviewVerdict =
-        serde_json::from_value(value).map_err(|e| VerdictError::Syntax(e.to_string()))?;
+    let verdict: ReviewVerdict = serde_json::from_value(value).map_err(|e| VerdictError::Syntax(e.to_string()))?;
     let blockers = verdict.counts().blocker as usize;
     if verdict.approved && blockers > 0 {
         return Err(VerdictError::ApprovedWithBlockers(blockers));
@@ -209,16 +208,20 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("/issues/0/severity") && e.contains("\"summary\" is a required property"), "{e}");
-        let e = parse_verdict(r#"{"approved": true, "issues": [{"severity": "blocker", "description": "x"}], "summary": ""}"#)
-            .unwrap_err();
+        let e = parse_verdict(
+            r#"{"approved": true, "issues": [{"severity": "blocker", "description": "x"}], "summary": ""}"#,
+        )
+        .unwrap_err();
         assert_eq!(e, VerdictError::ApprovedWithBlockers(1));
     }
 
     #[test]
     fn counts_by_severity() {
-        let v = parse_verdict(r#"{"approved": false, "summary": "", "issues": [
+        let v = parse_verdict(
+            r#"{"approved": false, "summary": "", "issues": [
             {"severity": "blocker", "description": "a"}, {"severity": "note", "description": "b"},
-            {"severity": "warning", "description": "c", "location": "L3"}]}"#)
+            {"severity": "warning", "description": "c", "location": "L3"}]}"#,
+        )
         .unwrap();
         assert_eq!(v.counts(), IssueCounts { blocker: 1, warning: 1, note: 1 });
         assert_eq!(v.open_concerns(), ["[blocker] a", "[warning] c (L3)"]);

@@ -47,10 +47,8 @@ pub fn layout(dir: &Path) -> Result<Option<RepoLayout>, StoreError> {
     } else {
         current_root.clone()
     };
-    let worktree_name = repo
-        .is_worktree()
-        .then(|| repo.path().file_name().map(|n| n.to_string_lossy().into_owned()))
-        .flatten();
+    let worktree_name =
+        repo.is_worktree().then(|| repo.path().file_name().map(|n| n.to_string_lossy().into_owned())).flatten();
     Ok(Some(RepoLayout { main_root, current_root, common_dir, worktree_name }))
 }
 
@@ -77,7 +75,10 @@ pub fn add_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) 
         )));
     }
     if path.exists() {
-        return Err(StoreError::Invalid(format!("{} already exists; remove it or choose another slug", path.display())));
+        return Err(StoreError::Invalid(format!(
+            "{} already exists; remove it or choose another slug",
+            path.display()
+        )));
     }
     let created = repo.branch(branch, &head, false).map_err(|e| StoreError::git(&layout.main_root, e))?;
     if let Some(parent) = path.parent() {
@@ -103,7 +104,7 @@ pub(crate) fn exclude(common_dir: &Path, pattern: &str) -> Result<(), StoreError
     fs::create_dir_all(&info).at("create", &info)?;
     let mut f = fs::OpenOptions::new().create(true).append(true).open(&file).at("open", &file)?;
     let sep = if existing.is_empty() || existing.ends_with('\n') { "" } else { "\n" };
-    write!(f, "{sep}{pattern}\n").at("write", &file)
+    writeln!(f, "{sep}{pattern}").at("write", &file)
 }
 
 /// Whether git ignores `path` (inside the repository at `root`).

@@ -24,12 +24,8 @@ impl FileLock {
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir).at("create the lock directory", dir)?;
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .at("open the lock file", path)?;
+        let file =
+            OpenOptions::new().create(true).truncate(false).write(true).open(path).at("open the lock file", path)?;
         let start = Instant::now();
         let mut pause = Duration::from_millis(1);
         loop {

@@ -8,8 +8,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use phasegate_core::pipeline::config::{CONFIG_PATH, Config};
 use phasegate_core::pipeline::files::{self, FileError, FileKind, TASK_DIR};
-use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{IoContext, StoreError};
 use crate::feature::{Feature, FeatureGuard};
@@ -77,7 +77,8 @@ pub struct SessionRecord {
 
 impl Project {
     fn session_file(&self, session: &str) -> PathBuf {
-        let safe: String = session.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+        let safe: String =
+            session.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
         self.runtime_dir().join("sessions").join(format!("{safe}.json"))
     }
 
@@ -172,7 +173,12 @@ impl PidLock {
                         }
                         stale => {
                             note = Some(match stale {
-                                Some(h) => format!("removed a stale lock of process {} ({} since {})", h.pid, h.operation, h.at.to_rfc3339()),
+                                Some(h) => format!(
+                                    "removed a stale lock of process {} ({} since {})",
+                                    h.pid,
+                                    h.operation,
+                                    h.at.to_rfc3339()
+                                ),
                                 None => format!("removed an unreadable lock file {}", path.display()),
                             });
                             fs::remove_if_exists(path)?;
@@ -243,7 +249,12 @@ mod tests {
     fn old_locks_are_stale_even_on_other_hosts() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("l.lock");
-        let old = Holder { pid: 1, host: "elsewhere".into(), at: Utc::now() - chrono::Duration::hours(1), operation: "reset".into() };
+        let old = Holder {
+            pid: 1,
+            host: "elsewhere".into(),
+            at: Utc::now() - chrono::Duration::hours(1),
+            operation: "reset".into(),
+        };
         std::fs::write(&path, serde_json::to_vec(&old).unwrap()).unwrap();
         assert!(PidLock::acquire(&path, "reset", Utc::now()).unwrap().1.is_some());
     }

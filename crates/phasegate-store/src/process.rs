@@ -19,7 +19,13 @@ pub struct Finished {
 
 /// Runs `program args…` in `dir`, feeding `stdin`, killing it (and its
 /// process group on Unix) after `timeout`.
-pub fn run(program: &str, args: &[String], dir: &Path, stdin: Option<&str>, timeout: Duration) -> std::io::Result<Finished> {
+pub fn run(
+    program: &str,
+    args: &[String],
+    dir: &Path,
+    stdin: Option<&str>,
+    timeout: Duration,
+) -> std::io::Result<Finished> {
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(dir)
@@ -33,9 +39,11 @@ pub fn run(program: &str, args: &[String], dir: &Path, stdin: Option<&str>, time
     }
     let mut child = cmd.spawn()?;
     let feeder = stdin.map(str::to_owned).and_then(|text| {
-        child.stdin.take().map(|mut pipe| thread::spawn(move || {
-            let _ = pipe.write_all(text.as_bytes());
-        }))
+        child.stdin.take().map(|mut pipe| {
+            thread::spawn(move || {
+                let _ = pipe.write_all(text.as_bytes());
+            })
+        })
     });
     let out = child.stdout.take().map(reader);
     let err = child.stderr.take().map(reader);

@@ -41,10 +41,16 @@ pub struct Listed {
 pub enum WorktreeStatus {
     /// The feature works in the main checkout.
     NoWorktree,
-    Inside { worktree: PathBuf },
-    Outside { worktree: PathBuf },
+    Inside {
+        worktree: PathBuf,
+    },
+    Outside {
+        worktree: PathBuf,
+    },
     /// `.meta.json` names a worktree that does not exist (removed or moved).
-    Missing { worktree: PathBuf },
+    Missing {
+        worktree: PathBuf,
+    },
 }
 
 /// Why a command could not tell which feature it is about.
@@ -70,11 +76,7 @@ impl Project {
         match git::layout(cwd)? {
             Some(repo) => Ok(Project { root: repo.main_root.clone(), repo: Some(repo) }),
             None => {
-                let root = cwd
-                    .ancestors()
-                    .find(|d| d.join(FEATURES_DIR).is_dir())
-                    .unwrap_or(cwd)
-                    .to_path_buf();
+                let root = cwd.ancestors().find(|d| d.join(FEATURES_DIR).is_dir()).unwrap_or(cwd).to_path_buf();
                 Ok(Project { root, repo: None })
             }
         }
@@ -188,8 +190,11 @@ impl Project {
             let dir = as_path.canonicalize().at("resolve", &as_path)?;
             return Ok(self.feature_at(dir));
         }
-        let matches: Vec<Feature> =
-            self.candidates()?.into_iter().filter(|f| name_matches(f.name(), given) && f.meta_path().is_file()).collect();
+        let matches: Vec<Feature> = self
+            .candidates()?
+            .into_iter()
+            .filter(|f| name_matches(f.name(), given) && f.meta_path().is_file())
+            .collect();
         match matches.as_slice() {
             [one] => Ok(one.clone()),
             [] => Err(ResolveError::NoMatch { given: given.to_owned(), known: names(&self.features()?) }),
@@ -202,24 +207,25 @@ impl Project {
 
     fn resolve_from_cwd(&self, cwd: &Path) -> Result<Feature, ResolveError> {
         let features_dir = self.features_dir();
-        if let Ok(rest) = cwd.strip_prefix(&features_dir) {
-            if let Some(first) = rest.components().next() {
-                let dir = features_dir.join(first);
-                if dir.join(META_FILE).is_file() {
-                    return Ok(self.feature_at(dir));
-                }
+        if let Ok(rest) = cwd.strip_prefix(&features_dir)
+            && let Some(first) = rest.components().next()
+        {
+            let dir = features_dir.join(first);
+            if dir.join(META_FILE).is_file() {
+                return Ok(self.feature_at(dir));
             }
         }
-        if let Some(repo) = &self.repo {
-            if repo.in_linked_worktree() {
-                if let Some(found) = self.feature_of_worktree(repo)? {
-                    return Ok(found);
-                }
-            }
+        if let Some(repo) = &self.repo
+            && repo.in_linked_worktree()
+            && let Some(found) = self.feature_of_worktree(repo)?
+        {
+            return Ok(found);
         }
         let listed = self.list_active()?;
-        let active: Vec<&Listed> =
-            listed.iter().filter(|l| l.meta.as_ref().is_ok_and(|m| m.status == phasegate_core::Status::Active)).collect();
+        let active: Vec<&Listed> = listed
+            .iter()
+            .filter(|l| l.meta.as_ref().is_ok_and(|m| m.status == phasegate_core::Status::Active))
+            .collect();
         match active.as_slice() {
             [one] => Ok(one.feature.clone()),
             [] => {
@@ -335,7 +341,10 @@ impl Project {
 
 /// Reads every candidate with `read` (None: leave it out); a folder without
 /// `.meta.json` is not a feature. Many folders are read on all cores.
-fn read_all(candidates: Vec<Feature>, read: impl Fn(&Feature) -> Option<Result<Meta, StoreError>> + Sync) -> Vec<Listed> {
+fn read_all(
+    candidates: Vec<Feature>,
+    read: impl Fn(&Feature) -> Option<Result<Meta, StoreError>> + Sync,
+) -> Vec<Listed> {
     let one = |f: Feature| -> Option<Listed> {
         match read(&f)? {
             Err(StoreError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => None,
@@ -356,8 +365,10 @@ fn read_all(candidates: Vec<Feature>, read: impl Fn(&Feature) -> Option<Result<M
     }
     std::thread::scope(|scope| {
         let one = &one;
-        let handles: Vec<_> =
-            parts.into_iter().map(|part| scope.spawn(move || part.into_iter().filter_map(one).collect::<Vec<_>>())).collect();
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| scope.spawn(move || part.into_iter().filter_map(one).collect::<Vec<_>>()))
+            .collect();
         handles.into_iter().flat_map(|h| h.join().expect("a reader thread panicked")).collect()
     })
 }

@@ -138,10 +138,7 @@ impl ClaudeCode {
 
     /// The arguments passed to the binary.
     fn argv(&self) -> Vec<OsString> {
-        let prompt = self
-            .prompt
-            .clone()
-            .expect("phasegate-testkit: ClaudeCode::prompt(...) must be set before run()");
+        let prompt = self.prompt.clone().expect("phasegate-testkit: ClaudeCode::prompt(...) must be set before run()");
         let mut argv: Vec<OsString> = vec!["-p".into(), prompt.into()];
         for dir in &self.plugin_dirs {
             argv.extend(["--plugin-dir".into(), dir.clone().into_os_string()]);
@@ -164,9 +161,8 @@ impl ClaudeCode {
         let home = match &self.home {
             Some(home) => home.clone(),
             None => {
-                temp_home = tempfile::tempdir().unwrap_or_else(|e| {
-                    panic!("phasegate-testkit: cannot create a temporary HOME: {e}")
-                });
+                temp_home = tempfile::tempdir()
+                    .unwrap_or_else(|e| panic!("phasegate-testkit: cannot create a temporary HOME: {e}"));
                 temp_home.path().to_owned()
             }
         };
@@ -198,12 +194,9 @@ impl ClaudeCode {
 
         let command_line = display_command(&self.binary, &argv);
         let started = Instant::now();
-        let mut child = command.spawn().unwrap_or_else(|e| {
-            panic!(
-                "phasegate-testkit: cannot start `{command_line}` in {}: {e}",
-                cwd.display()
-            )
-        });
+        let mut child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("phasegate-testkit: cannot start `{command_line}` in {}: {e}", cwd.display()));
         let stdout = drain(child.stdout.take());
         let stderr = drain(child.stderr.take());
         let (status, timed_out) = wait_bounded(&mut child, self.timeout, &tag);
@@ -225,13 +218,8 @@ impl ClaudeCode {
     /// The `PATH` for the process: the prepended directories, then the inherited `PATH`.
     fn path(&self) -> OsString {
         let inherited = std::env::var_os("PATH").unwrap_or_default();
-        let dirs = self
-            .path_prepend
-            .iter()
-            .cloned()
-            .chain(std::env::split_paths(&inherited));
-        std::env::join_paths(dirs)
-            .unwrap_or_else(|e| panic!("phasegate-testkit: cannot build PATH: {e}"))
+        let dirs = self.path_prepend.iter().cloned().chain(std::env::split_paths(&inherited));
+        std::env::join_paths(dirs).unwrap_or_else(|e| panic!("phasegate-testkit: cannot build PATH: {e}"))
     }
 }
 
@@ -247,11 +235,7 @@ impl Default for ClaudeCode {
 pub fn locate_binary() -> PathBuf {
     if let Some(path) = std::env::var_os(CLAUDE_BIN_ENV).filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
-        assert!(
-            path.is_file(),
-            "phasegate-testkit: {CLAUDE_BIN_ENV}={} is not a file",
-            path.display()
-        );
+        assert!(path.is_file(), "phasegate-testkit: {CLAUDE_BIN_ENV}={} is not a file", path.display());
         return path;
     }
     let root = workspace_root();
@@ -281,10 +265,7 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> Receiver<String> {
             let mut bytes = Vec::new();
             let text = match pipe.read_to_end(&mut bytes) {
                 Ok(_) => String::from_utf8_lossy(&bytes).into_owned(),
-                Err(e) => format!(
-                    "{}\n(phasegate-testkit: read error: {e})",
-                    String::from_utf8_lossy(&bytes)
-                ),
+                Err(e) => format!("{}\n(phasegate-testkit: read error: {e})", String::from_utf8_lossy(&bytes)),
             };
             // The receiver may have given up waiting; then nobody needs the text.
             let _ = sender.send(text);
@@ -294,9 +275,9 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> Receiver<String> {
 }
 
 fn collect(receiver: &Receiver<String>, name: &str) -> String {
-    receiver.recv_timeout(DRAIN).unwrap_or_else(|_| {
-        format!("(phasegate-testkit: {name} still open {DRAIN:?} after the run)")
-    })
+    receiver
+        .recv_timeout(DRAIN)
+        .unwrap_or_else(|_| format!("(phasegate-testkit: {name} still open {DRAIN:?} after the run)"))
 }
 
 /// Waits for `child` until `timeout`; past it, kills every process of the run.
@@ -313,24 +294,15 @@ fn wait_bounded(child: &mut Child, timeout: Duration, tag: &str) -> (ExitStatus,
     kill_run(child.id(), tag);
     // In case the kills above could not run (no `sh`), kill the child itself.
     let _ = child.kill();
-    let status = child
-        .wait()
-        .unwrap_or_else(|e| panic!("phasegate-testkit: cannot reap the killed claude: {e}"));
+    let status = child.wait().unwrap_or_else(|e| panic!("phasegate-testkit: cannot reap the killed claude: {e}"));
     (status, true)
 }
 
 /// A value for [`RUN_TAG_ENV`] unique to this run.
 fn run_tag() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    format!(
-        "{}-{}-{nanos}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    )
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or_default();
+    format!("{}-{}-{nanos}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
 /// SIGKILLs the run: every process whose environment carries the run's tag
@@ -368,11 +340,8 @@ fn tagged_pids(needle: &str) -> Vec<u32> {
         .flatten()
         .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|environ| {
-                environ
-                    .split(|&b| b == 0)
-                    .any(|var| var == needle.as_bytes())
-            })
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|environ| environ.split(|&b| b == 0).any(|var| var == needle.as_bytes()))
         })
         .collect()
 }
@@ -381,11 +350,7 @@ fn display_command(binary: &Path, argv: &[OsString]) -> String {
     let mut parts = vec![binary.display().to_string()];
     parts.extend(argv.iter().map(|arg| {
         let arg = arg.to_string_lossy();
-        if arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:,=".contains(c))
-            && !arg.is_empty()
-        {
+        if arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:,=".contains(c)) && !arg.is_empty() {
             arg.into_owned()
         } else {
             format!("'{}'", text::head(&arg.replace('\'', r"'\''"), 200))
@@ -417,20 +382,14 @@ impl ClaudeOutput {
     pub fn success(&self) -> bool {
         !self.timed_out
             && self.status.success()
-            && self
-                .try_json()
-                .is_none_or(|json| json.get("is_error") != Some(&Value::Bool(true)))
+            && self.try_json().is_none_or(|json| json.get("is_error") != Some(&Value::Bool(true)))
     }
 
     /// The parsed stdout (`result`, `session_id`, `is_error`, …), if it is JSON.
     pub fn try_json(&self) -> Option<Value> {
         serde_json::from_str(self.stdout.trim()).ok().or_else(|| {
             // Tolerate stray lines before the result object.
-            let last = self
-                .stdout
-                .lines()
-                .rev()
-                .find(|line| !line.trim().is_empty())?;
+            let last = self.stdout.lines().rev().find(|line| !line.trim().is_empty())?;
             serde_json::from_str(last).ok()
         })
     }
@@ -438,40 +397,25 @@ impl ClaudeOutput {
     /// The parsed stdout; panics with the report when it is not JSON.
     #[track_caller]
     pub fn json(&self) -> Value {
-        self.try_json().unwrap_or_else(|| {
-            panic!(
-                "phasegate-testkit: claude's stdout is not JSON\n{}",
-                self.report()
-            )
-        })
+        self.try_json().unwrap_or_else(|| panic!("phasegate-testkit: claude's stdout is not JSON\n{}", self.report()))
     }
 
     /// The final `result` text (empty when absent).
     pub fn result(&self) -> String {
         self.try_json()
-            .and_then(|json| {
-                json.get("result")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
+            .and_then(|json| json.get("result").and_then(Value::as_str).map(str::to_owned))
             .unwrap_or_default()
     }
 
     /// The session id claude reported, for `--resume`.
     pub fn session_id(&self) -> Option<String> {
-        self.try_json()?
-            .get("session_id")?
-            .as_str()
-            .map(str::to_owned)
+        self.try_json()?.get("session_id")?.as_str().map(str::to_owned)
     }
 
     /// Status, stderr, the result (or stdout tail), and every recorded request.
     pub fn report(&self) -> String {
         let ending = if self.timed_out {
-            format!(
-                "KILLED after the {:.1}s timeout",
-                self.elapsed.as_secs_f64()
-            )
+            format!("KILLED after the {:.1}s timeout", self.elapsed.as_secs_f64())
         } else {
             format!("{} after {:.1}s", self.status, self.elapsed.as_secs_f64())
         };
@@ -485,16 +429,10 @@ impl ClaudeOutput {
                 json["session_id"],
                 text::one_line(json["result"].as_str().unwrap_or_default(), 600)
             )),
-            None => out.push_str(&format!(
-                "--- stdout (tail) ---\n{}\n",
-                text::tail(self.stdout.trim_end(), 2000)
-            )),
+            None => out.push_str(&format!("--- stdout (tail) ---\n{}\n", text::tail(self.stdout.trim_end(), 2000))),
         }
         if !self.stderr.trim().is_empty() {
-            out.push_str(&format!(
-                "--- stderr (tail) ---\n{}\n",
-                text::tail(self.stderr.trim_end(), 3000)
-            ));
+            out.push_str(&format!("--- stderr (tail) ---\n{}\n", text::tail(self.stderr.trim_end(), 3000)));
         }
         out.push_str("--- ");
         out.push_str(&self.api_report);

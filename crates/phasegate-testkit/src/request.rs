@@ -77,10 +77,7 @@ pub struct RecordedRequest {
 impl RecordedRequest {
     /// The value of a header (case-insensitive name).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(key, _)| key.eq_ignore_ascii_case(name))
-            .map(|(_, value)| value.as_str())
+        self.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
     }
 
     /// The `X-Claude-Code-Session-Id` header.
@@ -122,22 +119,14 @@ impl RecordedRequest {
             .get("tools")
             .and_then(Value::as_array)
             .map(|tools| {
-                tools
-                    .iter()
-                    .filter_map(|tool| tool.get("name").and_then(Value::as_str))
-                    .map(str::to_owned)
-                    .collect()
+                tools.iter().filter_map(|tool| tool.get("name").and_then(Value::as_str)).map(str::to_owned).collect()
             })
             .unwrap_or_default()
     }
 
     /// The `messages` array (empty when absent).
     pub fn messages(&self) -> &[Value] {
-        self.body
-            .get("messages")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
+        self.body.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// Every text of the `role: "system"` entries inside `messages`, in
@@ -159,15 +148,12 @@ impl RecordedRequest {
 
     /// The texts of the last `role: "user"` message, joined by newlines.
     pub fn last_user_text(&self) -> String {
-        self.last_user_message()
-            .map(|message| message_texts(message).join("\n"))
-            .unwrap_or_default()
+        self.last_user_message().map(|message| message_texts(message).join("\n")).unwrap_or_default()
     }
 
     /// The `tool_result` blocks of the last `role: "user"` message.
     pub fn tool_results(&self) -> Vec<ToolResult> {
-        let Some(Value::Array(blocks)) = self.last_user_message().and_then(|m| m.get("content"))
-        else {
+        let Some(Value::Array(blocks)) = self.last_user_message().and_then(|m| m.get("content")) else {
             return Vec::new();
         };
         blocks
@@ -188,23 +174,13 @@ impl RecordedRequest {
     /// A few readable lines: header (index, route, turn, model) and the tail of
     /// the last user message; never the system prompt itself.
     pub fn summary(&self) -> String {
-        let mut out = format!(
-            "#{} {} {} → {}",
-            self.index, self.method, self.path, self.route
-        );
+        let mut out = format!("#{} {} {} → {}", self.index, self.method, self.path, self.route);
         if let Some(turn) = self.turn {
             out.push_str(&format!(" turn {turn}"));
         }
         if let Some(model) = self.model() {
-            let kind = if self.is_subagent() {
-                "sub-agent"
-            } else {
-                "top level"
-            };
-            out.push_str(&format!(
-                " [{model}, {kind}, {} tools]",
-                self.tool_names().len()
-            ));
+            let kind = if self.is_subagent() { "sub-agent" } else { "top level" };
+            out.push_str(&format!(" [{model}, {kind}, {} tools]", self.tool_names().len()));
         }
         if self.body.get("messages").is_some() {
             for result in self.tool_results() {
@@ -216,37 +192,26 @@ impl RecordedRequest {
                 ));
             }
             // The last text block: the prompt, a skill body, a notification…
-            let texts = self
-                .last_user_message()
-                .map(message_texts)
-                .unwrap_or_default();
+            let texts = self.last_user_message().map(message_texts).unwrap_or_default();
             if let Some(last) = texts.last() {
                 let earlier = match texts.len() - 1 {
                     0 => String::new(),
                     n => format!(" (after {n} more text block(s))"),
                 };
-                out.push_str(&format!(
-                    "\n    user{earlier}: {}",
-                    text::one_line_tail(last, 300)
-                ));
+                out.push_str(&format!("\n    user{earlier}: {}", text::one_line_tail(last, 300)));
             }
         }
         for block in &self.reply {
             out.push_str(&format!("\n    replied {}", describe_block(block)));
         }
         if let Some(mismatch) = &self.mismatch {
-            out.push_str(&format!(
-                "\n    MISMATCH: {}",
-                text::indent(mismatch, "      ").trim_start()
-            ));
+            out.push_str(&format!("\n    MISMATCH: {}", text::indent(mismatch, "      ").trim_start()));
         }
         out
     }
 
     fn user_messages(&self) -> impl Iterator<Item = &Value> {
-        self.messages()
-            .iter()
-            .filter(|message| str_field(message, "role") == "user")
+        self.messages().iter().filter(|message| str_field(message, "role") == "user")
     }
 
     fn last_user_message(&self) -> Option<&Value> {
@@ -261,10 +226,7 @@ pub(crate) fn describe_block(block: &Value) -> String {
         Some("tool_use") => format!(
             "tool_use {} {}",
             str_field(block, "name"),
-            text::head(
-                &block.get("input").map(Value::to_string).unwrap_or_default(),
-                160
-            )
+            text::head(&block.get("input").map(Value::to_string).unwrap_or_default(), 160)
         ),
         _ => text::head(&block.to_string(), 160),
     }

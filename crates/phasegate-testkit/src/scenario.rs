@@ -25,10 +25,7 @@ pub struct ToolUse {
 impl ToolUse {
     /// Any tool with any input.
     pub fn new(name: impl Into<String>, input: Value) -> Self {
-        Self {
-            name: name.into(),
-            input,
-        }
+        Self { name: name.into(), input }
     }
 
     /// `Bash` running `command`.
@@ -38,10 +35,7 @@ impl ToolUse {
 
     /// `Bash` running `command`, with the human-readable `description`.
     pub fn bash_desc(command: impl Into<String>, description: impl Into<String>) -> Self {
-        Self::new(
-            "Bash",
-            json!({ "command": command.into(), "description": description.into() }),
-        )
+        Self::new("Bash", json!({ "command": command.into(), "description": description.into() }))
     }
 
     /// `Agent` starting `subagent_type` (e.g. `phasegate:chain-reviewer`) with
@@ -62,10 +56,7 @@ impl ToolUse {
 
     /// `Write` of `content` to the absolute `path`.
     pub fn write(path: impl Into<String>, content: impl Into<String>) -> Self {
-        Self::new(
-            "Write",
-            json!({ "file_path": path.into(), "content": content.into() }),
-        )
+        Self::new("Write", json!({ "file_path": path.into(), "content": content.into() }))
     }
 
     /// `Read` of the absolute `path`.
@@ -80,10 +71,7 @@ impl ToolUse {
 
     /// `Skill` invoking `name` with `args`.
     pub fn skill_args(name: impl Into<String>, args: impl Into<String>) -> Self {
-        Self::new(
-            "Skill",
-            json!({ "skill": name.into(), "args": args.into() }),
-        )
+        Self::new("Skill", json!({ "skill": name.into(), "args": args.into() }))
     }
 }
 
@@ -99,37 +87,22 @@ pub struct Turn {
 impl Turn {
     /// A text-only answer (`stop_reason: end_turn`).
     pub fn text(text: impl Into<String>) -> Self {
-        Self {
-            text: Some(text.into()),
-            tools: Vec::new(),
-            expectations: Vec::new(),
-        }
+        Self { text: Some(text.into()), tools: Vec::new(), expectations: Vec::new() }
     }
 
     /// An answer made of tool uses only (`stop_reason: tool_use`).
     pub fn tools(tools: Vec<ToolUse>) -> Self {
-        Self {
-            text: None,
-            tools,
-            expectations: Vec::new(),
-        }
+        Self { text: None, tools, expectations: Vec::new() }
     }
 
     /// A text block followed by tool uses (`stop_reason: tool_use`).
     pub fn text_then_tools(text: impl Into<String>, tools: Vec<ToolUse>) -> Self {
-        Self {
-            text: Some(text.into()),
-            tools,
-            expectations: Vec::new(),
-        }
+        Self { text: Some(text.into()), tools, expectations: Vec::new() }
     }
 
     /// Adds a check on the triggering request; `Err(why)` records a mismatch.
     /// A panic inside the check is recorded as a mismatch too.
-    pub fn expect(
-        mut self,
-        check: impl Fn(&RecordedRequest) -> Result<(), String> + Send + Sync + 'static,
-    ) -> Self {
+    pub fn expect(mut self, check: impl Fn(&RecordedRequest) -> Result<(), String> + Send + Sync + 'static) -> Self {
         self.expectations.push(Arc::new(check));
         self
     }
@@ -151,9 +124,7 @@ impl Turn {
                     .collect::<Vec<_>>()
                     .join("\n")
             };
-            Err(format!(
-                "expected a tool_result containing {needle:?}; got:\n{seen}"
-            ))
+            Err(format!("expected a tool_result containing {needle:?}; got:\n{seen}"))
         })
     }
 
@@ -192,11 +163,7 @@ impl Turn {
             parts.push(format!("text {:?}", text::head(text, 80)));
         }
         for tool in &self.tools {
-            parts.push(format!(
-                "tool_use {} {}",
-                tool.name,
-                text::head(&tool.input.to_string(), 120)
-            ));
+            parts.push(format!("tool_use {} {}", tool.name, text::head(&tool.input.to_string(), 120)));
         }
         if !self.expectations.is_empty() {
             parts.push(format!("({} expectation(s))", self.expectations.len()));
@@ -235,10 +202,7 @@ impl Scenario {
     /// `turns`. The first matching script, in the order added, wins.
     pub fn agent(mut self, marker: impl Into<String>, turns: Vec<Turn>) -> Self {
         let marker = marker.into();
-        assert!(
-            !marker.is_empty(),
-            "phasegate-testkit: an agent marker must not be empty"
-        );
+        assert!(!marker.is_empty(), "phasegate-testkit: an agent marker must not be empty");
         self.agents.push((marker, turns));
         self
     }

@@ -35,13 +35,9 @@ pub struct MockApi {
 impl MockApi {
     /// Binds a free port on 127.0.0.1 and starts answering from `scenario`.
     pub fn start(scenario: Scenario) -> Self {
-        let server = Server::http("127.0.0.1:0")
-            .unwrap_or_else(|e| panic!("phasegate-testkit: cannot bind 127.0.0.1:0: {e}"));
-        let port = server
-            .server_addr()
-            .to_ip()
-            .expect("phasegate-testkit: a TCP server has an IP address")
-            .port();
+        let server =
+            Server::http("127.0.0.1:0").unwrap_or_else(|e| panic!("phasegate-testkit: cannot bind 127.0.0.1:0: {e}"));
+        let port = server.server_addr().to_ip().expect("phasegate-testkit: a TCP server has an IP address").port();
         let state = Arc::new(Mutex::new(State::new(scenario)));
         let shutdown = Arc::new(AtomicBool::new(false));
         let thread = {
@@ -51,12 +47,7 @@ impl MockApi {
                 .spawn(move || serve(&server, &state, &shutdown))
                 .expect("phasegate-testkit: cannot spawn the server thread")
         };
-        Self {
-            base_url: format!("http://127.0.0.1:{port}"),
-            state,
-            shutdown,
-            thread: Some(thread),
-        }
+        Self { base_url: format!("http://127.0.0.1:{port}"), state, shutdown, thread: Some(thread) }
     }
 
     /// `http://127.0.0.1:<port>`, the value for `ANTHROPIC_BASE_URL`.
@@ -84,11 +75,7 @@ impl MockApi {
         self.lock()
             .requests
             .iter()
-            .filter_map(|req| {
-                req.mismatch
-                    .as_ref()
-                    .map(|why| format!("#{} {why}", req.index))
-            })
+            .filter_map(|req| req.mismatch.as_ref().map(|why| format!("#{} {why}", req.index)))
             .collect()
     }
 
@@ -113,10 +100,7 @@ impl MockApi {
         }
         let mut problems = String::new();
         for mismatch in &mismatches {
-            problems.push_str(&format!(
-                "- mismatch {}\n",
-                text::indent(mismatch, "  ").trim_start()
-            ));
+            problems.push_str(&format!("- mismatch {}\n", text::indent(mismatch, "  ").trim_start()));
         }
         for turn in &unconsumed {
             problems.push_str(&format!("- never consumed: {turn}\n"));
@@ -132,12 +116,7 @@ impl MockApi {
     }
 
     fn requests_where(&self, keep: impl Fn(&Route) -> bool) -> Vec<RecordedRequest> {
-        self.lock()
-            .requests
-            .iter()
-            .filter(|req| keep(&req.route))
-            .cloned()
-            .collect()
+        self.lock().requests.iter().filter(|req| keep(&req.route)).cloned().collect()
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -157,9 +136,7 @@ impl Drop for MockApi {
 
 /// A poisoned lock only means a panic elsewhere; the data is still readable.
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
-    state
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The server loop: answers requests one at a time until shut down.
@@ -177,12 +154,7 @@ fn handle(state: &Mutex<State>, mut request: tiny_http::Request) {
     let headers = request
         .headers()
         .iter()
-        .map(|h| {
-            (
-                h.field.as_str().as_str().to_ascii_lowercase(),
-                h.value.as_str().to_owned(),
-            )
-        })
+        .map(|h| (h.field.as_str().as_str().to_ascii_lowercase(), h.value.as_str().to_owned()))
         .collect();
     let mut raw = String::new();
     let read_error = request.as_reader().read_to_string(&mut raw).err();
@@ -204,12 +176,9 @@ fn handle(state: &Mutex<State>, mut request: tiny_http::Request) {
         state.requests.push(recorded);
         answer
     };
-    let response = Response::from_data(answer.body)
-        .with_status_code(answer.status)
-        .with_header(
-            Header::from_bytes("Content-Type", answer.content_type)
-                .expect("phasegate-testkit: a static header is valid"),
-        );
+    let response = Response::from_data(answer.body).with_status_code(answer.status).with_header(
+        Header::from_bytes("Content-Type", answer.content_type).expect("phasegate-testkit: a static header is valid"),
+    );
     // The client may have gone away (e.g. killed on timeout); nothing to do then.
     let _ = request.respond(response);
 }
@@ -223,11 +192,7 @@ struct Answer {
 
 impl Answer {
     fn json(status: u16, value: &Value) -> Self {
-        Self {
-            status,
-            content_type: "application/json",
-            body: value.to_string().into_bytes(),
-        }
+        Self { status, content_type: "application/json", body: value.to_string().into_bytes() }
     }
 }
 
@@ -249,16 +214,9 @@ struct State {
 
 impl State {
     fn new(scenario: Scenario) -> Self {
-        let main = Script {
-            route: Route::Main,
-            turns: scenario.main,
-            next: 0,
-        };
-        let agents = scenario.agents.into_iter().map(|(marker, turns)| Script {
-            route: Route::Agent(marker),
-            turns,
-            next: 0,
-        });
+        let main = Script { route: Route::Main, turns: scenario.main, next: 0 };
+        let agents =
+            scenario.agents.into_iter().map(|(marker, turns)| Script { route: Route::Agent(marker), turns, next: 0 });
         Self {
             scripts: std::iter::once(main).chain(agents).collect(),
             requests: Vec::new(),
@@ -268,12 +226,7 @@ impl State {
     }
 
     /// Fills in how `req` is routed and answered, and returns the answer.
-    fn answer(
-        &mut self,
-        req: &mut RecordedRequest,
-        read_error: Option<String>,
-        raw: &str,
-    ) -> Answer {
+    fn answer(&mut self, req: &mut RecordedRequest, read_error: Option<String>, raw: &str) -> Answer {
         let path = req.path.split('?').next().unwrap_or_default();
         match (req.method.as_str(), path) {
             ("POST", "/v1/messages/count_tokens") => {
@@ -282,11 +235,7 @@ impl State {
             }
             ("POST", "/v1/messages") => {
                 let content = self.messages_reply(req, read_error, raw);
-                let stop_reason = if content.iter().any(|b| b["type"] == "tool_use") {
-                    "tool_use"
-                } else {
-                    "end_turn"
-                };
+                let stop_reason = if content.iter().any(|b| b["type"] == "tool_use") { "tool_use" } else { "end_turn" };
                 let model = req.model().unwrap_or("claude-mock").to_owned();
                 self.messages_sent += 1;
                 let message_id = format!("msg_pgtk_{:04}", self.messages_sent);
@@ -303,33 +252,19 @@ impl State {
             }
             _ => {
                 req.route = Route::NotFound;
-                let error = format!(
-                    "phasegate-testkit: no route for {} {}",
-                    req.method, req.path
-                );
-                Answer::json(
-                    404,
-                    &json!({ "type": "error", "error": { "type": "not_found_error", "message": error } }),
-                )
+                let error = format!("phasegate-testkit: no route for {} {}", req.method, req.path);
+                Answer::json(404, &json!({ "type": "error", "error": { "type": "not_found_error", "message": error } }))
             }
         }
     }
 
     /// Routes a Messages request and returns the content blocks to answer.
-    fn messages_reply(
-        &mut self,
-        req: &mut RecordedRequest,
-        read_error: Option<String>,
-        raw: &str,
-    ) -> Vec<Value> {
+    fn messages_reply(&mut self, req: &mut RecordedRequest, read_error: Option<String>, raw: &str) -> Vec<Value> {
         if !req.body.is_object() {
             req.route = Route::Unrouted;
             let why = match read_error {
                 Some(error) => format!("cannot read the request body: {error}"),
-                None => format!(
-                    "the request body is not a JSON object: {}",
-                    text::head(raw, 300)
-                ),
+                None => format!("the request body is not a JSON object: {}", text::head(raw, 300)),
             };
             return self.mismatch(req, why);
         }
@@ -377,16 +312,11 @@ impl State {
         let failures: Vec<String> = turn
             .expectations
             .iter()
-            .filter_map(
-                |check| match panic::catch_unwind(AssertUnwindSafe(|| check(req))) {
-                    Ok(Ok(())) => None,
-                    Ok(Err(why)) => Some(why),
-                    Err(payload) => Some(format!(
-                        "the expectation panicked: {}",
-                        panic_text(&*payload)
-                    )),
-                },
-            )
+            .filter_map(|check| match panic::catch_unwind(AssertUnwindSafe(|| check(req))) {
+                Ok(Ok(())) => None,
+                Ok(Err(why)) => Some(why),
+                Err(payload) => Some(format!("the expectation panicked: {}", panic_text(&*payload))),
+            })
             .collect();
         if !failures.is_empty() {
             let why = format!(
@@ -405,9 +335,7 @@ impl State {
         for tool in &turn.tools {
             self.tool_uses_sent += 1;
             let id = format!("toolu_pgtk_{:04}", self.tool_uses_sent);
-            content.push(
-                json!({ "type": "tool_use", "id": id, "name": tool.name, "input": tool.input }),
-            );
+            content.push(json!({ "type": "tool_use", "id": id, "name": tool.name, "input": tool.input }));
         }
         content
     }
@@ -426,28 +354,16 @@ impl State {
                 _ => None,
             })
             .collect();
-        if markers.is_empty() {
-            "none".to_owned()
-        } else {
-            markers.join(", ")
-        }
+        if markers.is_empty() { "none".to_owned() } else { markers.join(", ") }
     }
 
     fn unconsumed(&self) -> Vec<String> {
         self.scripts
             .iter()
             .flat_map(|script| {
-                script.turns[script.next.min(script.turns.len())..]
-                    .iter()
-                    .enumerate()
-                    .map(move |(offset, turn)| {
-                        format!(
-                            "{} turn {}: {}",
-                            script.route,
-                            script.next + offset,
-                            turn.describe()
-                        )
-                    })
+                script.turns[script.next.min(script.turns.len())..].iter().enumerate().map(move |(offset, turn)| {
+                    format!("{} turn {}: {}", script.route, script.next + offset, turn.describe())
+                })
             })
             .collect()
     }
@@ -541,23 +457,11 @@ fn sse(id: &str, model: &str, content: &[Value], stop_reason: &str) -> String {
                 json!({ "type": "input_json_delta", "partial_json": block["input"].to_string() }),
             )
         } else {
-            (
-                json!({ "type": "text", "text": "" }),
-                json!({ "type": "text_delta", "text": block["text"] }),
-            )
+            (json!({ "type": "text", "text": "" }), json!({ "type": "text_delta", "text": block["text"] }))
         };
-        event(
-            "content_block_start",
-            json!({ "type": "content_block_start", "index": index, "content_block": start }),
-        );
-        event(
-            "content_block_delta",
-            json!({ "type": "content_block_delta", "index": index, "delta": delta }),
-        );
-        event(
-            "content_block_stop",
-            json!({ "type": "content_block_stop", "index": index }),
-        );
+        event("content_block_start", json!({ "type": "content_block_start", "index": index, "content_block": start }));
+        event("content_block_delta", json!({ "type": "content_block_delta", "index": index, "delta": delta }));
+        event("content_block_stop", json!({ "type": "content_block_stop", "index": index }));
     }
     event(
         "message_delta",
@@ -603,10 +507,7 @@ mod tests {
     fn routes_by_marker_then_main_then_auxiliary() {
         let mut state = State::new(
             Scenario::new()
-                .main(vec![
-                    Turn::tools(vec![ToolUse::bash("ls")]),
-                    Turn::text("done"),
-                ])
+                .main(vec![Turn::tools(vec![ToolUse::bash("ls")]), Turn::text("done")])
                 .agent("REVIEWER", vec![Turn::text("lgtm")]),
         );
         let first = post(&mut state, main_body("go"));
@@ -620,10 +521,7 @@ mod tests {
         assert_eq!(agent.route, Route::Agent("REVIEWER".into()));
         assert_eq!(agent.reply[0]["text"], "lgtm");
 
-        let aux = post(
-            &mut state,
-            json!({ "system": "title please", "messages": [] }),
-        );
+        let aux = post(&mut state, json!({ "system": "title please", "messages": [] }));
         assert_eq!(aux.route, Route::Auxiliary);
         assert!(aux.mismatch.is_none());
 
@@ -632,23 +530,11 @@ mod tests {
             json!({ "system": "cc_is_subagent=true\nother", "tools": [{"name": "Read"}], "messages": [] }),
         );
         assert_eq!(stray.route, Route::Unrouted);
-        assert!(
-            stray
-                .mismatch
-                .as_deref()
-                .unwrap_or_default()
-                .contains("REVIEWER")
-        );
+        assert!(stray.mismatch.as_deref().unwrap_or_default().contains("REVIEWER"));
 
         post(&mut state, main_body("again"));
         let extra = post(&mut state, main_body("more"));
-        assert!(
-            extra
-                .mismatch
-                .as_deref()
-                .unwrap_or_default()
-                .contains("exhausted")
-        );
+        assert!(extra.mismatch.as_deref().unwrap_or_default().contains("exhausted"));
         assert_eq!(extra.reply[0]["text"], MISMATCH_REPLY);
         assert!(state.unconsumed().is_empty());
     }
@@ -662,10 +548,7 @@ mod tests {
         ]));
         let req = post(&mut state, main_body("haystack"));
         let why = req.mismatch.unwrap_or_default();
-        assert!(
-            why.contains("main turn 0") && why.contains("needle") && why.contains("haystack"),
-            "{why}"
-        );
+        assert!(why.contains("main turn 0") && why.contains("needle") && why.contains("haystack"), "{why}");
         let req = post(&mut state, main_body("haystack"));
         assert!(req.mismatch.unwrap_or_default().contains("boom"));
         assert_eq!(state.unconsumed(), ["main turn 2: text \"z\""]);
@@ -678,10 +561,7 @@ mod tests {
             json!({ "type": "tool_use", "id": "t", "name": "Bash", "input": { "command": "ls" } }),
         ];
         let stream = sse("msg", "m", &content, "tool_use");
-        let kinds: Vec<&str> = stream
-            .lines()
-            .filter_map(|l| l.strip_prefix("event: "))
-            .collect();
+        let kinds: Vec<&str> = stream.lines().filter_map(|l| l.strip_prefix("event: ")).collect();
         assert_eq!(
             kinds,
             [

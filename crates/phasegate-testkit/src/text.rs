@@ -15,10 +15,7 @@ pub(crate) fn tail(s: &str, max: usize) -> String {
         return s.to_owned();
     }
     let skip = count - max;
-    let (cut, _) = s
-        .char_indices()
-        .nth(skip)
-        .expect("skip is smaller than the character count");
+    let (cut, _) = s.char_indices().nth(skip).expect("skip is smaller than the character count");
     format!("…{}", &s[cut..])
 }
 
@@ -34,10 +31,7 @@ pub(crate) fn one_line_tail(s: &str, max: usize) -> String {
 
 /// Every line of `s` prefixed with `indent`.
 pub(crate) fn indent(s: &str, indent: &str) -> String {
-    s.lines()
-        .map(|line| format!("{indent}{line}"))
-        .collect::<Vec<_>>()
-        .join("\n")
+    s.lines().map(|line| format!("{indent}{line}")).collect::<Vec<_>>().join("\n")
 }
 
 #[cfg(test)]

@@ -6,9 +6,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::time::Duration;
 
-use phasegate_testkit::{
-    ClaudeCode, ClaudeOutput, MISMATCH_REPLY, MockApi, Route, Scenario, ToolUse, Turn,
-};
+use phasegate_testkit::{ClaudeCode, ClaudeOutput, MISMATCH_REPLY, MockApi, Route, Scenario, ToolUse, Turn};
 use tempfile::TempDir;
 
 /// A throwaway HOME and working directory for one run.
@@ -26,11 +24,7 @@ impl Dirs {
     }
 
     fn claude(&self, prompt: &str) -> ClaudeCode {
-        ClaudeCode::new()
-            .home(self.home.path())
-            .cwd(self.repo.path())
-            .prompt(prompt)
-            .timeout(Duration::from_secs(60))
+        ClaudeCode::new().home(self.home.path()).cwd(self.repo.path()).prompt(prompt).timeout(Duration::from_secs(60))
     }
 }
 
@@ -38,34 +32,19 @@ impl Dirs {
 fn finished_failure(api: &MockApi) -> String {
     let payload = panic::catch_unwind(AssertUnwindSafe(|| api.assert_finished()))
         .expect_err("assert_finished should have panicked");
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .unwrap_or_else(|| "(non-string panic)".to_owned())
+    payload.downcast_ref::<String>().cloned().unwrap_or_else(|| "(non-string panic)".to_owned())
 }
 
 fn assert_quick(out: &ClaudeOutput) {
-    assert!(
-        !out.timed_out,
-        "the run should end by itself\n{}",
-        out.report()
-    );
-    assert!(
-        out.elapsed < Duration::from_secs(20),
-        "the run took {:?}\n{}",
-        out.elapsed,
-        out.report()
-    );
+    assert!(!out.timed_out, "the run should end by itself\n{}", out.report());
+    assert!(out.elapsed < Duration::from_secs(20), "the run took {:?}\n{}", out.elapsed, out.report());
 }
 
 #[test]
 fn bash_output_comes_back_as_a_tool_result() {
     let dirs = Dirs::new();
     let api = MockApi::start(Scenario::new().main(vec![
-        Turn::tools(vec![ToolUse::bash_desc(
-            "echo testkit-$((6*7))",
-            "Print a marker",
-        )]),
+        Turn::tools(vec![ToolUse::bash_desc("echo testkit-$((6*7))", "Print a marker")]),
         Turn::text("all done").expect_tool_result_contains("testkit-42"),
     ]));
 
@@ -83,10 +62,7 @@ fn bash_output_comes_back_as_a_tool_result() {
     assert_eq!(results.len(), 1);
     assert_eq!(results[0].text.trim(), "testkit-42");
     assert!(!results[0].is_error);
-    assert_eq!(
-        results[0].tool_use_id,
-        main[0].reply[0]["id"].as_str().unwrap_or_default()
-    );
+    assert_eq!(results[0].tool_use_id, main[0].reply[0]["id"].as_str().unwrap_or_default());
     assert_eq!(main[1].session_id(), out.session_id().as_deref());
 }
 
@@ -96,29 +72,21 @@ fn env_and_path_reach_the_bash_tool() {
     let bin = dirs.repo.path().join("bin");
     fs::create_dir(&bin).expect("create bin/");
     let tool = bin.join("testkit-probe-tool");
-    fs::write(&tool, "#!/bin/sh\necho \"probe tool says $PROBE_VALUE\"\n")
-        .expect("write the probe tool");
+    fs::write(&tool, "#!/bin/sh\necho \"probe tool says $PROBE_VALUE\"\n").expect("write the probe tool");
     make_executable(&tool);
-    let api = MockApi::start(Scenario::new().main(vec![
-        Turn::tools(vec![ToolUse::bash("testkit-probe-tool; echo home=$HOME")]),
-        Turn::text("ok"),
-    ]));
+    let api = MockApi::start(
+        Scenario::new()
+            .main(vec![Turn::tools(vec![ToolUse::bash("testkit-probe-tool; echo home=$HOME")]), Turn::text("ok")]),
+    );
 
-    let out = dirs
-        .claude("probe env")
-        .allowed_tools("Bash")
-        .path_prepend(&bin)
-        .env("PROBE_VALUE", "forty-two")
-        .run(&api);
+    let out =
+        dirs.claude("probe env").allowed_tools("Bash").path_prepend(&bin).env("PROBE_VALUE", "forty-two").run(&api);
 
     assert!(out.success(), "{}", out.report());
     api.assert_finished();
     let result = &api.requests_for_main()[1].tool_results()[0].text;
     assert!(result.contains("probe tool says forty-two"), "{result}");
-    assert!(
-        result.contains(&format!("home={}", dirs.home.path().display())),
-        "{result}"
-    );
+    assert!(result.contains(&format!("home={}", dirs.home.path().display())), "{result}");
 }
 
 #[test]
@@ -136,11 +104,7 @@ fn failed_expectation_is_reported_not_hung() {
     let mismatches = api.mismatches();
     assert_eq!(mismatches.len(), 1, "{}", api.report());
     assert!(mismatches[0].contains("main turn 1"), "{}", mismatches[0]);
-    assert!(
-        mismatches[0].contains("expected-output"),
-        "{}",
-        mismatches[0]
-    );
+    assert!(mismatches[0].contains("expected-output"), "{}", mismatches[0]);
     assert!(mismatches[0].contains("actual-output"), "{}", mismatches[0]);
     let failure = finished_failure(&api);
     assert!(failure.contains("mismatch #1 main turn 1"), "{failure}");
@@ -162,14 +126,8 @@ fn exhausted_script_and_unconsumed_turns_are_reported() {
     assert_quick(&out);
     assert_eq!(out.result(), MISMATCH_REPLY, "{}", out.report());
     let failure = finished_failure(&api);
-    assert!(
-        failure.contains("main script exhausted: all 1 turn(s) used"),
-        "{failure}"
-    );
-    assert!(
-        failure.contains("never consumed: agent \"A marker no request carries\" turn 0"),
-        "{failure}"
-    );
+    assert!(failure.contains("main script exhausted: all 1 turn(s) used"), "{failure}");
+    assert!(failure.contains("never consumed: agent \"A marker no request carries\" turn 0"), "{failure}");
 }
 
 #[test]
@@ -179,25 +137,18 @@ fn timeout_kills_claude_and_its_children() {
     let script = dirs.repo.path().join("wait-a-while");
     fs::write(&script, "#!/bin/sh\nexec sleep 37.4242\n").expect("write the waiting script");
     make_executable(&script);
-    let api = MockApi::start(Scenario::new().main(vec![
-        Turn::tools(vec![ToolUse::bash(script.display().to_string())]),
-        Turn::text("unreachable"),
-    ]));
+    let api = MockApi::start(
+        Scenario::new()
+            .main(vec![Turn::tools(vec![ToolUse::bash(script.display().to_string())]), Turn::text("unreachable")]),
+    );
 
-    let out = dirs
-        .claude("sleep")
-        .allowed_tools("Bash")
-        .timeout(Duration::from_secs(3))
-        .run(&api);
+    let out = dirs.claude("sleep").allowed_tools("Bash").timeout(Duration::from_secs(3)).run(&api);
 
     assert!(out.timed_out, "{}", out.report());
     assert!(!out.success());
     assert!(out.elapsed < Duration::from_secs(10), "{:?}", out.elapsed);
     assert!(out.report().contains("KILLED after"), "{}", out.report());
-    assert!(
-        !process_running("37.4242"),
-        "the sleep started by the Bash tool survived the kill"
-    );
+    assert!(!process_running("37.4242"), "the sleep started by the Bash tool survived the kill");
 }
 
 #[test]
@@ -208,44 +159,27 @@ fn plugin_subagent_is_routed_to_its_script() {
     let api = MockApi::start(
         Scenario::new()
             .main(vec![
-                Turn::tools(vec![ToolUse::agent(
-                    "probe:rev",
-                    "Review the probe change.",
-                )]),
+                Turn::tools(vec![ToolUse::agent("probe:rev", "Review the probe change.")]),
                 Turn::text("main done").expect_tool_result_contains("AGENT-VERDICT-OK"),
             ])
             .agent(
                 "You are the probe reviewer",
-                vec![
-                    Turn::text("AGENT-VERDICT-OK")
-                        .expect_user_text_contains("Review the probe change."),
-                ],
+                vec![Turn::text("AGENT-VERDICT-OK").expect_user_text_contains("Review the probe change.")],
             ),
     );
 
-    let out = dirs
-        .claude("review it")
-        .plugin_dir(plugin.path())
-        .allowed_tools("Bash,Agent")
-        .run(&api);
+    let out = dirs.claude("review it").plugin_dir(plugin.path()).allowed_tools("Bash,Agent").run(&api);
 
     assert!(out.success(), "{}", out.report());
     api.assert_finished();
     let agent = api.requests_for_agent("You are the probe reviewer");
     assert_eq!(agent.len(), 1, "{}", api.report());
     assert!(agent[0].is_subagent());
-    assert_eq!(
-        agent[0].route,
-        Route::Agent("You are the probe reviewer".into())
-    );
+    assert_eq!(agent[0].route, Route::Agent("You are the probe reviewer".into()));
     assert_eq!(agent[0].session_id(), out.session_id().as_deref());
     let main = api.requests_for_main();
     let results = main[1].tool_results();
-    assert!(
-        results[0].text.contains("AGENT-VERDICT-OK"),
-        "{}",
-        results[0].text
-    );
+    assert!(results[0].text.contains("AGENT-VERDICT-OK"), "{}", results[0].text);
 }
 
 #[test]
@@ -259,21 +193,13 @@ fn background_subagent_result_arrives_as_a_notification() {
         Scenario::new()
             .main(vec![
                 Turn::tools(vec![background]),
-                Turn::text("waiting for the reviewer")
-                    .expect_tool_result_contains("Async agent launched"),
+                Turn::text("waiting for the reviewer").expect_tool_result_contains("Async agent launched"),
                 Turn::text("main done").expect_user_text_contains("BACKGROUND-VERDICT"),
             ])
-            .agent(
-                "You are the probe reviewer",
-                vec![Turn::text("BACKGROUND-VERDICT")],
-            ),
+            .agent("You are the probe reviewer", vec![Turn::text("BACKGROUND-VERDICT")]),
     );
 
-    let out = dirs
-        .claude("review it")
-        .plugin_dir(plugin.path())
-        .allowed_tools("Bash,Agent")
-        .run(&api);
+    let out = dirs.claude("review it").plugin_dir(plugin.path()).allowed_tools("Bash,Agent").run(&api);
 
     assert!(out.success(), "{}", out.report());
     api.assert_finished();
@@ -284,11 +210,7 @@ fn background_subagent_result_arrives_as_a_notification() {
 fn write_probe_plugin(dir: &Path) {
     fs::create_dir_all(dir.join(".claude-plugin")).expect("create .claude-plugin/");
     fs::create_dir_all(dir.join("agents")).expect("create agents/");
-    fs::write(
-        dir.join(".claude-plugin/plugin.json"),
-        r#"{"name":"probe"}"#,
-    )
-    .expect("write plugin.json");
+    fs::write(dir.join(".claude-plugin/plugin.json"), r#"{"name":"probe"}"#).expect("write plugin.json");
     fs::write(
         dir.join("agents/rev.md"),
         "---\nname: rev\ndescription: Reviews the probe change.\ntools: Read, Bash\nmodel: haiku\n---\n\

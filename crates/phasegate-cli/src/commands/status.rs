@@ -99,5 +99,11 @@ fn table_row(r: &Row) -> [String; 5] {
             PhaseState::Completed | PhaseState::NotStarted => p.to_string(),
         },
     };
-    [r.name.clone(), meta.mode.to_string(), meta.status.to_string(), phase, r.next.clone().unwrap_or_else(|| "-".into())]
+    [
+        r.name.clone(),
+        meta.mode.to_string(),
+        meta.status.to_string(),
+        phase,
+        r.next.clone().unwrap_or_else(|| "-".into()),
+    ]
 }

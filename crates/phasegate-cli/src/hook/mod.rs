@@ -76,8 +76,9 @@ pub fn main() -> ExitCode {
 fn run_guarded(hook: fn(HookInput, Option<String>) -> String) -> ExitCode {
     std::panic::set_hook(Box::new(|_| {}));
     let (input, note) = HookInput::read();
-    let output = std::panic::catch_unwind(move || hook(input, note))
-        .unwrap_or_else(|_| "phasegate: the hook failed unexpectedly; run `workflow-state status` to check the features".to_owned());
+    let output = std::panic::catch_unwind(move || hook(input, note)).unwrap_or_else(|_| {
+        "phasegate: the hook failed unexpectedly; run `workflow-state status` to check the features".to_owned()
+    });
     if !output.is_empty() {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(output.as_bytes());

@@ -7,8 +7,8 @@ use std::fmt::Write;
 
 use phasegate_core::guide;
 use phasegate_core::meta::{Meta, PhaseState, Workflow};
-use phasegate_core::pipeline::files::{FileKind, STATE_FILE};
 use phasegate_core::pipeline::Run;
+use phasegate_core::pipeline::files::{FileKind, STATE_FILE};
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
 
@@ -60,24 +60,19 @@ fn describe(input: &HookInput, note: Option<String>) -> String {
     if active.is_empty() {
         return lines.join("\n");
     }
-    let here = active
-        .iter()
-        .position(|(_, m)| matches!(project.worktree_status(m, &dir), WorktreeStatus::Inside { .. }));
-    let mut head = format!(
-        "phasegate: {} active feature{}",
-        active.len(),
-        if active.len() == 1 { "" } else { "s" }
-    );
+    let here =
+        active.iter().position(|(_, m)| matches!(project.worktree_status(m, &dir), WorktreeStatus::Inside { .. }));
+    let mut head = format!("phasegate: {} active feature{}", active.len(), if active.len() == 1 { "" } else { "s" });
     if let Some(i) = here {
         let _ = write!(head, "; this session is in the worktree of {}", active[i].0.feature.name());
     }
     lines.insert(0, head);
     for (i, (l, meta)) in active.iter().enumerate().take(MAX_LISTED) {
         lines.push(feature_line(l, meta, input.session_id.as_deref()));
-        if here.is_none() || here == Some(i) {
-            if let Some(w) = worktree_warning(&project, meta, &dir) {
-                lines.push(format!("  {w}"));
-            }
+        if (here.is_none() || here == Some(i))
+            && let Some(w) = worktree_warning(&project, meta, &dir)
+        {
+            lines.push(format!("  {w}"));
         }
     }
     if active.len() > MAX_LISTED {
@@ -105,7 +100,10 @@ fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
         Ok(Some(run)) => run,
         Ok(None) => return format!("- {name} (pipeline): no state yet. Next: /phasegate:pipeline"),
         Err(e) => {
-            return format!("- {name} (pipeline): state unreadable ({}). Run `workflow-state pipeline status`", short_reason(&e.to_string()));
+            return format!(
+                "- {name} (pipeline): state unreadable ({}). Run `workflow-state pipeline status`",
+                short_reason(&e.to_string())
+            );
         }
     };
     let owner = match (&run.owner, session) {
@@ -124,9 +122,9 @@ fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
 fn phase_text(meta: &Meta, p: Phase, max: u32) -> String {
     let iterations = meta.record(p).map_or(0, |r| r.iterations);
     match meta.phase_state(p) {
-        PhaseState::Partial => format!(
-            "phase {p} is PARTIAL (started, not completed; {iterations} of {max} reviewer iterations used)"
-        ),
+        PhaseState::Partial => {
+            format!("phase {p} is PARTIAL (started, not completed; {iterations} of {max} reviewer iterations used)")
+        }
         PhaseState::Completed => format!("phase {p} completed"),
         PhaseState::NotStarted => format!("phase {p} not started"),
     }

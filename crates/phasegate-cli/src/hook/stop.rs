@@ -84,7 +84,8 @@ fn decide_and_apply(project: &Project, feature: &Feature, session: &str, input: 
     let guard = feature.lock(LOCK_WAIT).map_err(|e| first_line(&e.to_string()).to_owned())?;
     let (mut run2, looping2) = read(feature)?;
     let Some(mut looping2) = looping2 else { return Ok(String::new()) };
-    let decision = if run2 == run && looping2 == looping { first } else { looping::decide(&ctx(&run2, &looping2), run_once) };
+    let decision =
+        if run2 == run && looping2 == looping { first } else { looping::decide(&ctx(&run2, &looping2), run_once) };
     looping::apply(&decision, &mut run2, &mut looping2, input.stop_hook_active, now);
     let write = |e: phasegate_store::StoreError| first_line(&e.to_string()).to_owned();
     if decision != StopDecision::Ignore {
@@ -96,7 +97,9 @@ fn decide_and_apply(project: &Project, feature: &Feature, session: &str, input: 
         StopDecision::Ignore => String::new(),
         StopDecision::Block { reason } => serde_json::json!({"decision": "block", "reason": clip(&reason)}).to_string(),
         StopDecision::Yield { message } => allow(&message),
-        StopDecision::Complete { message } | StopDecision::LimitReached { message } | StopDecision::Expired { message } => {
+        StopDecision::Complete { message }
+        | StopDecision::LimitReached { message }
+        | StopDecision::Expired { message } => {
             let _ = std::fs::remove_file(feature.task_path(FINAL_GATE_SESSION_MARKER));
             let _ = project.unregister_session(session);
             allow(&message)

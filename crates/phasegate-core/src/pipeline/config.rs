@@ -42,7 +42,11 @@ pub const DEFAULT_PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
 
 impl Default for RalphLoop {
     fn default() -> Self {
-        RalphLoop { default_mode: "ralph-loop".into(), default_max_iterations: 10, completion_promise: DEFAULT_PROMISE.into() }
+        RalphLoop {
+            default_mode: "ralph-loop".into(),
+            default_max_iterations: 10,
+            completion_promise: DEFAULT_PROMISE.into(),
+        }
     }
 }
 
@@ -111,8 +115,7 @@ mod tests {
         assert_eq!(partial.autonomy.plan_review_loop_limit, 3);
         assert_eq!(partial.autonomy.code_review_loop_limit, 15);
         // The schema's defaults are these defaults.
-        let schema: serde_json::Value =
-            serde_json::from_str(crate::schema::Schema::PipelineConfig.text()).unwrap();
+        let schema: serde_json::Value = serde_json::from_str(crate::schema::Schema::PipelineConfig.text()).unwrap();
         let p = &schema["properties"];
         assert_eq!(p["autonomy"]["properties"]["planReviewLoopLimit"]["default"], 10);
         assert_eq!(p["autonomy"]["properties"]["codeReviewLoopLimit"]["default"], 15);

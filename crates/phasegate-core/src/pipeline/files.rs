@@ -92,7 +92,9 @@ impl fmt::Display for FileKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown file kind `{0}`; expected one of: worker-signal, user-story, plan-refined, review, impl-result, loop-state, config, state")]
+#[error(
+    "unknown file kind `{0}`; expected one of: worker-signal, user-story, plan-refined, review, impl-result, loop-state, config, state"
+)]
 pub struct UnknownKind(pub String);
 
 impl FromStr for FileKind {

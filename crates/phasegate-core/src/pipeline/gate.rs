@@ -199,10 +199,10 @@ impl Gate {
         if self.round == 0 {
             self.round = 1;
         }
-        if let Some(last) = self.results.last() {
-            if last.stage == stage {
-                self.results.pop();
-            }
+        if let Some(last) = self.results.last()
+            && last.stage == stage
+        {
+            self.results.pop();
         }
         match status {
             ReviewStatus::Approved | ReviewStatus::Skipped => {

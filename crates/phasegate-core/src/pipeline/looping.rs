@@ -33,7 +33,12 @@ pub struct LoopState {
 }
 
 impl LoopState {
-    pub fn new(max_iterations: u32, completion_promise: String, session_id: Option<String>, now: DateTime<Utc>) -> Self {
+    pub fn new(
+        max_iterations: u32,
+        completion_promise: String,
+        session_id: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Self {
         LoopState {
             active: true,
             iteration: 0,
@@ -175,12 +180,23 @@ pub fn decide(ctx: &StopContext<'_>, run_tests: impl FnOnce() -> TestOutcome) ->
 }
 
 /// Applies a decision to the run and the loop.
-pub fn apply(decision: &StopDecision, run: &mut Run, loop_state: &mut LoopState, stop_hook_active: bool, now: DateTime<Utc>) {
+pub fn apply(
+    decision: &StopDecision,
+    run: &mut Run,
+    loop_state: &mut LoopState,
+    stop_hook_active: bool,
+    now: DateTime<Utc>,
+) {
     match decision {
         StopDecision::Ignore => {}
         StopDecision::Complete { .. } => {
             // The gate passed and the tests ran: the transition's checks hold.
-            let _ = run.transition(State::Complete, now, Some("stop hook: reviews approved, tests pass, promise given".into()), |_| Ok(()));
+            let _ = run.transition(
+                State::Complete,
+                now,
+                Some("stop hook: reviews approved, tests pass, promise given".into()),
+                |_| Ok(()),
+            );
             loop_state.end("complete", now);
         }
         StopDecision::LimitReached { message } => {
@@ -223,7 +239,15 @@ mod tests {
         (run, LoopState::new(3, PROMISE.into(), Some("s1".into()), t(0)))
     }
 
-    fn ctx<'a>(run: &'a Run, l: &'a LoopState, cfg: &'a StopHook, session: &'a str, active: bool, msg: &'a str, now: i64) -> StopContext<'a> {
+    fn ctx<'a>(
+        run: &'a Run,
+        l: &'a LoopState,
+        cfg: &'a StopHook,
+        session: &'a str,
+        active: bool,
+        msg: &'a str,
+        now: i64,
+    ) -> StopContext<'a> {
         StopContext {
             feature: "001-x",
             run,
@@ -267,8 +291,13 @@ mod tests {
         for s in Stage::ALL {
             run.code_review.record(s, ReviewStatus::Approved, 15).unwrap();
         }
-        let failing = decide(&ctx(&run, &l, &cfg, "s1", false, PROMISE, 1), || TestOutcome::Failed { summary: "1 failed".into() });
-        assert!(matches!(&failing, StopDecision::Block { reason } if reason.contains("tests fail:\n1 failed")), "{failing:?}");
+        let failing = decide(&ctx(&run, &l, &cfg, "s1", false, PROMISE, 1), || TestOutcome::Failed {
+            summary: "1 failed".into(),
+        });
+        assert!(
+            matches!(&failing, StopDecision::Block { reason } if reason.contains("tests fail:\n1 failed")),
+            "{failing:?}"
+        );
         let d = decide(&ctx(&run, &l, &cfg, "s1", true, &format!("all good {PROMISE}"), 2), || TestOutcome::Passed);
         assert!(matches!(d, StopDecision::Complete { .. }), "{d:?}");
         apply(&d, &mut run, &mut l, true, t(2));
@@ -282,7 +311,10 @@ mod tests {
         let cfg = StopHook::default();
         l.iteration = 3;
         let d = decide(&ctx(&run, &l, &cfg, "s1", false, "", 1), no_tests);
-        assert!(matches!(&d, StopDecision::LimitReached { message } if message.contains("limit of 3 iterations")), "{d:?}");
+        assert!(
+            matches!(&d, StopDecision::LimitReached { message } if message.contains("limit of 3 iterations")),
+            "{d:?}"
+        );
         apply(&d, &mut run, &mut l, false, t(1));
         assert_eq!(run.state, State::NeedsUserInput);
         assert_eq!(run.paused.as_ref().unwrap().reason, PauseReason::LoopLimit);

@@ -25,7 +25,9 @@ pub fn next(run: &Run, feature: &str) -> Action {
     let t = TASK_DIR;
     let f = format!("--feature {feature}");
     let (action, then): (String, Vec<String>) = match run.state {
-        State::Idle => ("Start requirements gathering.".into(), vec![ws(&format!("transition requirements_gathering {f}"))]),
+        State::Idle => {
+            ("Start requirements gathering.".into(), vec![ws(&format!("transition requirements_gathering {f}"))])
+        }
         State::RequirementsGathering => (
             format!(
                 "Spawn Agent(phasegate:requirements-gatherer) with the request. When it writes {t}/worker-signal.json, run `{}` and ask the user its questions (AskUserQuestion), then resume the agent with the answers. When the user approves, the agent writes {t}/user-story.json.",
@@ -45,7 +47,9 @@ pub fn next(run: &Run, feature: &str) -> Action {
         ),
         State::PlanReviewing => gate_action(&run.plan_review, GateKind::Plan, &f, "implementing"),
         State::Implementing => (
-            format!("Spawn Agent(phasegate:implementer) on {t}/plan-refined.json (keep its agent id to resume it for fixes)."),
+            format!(
+                "Spawn Agent(phasegate:implementer) on {t}/plan-refined.json (keep its agent id to resume it for fixes)."
+            ),
             vec![ws(&format!("transition implementing_loop {f}"))],
         ),
         State::ImplementingLoop => gate_action(&run.code_review, GateKind::Code, &f, "complete"),
@@ -54,10 +58,8 @@ pub fn next(run: &Run, feature: &str) -> Action {
             vec![],
         ),
         State::NeedsUserInput => {
-            let (reason, message) = run
-                .paused
-                .as_ref()
-                .map_or(("unknown", String::new()), |p| (p.reason.name(), p.message.clone()));
+            let (reason, message) =
+                run.paused.as_ref().map_or(("unknown", String::new()), |p| (p.reason.name(), p.message.clone()));
             (
                 format!("Paused ({reason}): {message} Ask the user how to go on; then resume, or reset to start over."),
                 vec![ws(&format!("resume {f}"))],
@@ -104,7 +106,9 @@ fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Ve
             ),
             vec![ws(&format!("review {stage} {f}"))],
         ),
-        Stage::Final => (format!("{prefix}Review round {round}: run the final gate."), vec![ws(&format!("final-gate {f}"))]),
+        Stage::Final => {
+            (format!("{prefix}Review round {round}: run the final gate."), vec![ws(&format!("final-gate {f}"))])
+        }
     }
 }
 
@@ -139,7 +143,11 @@ mod tests {
         run.state = State::PlanReviewing;
         run.plan_review = Gate::new();
         let a = next(&run, "001-a");
-        assert!(a.action.contains("phasegate:plan-reviewer") && a.action.contains("review-sonnet.json"), "{}", a.action);
+        assert!(
+            a.action.contains("phasegate:plan-reviewer") && a.action.contains("review-sonnet.json"),
+            "{}",
+            a.action
+        );
         assert_eq!(a.then, ["workflow-state pipeline review sonnet --feature 001-a"]);
         for s in [Stage::Sonnet, Stage::Opus] {
             run.plan_review.record(s, ReviewStatus::Approved, 10).unwrap();

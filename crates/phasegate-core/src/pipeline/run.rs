@@ -222,7 +222,9 @@ impl Run {
             let legal = from.legal();
             let legal = if legal.is_empty() {
                 match from {
-                    State::NeedsUserInput => "none: use `workflow-state pipeline resume` after the user answered".to_owned(),
+                    State::NeedsUserInput => {
+                        "none: use `workflow-state pipeline resume` after the user answered".to_owned()
+                    }
                     State::Error => "none: use `workflow-state pipeline recover`".to_owned(),
                     _ => "none: use `workflow-state pipeline reset` to start over".to_owned(),
                 }
@@ -333,10 +335,9 @@ fn gate_of(state: State) -> Option<GateKind> {
 
 fn gate_missing(gate: &Gate, what: &str) -> String {
     match gate.expected() {
-        Some(stage) => format!(
-            "the {what} review gate has not passed (round {}, the {stage} review is next)",
-            gate.round.max(1)
-        ),
+        Some(stage) => {
+            format!("the {what} review gate has not passed (round {}, the {stage} review is next)", gate.round.max(1))
+        }
         None => format!("the {what} review gate has not passed"),
     }
 }
@@ -366,7 +367,10 @@ mod tests {
     fn illegal_transitions_list_the_legal_ones() {
         let mut r = Run::new("x".into(), None, t(0));
         let e = r.transition(State::Implementing, t(1), None, ok).unwrap_err();
-        assert_eq!(e.to_string(), "cannot go from idle to implementing; from idle the legal transitions are: requirements_gathering");
+        assert_eq!(
+            e.to_string(),
+            "cannot go from idle to implementing; from idle the legal transitions are: requirements_gathering"
+        );
         r.transition(State::RequirementsGathering, t(1), None, ok).unwrap();
         let e = r.transition(State::Complete, t(1), None, ok).unwrap_err().to_string();
         assert!(e.ends_with("plan_drafting, needs_user_input, error"), "{e}");

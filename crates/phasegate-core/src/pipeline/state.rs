@@ -97,7 +97,9 @@ impl fmt::Display for State {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown pipeline state `{0}`; expected one of: idle, requirements_gathering, plan_drafting, plan_refining, plan_reviewing, implementing, implementing_loop, complete, error, needs_user_input")]
+#[error(
+    "unknown pipeline state `{0}`; expected one of: idle, requirements_gathering, plan_drafting, plan_refining, plan_reviewing, implementing, implementing_loop, complete, error, needs_user_input"
+)]
 pub struct UnknownState(pub String);
 
 impl FromStr for State {

@@ -24,7 +24,9 @@ pub fn evaluate(plan: &TestPlan, runs: &[CommandRun]) -> TestOutcome {
     let pattern = |p: &Option<String>| -> Result<Option<Regex>, String> {
         match p.as_deref().filter(|p| !p.is_empty()) {
             None => Ok(None),
-            Some(p) => Regex::new(p).map(Some).map_err(|e| format!("the pattern `{p}` is not a valid regular expression: {e}")),
+            Some(p) => {
+                Regex::new(p).map(Some).map_err(|e| format!("the pattern `{p}` is not a valid regular expression: {e}"))
+            }
         }
     };
     let (success, failure) = match (pattern(&plan.success_pattern), pattern(&plan.failure_pattern)) {
@@ -36,20 +38,27 @@ pub fn evaluate(plan: &TestPlan, runs: &[CommandRun]) -> TestOutcome {
             Some("timed out".to_owned())
         } else if run.exit != Some(0) {
             Some(run.exit.map_or("was killed".to_owned(), |c| format!("exited {c}")))
-        } else if let Some(f) = failure.as_ref().filter(|f| f.is_match(&run.output)) {
-            Some(format!("printed the failure pattern `{}`", f.as_str()))
         } else {
-            None
+            failure
+                .as_ref()
+                .filter(|f| f.is_match(&run.output))
+                .map(|f| format!("printed the failure pattern `{}`", f.as_str()))
         };
         if let Some(why) = why {
-            return TestOutcome::Failed { summary: format!("`{}` {why}; last lines:\n{}", run.command, tail(&run.output)) };
+            return TestOutcome::Failed {
+                summary: format!("`{}` {why}; last lines:\n{}", run.command, tail(&run.output)),
+            };
         }
     }
     if let Some(s) = success {
         let all: String = runs.iter().map(|r| r.output.as_str()).collect::<Vec<_>>().join("\n");
         if !s.is_match(&all) {
             return TestOutcome::Failed {
-                summary: format!("no test output matches the success pattern `{}`; last lines:\n{}", s.as_str(), tail(&all)),
+                summary: format!(
+                    "no test output matches the success pattern `{}`; last lines:\n{}",
+                    s.as_str(),
+                    tail(&all)
+                ),
             };
         }
     }
@@ -73,7 +82,11 @@ mod tests {
     use super::*;
 
     fn plan(success: Option<&str>, failure: Option<&str>) -> TestPlan {
-        TestPlan { commands: vec!["t".into()], success_pattern: success.map(Into::into), failure_pattern: failure.map(Into::into) }
+        TestPlan {
+            commands: vec!["t".into()],
+            success_pattern: success.map(Into::into),
+            failure_pattern: failure.map(Into::into),
+        }
     }
 
     fn run(exit: i32, output: &str) -> CommandRun {
@@ -86,10 +99,20 @@ mod tests {
         let TestOutcome::Failed { summary } = evaluate(&plan(None, None), &[run(1, "a\nb\nboom")]) else { panic!() };
         assert!(summary.starts_with("`npm test` exited 1; last lines:\na\nb\nboom"), "{summary}");
         assert!(matches!(evaluate(&plan(None, Some("FAILED")), &[run(0, "1 FAILED")]), TestOutcome::Failed { .. }));
-        assert!(matches!(evaluate(&plan(Some("All tests passed"), None), &[run(0, "done")]), TestOutcome::Failed { .. }));
-        assert_eq!(evaluate(&plan(Some("All tests passed"), Some("FAILED")), &[run(0, "All tests passed")]), TestOutcome::Passed);
+        assert!(matches!(
+            evaluate(&plan(Some("All tests passed"), None), &[run(0, "done")]),
+            TestOutcome::Failed { .. }
+        ));
+        assert_eq!(
+            evaluate(&plan(Some("All tests passed"), Some("FAILED")), &[run(0, "All tests passed")]),
+            TestOutcome::Passed
+        );
         let timed = CommandRun { timed_out: true, exit: None, ..run(0, "") };
-        assert!(matches!(evaluate(&plan(None, None), &[timed]), TestOutcome::Failed { summary } if summary.contains("timed out")));
-        assert!(matches!(evaluate(&plan(Some("("), None), &[run(0, "")]), TestOutcome::Failed { summary } if summary.contains("not a valid regular expression")));
+        assert!(
+            matches!(evaluate(&plan(None, None), &[timed]), TestOutcome::Failed { summary } if summary.contains("timed out"))
+        );
+        assert!(
+            matches!(evaluate(&plan(Some("("), None), &[run(0, "")]), TestOutcome::Failed { summary } if summary.contains("not a valid regular expression"))
+        );
     }
 }

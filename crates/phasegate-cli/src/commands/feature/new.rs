@@ -28,7 +28,8 @@ pub struct NewArgs {
 
 pub fn run(args: NewArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let project = ctx.project()?;
-    let (feature, meta) = project.create_feature(&args.slug, args.mode, Workflow::Phased, args.worktree, ctx.now, ctx.lock_timeout)?;
+    let (feature, meta) =
+        project.create_feature(&args.slug, args.mode, Workflow::Phased, args.worktree, ctx.now, ctx.lock_timeout)?;
     if args.json {
         let worktree = project.worktree_path(&meta).map(|p| p.display().to_string());
         ctx.json(&serde_json::json!({

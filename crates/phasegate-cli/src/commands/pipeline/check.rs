@@ -38,7 +38,8 @@ pub fn run(args: CheckArgs, ctx: &mut Ctx<'_>) -> CliResult {
             feature.task_path(kind.task_file().expect("kinds other than review and config have a task file"))
         }
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| CliError::error(format!("cannot read {}: {e}", path.display())))?;
+    let text =
+        std::fs::read_to_string(&path).map_err(|e| CliError::error(format!("cannot read {}: {e}", path.display())))?;
     match files::check(args.kind, &text) {
         Ok(_) => {
             ctx.line(format!("ok: {} matches schemas/{}", path.display(), args.kind.schema().file_name()))?;

@@ -22,8 +22,9 @@ pub struct ClaimArgs {
 }
 
 pub fn run(args: ClaimArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let session = session_id(args.session.as_deref())
-        .ok_or_else(|| CliError::error("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session"))?;
+    let session = session_id(args.session.as_deref()).ok_or_else(|| {
+        CliError::error("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session")
+    })?;
     let (project, feature) = resolve(ctx, &args.feature)?;
     let now = ctx.now;
     let (run, previous) = with_run(ctx, &feature, |run, guard| {

@@ -65,18 +65,26 @@ pub fn run(args: DryRunArgs, ctx: &mut Ctx<'_>) -> CliResult {
     }
     let hook = std::env::current_exe().ok().and_then(|e| e.parent().map(|d| d.join(exe("phasegate-hook"))));
     let ok = hook.as_deref().is_some_and(executable);
-    add("hook binary executable", ok, match &hook {
-        Some(h) if ok => h.display().to_string(),
-        Some(h) => format!("{} is missing or not executable; run scripts/install.sh (or chmod +x it)", h.display()),
-        None => "cannot locate this binary".into(),
-    });
+    add(
+        "hook binary executable",
+        ok,
+        match &hook {
+            Some(h) if ok => h.display().to_string(),
+            Some(h) => format!("{} is missing or not executable; run scripts/install.sh (or chmod +x it)", h.display()),
+            None => "cannot locate this binary".into(),
+        },
+    );
 
     // The project's configuration and the pipeline's files.
     let project = ctx.project()?;
     let config = match project.pipeline_config() {
         Ok(c) => {
             let path = project.pipeline_config_path();
-            add("pipeline.config.json valid", true, if path.exists() { path.display().to_string() } else { "not present: defaults apply".into() });
+            add(
+                "pipeline.config.json valid",
+                true,
+                if path.exists() { path.display().to_string() } else { "not present: defaults apply".into() },
+            );
             c
         }
         Err(e) => {
@@ -87,16 +95,39 @@ pub fn run(args: DryRunArgs, ctx: &mut Ctx<'_>) -> CliResult {
     match resolve(ctx, &args.feature) {
         Ok((project, feature)) => {
             let task = feature.task_dir();
-            add(".task/ directory exists", task.is_dir(), if task.is_dir() { task.display().to_string() } else { format!("{} is missing; run `workflow-state pipeline reset --feature {}`", task.display(), feature.name()) });
+            add(
+                ".task/ directory exists",
+                task.is_dir(),
+                if task.is_dir() {
+                    task.display().to_string()
+                } else {
+                    format!(
+                        "{} is missing; run `workflow-state pipeline reset --feature {}`",
+                        task.display(),
+                        feature.name()
+                    )
+                },
+            );
             match feature.read_task::<Run>(FileKind::State, STATE_FILE) {
                 Ok(Some(run)) => add("state.json valid", true, format!("state {}", run.state)),
-                Ok(None) => add("state.json valid", false, format!("{} is missing; run `workflow-state pipeline reset`", feature.task_path(STATE_FILE).display())),
+                Ok(None) => add(
+                    "state.json valid",
+                    false,
+                    format!(
+                        "{} is missing; run `workflow-state pipeline reset`",
+                        feature.task_path(STATE_FILE).display()
+                    ),
+                ),
                 Err(e) => add("state.json valid", false, e.to_string()),
             }
             if project.repo().is_some() {
                 match git::is_ignored(project.root(), &task) {
                     Ok(true) => add(".task ignored by git", true, format!("{TASK_DIR}/ is ignored")),
-                    Ok(false) => add(".task ignored by git", false, format!("add `{TASK_DIR}/` to .gitignore (or .git/info/exclude)")),
+                    Ok(false) => add(
+                        ".task ignored by git",
+                        false,
+                        format!("add `{TASK_DIR}/` to .gitignore (or .git/info/exclude)"),
+                    ),
                     Err(e) => add(".task ignored by git", false, e.to_string()),
                 }
             }
@@ -110,8 +141,20 @@ pub fn run(args: DryRunArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let program = config.final_gate.command.first().cloned().unwrap_or_default();
     match (process::find_program(&program), config.final_gate.when_unavailable) {
         (Some(p), _) => add("final gate reviewer", true, format!("{program} at {}", p.display())),
-        (None, WhenUnavailable::Skip) => add("final gate reviewer", true, format!("`{program}` not found: the final gate will be skipped with a recorded reason (finalGate.whenUnavailable = skip)")),
-        (None, WhenUnavailable::Block) => add("final gate reviewer", false, format!("`{program}` not found and finalGate.whenUnavailable = block; install it or set whenUnavailable to skip")),
+        (None, WhenUnavailable::Skip) => add(
+            "final gate reviewer",
+            true,
+            format!(
+                "`{program}` not found: the final gate will be skipped with a recorded reason (finalGate.whenUnavailable = skip)"
+            ),
+        ),
+        (None, WhenUnavailable::Block) => add(
+            "final gate reviewer",
+            false,
+            format!(
+                "`{program}` not found and finalGate.whenUnavailable = block; install it or set whenUnavailable to skip"
+            ),
+        ),
     }
 
     let failed = checks.iter().filter(|c| !c.ok).count();
@@ -121,7 +164,11 @@ pub fn run(args: DryRunArgs, ctx: &mut Ctx<'_>) -> CliResult {
         for c in &checks {
             ctx.line(format!("{}  {}: {}", if c.ok { "PASS" } else { "FAIL" }, c.check, c.detail))?;
         }
-        ctx.line(if failed == 0 { "dry-run: all checks passed".to_owned() } else { format!("dry-run: {failed} check(s) failed") })?;
+        ctx.line(if failed == 0 {
+            "dry-run: all checks passed".to_owned()
+        } else {
+            format!("dry-run: {failed} check(s) failed")
+        })?;
     }
     Ok(if failed == 0 { ExitStatus::Success } else { ExitStatus::Refused })
 }

@@ -35,9 +35,12 @@ pub fn run(args: FinalGateArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let (project, feature) = resolve(ctx, &args.feature)?;
     let config = project.pipeline_config()?;
     let run = load_run(&feature)?;
-    let kind = run
-        .gate_kind()
-        .ok_or_else(|| CliError::refused(format!("the pipeline is {}; the final gate runs in plan_reviewing and implementing_loop", run.state)))?;
+    let kind = run.gate_kind().ok_or_else(|| {
+        CliError::refused(format!(
+            "the pipeline is {}; the final gate runs in plan_reviewing and implementing_loop",
+            run.state
+        ))
+    })?;
     match run.gate(kind).expected() {
         Some(Stage::Final) => {}
         Some(other) => {
@@ -76,13 +79,19 @@ pub fn run(args: FinalGateArgs, ctx: &mut Ctx<'_>) -> CliResult {
                 record_value(ctx, &feature, skipped, &config, now)
             }
             WhenUnavailable::Block => {
-                let message = format!("the final gate cannot run: {reason}. Install it, or set finalGate.whenUnavailable to \"skip\" in {}", project.pipeline_config_path().display());
+                let message = format!(
+                    "the final gate cannot run: {reason}. Install it, or set finalGate.whenUnavailable to \"skip\" in {}",
+                    project.pipeline_config_path().display()
+                );
                 let run = with_run(ctx, &feature, |run, _| {
-                    run.pause(PauseReason::FinalGateUnavailable, message.clone(), now).map_err(|e| CliError::error(e.to_string()))?;
+                    run.pause(PauseReason::FinalGateUnavailable, message.clone(), now)
+                        .map_err(|e| CliError::error(e.to_string()))?;
                     Ok(run.clone())
                 })?;
-                ctx.json(&json!({"feature": feature.name(), "decision": "paused", "state": run.state, "message": message,
-                    "next": super::action_json(&run, &feature)}))?;
+                ctx.json(
+                    &json!({"feature": feature.name(), "decision": "paused", "state": run.state, "message": message,
+                    "next": super::action_json(&run, &feature)}),
+                )?;
                 Ok(ExitStatus::Success)
             }
         };
@@ -97,7 +106,11 @@ pub fn run(args: FinalGateArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let done = process::run(prog, rest, &dir, Some(&prompt), Duration::from_secs(gate.timeout_seconds))
         .map_err(|e| CliError::error(format!("cannot run the final gate `{prog}`: {e}")))?;
     if done.timed_out || done.exit != Some(0) {
-        let how = if done.timed_out { format!("timed out after {}s", gate.timeout_seconds) } else { format!("exited {:?}", done.exit) };
+        let how = if done.timed_out {
+            format!("timed out after {}s", gate.timeout_seconds)
+        } else {
+            format!("exited {:?}", done.exit)
+        };
         return Err(CliError::error(format!(
             "the final gate `{}` {how}; nothing was recorded. Its error output ends with:\n{}\nRetry with `workflow-state pipeline final-gate`, or pause the pipeline for the user.",
             command.join(" "),
@@ -110,8 +123,9 @@ pub fn run(args: FinalGateArgs, ctx: &mut Ctx<'_>) -> CliResult {
             tail(&done.stdout)
         )));
     };
-    let mut value: Value = serde_json::from_str(json_text)
-        .map_err(|e| CliError::error(format!("the final gate's answer is not valid JSON ({e}); nothing was recorded")))?;
+    let mut value: Value = serde_json::from_str(json_text).map_err(|e| {
+        CliError::error(format!("the final gate's answer is not valid JSON ({e}); nothing was recorded"))
+    })?;
     if let Some(obj) = value.as_object_mut() {
         obj.entry("id").or_insert_with(|| json!(format!("review-{}", now.format("%Y%m%d-%H%M%S"))));
         obj.entry("reviewer").or_insert_with(|| json!("review-codex"));
@@ -131,7 +145,13 @@ pub fn run(args: FinalGateArgs, ctx: &mut Ctx<'_>) -> CliResult {
     Ok(status)
 }
 
-fn record_value(ctx: &mut Ctx<'_>, feature: &phasegate_store::Feature, value: Value, config: &Config, now: DateTime<Utc>) -> CliResult {
+fn record_value(
+    ctx: &mut Ctx<'_>,
+    feature: &phasegate_store::Feature,
+    value: Value,
+    config: &Config,
+    now: DateTime<Utc>,
+) -> CliResult {
     let path = feature.task_path(Stage::Final.file());
     let text = serde_json::to_string_pretty(&value).expect("serialisable");
     let review: Review = parse_file(FileKind::Review, &path, &text)?;

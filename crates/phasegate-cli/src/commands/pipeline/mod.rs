@@ -92,10 +92,7 @@ pub struct PipelineArg {
 /// The session running this command: `--session`, else Claude Code's
 /// CLAUDE_CODE_SESSION_ID (set for the Bash tool and for hooks).
 pub fn session_id(given: Option<&str>) -> Option<String> {
-    given
-        .map(str::to_owned)
-        .or_else(|| std::env::var(env::SESSION_ID).ok())
-        .filter(|s| !s.trim().is_empty())
+    given.map(str::to_owned).or_else(|| std::env::var(env::SESSION_ID).ok()).filter(|s| !s.trim().is_empty())
 }
 
 /// The pipeline feature a command is about.
@@ -121,10 +118,11 @@ pub fn resolve(ctx: &Ctx<'_>, arg: &PipelineArg) -> CliResult<(Project, Feature)
 fn only_active_pipeline(project: &Project) -> CliResult<Feature> {
     let mut found: Vec<Feature> = Vec::new();
     for l in project.list()? {
-        if let Ok(meta) = &l.meta {
-            if meta.workflow == Workflow::Pipeline && meta.status == Status::Active {
-                found.push(l.feature);
-            }
+        if let Ok(meta) = &l.meta
+            && meta.workflow == Workflow::Pipeline
+            && meta.status == Status::Active
+        {
+            found.push(l.feature);
         }
     }
     match found.len() {
@@ -194,7 +192,12 @@ pub fn run_tests(project: &Project, feature: &Feature, config: &Config) -> CliRe
         let f = process::run_shell(command, &dir, timeout)
             .map_err(|e| CliError::error(format!("cannot run `{command}` in {}: {e}", dir.display())))?;
         let failed = f.timed_out || f.exit != Some(0);
-        runs.push(CommandRun { command: command.clone(), exit: f.exit, timed_out: f.timed_out, output: format!("{}{}", f.stdout, f.stderr) });
+        runs.push(CommandRun {
+            command: command.clone(),
+            exit: f.exit,
+            timed_out: f.timed_out,
+            output: format!("{}{}", f.stdout, f.stderr),
+        });
         if failed {
             break;
         }
@@ -209,7 +212,12 @@ pub fn action_json(run: &Run, feature: &Feature) -> serde_json::Value {
 
 /// Makes the loop hold its owner again (after resume, recover or claim into
 /// implementing_loop). `fresh_budget` restarts the iteration count.
-pub fn reactivate_loop(guard: &FeatureGuard<'_>, run: &Run, now: chrono::DateTime<chrono::Utc>, fresh_budget: bool) -> CliResult<()> {
+pub fn reactivate_loop(
+    guard: &FeatureGuard<'_>,
+    run: &Run,
+    now: chrono::DateTime<chrono::Utc>,
+    fresh_budget: bool,
+) -> CliResult<()> {
     if run.state != phasegate_core::pipeline::State::ImplementingLoop {
         return Ok(());
     }

@@ -35,11 +35,21 @@ pub fn run(args: ResetArgs, ctx: &mut Ctx<'_>) -> CliResult {
         }
         None => {
             let mut run = Run::new(String::new(), session_id(None), now);
-            run.history.push(phasegate_core::pipeline::run::Step { from: State::Idle, to: State::Idle, at: now, note: Some("reset: new state".into()) });
+            run.history.push(phasegate_core::pipeline::run::Step {
+                from: State::Idle,
+                to: State::Idle,
+                at: now,
+                note: Some("reset: new state".into()),
+            });
             run
         }
     };
-    for file in [loop_file(), FINAL_GATE_SESSION_MARKER, FileKind::WorkerSignal.task_file().unwrap_or_default(), FileKind::ImplResult.task_file().unwrap_or_default()] {
+    for file in [
+        loop_file(),
+        FINAL_GATE_SESSION_MARKER,
+        FileKind::WorkerSignal.task_file().unwrap_or_default(),
+        FileKind::ImplResult.task_file().unwrap_or_default(),
+    ] {
         guard.remove_task(file)?;
     }
     for stage in Stage::ALL {

@@ -47,7 +47,13 @@ pub fn run(args: ReviewArgs, ctx: &mut Ctx<'_>) -> CliResult {
 }
 
 /// Records a checked review into the run's current gate and applies pauses.
-pub fn record(run: &mut Run, stage: Stage, review: &Review, config: &Config, now: chrono::DateTime<chrono::Utc>) -> CliResult<GateDecision> {
+pub fn record(
+    run: &mut Run,
+    stage: Stage,
+    review: &Review,
+    config: &Config,
+    now: chrono::DateTime<chrono::Utc>,
+) -> CliResult<GateDecision> {
     let kind = run.gate_kind().ok_or_else(|| {
         CliError::refused(format!(
             "the pipeline is {}; reviews are recorded in plan_reviewing and implementing_loop",
@@ -76,11 +82,13 @@ pub fn record(run: &mut Run, stage: Stage, review: &Review, config: &Config, now
         GateKind::Plan => config.autonomy.plan_review_loop_limit,
         GateKind::Code => config.autonomy.code_review_loop_limit,
     };
-    let decision = run.gate_mut(kind).record(stage, review.status, limit).map_err(|e| CliError::refused(e.to_string()))?;
+    let decision =
+        run.gate_mut(kind).record(stage, review.status, limit).map_err(|e| CliError::refused(e.to_string()))?;
     run.updated_at = now;
     match decision {
         GateDecision::Clarify => {
-            let questions = if review.questions.is_empty() { review.summary.clone() } else { review.questions.join(" ") };
+            let questions =
+                if review.questions.is_empty() { review.summary.clone() } else { review.questions.join(" ") };
             run.pause(PauseReason::NeedsClarification, format!("the {stage} reviewer asks: {questions}"), now)
                 .map_err(|e| CliError::error(e.to_string()))?;
         }

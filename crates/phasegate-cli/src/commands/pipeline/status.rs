@@ -72,7 +72,8 @@ pub fn run(args: StatusArgs, ctx: &mut Ctx<'_>) -> CliResult {
         if g.round == 0 {
             continue;
         }
-        let results: Vec<String> = g.results.iter().map(|r| format!("{} {}", r.stage.name(), r.status.name())).collect();
+        let results: Vec<String> =
+            g.results.iter().map(|r| format!("{} {}", r.stage.name(), r.status.name())).collect();
         ctx.line(format!(
             "{name}: round {}, {} of {limit} loops used, {}{}",
             g.round,

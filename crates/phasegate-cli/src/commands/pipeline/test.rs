@@ -29,6 +29,8 @@ pub fn run(args: TestArgs, ctx: &mut Ctx<'_>) -> CliResult {
         TestOutcome::Passed => (true, None),
         TestOutcome::Failed { summary } => (false, Some(summary)),
     };
-    ctx.json(&serde_json::json!({"feature": feature.name(), "passed": passed, "commands": commands, "summary": summary}))?;
+    ctx.json(
+        &serde_json::json!({"feature": feature.name(), "passed": passed, "commands": commands, "summary": summary}),
+    )?;
     Ok(if passed { ExitStatus::Success } else { ExitStatus::Refused })
 }

@@ -34,7 +34,9 @@ pub fn run(args: TransitionArgs, ctx: &mut Ctx<'_>) -> CliResult {
                 "pause with `workflow-state pipeline pause <reason> --message <text>` instead",
             ));
         }
-        State::Error => return Err(CliError::error("fail with `workflow-state pipeline fail --message <text>` instead")),
+        State::Error => {
+            return Err(CliError::error("fail with `workflow-state pipeline fail --message <text>` instead"));
+        }
         _ => {}
     }
     let (project, feature) = resolve(ctx, &args.feature)?;
@@ -43,7 +45,9 @@ pub fn run(args: TransitionArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let run = with_run(ctx, &feature, |run, guard| {
         let check = |req: Requirement| -> Result<(), String> {
             match req {
-                Requirement::UserStory => present(&feature, FileKind::UserStory, "the requirements-gatherer writes it once the user approves"),
+                Requirement::UserStory => {
+                    present(&feature, FileKind::UserStory, "the requirements-gatherer writes it once the user approves")
+                }
                 Requirement::Plan => present(&feature, FileKind::PlanRefined, "the planner writes it"),
                 Requirement::TestsPass => match run_tests(&project, &feature, &config) {
                     Ok((TestOutcome::Passed, _)) => Ok(()),
@@ -61,7 +65,8 @@ pub fn run(args: TransitionArgs, ctx: &mut Ctx<'_>) -> CliResult {
                     .as_ref()
                     .and_then(|i| i.max_iterations)
                     .unwrap_or(config.ralph_loop.default_max_iterations);
-                let promise = plan.completion_promise.clone().unwrap_or_else(|| config.ralph_loop.completion_promise.clone());
+                let promise =
+                    plan.completion_promise.clone().unwrap_or_else(|| config.ralph_loop.completion_promise.clone());
                 let session = run.owner.as_ref().map(|o| o.session_id.clone());
                 guard.write_task(loop_file(), &LoopState::new(max, promise, session, now))?;
             }

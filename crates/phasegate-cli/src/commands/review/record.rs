@@ -33,8 +33,9 @@ pub struct RecordArgs {
 pub fn run(args: RecordArgs, ctx: &mut Ctx<'_>) -> CliResult {
     let (_, feature) = ctx.feature(args.feature.get())?;
     let (source, text) = read_verdict(&args.verdict_file, ctx)?;
-    let verdict = parse_verdict(&text)
-        .map_err(|e| CliError::error(format!("{source}: {e}\nFix the reviewer's reply and record it again; nothing was recorded.")))?;
+    let verdict = parse_verdict(&text).map_err(|e| {
+        CliError::error(format!("{source}: {e}\nFix the reviewer's reply and record it again; nothing was recorded."))
+    })?;
     let now = ctx.now;
     let guard = feature.lock(ctx.lock_timeout)?;
     let mut meta = guard.load()?;
