@@ -1,4 +1,5 @@
-//! `phasegate-hook`: the Claude Code hook entry point (SessionStart, Stop).
+//! `phasegate-hook`: the Claude Code hook entry point (SessionStart, Stop,
+//! PreToolUse). Links phasegate-hook only: no network or TLS code.
 fn main() -> std::process::ExitCode {
-    phasegate_cli::hook_main()
+    phasegate_hook::main()
 }

@@ -1,4 +1,5 @@
-//! `workflow-state`: the phasegate CLI. All logic lives in `phasegate-cli`.
+//! `workflow-state`: the phasegate CLI. All logic lives in `phasegate-ops`;
+//! the front end is `phasegate-cli`.
 fn main() -> std::process::ExitCode {
-    phasegate_cli::workflow_state_main()
+    phasegate_cli::main()
 }

@@ -50,7 +50,7 @@ fn an_unapproved_review_blocks_with_a_reason_naming_it() {
     let out = stop(&env, S, "I think I am done", false).expect("blocked");
     assert_eq!(out["decision"], "block");
     let reason = out["reason"].as_str().unwrap();
-    assert!(reason.contains("the code review gate has not passed: round 1, the opus review is next"), "{reason}");
+    assert!(reason.contains("the code review gate has not passed (round 1, the opus review is next)"), "{reason}");
     assert!(reason.contains(PROMISE), "{reason}");
     assert!(reason.contains("iteration 1 of 5"), "{reason}");
     assert_eq!(env.loop_state(&f)["iteration"], 1);

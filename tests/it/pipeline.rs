@@ -25,7 +25,10 @@ fn start_creates_a_pipeline_feature_owned_by_the_session() {
     // Without a session the pipeline starts unowned, with a warning.
     let out = env.ws(&["pipeline", "start", "other", "--request", "x"]).ok().json();
     assert!(out["warning"].as_str().unwrap().contains("pipeline claim"));
-    env.ws(&["pipeline", "start", "bad/slug", "--request", "x"]).code(2).stderr_has("invalid slug");
+    // A description becomes a slug; nothing usable is refused.
+    let out = env.ws(&["pipeline", "start", "bad/slug", "--request", "x"]).ok().json();
+    assert_eq!(out["feature"], "003-bad-slug");
+    env.ws(&["pipeline", "start", "../..", "--request", "x"]).code(2).stderr_has("cannot make a feature name");
 }
 
 #[test]
@@ -96,6 +99,15 @@ fn reviews_go_sonnet_opus_final_and_changes_restart_from_sonnet() {
     assert_eq!(out["decision"], "fix");
     assert_eq!((out["round"].as_u64(), out["loops"].as_u64(), out["loopLimit"].as_u64()), (Some(2), Some(1), Some(10)));
     assert!(out["message"].as_str().unwrap().contains("resume the planner"));
+    // While the planner fixes, no review starts.
+    env.write_task(&f, "review-sonnet.json", &TestEnv::review("plan-reviewer", "sonnet", "approved"));
+    env.ws_as(S, &["pipeline", "review", "sonnet"])
+        .code(1)
+        .stderr_has("the planner is still fixing the findings of round 1");
+    env.ws_as(S, &["pipeline", "review-brief"]).code(1).stderr_has("still fixing");
+    let fixed = env.ws_as(S, &["pipeline", "fixed"]).ok().json();
+    assert_eq!((fixed["fixedRound"].as_u64(), fixed["round"].as_u64()), (Some(1), Some(2)));
+    env.ws_as(S, &["pipeline", "fixed"]).code(1).stderr_has("no fix is in progress");
     env.write_task(&f, "review-opus.json", &TestEnv::review("plan-reviewer", "opus", "approved"));
     env.ws_as(S, &["pipeline", "review", "opus"]).code(1).stderr_has("round 2 expects the sonnet review next");
     env.review_stage(S, &f, "plan-reviewer", "sonnet", "approved");
@@ -116,6 +128,7 @@ fn the_review_loop_limit_pauses_and_resume_grants_a_new_count() {
     env.config(r#"{"autonomy": {"planReviewLoopLimit": 2}}"#);
     let f = to_plan_review(&env);
     env.review_stage(S, &f, "plan-reviewer", "sonnet", "needs_changes");
+    env.ws_as(S, &["pipeline", "fixed"]).ok();
     let out = env.review_stage(S, &f, "plan-reviewer", "sonnet", "needs_changes");
     assert_eq!(out["decision"], "limit_reached");
     assert_eq!(out["state"], "needs_user_input");
@@ -198,6 +211,7 @@ fn the_final_gate_runs_the_external_reviewer_and_resumes_its_session() {
     assert_eq!((recorded["reviewer"].as_str(), recorded["model"].as_str()), (Some("review-codex"), Some("codex")));
     // Next round: the reviewer session is resumed (seed: resume --last).
     std::fs::write(dir.join("answer.json"), r#"{"status": "approved", "summary": "ok", "findings": []}"#).unwrap();
+    env.ws_as(S, &["pipeline", "fixed"]).ok();
     env.review_stage(S, &f, "plan-reviewer", "sonnet", "approved");
     env.review_stage(S, &f, "plan-reviewer", "opus", "approved");
     assert_eq!(env.ws_as(S, &["pipeline", "final-gate"]).ok().json()["decision"], "passed");

@@ -124,7 +124,10 @@ fn status_and_next_show_where_the_pipeline_stands() {
         .stdout_has("Plan review: round 1, 0 of 10 loops used, passed")
         .stdout_has("Code review: round 1, 0 of 15 loops used, next: sonnet")
         .stdout_has("Loop: active, iteration 0 of 3")
-        .stdout_has("phasegate:code-reviewer");
+        .stdout_has("workflow-state pipeline review-brief --feature 001-auth");
+    let brief = env.ws_as(S, &["pipeline", "review-brief"]).ok().json();
+    assert_eq!((brief["agent"].as_str(), brief["model"].as_str()), (Some("phasegate:code-reviewer"), Some("sonnet")));
+    assert!(brief["file"].as_str().unwrap().ends_with(&format!("docs/features/{f}/.task/review-sonnet.json")));
     let other = env.ws_as("someone-else", &["pipeline", "status", "--feature", &f, "--json"]).ok().json();
     assert_eq!(other["ownedByThisSession"], false);
     assert_eq!(other["codeReview"]["limit"], 15);

@@ -64,7 +64,8 @@ fn invalid_verdicts_are_explained_and_nothing_is_recorded() {
         .stderr_has("at /approved")
         .stderr_has("at /issues/0/severity")
         .stderr_has("\"summary\" is a required property")
-        .stderr_has("nothing was recorded");
+        .stderr_has("Nothing was recorded")
+        .stderr_has("ask the reviewer to answer again");
     std::fs::write(&bad, "The design looks fine to me.").unwrap();
     env.ws(&["review", "record", "design", "--verdict-file", bad.to_str().unwrap()])
         .code(2)

@@ -1,14 +1,21 @@
-//! Exit codes of `workflow-state` and `phasegate-hook`, in one place.
+//! Exit codes of `workflow-state`, and the one place that maps an
+//! operation's error to one. The README's exit-code table mirrors this.
 
 use std::process::ExitCode;
 
-/// How a command ended. The README's exit-code table mirrors this enum.
+use phasegate_core::meta::MetaError;
+use phasegate_core::pipeline::gate::GateError;
+use phasegate_core::pipeline::run::RunError;
+use phasegate_ops::OpError;
+
+/// How a command ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitStatus {
     /// The command did what was asked; for checks: allowed / in place.
     Success,
     /// A workflow rule said no: a blocked transition, a cwd outside the
-    /// feature's worktree, a refused pipeline transition. The reason is printed.
+    /// feature's worktree, a refused pipeline transition or review, failing
+    /// tests. The reason is printed.
     Refused,
     /// Usage error, invalid input (a verdict or a pipeline file that does not
     /// match its schema), or state that cannot be read or locked. The message
@@ -22,6 +29,29 @@ impl ExitStatus {
             ExitStatus::Success => 0,
             ExitStatus::Refused => 1,
             ExitStatus::Error => 2,
+        }
+    }
+
+    /// The exit status of a failed operation.
+    pub fn of(error: &OpError) -> ExitStatus {
+        match error {
+            OpError::Refused(_) => ExitStatus::Refused,
+            OpError::Invalid(_) | OpError::Store(_) | OpError::Resolve(_) => ExitStatus::Error,
+            OpError::Meta(e) => match e {
+                MetaError::NotActive { .. } | MetaError::NothingToReview { .. } => ExitStatus::Refused,
+                MetaError::NotInProgress { .. } | MetaError::NoReviewLoop { .. } => ExitStatus::Error,
+            },
+            OpError::Run(e) => match e {
+                RunError::Illegal { .. } | RunError::Unmet { .. } | RunError::Invalid(_) => ExitStatus::Refused,
+            },
+            OpError::Gate(e) => match e {
+                GateError::AlreadyPassed
+                | GateError::OutOfOrder { .. }
+                | GateError::FixInProgress { .. }
+                | GateError::ChangedMidRound { .. }
+                | GateError::NotFixing { .. } => ExitStatus::Refused,
+                GateError::SkipNotFinal => ExitStatus::Error,
+            },
         }
     }
 }

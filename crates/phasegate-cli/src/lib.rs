@@ -1,6 +1,5 @@
-//! The `workflow-state` subcommands and the `phasegate-hook` hooks. The two
-//! binaries in the root package only call [`workflow_state_main`] and
-//! [`hook_main`].
+//! The `workflow-state` front end: clap arguments, rendering and exit codes
+//! over phasegate-ops. The binary in the root package only calls [`main`].
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -8,16 +7,43 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod commands;
-mod context;
-mod env;
-mod error;
 mod exit;
-mod hook;
+mod output;
 
 pub use exit::ExitStatus;
 
+use output::{OutputError, Printer};
+
+/// What a command returns: its exit status, or why it failed.
+pub(crate) type CmdResult = Result<ExitStatus, CmdError>;
+
+/// A command that did not succeed.
+#[derive(Debug)]
+pub(crate) enum CmdError {
+    Op(phasegate_ops::OpError),
+    Output(OutputError),
+}
+
+impl From<phasegate_ops::OpError> for CmdError {
+    fn from(e: phasegate_ops::OpError) -> Self {
+        CmdError::Op(e)
+    }
+}
+
+impl From<OutputError> for CmdError {
+    fn from(e: OutputError) -> Self {
+        CmdError::Output(e)
+    }
+}
+
+/// What every command gets: the operations' environment and stdout.
+pub(crate) struct Ctx<'a> {
+    pub env: phasegate_ops::Env,
+    pub out: Printer<'a>,
+}
+
 /// Entry point of `workflow-state`.
-pub fn workflow_state_main() -> ExitCode {
+pub fn main() -> ExitCode {
     let cli = match commands::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -29,21 +55,25 @@ pub fn workflow_state_main() -> ExitCode {
         }
     };
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let result = context::Ctx::from_env(&mut out).and_then(|mut ctx| commands::run(cli, &mut ctx));
-    let _ = out.flush();
+    let mut lock = stdout.lock();
+    let result = match phasegate_ops::Env::from_process() {
+        Ok(env) => {
+            let mut ctx = Ctx { env, out: Printer::new(&mut lock) };
+            commands::run(cli, &mut ctx)
+        }
+        Err(e) => Err(CmdError::Op(e)),
+    };
+    let _ = lock.flush();
     match result {
         Ok(status) => status.into(),
-        Err(e) => {
-            if !e.quiet {
-                let _ = writeln!(std::io::stderr(), "workflow-state: {}", e.message);
-            }
-            e.status.into()
+        Err(CmdError::Output(OutputError::BrokenPipe)) => ExitCode::SUCCESS,
+        Err(CmdError::Output(OutputError::Other(e))) => {
+            let _ = writeln!(std::io::stderr(), "workflow-state: cannot write output: {e}");
+            ExitStatus::Error.into()
+        }
+        Err(CmdError::Op(e)) => {
+            let _ = writeln!(std::io::stderr(), "workflow-state: {e}");
+            ExitStatus::of(&e).into()
         }
     }
-}
-
-/// Entry point of `phasegate-hook`.
-pub fn hook_main() -> ExitCode {
-    hook::main()
 }

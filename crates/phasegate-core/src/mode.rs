@@ -1,20 +1,28 @@
 //! Workflow modes and the reviewer-iteration cap each one sets.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 /// How much rigour a feature gets. The mode caps reviewer iterations per phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Mode {
+    // The seed writes the modes capitalised (`Hotfix=1, Quick=2, Standard=3,
+    // Full=5`); its .meta.json files are read as they are.
+    #[serde(alias = "Hotfix", alias = "HOTFIX")]
     Hotfix,
+    #[serde(alias = "Quick", alias = "QUICK")]
     Quick,
     #[default]
+    #[serde(alias = "Standard", alias = "STANDARD")]
     Standard,
+    #[serde(alias = "Full", alias = "FULL")]
     Full,
 }
+
+crate::named!(Mode, "mode");
 
 impl Mode {
     pub const ALL: [Mode; 4] = [Mode::Hotfix, Mode::Quick, Mode::Standard, Mode::Full];
@@ -28,34 +36,6 @@ impl Mode {
             Mode::Full => 5,
         }
     }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Hotfix => "hotfix",
-            Mode::Quick => "quick",
-            Mode::Standard => "standard",
-            Mode::Full => "full",
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A word that is not a mode name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mode `{0}`; expected one of: hotfix, quick, standard, full")]
-pub struct UnknownMode(pub String);
-
-impl FromStr for Mode {
-    type Err = UnknownMode;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Mode::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| UnknownMode(s.to_owned()))
-    }
 }
 
 #[cfg(test)]
@@ -68,5 +48,7 @@ mod tests {
         assert_eq!(caps, [("hotfix", 1), ("quick", 2), ("standard", 3), ("full", 5)]);
         assert_eq!(Mode::default(), Mode::Standard);
         assert!("slow".parse::<Mode>().unwrap_err().to_string().contains("hotfix, quick"));
+        crate::names::assert_serde_names::<Mode>();
+        assert_eq!(serde_json::from_str::<Mode>("\"Standard\"").unwrap(), Mode::Standard);
     }
 }

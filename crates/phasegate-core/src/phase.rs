@@ -1,13 +1,26 @@
 //! The phases of a feature, in order, and the artifacts they produce.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
+use crate::names::{Named, UnknownName};
+
 /// One phase of the workflow. The order of the variants is the workflow order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Phase {
     Brainstorm,
     Specify,
@@ -31,20 +44,6 @@ impl Phase {
         Phase::Verify,
         Phase::Finish,
     ];
-
-    /// The name used on the command line, in `.meta.json` and in command names.
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Brainstorm => "brainstorm",
-            Phase::Specify => "specify",
-            Phase::Design => "design",
-            Phase::CreatePlan => "create-plan",
-            Phase::CreateTasks => "create-tasks",
-            Phase::Implement => "implement",
-            Phase::Verify => "verify",
-            Phase::Finish => "finish",
-        }
-    }
 
     /// Position in the workflow, starting at 0.
     pub fn index(self) -> usize {
@@ -87,40 +86,27 @@ impl Phase {
             Phase::Finish => false,
         }
     }
-
-    fn names() -> String {
-        Phase::ALL.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
-    }
 }
 
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A word that is not a phase name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown phase `{given}`; expected one of: {expected}")]
-pub struct UnknownPhase {
-    pub given: String,
-    pub expected: String,
-}
-
-impl FromStr for Phase {
-    type Err = UnknownPhase;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Phase::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| UnknownPhase { given: s.to_owned(), expected: Phase::names() })
-    }
-}
+crate::named!(Phase, "phase");
 
 /// A document a phase produces in the feature folder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Artifact {
     Brainstorm,
     Spec,
@@ -132,17 +118,6 @@ pub enum Artifact {
 impl Artifact {
     pub const ALL: [Artifact; 5] =
         [Artifact::Brainstorm, Artifact::Spec, Artifact::Design, Artifact::Plan, Artifact::Tasks];
-
-    /// Short name, as used by `--artifacts spec,plan`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Artifact::Brainstorm => "brainstorm",
-            Artifact::Spec => "spec",
-            Artifact::Design => "design",
-            Artifact::Plan => "plan",
-            Artifact::Tasks => "tasks",
-        }
-    }
 
     /// File name inside the feature folder.
     pub fn file_name(self) -> &'static str {
@@ -167,25 +142,17 @@ impl Artifact {
     }
 }
 
-impl fmt::Display for Artifact {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+crate::named!(@custom_from_str Artifact, "artifact");
 
-/// A word that is not an artifact name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown artifact `{given}`; expected one of: brainstorm, spec, design, plan, tasks (with or without .md)")]
-pub struct UnknownArtifact {
-    pub given: String,
-}
+impl std::str::FromStr for Artifact {
+    type Err = UnknownName;
 
-impl FromStr for Artifact {
-    type Err = UnknownArtifact;
-
+    /// `spec` or `spec.md`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bare = s.strip_suffix(".md").unwrap_or(s);
-        Artifact::ALL.into_iter().find(|a| a.name() == bare).ok_or_else(|| UnknownArtifact { given: s.to_owned() })
+        Artifact::parse_name(s.strip_suffix(".md").unwrap_or(s)).map_err(|mut e| {
+            e.given = s.to_owned();
+            e
+        })
     }
 }
 
@@ -212,7 +179,7 @@ impl ArtifactSet {
 
     /// Parses a comma-separated list such as `spec,plan` or `spec.md, plan.md`.
     /// An empty string or `none` is the empty set.
-    pub fn parse_list(s: &str) -> Result<Self, UnknownArtifact> {
+    pub fn parse_list(s: &str) -> Result<Self, UnknownName> {
         let mut set = ArtifactSet::empty();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty() && *p != "none") {
             set.insert(part.parse()?);
@@ -237,10 +204,10 @@ mod tests {
 
     #[test]
     fn phase_names_round_trip_and_order() {
+        crate::names::assert_serde_names::<Phase>();
+        crate::names::assert_serde_names::<Artifact>();
         for (i, p) in Phase::ALL.into_iter().enumerate() {
             assert_eq!(p.index(), i);
-            assert_eq!(p.name().parse::<Phase>().unwrap(), p);
-            assert_eq!(serde_json::to_string(&p).unwrap(), format!("\"{}\"", p.name()));
         }
         assert_eq!(Phase::CreatePlan.next(), Some(Phase::CreateTasks));
         assert_eq!(Phase::Finish.next(), None);

@@ -11,27 +11,21 @@ use serde_json::Value;
 
 use crate::schema::{Schema, SchemaErrors};
 
-/// Where the phase loop saves the reviewer's reply before recording it;
-/// removed by `workflow-state finish`.
+/// Where the phase loop saves the reviewer's reply before recording it. It
+/// is scratch: kept out of git (`.git/info/exclude`), replaced by each
+/// iteration, and removed by `workflow-state finish`.
 pub const VERDICT_FILE: &str = ".verdict.json";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Severity {
     Blocker,
     Warning,
     Note,
 }
 
-impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Blocker => "blocker",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        }
-    }
-}
+crate::named!(Severity, "severity");
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Issue {
@@ -75,12 +69,6 @@ pub struct IssueCounts {
 impl IssueCounts {
     pub fn is_zero(&self) -> bool {
         *self == IssueCounts::default()
-    }
-
-    pub fn add(&mut self, other: &IssueCounts) {
-        self.blocker += other.blocker;
-        self.warning += other.warning;
-        self.note += other.note;
     }
 }
 

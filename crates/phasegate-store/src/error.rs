@@ -16,12 +16,30 @@ pub enum StoreError {
     },
     #[error("{} is not valid: {detail}\nFix the file by hand (git diff/git checkout may help); phasegate does not overwrite a file it cannot read.", path.display())]
     Corrupt { path: PathBuf, detail: String },
+    #[error("{} is {what}, not a regular file; phasegate reads only regular files. Replace it with the real file (git checkout may help).", path.display())]
+    NotRegular { path: PathBuf, what: String },
+    #[error("{} is {size} bytes, more than the {max} phasegate reads; it is not a file phasegate wrote. Replace it with the real file.", path.display())]
+    TooLarge { path: PathBuf, size: u64, max: u64 },
+    #[error("{}", outside_message(path, root, link))]
+    Outside { path: PathBuf, root: PathBuf, link: Option<(PathBuf, PathBuf)> },
     #[error("timed out after {}s waiting for the lock {}; another workflow-state process is updating this feature. Retry, or raise PHASEGATE_LOCK_TIMEOUT_MS.", waited.as_secs_f32(), path.display())]
     LockTimeout { path: PathBuf, waited: Duration },
     #[error("git: {message} ({})", path.display())]
     Git { path: PathBuf, message: String },
     #[error("{0}")]
     Invalid(String),
+}
+
+fn outside_message(path: &std::path::Path, root: &std::path::Path, link: &Option<(PathBuf, PathBuf)>) -> String {
+    match link {
+        Some((link, target)) => format!(
+            "{} is a symbolic link to {}, outside the repository {}; phasegate does not read or write its state through it. Replace the link with a folder.",
+            link.display(),
+            target.display(),
+            root.display()
+        ),
+        None => format!("{} is outside the repository {}", path.display(), root.display()),
+    }
 }
 
 /// Adds the path to an `io::Result`, the way jj's `IoResultExt::context` does.
@@ -38,5 +56,10 @@ impl<T> IoContext<T> for io::Result<T> {
 impl StoreError {
     pub(crate) fn git(path: impl Into<PathBuf>, err: git2::Error) -> Self {
         StoreError::Git { path: path.into(), message: err.message().to_owned() }
+    }
+
+    /// A file that does not exist (as opposed to one that cannot be read).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, StoreError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound)
     }
 }

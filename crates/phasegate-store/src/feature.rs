@@ -1,29 +1,34 @@
 //! One feature folder: its `.meta.json`, its review history, its artifacts,
-//! and the lock that serialises writers.
+//! and the lock that serialises its writers. Writes that span several files
+//! go through the feature's journal (see [`crate::journal`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use phasegate_core::history::HISTORY_FILE;
-use phasegate_core::meta::{META_FILE, Meta};
-use phasegate_core::schema::Schema;
+use phasegate_core::meta::{self, META_FILE, Meta, MetaParseError};
 use phasegate_core::verdict::VERDICT_FILE;
 use phasegate_core::{Artifact, ArtifactSet, Status};
 
 use crate::error::StoreError;
 use crate::fs;
+use crate::index;
+use crate::journal::{self, Change};
 use crate::lock::FileLock;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Feature {
     dir: PathBuf,
     name: String,
-    lock: PathBuf,
+    /// The project root: nothing of the feature's is touched outside it.
+    root: PathBuf,
+    /// The project's runtime folder (locks, journals, the index).
+    runtime: PathBuf,
 }
 
 impl Feature {
-    pub(crate) fn new(dir: PathBuf, name: String, lock: PathBuf) -> Self {
-        Feature { dir, name, lock }
+    pub(crate) fn new(dir: PathBuf, name: String, root: PathBuf, runtime: PathBuf) -> Self {
+        Feature { dir, name, root, runtime }
     }
 
     /// The folder, `…/docs/features/NNN-slug`.
@@ -36,6 +41,10 @@ impl Feature {
         &self.name
     }
 
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     pub fn meta_path(&self) -> PathBuf {
         self.dir.join(META_FILE)
     }
@@ -44,15 +53,54 @@ impl Feature {
         self.dir.join(HISTORY_FILE)
     }
 
+    /// Where the phase loop saves a reviewer's reply (kept out of git).
+    pub fn verdict_path(&self) -> PathBuf {
+        self.dir.join(VERDICT_FILE)
+    }
+
     pub fn artifact_path(&self, a: Artifact) -> PathBuf {
         self.dir.join(a.file_name())
     }
 
+    fn lock_path(&self) -> PathBuf {
+        self.runtime.join("locks").join(format!("{}.lock", self.name))
+    }
+
+    fn journal_path(&self) -> PathBuf {
+        self.runtime.join("journal").join(format!("{}.json", self.name))
+    }
+
+    /// Where review briefs keep files for reviewers (whole diffs), outside
+    /// the user's tree.
+    pub fn scratch_dir(&self) -> PathBuf {
+        self.runtime.join("review").join(&self.name)
+    }
+
+    /// Checks that the folder does not lead out of the repository.
+    pub fn confine(&self) -> Result<(), StoreError> {
+        fs::confine(&self.root, &self.meta_path())
+    }
+
+    /// Whether an interrupted multi-file change of this feature waits to be
+    /// replayed (the next writer replays it).
+    pub fn has_pending_change(&self) -> bool {
+        fs::exists_entry(&self.journal_path())
+    }
+
     /// Reads `.meta.json` without taking the lock (a reader sees the old or
-    /// the new file, never half of one, because writers rename).
+    /// the new file, never half of one, because writers rename). A change
+    /// interrupted by a crash is replayed first, under the lock.
     pub fn load(&self) -> Result<Meta, StoreError> {
+        if self.has_pending_change() {
+            drop(self.lock(crate::lock::DEFAULT_TIMEOUT)?);
+        }
+        self.read_meta()
+    }
+
+    fn read_meta(&self) -> Result<Meta, StoreError> {
+        self.confine()?;
         let path = self.meta_path();
-        parse_meta(&path, &fs::read_to_string(&path)?)
+        parse_meta(&path, &self.name, &fs::read_to_string(&path)?)
     }
 
     /// Reads `.meta.json` but builds the whole model only when the feature is
@@ -62,26 +110,32 @@ impl Feature {
         struct Head {
             status: Status,
         }
+        self.confine()?;
         let path = self.meta_path();
         let text = fs::read_to_string(&path)?;
         match serde_json::from_str::<Head>(&text) {
-            Ok(Head { status: Status::Completed | Status::Abandoned }) => Ok(None),
-            // Active, or broken: the full parse says which, with details.
-            Ok(Head { status: Status::Active }) | Err(_) => parse_meta(&path, &text).map(Some),
+            Ok(Head { status: Status::Completed | Status::Abandoned }) if !self.has_pending_change() => Ok(None),
+            // Active, broken, or with a change to replay: the full read says which.
+            Ok(Head { .. }) | Err(_) => self.load().map(|m| (m.status == Status::Active).then_some(m)),
         }
     }
 
-    /// The artifacts present in the folder (non-empty files only).
+    /// The artifacts present in the folder (non-empty regular files only).
     pub fn artifacts(&self) -> ArtifactSet {
         Artifact::ALL
             .into_iter()
-            .filter(|a| std::fs::metadata(self.artifact_path(*a)).is_ok_and(|m| m.is_file() && m.len() > 0))
+            .filter(|a| {
+                std::fs::symlink_metadata(self.artifact_path(*a)).is_ok_and(|m| m.file_type().is_file() && m.len() > 0)
+            })
             .collect()
     }
 
-    /// Takes the feature's lock.
+    /// Takes the feature's lock, replaying a change a crashed writer left.
     pub fn lock(&self, timeout: Duration) -> Result<FeatureGuard<'_>, StoreError> {
-        Ok(FeatureGuard { feature: self, _lock: FileLock::acquire(&self.lock, timeout)? })
+        self.confine()?;
+        let lock = FileLock::acquire(&self.lock_path(), timeout)?;
+        journal::recover(&self.journal_path(), &self.root)?;
+        Ok(FeatureGuard { feature: self, _lock: lock })
     }
 
     /// Read-modify-write of `.meta.json` under the lock. Nothing is written
@@ -95,11 +149,6 @@ impl Feature {
         let out = change(&mut meta)?;
         guard.save(&meta)?;
         Ok(out)
-    }
-
-    /// Writes a new `.meta.json`; only for a folder no one else knows yet.
-    pub(crate) fn write_meta_unlocked(&self, meta: &Meta) -> Result<(), StoreError> {
-        fs::write_atomic(&self.meta_path(), &render_meta(meta))
     }
 }
 
@@ -116,11 +165,30 @@ impl FeatureGuard<'_> {
     }
 
     pub fn load(&self) -> Result<Meta, StoreError> {
-        self.feature.load()
+        self.feature.read_meta()
+    }
+
+    /// The change that writes `meta` (to combine with others in [`Self::commit`]).
+    pub fn meta_change(&self, meta: &Meta) -> Change {
+        Change::put(self.feature.meta_path(), render_meta(meta))
     }
 
     pub fn save(&self, meta: &Meta) -> Result<(), StoreError> {
-        fs::write_atomic(&self.feature.meta_path(), &render_meta(meta))?;
+        self.commit_with_meta("save .meta.json", meta, Vec::new())
+    }
+
+    /// Writes `meta` together with `others`, all or nothing, and keeps the
+    /// index of active features in step with the status.
+    pub fn commit_with_meta(&self, operation: &str, meta: &Meta, others: Vec<Change>) -> Result<(), StoreError> {
+        let mut changes = vec![self.meta_change(meta)];
+        changes.extend(others);
+        self.commit(operation, changes)?;
+        index::note(&self.feature.runtime, &self.feature.name, meta.status == Status::Active)
+    }
+
+    /// Applies `changes` as one (through the journal when there are several).
+    pub fn commit(&self, operation: &str, changes: Vec<Change>) -> Result<(), StoreError> {
+        journal::commit(&self.feature.journal_path(), &self.feature.root, operation, changes)?;
         // Temporary files of writers that were killed before their rename;
         // no other writer of this folder can be running while we hold the lock.
         fs::remove_temporaries(&self.feature.dir);
@@ -131,42 +199,26 @@ impl FeatureGuard<'_> {
     pub fn read_history(&self) -> Result<String, StoreError> {
         Ok(fs::read_optional(&self.feature.history_path())?.unwrap_or_default())
     }
-
-    pub fn write_history(&self, text: &str) -> Result<(), StoreError> {
-        fs::write_atomic(&self.feature.history_path(), text.as_bytes())
-    }
-
-    /// Deletes the review history and the last saved verdict; true when
-    /// there was a history.
-    pub fn remove_history(&self) -> Result<bool, StoreError> {
-        fs::remove_if_exists(&self.feature.dir.join(VERDICT_FILE))?;
-        fs::remove_if_exists(&self.feature.history_path())
-    }
 }
 
-fn render_meta(meta: &Meta) -> Vec<u8> {
-    let mut out = serde_json::to_vec_pretty(meta).expect("a Meta always serialises");
-    out.push(b'\n');
+pub(crate) fn render_meta(meta: &Meta) -> String {
+    let mut out = serde_json::to_string_pretty(meta).expect("a Meta always serialises");
+    out.push('\n');
     out
 }
 
-/// Parses `.meta.json`. On failure the message says where the problem is: the
-/// JSON syntax position, or the schema's field-by-field report.
-pub fn parse_meta(path: &Path, text: &str) -> Result<Meta, StoreError> {
-    match serde_json::from_str::<Meta>(text) {
-        Ok(meta) => Ok(meta),
-        Err(err) => {
-            let corrupt = |detail: String| StoreError::Corrupt { path: path.to_owned(), detail };
-            let value: serde_json::Value = match serde_json::from_str(text) {
-                Ok(v) => v,
-                Err(syntax) => return Err(corrupt(format!("invalid JSON: {syntax}"))),
-            };
-            match Schema::Meta.check(&value) {
-                Err(schema) => Err(corrupt(schema.to_string())),
-                Ok(()) => Err(corrupt(err.to_string())),
-            }
-        }
-    }
+/// Parses `.meta.json` of the folder `folder`. On failure the message says
+/// where the problem is: the JSON position, each field against the schema,
+/// or the rule broken.
+pub fn parse_meta(path: &Path, folder: &str, text: &str) -> Result<Meta, StoreError> {
+    meta::parse(text, folder).map_err(|e| StoreError::Corrupt {
+        path: path.to_owned(),
+        detail: match e {
+            MetaParseError::Syntax(s) => format!("invalid JSON: {s}"),
+            MetaParseError::Schema(s) => s.to_string(),
+            MetaParseError::Rule(r) => r,
+        },
+    })
 }
 
 #[cfg(test)]
@@ -176,11 +228,9 @@ mod tests {
     #[test]
     fn corrupt_files_are_reported_with_path_and_position() {
         let p = Path::new("/r/docs/features/001-a/.meta.json");
-        let err = parse_meta(p, "{\"id\": \"001\",").unwrap_err().to_string();
+        let err = parse_meta(p, "001-a", "{\"id\": \"001\",").unwrap_err().to_string();
         assert!(err.contains("/r/docs/features/001-a/.meta.json") && err.contains("line 1"), "{err}");
-        let err = parse_meta(p, r#"{"id": "001", "slug": "a", "status": "done", "created": "2026-01-01T00:00:00Z"}"#)
-            .unwrap_err()
-            .to_string();
+        let err = parse_meta(p, "001-a", r#"{"id": "001", "slug": "a", "status": "done"}"#).unwrap_err().to_string();
         assert!(err.contains("at /status") && err.contains("\"active\""), "{err}");
     }
 }

@@ -1,39 +1,125 @@
-//! File primitives: reads that name the file, and atomic writes.
+//! File primitives: reads that take only regular files of bounded size and
+//! name the file in every error, and atomic writes.
+//!
+//! A state file that is a FIFO would hang a reader (and a hook) forever; one
+//! linked to `/dev/zero` would be read without end; a directory or a dangling
+//! link in its place must be reported, not mistaken for "no file". So every
+//! read looks at the entry first (without following links), refuses anything
+//! but a regular file, and reads at most [`MAX_STATE_BYTES`].
 
 use std::fs;
-use std::io::Write;
-use std::path::Path;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 use crate::error::{IoContext, StoreError};
 
-/// Reads a UTF-8 file, naming it in any error.
-pub fn read_to_string(path: &Path) -> Result<String, StoreError> {
-    fs::read_to_string(path).at("read", path)
-}
+/// The largest state file phasegate reads (review histories grow; nothing
+/// it writes comes close).
+pub const MAX_STATE_BYTES: u64 = 8 * 1024 * 1024;
 
-/// Reads a file that may not exist.
-pub fn read_optional(path: &Path) -> Result<Option<String>, StoreError> {
-    match fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).at("read", path),
+/// What is at a path, seen without following a link.
+fn describe(ft: fs::FileType) -> &'static str {
+    if ft.is_dir() {
+        "a directory"
+    } else if ft.is_symlink() {
+        "a symbolic link"
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if ft.is_fifo() {
+                return "a FIFO (named pipe)";
+            }
+            if ft.is_socket() {
+                return "a socket";
+            }
+            if ft.is_block_device() || ft.is_char_device() {
+                return "a device";
+            }
+        }
+        "not a regular file"
     }
 }
 
+/// Reads a UTF-8 state file that may not exist. Only a regular file of at
+/// most [`MAX_STATE_BYTES`] is read; anything else at the path (a link, a
+/// directory, a FIFO, a device) is an error naming it.
+pub fn read_optional(path: &Path) -> Result<Option<String>, StoreError> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).at("inspect", path),
+    };
+    if !meta.file_type().is_file() {
+        let what = describe(meta.file_type());
+        let target = fs::read_link(path).ok().map(|t| format!(" (to {})", t.display())).unwrap_or_default();
+        return Err(StoreError::NotRegular { path: path.to_owned(), what: format!("{what}{target}") });
+    }
+    if meta.len() > MAX_STATE_BYTES {
+        return Err(StoreError::TooLarge { path: path.to_owned(), size: meta.len(), max: MAX_STATE_BYTES });
+    }
+    let file = fs::File::open(path).at("open", path)?;
+    // The entry could have been swapped between the look and the open.
+    let opened = file.metadata().at("inspect", path)?;
+    if !opened.file_type().is_file() {
+        return Err(StoreError::NotRegular { path: path.to_owned(), what: describe(opened.file_type()).into() });
+    }
+    let mut bytes = Vec::with_capacity(opened.len() as usize);
+    file.take(MAX_STATE_BYTES + 1).read_to_end(&mut bytes).at("read", path)?;
+    if bytes.len() as u64 > MAX_STATE_BYTES {
+        return Err(StoreError::TooLarge { path: path.to_owned(), size: bytes.len() as u64, max: MAX_STATE_BYTES });
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| StoreError::Corrupt { path: path.to_owned(), detail: format!("not UTF-8 text ({e})") })
+}
+
+/// Reads a UTF-8 state file that must exist.
+pub fn read_to_string(path: &Path) -> Result<String, StoreError> {
+    read_optional(path)?.ok_or_else(|| StoreError::Io {
+        op: "read",
+        path: path.to_owned(),
+        source: std::io::ErrorKind::NotFound.into(),
+    })
+}
+
+/// Whether a regular file is at `path` (a link is not one).
+pub fn is_regular_file(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
+}
+
+/// Whether anything is at `path`, a dangling link included.
+pub fn exists_entry(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok()
+}
+
 /// Replaces `path` with `contents` atomically: a temporary file in the same
-/// directory is written, flushed to disk and renamed over the target, keeping
-/// the target's permission bits. A crash leaves the old file or the new one,
-/// never a mix.
+/// directory is written, flushed to disk and renamed over the target. An
+/// existing file keeps its permission bits; a new one gets 0666 less the
+/// umask, like any file a program creates. A crash leaves the old file or the
+/// new one, never a mix.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TMP_PREFIX)
-        .suffix(TMP_SUFFIX)
-        .tempfile_in(dir)
-        .at("create a temporary file in", dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TMP_PREFIX).suffix(TMP_SUFFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = match fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_file() => m.permissions().mode() & 0o7777,
+            // tempfile applies the umask to the mode it creates with.
+            _ => 0o666,
+        };
+        builder.permissions(fs::Permissions::from_mode(mode));
+    }
+    let mut tmp = builder.tempfile_in(dir).at("create a temporary file in", dir)?;
     tmp.write_all(contents).at("write", tmp.path().to_owned())?;
-    if let Ok(meta) = fs::metadata(path) {
-        fs::set_permissions(tmp.path(), meta.permissions()).at("set permissions of", tmp.path().to_owned())?;
+    #[cfg(unix)]
+    if let Ok(m) = fs::symlink_metadata(path) {
+        // An existing file's exact bits (the umask must not narrow them).
+        if m.file_type().is_file() {
+            fs::set_permissions(tmp.path(), m.permissions()).at("set permissions of", tmp.path().to_owned())?;
+        }
     }
     tmp.as_file().sync_data().at("flush", tmp.path().to_owned())?;
     tmp.persist(path).map_err(|e| e.error).at("replace", path)?;
@@ -41,9 +127,14 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Creates a directory and its parents, failing on a non-directory in the way.
+pub fn create_dir_all(dir: &Path) -> Result<(), StoreError> {
+    fs::create_dir_all(dir).at("create", dir)
+}
+
 /// Flushes a directory entry change (the rename) to disk where the platform
 /// allows it; best effort.
-fn sync_dir(dir: &Path) {
+pub fn sync_dir(dir: &Path) {
     #[cfg(unix)]
     if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();
@@ -68,13 +159,55 @@ pub fn remove_temporaries(dir: &Path) {
     }
 }
 
-/// Removes a file; a file that is already gone is fine.
+/// Removes a file; a file that is already gone is fine. A directory in its
+/// place is an error, never removed.
 pub fn remove_if_exists(path: &Path) -> Result<bool, StoreError> {
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).at("inspect", path),
+        Ok(m) if m.file_type().is_dir() => {
+            return Err(StoreError::NotRegular { path: path.to_owned(), what: "a directory".into() });
+        }
+        Ok(_) => {}
+    }
     match fs::remove_file(path) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e).at("remove", path),
     }
+}
+
+/// Checks that `path` (which may not exist yet) stays inside `root` once
+/// links are resolved: git commits symbolic links, and a link in place of a
+/// feature folder, `docs/features` or `.task` must never let phasegate read,
+/// write or delete outside the repository. The error names the link.
+pub fn confine(root: &Path, path: &Path) -> Result<(), StoreError> {
+    let Ok(rel) = path.strip_prefix(root) else {
+        return Err(StoreError::Outside { path: path.to_owned(), root: root.to_owned(), link: None });
+    };
+    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let mut at = root.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        let Ok(meta) = fs::symlink_metadata(&at) else { return Ok(()) };
+        if meta.file_type().is_symlink() {
+            let resolved = at.canonicalize().ok();
+            let inside = resolved.as_ref().is_some_and(|r| r.starts_with(&canonical_root));
+            if !inside {
+                return Err(StoreError::Outside {
+                    path: path.to_owned(),
+                    root: root.to_owned(),
+                    link: Some((at.clone(), resolved.or_else(|| fs::read_link(&at).ok()).unwrap_or_default())),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `path` relative to `base` when below it (for messages).
+pub fn relative(path: &Path, base: &Path) -> PathBuf {
+    path.strip_prefix(base).map_or_else(|_| path.to_owned(), Path::to_path_buf)
 }
 
 #[cfg(test)]
@@ -106,5 +239,38 @@ mod tests {
     fn errors_name_the_file() {
         let err = read_to_string(Path::new("/nonexistent/x.json")).unwrap_err().to_string();
         assert!(err.contains("/nonexistent/x.json"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("sub");
+        fs::create_dir(&d).unwrap();
+        let err = read_optional(&d).unwrap_err().to_string();
+        assert!(err.contains("is a directory"), "{err}");
+        let link = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let err = read_optional(&link).unwrap_err().to_string();
+        assert!(err.contains("symbolic link (to /dev/zero)"), "{err}");
+        let dangling = dir.path().join("gone");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+        assert!(read_optional(&dangling).unwrap_err().to_string().contains("symbolic link"));
+        assert!(remove_if_exists(&d).is_err() && d.is_dir());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_out_of_the_root_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        let outside = dir.path().join("outside");
+        fs::create_dir_all(root.join("docs")).unwrap();
+        fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("docs/features")).unwrap();
+        let err = confine(&root, &root.join("docs/features/001-a/.meta.json")).unwrap_err().to_string();
+        assert!(err.contains("docs/features") && err.contains("outside"), "{err}");
+        std::os::unix::fs::symlink(root.join("docs"), root.join("docs2")).unwrap();
+        confine(&root, &root.join("docs2/x")).unwrap();
     }
 }

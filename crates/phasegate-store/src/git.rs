@@ -1,11 +1,13 @@
-//! Git through libgit2: where the repository's main working tree is, and
-//! feature worktrees.
+//! Git through libgit2: where the repository's main working tree is, feature
+//! worktrees and branches, and the code change a reviewer must see (what
+//! differs from a base commit, committed or not) with its fingerprint.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use git2::{ErrorCode, Repository, WorktreeAddOptions};
+use git2::{DiffFormat, DiffOptions, ErrorCode, Oid, Repository, WorktreeAddOptions, WorktreePruneOptions};
+use phasegate_core::change::{Change, FileChange, FileStatus};
 
 use crate::error::{IoContext, StoreError};
 
@@ -25,6 +27,11 @@ pub struct RepoLayout {
 impl RepoLayout {
     pub fn in_linked_worktree(&self) -> bool {
         self.main_root != self.current_root
+    }
+
+    /// The main checkout's HEAD file (what is checked out there).
+    pub fn head_file(&self) -> PathBuf {
+        self.common_dir.join("HEAD")
     }
 }
 
@@ -59,8 +66,11 @@ fn normalize(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Creates branch `branch` at HEAD and a worktree for it at `path`, and keeps
-/// the worktrees folder out of `git status` through `.git/info/exclude`.
+fn open(dir: &Path) -> Result<Repository, StoreError> {
+    Repository::discover(dir).map_err(|e| StoreError::git(dir, e))
+}
+
+/// Creates branch `branch` at HEAD and a worktree for it at `path`.
 pub fn add_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) -> Result<(), StoreError> {
     let repo = Repository::open(&layout.main_root).map_err(|e| StoreError::git(&layout.main_root, e))?;
     let head = repo.head().and_then(|h| h.peel_to_commit()).map_err(|_| {
@@ -74,7 +84,7 @@ pub fn add_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) 
             "branch {branch} already exists; delete it (git branch -D {branch}) or choose another slug"
         )));
     }
-    if path.exists() {
+    if crate::fs::exists_entry(path) {
         return Err(StoreError::Invalid(format!(
             "{} already exists; remove it or choose another slug",
             path.display()
@@ -86,18 +96,32 @@ pub fn add_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) 
     }
     let mut opts = WorktreeAddOptions::new();
     opts.reference(Some(created.get()));
-    if let Err(e) = repo.worktree(name, path, Some(&opts)) {
-        // Leave nothing half-made behind.
-        let _ = repo.find_branch(branch, git2::BranchType::Local).and_then(|mut b| b.delete());
-        return Err(StoreError::git(path, e));
-    }
-    exclude(&layout.common_dir, &format!("/{}/", crate::project::WORKTREES_DIR))
+    repo.worktree(name, path, Some(&opts)).map_err(|e| StoreError::git(path, e))?;
+    Ok(())
 }
 
+/// Undoes [`add_worktree`] for a creation that did not finish: the worktree
+/// (its folder and git's record) and the branch, if they exist. Best effort.
+pub fn remove_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) {
+    let Ok(repo) = Repository::open(&layout.main_root) else { return };
+    if let Ok(wt) = repo.find_worktree(name) {
+        let mut opts = WorktreePruneOptions::new();
+        opts.valid(true).working_tree(true).locked(false);
+        let _ = wt.prune(Some(&mut opts));
+    }
+    if path.starts_with(&layout.main_root) && path.is_dir() {
+        let _ = fs::remove_dir_all(path);
+    }
+    if let Ok(mut b) = repo.find_branch(branch, git2::BranchType::Local) {
+        let _ = b.delete();
+    }
+}
+
+/// Keeps `pattern` out of `git status` through `.git/info/exclude`.
 pub(crate) fn exclude(common_dir: &Path, pattern: &str) -> Result<(), StoreError> {
     let info = common_dir.join("info");
     let file = info.join("exclude");
-    let existing = fs::read_to_string(&file).unwrap_or_default();
+    let existing = crate::fs::read_optional(&file)?.unwrap_or_default();
     if existing.lines().any(|l| l.trim() == pattern) {
         return Ok(());
     }
@@ -112,4 +136,144 @@ pub fn is_ignored(root: &Path, path: &Path) -> Result<bool, StoreError> {
     let repo = Repository::open(root).map_err(|e| StoreError::git(root, e))?;
     let rel = path.strip_prefix(root).unwrap_or(path);
     repo.is_path_ignored(rel).map_err(|e| StoreError::git(path, e))
+}
+
+/// The commit checked out in the working tree around `dir`; None outside
+/// git or before the first commit.
+pub fn head_commit(dir: &Path) -> Result<Option<String>, StoreError> {
+    let repo = match Repository::discover(dir) {
+        Ok(r) => r,
+        Err(e) if e.code() == ErrorCode::NotFound => return Ok(None),
+        Err(e) => return Err(StoreError::git(dir, e)),
+    };
+    Ok(repo.head().ok().and_then(|h| h.peel_to_commit().ok()).map(|c| c.id().to_string()))
+}
+
+/// The most of a patch kept in memory and in the diff file a reviewer reads.
+pub const MAX_PATCH_BYTES: usize = 4 * 1024 * 1024;
+
+/// What differs in the working tree around `dir` from commit `base`:
+/// commits since, staged and unstaged changes, and untracked files that git
+/// does not ignore. Paths under any of `skip` (relative to the working tree,
+/// e.g. `docs/features/`) are left out: phasegate's own files are not code.
+pub fn change_since(dir: &Path, base: &str, skip: &[String]) -> Result<Change, StoreError> {
+    let repo = open(dir)?;
+    let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
+    let commit = repo.revparse_single(base).and_then(|o| o.peel_to_commit()).map_err(|e| {
+        StoreError::Invalid(format!("the base commit {base} is not in {}: {}", root.display(), e.message()))
+    })?;
+    let tree = commit.tree().map_err(|e| StoreError::git(&root, e))?;
+    let mut opts = DiffOptions::new();
+    opts.include_untracked(true).recurse_untracked_dirs(true).show_untracked_content(true).include_typechange(true);
+    let diff =
+        repo.diff_tree_to_workdir_with_index(Some(&tree), Some(&mut opts)).map_err(|e| StoreError::git(&root, e))?;
+    let skipped = |p: &str| skip.iter().any(|s| p.starts_with(s.as_str()));
+    let mut files = Vec::new();
+    for (i, delta) in diff.deltas().enumerate() {
+        let path = delta
+            .new_file()
+            .path()
+            .or_else(|| delta.old_file().path())
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        if skipped(&path) {
+            continue;
+        }
+        let status = match delta.status() {
+            git2::Delta::Added | git2::Delta::Untracked => FileStatus::Added,
+            git2::Delta::Modified | git2::Delta::Typechange => FileStatus::Modified,
+            git2::Delta::Deleted => FileStatus::Deleted,
+            git2::Delta::Renamed | git2::Delta::Copied => FileStatus::Renamed,
+            git2::Delta::Unmodified | git2::Delta::Ignored | git2::Delta::Unreadable | git2::Delta::Conflicted => {
+                FileStatus::Other
+            }
+        };
+        let (insertions, deletions) = git2::Patch::from_diff(&diff, i)
+            .ok()
+            .flatten()
+            .and_then(|p| p.line_stats().ok())
+            .map_or((0, 0), |(_, ins, del)| (ins, del));
+        files.push(FileChange { path, status, insertions, deletions });
+    }
+    let mut patch = String::new();
+    let mut full = false;
+    diff.print(DiffFormat::Patch, |delta, _hunk, line| {
+        let path =
+            delta.new_file().path().or_else(|| delta.old_file().path()).map(|p| p.to_string_lossy().into_owned());
+        if path.as_deref().is_some_and(|p| skipped(&p.replace('\\', "/"))) {
+            return true;
+        }
+        if patch.len() >= MAX_PATCH_BYTES {
+            full = true;
+            return true;
+        }
+        match line.origin() {
+            '+' | '-' | ' ' => patch.push(line.origin()),
+            _ => {}
+        }
+        patch.push_str(&String::from_utf8_lossy(line.content()));
+        true
+    })
+    .map_err(|e| StoreError::git(&root, e))?;
+    if full {
+        patch.push_str(&format!(
+            "\n[phasegate: the diff is longer than {MAX_PATCH_BYTES} bytes; the rest is left out]\n"
+        ));
+    }
+    Ok(Change { base: commit.id().to_string(), files, patch })
+}
+
+/// A short identity of a change's content: two working trees with the same
+/// change since the same base have the same fingerprint.
+pub fn fingerprint(change: &Change) -> String {
+    let mut text = change.base.clone();
+    text.push('\n');
+    text.push_str(&change.patch);
+    Oid::hash_object(git2::ObjectType::Blob, text.as_bytes()).map(|o| o.to_string()).unwrap_or_default()
+}
+
+/// A fingerprint of plain content (a plan file).
+pub fn content_fingerprint(text: &str) -> String {
+    Oid::hash_object(git2::ObjectType::Blob, text.as_bytes()).map(|o| o.to_string()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commit_all(repo: &Repository, msg: &str) -> Oid {
+        let mut index = repo.index().unwrap();
+        index.add_all(["*"], git2::IndexAddOption::DEFAULT, None).unwrap();
+        index.write().unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let sig = git2::Signature::now("t", "t@example.com").unwrap();
+        let parents: Vec<git2::Commit<'_>> =
+            repo.head().ok().and_then(|h| h.peel_to_commit().ok()).into_iter().collect();
+        let refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
+        repo.commit(Some("HEAD"), &sig, &sig, msg, &tree, &refs).unwrap()
+    }
+
+    #[test]
+    fn the_change_includes_commits_edits_and_new_files_but_not_phasegate_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let repo = Repository::init(root).unwrap();
+        fs::write(root.join("a.txt"), "one\n").unwrap();
+        let base = commit_all(&repo, "base").to_string();
+        fs::write(root.join("a.txt"), "one\ntwo\n").unwrap();
+        commit_all(&repo, "task 1");
+        fs::write(root.join("b.txt"), "new\n").unwrap();
+        fs::create_dir_all(root.join("docs/features/001-a")).unwrap();
+        fs::write(root.join("docs/features/001-a/.meta.json"), "{}").unwrap();
+        let change = change_since(root, &base, &["docs/features/".into()]).unwrap();
+        let paths: Vec<(&str, FileStatus, usize)> =
+            change.files.iter().map(|f| (f.path.as_str(), f.status, f.insertions)).collect();
+        assert_eq!(paths, [("a.txt", FileStatus::Modified, 1), ("b.txt", FileStatus::Added, 1)]);
+        assert!(change.patch.contains("+two") && change.patch.contains("+new"), "{}", change.patch);
+        assert!(!change.patch.contains(".meta.json"), "{}", change.patch);
+        let before = fingerprint(&change);
+        fs::write(root.join("b.txt"), "newer\n").unwrap();
+        assert_ne!(fingerprint(&change_since(root, &base, &[]).unwrap()), before);
+        assert_eq!(head_commit(root).unwrap().map(|h| h.len()), Some(40));
+    }
 }

@@ -1,12 +1,15 @@
 //! phasegate's storage layer: the only crate that touches files and git.
-//! Atomic writes (temp file, fsync, rename), kernel file locks with bounded
-//! waits, feature discovery, `.meta.json` read-modify-write, review history,
-//! and git worktrees through libgit2.
+//! Reads of regular files only, atomic writes (temp file, fsync, rename),
+//! a redo journal for changes spanning several files, kernel file locks with
+//! bounded waits, feature discovery and the index of active features,
+//! `.meta.json` read-modify-write, pipeline files, and git through libgit2.
 
 pub mod error;
 pub mod feature;
 pub mod fs;
 pub mod git;
+pub mod index;
+pub mod journal;
 pub mod lock;
 pub mod pipeline;
 pub mod process;
@@ -14,4 +17,5 @@ pub mod project;
 
 pub use error::StoreError;
 pub use feature::{Feature, FeatureGuard};
+pub use journal::Change;
 pub use project::{Listed, Project, ResolveError, WorktreeStatus};

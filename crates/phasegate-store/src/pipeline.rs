@@ -8,12 +8,14 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use phasegate_core::pipeline::config::{CONFIG_PATH, Config};
 use phasegate_core::pipeline::files::{self, FileError, FileKind, TASK_DIR};
+use phasegate_core::session::SessionId;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{IoContext, StoreError};
 use crate::feature::{Feature, FeatureGuard};
 use crate::fs;
+use crate::journal::Change;
 use crate::project::Project;
 
 impl Feature {
@@ -30,10 +32,18 @@ impl Feature {
     /// it does not exist. Readers need no lock: writers rename.
     pub fn read_task<T: DeserializeOwned>(&self, kind: FileKind, file: &str) -> Result<Option<T>, StoreError> {
         let path = self.task_path(file);
+        fs::confine(self.root(), &path)?;
         match fs::read_optional(&path)? {
             None => Ok(None),
             Some(text) => parse_file(kind, &path, &text).map(Some),
         }
+    }
+
+    /// Reads a `.task/` file as text (a worker's output, for a prompt).
+    pub fn read_task_text(&self, file: &str) -> Result<Option<String>, StoreError> {
+        let path = self.task_path(file);
+        fs::confine(self.root(), &path)?;
+        fs::read_optional(&path)
     }
 }
 
@@ -42,7 +52,8 @@ pub fn parse_file<T: DeserializeOwned>(kind: FileKind, path: &Path, text: &str) 
     files::parse(kind, text).map_err(|e| StoreError::Corrupt { path: path.to_owned(), detail: describe(e) })
 }
 
-fn describe(e: FileError) -> String {
+/// What is wrong with a pipeline file, in the words of [`StoreError::Corrupt`].
+pub fn describe(e: FileError) -> String {
     match e {
         FileError::Syntax(s) => format!("invalid JSON: {s}"),
         FileError::Schema(s) => s.to_string(),
@@ -51,19 +62,24 @@ fn describe(e: FileError) -> String {
 }
 
 impl FeatureGuard<'_> {
+    /// The change that writes a `.task/` file (to commit with others).
+    pub fn task_change<T: Serialize>(&self, file: &str, value: &T) -> Change {
+        let mut text = serde_json::to_string_pretty(value).expect("pipeline files always serialise");
+        text.push('\n');
+        Change::put(self.feature().task_path(file), text)
+    }
+
     /// Writes a `.task/` file atomically.
     pub fn write_task<T: Serialize>(&self, file: &str, value: &T) -> Result<(), StoreError> {
-        let dir = self.feature().task_dir();
-        std::fs::create_dir_all(&dir).at("create", &dir)?;
-        let mut text = serde_json::to_vec_pretty(value).expect("pipeline files always serialise");
-        text.push(b'\n');
-        fs::write_atomic(&dir.join(file), &text)?;
-        fs::remove_temporaries(&dir);
+        self.commit("write .task file", vec![self.task_change(file, value)])?;
+        fs::remove_temporaries(&self.feature().task_dir());
         Ok(())
     }
 
     pub fn remove_task(&self, file: &str) -> Result<bool, StoreError> {
-        fs::remove_if_exists(&self.feature().task_path(file))
+        let path = self.feature().task_path(file);
+        fs::confine(self.feature().root(), &path)?;
+        fs::remove_if_exists(&path)
     }
 }
 
@@ -76,15 +92,20 @@ pub struct SessionRecord {
 }
 
 impl Project {
-    fn session_file(&self, session: &str) -> PathBuf {
-        let safe: String =
-            session.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
-        self.runtime_dir().join("sessions").join(format!("{safe}.json"))
+    /// The record of a session: one file per session, named injectively after
+    /// its (validated) id.
+    pub fn session_file(&self, session: &SessionId) -> PathBuf {
+        self.runtime_dir().join("sessions").join(format!("{}.json", session.file_stem()))
     }
 
     /// Marks `feature` as the pipeline `session` runs. One small file per
     /// session: no project-wide loop file that other sessions could trip on.
-    pub fn register_session(&self, session: &str, feature: &Feature, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub fn register_session(
+        &self,
+        session: &SessionId,
+        feature: &Feature,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         let path = self.session_file(session);
         let dir = path.parent().expect("session files live in a directory");
         std::fs::create_dir_all(dir).at("create", dir)?;
@@ -92,25 +113,28 @@ impl Project {
         fs::write_atomic(&path, &serde_json::to_vec(&record).expect("serialisable"))
     }
 
-    pub fn unregister_session(&self, session: &str) -> Result<(), StoreError> {
+    pub fn unregister_session(&self, session: &SessionId) -> Result<(), StoreError> {
         fs::remove_if_exists(&self.session_file(session)).map(|_| ())
     }
 
     /// The pipeline feature `session` runs, if it runs one. A record that
-    /// points at a folder that no longer exists is dropped.
-    pub fn session_feature(&self, session: &str) -> Result<Option<Feature>, StoreError> {
+    /// points at a folder that no longer exists, or outside the features
+    /// folder, is dropped.
+    pub fn session_feature(&self, session: &SessionId) -> Result<Option<Feature>, StoreError> {
         let path = self.session_file(session);
         let Some(text) = fs::read_optional(&path)? else { return Ok(None) };
         let record: SessionRecord = serde_json::from_str(&text)
             .map_err(|e| StoreError::Corrupt { path: path.clone(), detail: format!("invalid JSON: {e}") })?;
-        if !record.dir.join(phasegate_core::meta::META_FILE).is_file() {
+        let inside = record.dir.parent() == Some(self.features_dir().as_path());
+        if !inside || !fs::exists_entry(&record.dir.join(phasegate_core::meta::META_FILE)) {
             let _ = fs::remove_if_exists(&path);
             return Ok(None);
         }
         Ok(Some(self.feature_for_dir(record.dir)))
     }
 
-    /// `.phasegate/pipeline.config.json`, or the defaults when it does not exist.
+    /// `.phasegate/pipeline.config.json`, or the defaults when it does not
+    /// exist; checked exactly as `pipeline check config` checks it.
     pub fn pipeline_config(&self) -> Result<Config, StoreError> {
         let path = self.root().join(CONFIG_PATH);
         match fs::read_optional(&path)? {
@@ -158,7 +182,7 @@ impl PidLock {
                     return Ok((PidLock { path: path.to_owned() }, note));
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let text = std::fs::read_to_string(path).unwrap_or_default();
+                    let text = fs::read_optional(path).ok().flatten().unwrap_or_default();
                     match serde_json::from_str::<Holder>(&text).ok() {
                         Some(h) if !is_stale(&h, now) => {
                             return Err(StoreError::Invalid(format!(
@@ -214,11 +238,19 @@ fn host() -> String {
 }
 
 fn pid_alive(pid: u32) -> bool {
-    let proc = Path::new("/proc");
-    if proc.join("self").exists() {
-        proc.join(pid.to_string()).exists()
-    } else {
-        // Without /proc we cannot tell; only age makes the lock stale.
+    #[cfg(unix)]
+    {
+        use nix::errno::Errno;
+        use nix::sys::signal::kill;
+        use nix::unistd::Pid;
+        let Ok(raw) = i32::try_from(pid) else { return false };
+        // Signal 0 checks that the process exists; EPERM means it does.
+        !matches!(kill(Pid::from_raw(raw), None), Err(Errno::ESRCH))
+    }
+    #[cfg(not(unix))]
+    {
+        // Without a way to ask, only age makes the lock stale.
+        let _ = pid;
         true
     }
 }

@@ -1,11 +1,23 @@
 //! Running external commands with a time limit: the plan's tests and the
 //! final gate's reviewer.
+//!
+//! The deadline holds whatever the command does: at the deadline its whole
+//! process group is killed, and output is collected only until then. A test
+//! that leaves a background child holding stdout (a dev server, say) would
+//! otherwise keep the reader, and the Stop hook, waiting until Claude Code's
+//! own hook timeout. After the command exits normally its group is killed
+//! too (leftover background children of a test run are not wanted) and
+//! reading stops after a short grace period.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// How long output is still collected after the command itself exited.
+const DRAIN_GRACE: Duration = Duration::from_millis(300);
 
 /// What a bounded run produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,8 +29,8 @@ pub struct Finished {
     pub stderr: String,
 }
 
-/// Runs `program args…` in `dir`, feeding `stdin`, killing it (and its
-/// process group on Unix) after `timeout`.
+/// Runs `program args…` in `dir`, feeding `stdin`, killing its process group
+/// after `timeout`.
 pub fn run(
     program: &str,
     args: &[String],
@@ -26,6 +38,8 @@ pub fn run(
     stdin: Option<&str>,
     timeout: Duration,
 ) -> std::io::Result<Finished> {
+    let start = Instant::now();
+    let deadline = start + timeout;
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(dir)
@@ -35,41 +49,77 @@ pub fn run(
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
+        // The child leads a process group of its own, so the group can be
+        // killed without touching us.
         cmd.process_group(0);
     }
     let mut child = cmd.spawn()?;
-    let feeder = stdin.map(str::to_owned).and_then(|text| {
-        child.stdin.take().map(|mut pipe| {
-            thread::spawn(move || {
-                let _ = pipe.write_all(text.as_bytes());
-            })
-        })
-    });
-    let out = child.stdout.take().map(reader);
-    let err = child.stderr.take().map(reader);
-    let start = Instant::now();
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break Some(status);
-        }
-        if start.elapsed() >= timeout {
-            timed_out = true;
-            kill_group(&mut child);
-            break child.wait().ok();
-        }
-        thread::sleep(Duration::from_millis(20));
-    };
-    if let Some(f) = feeder {
-        let _ = f.join();
+    if let (Some(text), Some(mut pipe)) = (stdin.map(str::to_owned), child.stdin.take()) {
+        thread::spawn(move || {
+            let _ = pipe.write_all(text.as_bytes());
+        });
     }
-    let collect = |h: Option<thread::JoinHandle<String>>| h.and_then(|h| h.join().ok()).unwrap_or_default();
-    Ok(Finished {
-        exit: if timed_out { None } else { status.and_then(|s| s.code()) },
-        timed_out,
-        stdout: collect(out),
-        stderr: collect(err),
-    })
+    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
+    for (i, pipe) in [
+        child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
+        child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let Some(mut pipe) = pipe else { continue };
+        let tx = tx.clone();
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            loop {
+                match pipe.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send((i, buf[..n].to_vec())).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+    }
+    drop(tx);
+    let mut out = [Vec::new(), Vec::new()];
+    let mut timed_out = false;
+    let mut status = None;
+    let mut drain_until: Option<Instant> = None;
+    loop {
+        if status.is_none() {
+            if let Some(s) = child.try_wait()? {
+                status = Some(s);
+                kill_group(child.id());
+                drain_until = Some(Instant::now() + DRAIN_GRACE);
+            } else if Instant::now() >= deadline {
+                timed_out = true;
+                kill_group(child.id());
+                let _ = child.kill();
+                status = child.wait().ok();
+                drain_until = Some(Instant::now() + DRAIN_GRACE);
+            }
+        }
+        let until = drain_until.unwrap_or(deadline).min(Instant::now() + Duration::from_millis(20));
+        match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            Ok((i, bytes)) => out[i].extend_from_slice(&bytes),
+            Err(mpsc::RecvTimeoutError::Disconnected) if status.is_some() => break,
+            Err(mpsc::RecvTimeoutError::Disconnected) => thread::sleep(Duration::from_millis(5)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if drain_until.is_some_and(|d| Instant::now() >= d) {
+            // Readers still blocked belong to children that escaped the
+            // group (a new session); they are abandoned, not waited for.
+            while let Ok((i, bytes)) = rx.try_recv() {
+                out[i].extend_from_slice(&bytes);
+            }
+            break;
+        }
+    }
+    let [stdout, stderr] = out.map(|b| String::from_utf8_lossy(&b).into_owned());
+    Ok(Finished { exit: if timed_out { None } else { status.and_then(|s| s.code()) }, timed_out, stdout, stderr })
 }
 
 /// Runs a shell command line (`sh -c`, `cmd /C` on Windows).
@@ -81,48 +131,22 @@ pub fn run_shell(line: &str, dir: &Path, timeout: Duration) -> std::io::Result<F
     }
 }
 
-fn reader(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = pipe.read_to_end(&mut buf);
-        String::from_utf8_lossy(&buf).into_owned()
-    })
-}
-
-fn kill_group(child: &mut std::process::Child) {
+fn kill_group(pid: u32) {
     #[cfg(unix)]
     {
-        // The child leads its own process group: kill the whole group, so a
-        // test runner's children do not outlive the timeout.
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", child.id())])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        use nix::sys::signal::{Signal, killpg};
+        use nix::unistd::Pid;
+        if let Ok(raw) = i32::try_from(pid) {
+            let _ = killpg(Pid::from_raw(raw), Signal::SIGKILL);
+        }
     }
-    let _ = child.kill();
+    #[cfg(not(unix))]
+    let _ = pid;
 }
 
 /// Finds `program` on PATH (or as a path).
-pub fn find_program(program: &str) -> Option<std::path::PathBuf> {
-    let p = Path::new(program);
-    if p.components().count() > 1 {
-        return p.is_file().then(|| p.to_path_buf());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(program)).find(|c| is_executable(c))
-}
-
-fn is_executable(p: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        p.is_file()
-    }
+pub fn find_program(program: &str) -> Option<PathBuf> {
+    which::which(program).ok()
 }
 
 #[cfg(test)]
@@ -144,7 +168,23 @@ mod tests {
         let start = Instant::now();
         let f = run_shell("sleep 30 & sleep 30; echo never", dir.path(), Duration::from_millis(300)).unwrap();
         assert!(f.timed_out && f.exit.is_none());
-        assert!(start.elapsed() < Duration::from_secs(5), "the background child kept the pipes open");
+        assert!(start.elapsed() < Duration::from_secs(3), "the background child kept the pipes open");
+    }
+
+    /// Regression: a 2 s limit took 25 s when the command left a background
+    /// child holding stdout that escaped the process group.
+    #[test]
+    fn the_deadline_holds_when_a_child_escapes_the_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = Instant::now();
+        let f = run_shell("setsid sleep 20 & echo started; sleep 30", dir.path(), Duration::from_millis(500)).unwrap();
+        assert!(f.timed_out && f.stdout.contains("started"), "{f:?}");
+        assert!(start.elapsed() < Duration::from_secs(3), "waited {:?}", start.elapsed());
+        // A command that exits at once but leaves a holder of stdout behind.
+        let start = Instant::now();
+        let f = run_shell("setsid sleep 20 & echo done", dir.path(), Duration::from_secs(10)).unwrap();
+        assert_eq!((f.exit, f.stdout.as_str()), (Some(0), "done\n"));
+        assert!(start.elapsed() < Duration::from_secs(3), "waited {:?}", start.elapsed());
     }
 
     #[test]

@@ -3,16 +3,15 @@
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx};
 
 mod feature;
 mod finish;
 mod next;
 mod phase;
-pub(crate) mod pipeline;
+mod pipeline;
 mod review;
+mod schema;
 mod status;
 mod validate;
 mod worktree;
@@ -48,6 +47,7 @@ enum Command {
     /// Pipeline mode: the autonomous requirements → plan → review → implementation loop.
     #[command(subcommand)]
     Pipeline(pipeline::PipelineCommand),
+    Schema(schema::SchemaArgs),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -65,16 +65,17 @@ impl FeatureArg {
     }
 }
 
-pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CliResult<ExitStatus> {
+pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
     match cli.command {
-        Command::Validate(args) => validate::run(args, ctx),
+        Command::Validate(args) => validate::cmd_validate(args, ctx),
         Command::Phase(cmd) => phase::run(cmd, ctx),
         Command::Review(cmd) => review::run(cmd, ctx),
         Command::Feature(cmd) => feature::run(cmd, ctx),
-        Command::Status(args) => status::run(args, ctx),
-        Command::Next(args) => next::run(args, ctx),
+        Command::Status(args) => status::cmd_status(args, ctx),
+        Command::Next(args) => next::cmd_next(args, ctx),
         Command::Worktree(cmd) => worktree::run(cmd, ctx),
-        Command::Finish(args) => finish::run(args, ctx),
+        Command::Finish(args) => finish::cmd_finish(args, ctx),
         Command::Pipeline(cmd) => pipeline::run(cmd, ctx),
+        Command::Schema(args) => schema::cmd_schema(args, ctx),
     }
 }

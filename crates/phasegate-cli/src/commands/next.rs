@@ -1,12 +1,10 @@
 //! `workflow-state next`: the suggested next command.
 
 use clap::Args;
-use phasegate_core::guide;
+use phasegate_ops::status;
 
-use crate::commands::FeatureArg;
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use super::FeatureArg;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Print the suggested next command (e.g. /phasegate:design) and why.
 #[derive(Debug, Args)]
@@ -18,15 +16,14 @@ pub struct NextArgs {
     json: bool,
 }
 
-pub fn run(args: NextArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (_, feature) = ctx.feature(args.feature.get())?;
-    let next = guide::next(&feature.load()?);
+pub fn cmd_next(args: NextArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let next = status::next(&ctx.env, args.feature.get())?;
     if args.json {
-        ctx.json(&next)?;
+        ctx.out.json(&next)?;
     } else {
         match &next.command {
-            Some(cmd) => ctx.line(format!("{cmd}  ({})", next.reason))?,
-            None => ctx.line(format!("nothing to do ({})", next.reason))?,
+            Some(cmd) => ctx.out.line(format!("{cmd}  ({})", next.reason))?,
+            None => ctx.out.line(format!("nothing to do ({})", next.reason))?,
         }
     }
     Ok(ExitStatus::Success)

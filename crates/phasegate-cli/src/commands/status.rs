@@ -1,17 +1,13 @@
 //! `workflow-state status`: every feature, as a table or JSON.
 
 use clap::Args;
-use phasegate_core::guide;
-use phasegate_core::meta::{Meta, PhaseState};
-use phasegate_store::Listed;
-use serde::Serialize;
+use phasegate_ops::status::{self, Row};
 
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Show all features: phase, partial phases, next command. A feature whose
-/// .meta.json cannot be read is listed with the error.
+/// Show all features: phase, partial phases, open concerns, next command. A
+/// feature whose .meta.json cannot be read is listed with the error. Also
+/// refreshes the index of active features the SessionStart hook reads.
 #[derive(Debug, Args)]
 pub struct StatusArgs {
     /// JSON for scripts: an array with one object per feature.
@@ -22,32 +18,14 @@ pub struct StatusArgs {
     strict: bool,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Row {
-    name: String,
-    dir: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    meta: Option<Meta>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    partial: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    next: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-pub fn run(args: StatusArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let project = ctx.project()?;
-    let listed = project.list()?;
-    let broken = listed.iter().filter(|l| l.meta.is_err()).count();
-    let rows: Vec<Row> = listed.into_iter().map(row).collect();
+pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let (features_dir, rows) = status::status(&ctx.env)?;
+    let broken = rows.iter().filter(|r| r.error.is_some()).count();
     if args.json {
-        ctx.json_pretty(&rows)?;
+        ctx.out.json_pretty(&rows)?;
     } else if rows.is_empty() {
-        ctx.line(format!(
-            "No features in {}. Create one with `workflow-state feature new <slug>`.",
-            ctx.show_path(&project.features_dir())
+        ctx.out.line(format!(
+            "No features in {features_dir}. Create one with `workflow-state feature new <slug or description>`."
         ))?;
     } else {
         let table: Vec<[String; 5]> = rows.iter().map(table_row).collect();
@@ -60,50 +38,29 @@ pub fn run(args: StatusArgs, ctx: &mut Ctx<'_>) -> CliResult {
         }
         for r in std::iter::once(&header).chain(&table) {
             let line: Vec<String> = r.iter().zip(widths).map(|(c, w)| format!("{c:<w$}")).collect();
-            ctx.line(line.join("  ").trim_end())?;
+            ctx.out.line(line.join("  ").trim_end())?;
+        }
+        for r in &rows {
+            for c in &r.open_concerns {
+                ctx.out.line(format!("open concern in {}: {c}", r.name))?;
+            }
         }
         for r in rows.iter().filter(|r| r.error.is_some()) {
-            ctx.line(format!("error: {}", r.error.as_deref().unwrap_or_default()))?;
+            ctx.out.line(format!("error: {}", r.error.as_deref().unwrap_or_default()))?;
         }
     }
     Ok(if args.strict && broken > 0 { ExitStatus::Error } else { ExitStatus::Success })
-}
-
-fn row(l: Listed) -> Row {
-    let name = l.feature.name().to_owned();
-    let dir = l.feature.dir().display().to_string();
-    match l.meta {
-        Ok(meta) => Row {
-            partial: meta.partial_phases().iter().map(|p| p.name().to_owned()).collect(),
-            next: guide::next(&meta).command,
-            meta: Some(meta),
-            name,
-            dir,
-            error: None,
-        },
-        Err(e) => Row { name, dir, meta: None, partial: vec![], next: None, error: Some(e.to_string()) },
-    }
 }
 
 fn table_row(r: &Row) -> [String; 5] {
     let Some(meta) = &r.meta else {
         return [r.name.clone(), "-".into(), "unreadable".into(), "-".into(), "-".into()];
     };
-    let phase = match meta.current_phase {
-        None => "-".to_owned(),
-        Some(p) => match meta.phase_state(p) {
-            PhaseState::Partial => {
-                let it = meta.record(p).map_or(0, |r| r.iterations);
-                format!("{p} (partial, {it}/{} iterations)", meta.mode.max_iterations())
-            }
-            PhaseState::Completed | PhaseState::NotStarted => p.to_string(),
-        },
-    };
     [
         r.name.clone(),
         meta.mode.to_string(),
         meta.status.to_string(),
-        phase,
+        r.phase_text(),
         r.next.clone().unwrap_or_else(|| "-".into()),
     ]
 }

@@ -123,4 +123,32 @@ mod tests {
         assert_eq!(p["finalGate"]["properties"]["command"]["default"], serde_json::json!(c.final_gate.command));
         assert_eq!(p["stopHook"]["properties"]["maxConsecutiveBlocks"]["default"], 7);
     }
+
+    /// Regression: values that `pipeline check config` accepted (integers
+    /// beyond u32) were rejected by every loader, and huge ones broke the Stop
+    /// hook. Every value the schema accepts, the loader accepts.
+    #[test]
+    fn the_schema_and_the_loader_agree_at_the_bounds() {
+        use crate::pipeline::files::{FileKind, parse, validate};
+        let schema: serde_json::Value = serde_json::from_str(crate::schema::Schema::PipelineConfig.text()).unwrap();
+        let mut at_max = serde_json::Map::new();
+        for (section, body) in schema["properties"].as_object().unwrap() {
+            let Some(props) = body.get("properties").and_then(|p| p.as_object()) else { continue };
+            let mut obj = serde_json::Map::new();
+            for (key, spec) in props {
+                if spec["type"] == "integer" {
+                    let max = spec["maximum"].as_u64().unwrap_or_else(|| panic!("{section}.{key} has no maximum"));
+                    obj.insert(key.clone(), serde_json::json!(max));
+                }
+            }
+            at_max.insert(section.clone(), serde_json::Value::Object(obj));
+        }
+        let text = serde_json::Value::Object(at_max).to_string();
+        validate(FileKind::Config, &text).unwrap();
+        let c: Config = parse(FileKind::Config, &text).unwrap();
+        assert_eq!(c.stop_hook.stale_after_minutes, 525_600);
+        let over = r#"{"stopHook": {"staleAfterMinutes": 18446744073709551615}}"#;
+        let err = validate(FileKind::Config, over).unwrap_err().to_string();
+        assert!(err.contains("/stopHook/staleAfterMinutes"), "{err}");
+    }
 }

@@ -1,9 +1,6 @@
 //! The pipeline's files (seed 001, Output Formats): which schema each one
 //! follows, where it lives, and typed views of the ones the binary reads.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -19,7 +16,8 @@ pub const FINAL_GATE_SESSION_MARKER: &str = ".codex-session-active";
 pub const ORCHESTRATOR_LOCK: &str = ".orchestrator.lock";
 
 /// Every file format of pipeline mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 pub enum FileKind {
     WorkerSignal,
     UserStory,
@@ -42,20 +40,6 @@ impl FileKind {
         FileKind::Config,
         FileKind::State,
     ];
-
-    /// The name used by `workflow-state pipeline check <kind>`.
-    pub fn name(self) -> &'static str {
-        match self {
-            FileKind::WorkerSignal => "worker-signal",
-            FileKind::UserStory => "user-story",
-            FileKind::PlanRefined => "plan-refined",
-            FileKind::Review => "review",
-            FileKind::ImplResult => "impl-result",
-            FileKind::LoopState => "loop-state",
-            FileKind::Config => "config",
-            FileKind::State => "state",
-        }
-    }
 
     pub fn schema(self) -> Schema {
         match self {
@@ -85,25 +69,7 @@ impl FileKind {
     }
 }
 
-impl fmt::Display for FileKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown file kind `{0}`; expected one of: worker-signal, user-story, plan-refined, review, impl-result, loop-state, config, state"
-)]
-pub struct UnknownKind(pub String);
-
-impl FromStr for FileKind {
-    type Err = UnknownKind;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        FileKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| UnknownKind(s.to_owned()))
-    }
-}
+crate::named!(FileKind, "file kind");
 
 /// Why a pipeline file is not usable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -117,7 +83,7 @@ pub enum FileError {
 }
 
 /// Parses `text` as JSON and checks it against the kind's schema.
-pub fn check(kind: FileKind, text: &str) -> Result<Value, FileError> {
+fn check_schema(kind: FileKind, text: &str) -> Result<Value, FileError> {
     let value: Value = serde_json::from_str(text).map_err(|e| FileError::Syntax(e.to_string()))?;
     kind.schema().check(&value).map_err(FileError::Schema)?;
     Ok(value)
@@ -125,8 +91,22 @@ pub fn check(kind: FileKind, text: &str) -> Result<Value, FileError> {
 
 /// Checks `text` and reads it as `T`.
 pub fn parse<T: serde::de::DeserializeOwned>(kind: FileKind, text: &str) -> Result<T, FileError> {
-    let value = check(kind, text)?;
-    serde_json::from_value(value).map_err(|e| FileError::Syntax(e.to_string()))
+    let value = check_schema(kind, text)?;
+    serde_json::from_value(value).map_err(|e| FileError::Rule(e.to_string()))
+}
+
+/// The one definition of a valid file of `kind`: its schema, then the
+/// reading every loader does. `pipeline check` and every loader agree.
+pub fn validate(kind: FileKind, text: &str) -> Result<(), FileError> {
+    match kind {
+        FileKind::WorkerSignal => parse::<WorkerSignal>(kind, text).map(drop),
+        FileKind::UserStory | FileKind::ImplResult => check_schema(kind, text).map(drop),
+        FileKind::PlanRefined => parse::<PlanRefined>(kind, text).map(drop),
+        FileKind::Review => parse::<Review>(kind, text).map(drop),
+        FileKind::LoopState => parse::<super::impl_loop::LoopState>(kind, text).map(drop),
+        FileKind::Config => parse::<super::config::Config>(kind, text).map(drop),
+        FileKind::State => parse::<super::run::PipelineRun>(kind, text).map(drop),
+    }
 }
 
 /// The part of plan-refined.json the binary acts on.
@@ -157,8 +137,9 @@ pub struct Implementation {
     pub max_iterations: Option<u32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ReviewStatus {
     Approved,
     NeedsChanges,
@@ -168,16 +149,7 @@ pub enum ReviewStatus {
     Skipped,
 }
 
-impl ReviewStatus {
-    pub fn name(self) -> &'static str {
-        match self {
-            ReviewStatus::Approved => "approved",
-            ReviewStatus::NeedsChanges => "needs_changes",
-            ReviewStatus::NeedsClarification => "needs_clarification",
-            ReviewStatus::Skipped => "skipped",
-        }
-    }
-}
+crate::named!(ReviewStatus, "review status");
 
 /// The part of a review file the binary acts on.
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -1,17 +1,18 @@
 //! The orchestrator's next action for each state (seed 001, "Using the
 //! Orchestrator"): what `workflow-state pipeline next` prints. The Markdown
-//! only says "do what it prints".
+//! only says "do what it prints". Every file a worker must write is named by
+//! its absolute path, with the command that prints its shape.
 
-use super::files::{ReviewStatus, TASK_DIR};
-use super::gate::{Gate, GateKind, Stage};
-use super::run::Run;
+use super::files::ReviewStatus;
+use super::gate::{Gate, GateDecision, GateKind, Stage};
+use super::run::PipelineRun;
 use super::state::State;
 
 /// One next step, for the model and the user.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Action {
     pub state: State,
-    /// One line: what to do now.
+    /// What to do now.
     pub action: String,
     /// The commands that end this step, in order.
     pub then: Vec<String>,
@@ -21,8 +22,25 @@ fn ws(args: &str) -> String {
     format!("workflow-state pipeline {args}")
 }
 
-pub fn next(run: &Run, feature: &str) -> Action {
-    let t = TASK_DIR;
+/// Where a pipeline's files are, for the texts that name them.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    /// The feature's folder name (`001-auth`).
+    pub feature: &'a str,
+    /// The absolute path of its `.task/` folder.
+    pub task_dir: &'a str,
+}
+
+/// How a worker is told to write a file: its absolute path and where its
+/// shape is.
+fn file_for_worker(task_dir: &str, file: &str, kind: &str) -> String {
+    format!(
+        "{task_dir}/{file} (its JSON shape: `workflow-state schema {kind}`; check it with `workflow-state pipeline check {kind}`)"
+    )
+}
+
+pub fn next(run: &PipelineRun, place: Place<'_>) -> Action {
+    let Place { feature, task_dir: t } = place;
     let f = format!("--feature {feature}");
     let (action, then): (String, Vec<String>) = match run.state {
         State::Idle => {
@@ -30,13 +48,18 @@ pub fn next(run: &Run, feature: &str) -> Action {
         }
         State::RequirementsGathering => (
             format!(
-                "Spawn Agent(phasegate:requirements-gatherer) with the request. When it writes {t}/worker-signal.json, run `{}` and ask the user its questions (AskUserQuestion), then resume the agent with the answers. When the user approves, the agent writes {t}/user-story.json.",
-                ws(&format!("signal {f}"))
+                "Spawn Agent(phasegate:requirements-gatherer) with the request and this instruction: write questions to {signal}; write the approved requirements to {story}. When it stops, run `{}` and ask the user its questions (AskUserQuestion), then resume the agent with the answers.",
+                ws(&format!("signal {f}")),
+                signal = file_for_worker(t, "worker-signal.json", "worker-signal"),
+                story = file_for_worker(t, "user-story.json", "user-story"),
             ),
             vec![ws(&format!("check user-story {f}")), ws(&format!("transition plan_drafting {f}"))],
         ),
         State::PlanDrafting => (
-            format!("Spawn Agent(phasegate:planner) on {t}/user-story.json; it drafts {t}/plan-refined.json."),
+            format!(
+                "Spawn Agent(phasegate:planner) on {t}/user-story.json with this instruction: write the plan to {}.",
+                file_for_worker(t, "plan-refined.json", "plan-refined")
+            ),
             vec![ws(&format!("transition plan_refining {f}"))],
         ),
         State::PlanRefining => (
@@ -48,13 +71,16 @@ pub fn next(run: &Run, feature: &str) -> Action {
         State::PlanReviewing => gate_action(&run.plan_review, GateKind::Plan, &f, "implementing"),
         State::Implementing => (
             format!(
-                "Spawn Agent(phasegate:implementer) on {t}/plan-refined.json (keep its agent id to resume it for fixes)."
+                "Spawn Agent(phasegate:implementer) on {t}/plan-refined.json (keep its agent id to resume it for fixes), with this instruction: when done, write {}.",
+                file_for_worker(t, "impl-result.json", "impl-result")
             ),
             vec![ws(&format!("transition implementing_loop {f}"))],
         ),
         State::ImplementingLoop => gate_action(&run.code_review, GateKind::Code, &f, "complete"),
         State::Complete => (
-            format!("The pipeline is complete. Report {t}/impl-result.json and the review summaries to the user."),
+            format!(
+                "The pipeline is complete and its feature closed. Report {t}/impl-result.json and the review summaries to the user."
+            ),
             vec![],
         ),
         State::NeedsUserInput => {
@@ -66,10 +92,8 @@ pub fn next(run: &Run, feature: &str) -> Action {
             )
         }
         State::Error => {
-            let (from, message) = run
-                .failed
-                .as_ref()
-                .map_or(("unknown".to_owned(), String::new()), |e| (e.from.name().to_owned(), e.message.clone()));
+            let (from, message) =
+                run.failed.as_ref().map_or(("unknown", String::new()), |e| (e.from.name(), e.message.clone()));
             (
                 format!("Failed in {from}: {message} Fix the cause, then recover to retry that phase."),
                 vec![ws(&format!("recover {f}"))],
@@ -81,11 +105,21 @@ pub fn next(run: &Run, feature: &str) -> Action {
 
 fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Vec<String>) {
     let round = gate.round.max(1);
+    if let Some(fixing) = &gate.fixing {
+        return (
+            format!(
+                "The {worker} is fixing the findings of round {r}. Wait for its result (a resumed agent runs in the background; its result arrives as a task notification: end your turn to wait, nothing is counted while it runs). Then report the fix; the next round starts from the sonnet reviewer.",
+                worker = kind.worker(),
+                r = fixing.round
+            ),
+            vec![ws(&format!("fixed {f}"))],
+        );
+    }
     let Some(stage) = gate.expected() else {
         return match kind {
             GateKind::Plan => ("The plan review gate passed.".into(), vec![ws(&format!("transition {after} {f}"))]),
             GateKind::Code => (
-                "The code reviews passed. Make sure the plan's tests pass, then end your message with the completion promise; the Stop hook runs the tests and completes the pipeline.".into(),
+                "The code reviews passed. Make sure the plan's tests pass, then end your message with the completion promise; the Stop hook runs the tests and completes the pipeline. Any later change to the code reopens the gate.".into(),
                 vec![ws(&format!("test {f}"))],
             ),
         };
@@ -99,10 +133,8 @@ fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Ve
     match stage {
         Stage::Sonnet | Stage::Opus => (
             format!(
-                "{prefix}Review round {round}: spawn Agent(phasegate:{reviewer}) with model {stage} (a fresh agent); write its JSON reply to {t}/{file}.",
-                reviewer = kind.reviewer(),
-                t = TASK_DIR,
-                file = stage.file()
+                "{prefix}Review round {round}: run `{brief}`; spawn the agent it names, with the model and prompt it prints (a fresh agent, in the foreground), and write its JSON reply unchanged to the file it names.",
+                brief = ws(&format!("review-brief {f}")),
             ),
             vec![ws(&format!("review {stage} {f}"))],
         ),
@@ -113,8 +145,7 @@ fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Ve
 }
 
 /// What `pipeline review` and `final-gate` print after recording.
-pub fn after_review(kind: GateKind, decision: super::gate::GateDecision) -> String {
-    use super::gate::GateDecision;
+pub fn after_review(kind: GateKind, decision: GateDecision) -> String {
     match decision {
         GateDecision::Next { stage: Stage::Final } => "Approved. Next: the final gate.".into(),
         GateDecision::Next { stage } => format!("Approved. Next: the {stage} review."),
@@ -123,10 +154,12 @@ pub fn after_review(kind: GateKind, decision: super::gate::GateDecision) -> Stri
             GateKind::Code => "All reviews approved: the code gate passed. Next: make the tests pass and end with the completion promise.".into(),
         },
         GateDecision::Fix => format!(
-            "Changes needed: resume the {} with the findings and fix them (accept all feedback, fix root causes), then review again from the sonnet reviewer.",
+            "Changes needed: resume the {} with the findings and fix them (accept all feedback, fix root causes). No review starts until you run `workflow-state pipeline fixed` after its result arrived; then review again from the sonnet reviewer.",
             kind.worker()
         ),
-        GateDecision::Clarify => "The reviewer needs clarification: the pipeline is paused; ask the user, then resume.".into(),
+        GateDecision::Clarify => {
+            "The reviewer needs clarification: the pipeline is paused; ask the user, then resume.".into()
+        }
         GateDecision::LimitReached => "The review loop limit is reached: the pipeline is paused; ask the user whether to continue (resume) or stop (reset).".into(),
     }
 }
@@ -136,24 +169,44 @@ mod tests {
     use super::*;
     use chrono::Utc;
 
+    const PLACE: Place<'static> = Place { feature: "001-a", task_dir: "/r/docs/features/001-a/.task" };
+
     #[test]
     fn next_walks_the_gate() {
-        let mut run = Run::new("x".into(), None, Utc::now());
-        assert!(next(&run, "001-a").then[0].contains("transition requirements_gathering --feature 001-a"));
+        let now = Utc::now();
+        let mut run = PipelineRun::new("x".into(), None, now);
+        assert!(next(&run, PLACE).then[0].contains("transition requirements_gathering --feature 001-a"));
         run.state = State::PlanReviewing;
         run.plan_review = Gate::new();
-        let a = next(&run, "001-a");
-        assert!(
-            a.action.contains("phasegate:plan-reviewer") && a.action.contains("review-sonnet.json"),
-            "{}",
-            a.action
-        );
+        let a = next(&run, PLACE);
+        assert!(a.action.contains("workflow-state pipeline review-brief --feature 001-a"), "{}", a.action);
         assert_eq!(a.then, ["workflow-state pipeline review sonnet --feature 001-a"]);
         for s in [Stage::Sonnet, Stage::Opus] {
-            run.plan_review.record(s, ReviewStatus::Approved, 10).unwrap();
+            run.plan_review.admit(s, "v", GateKind::Plan).unwrap();
+            run.plan_review.record(s, ReviewStatus::Approved, "v", 10, now).unwrap();
         }
-        assert_eq!(next(&run, "001-a").then, ["workflow-state pipeline final-gate --feature 001-a"]);
-        run.plan_review.record(Stage::Final, ReviewStatus::Approved, 10).unwrap();
-        assert_eq!(next(&run, "001-a").then, ["workflow-state pipeline transition implementing --feature 001-a"]);
+        assert_eq!(next(&run, PLACE).then, ["workflow-state pipeline final-gate --feature 001-a"]);
+        run.plan_review.admit(Stage::Final, "v", GateKind::Plan).unwrap();
+        run.plan_review.record(Stage::Final, ReviewStatus::NeedsChanges, "v", 10, now).unwrap();
+        let a = next(&run, PLACE);
+        assert!(a.action.starts_with("The planner is fixing the findings of round 1"), "{}", a.action);
+        assert_eq!(a.then, ["workflow-state pipeline fixed --feature 001-a"]);
+    }
+
+    /// Regression: workers were not told the path and shape of the JSON file
+    /// they must write.
+    #[test]
+    fn workers_are_told_the_absolute_path_and_the_shape() {
+        let mut run = PipelineRun::new("x".into(), None, Utc::now());
+        run.state = State::RequirementsGathering;
+        let a = next(&run, PLACE).action;
+        assert!(
+            a.contains(
+                "/r/docs/features/001-a/.task/user-story.json (its JSON shape: `workflow-state schema user-story`"
+            ),
+            "{a}"
+        );
+        run.state = State::PlanDrafting;
+        assert!(next(&run, PLACE).action.contains("/r/docs/features/001-a/.task/plan-refined.json (its JSON shape"));
     }
 }

@@ -1,6 +1,6 @@
-//! A pipeline run: the `state.json` of one pipeline feature, and the pure
-//! operations on it. The binary enforces every transition here; the Markdown
-//! only follows what it prints.
+//! A pipeline run: the `state.json` of one pipeline feature ([`PipelineRun`]),
+//! and the pure operations on it. The binary enforces every transition here;
+//! the Markdown only follows what it prints.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -19,8 +19,9 @@ pub struct Owner {
 
 /// Why the pipeline waits for the user (seed 001, "When Pipeline Pauses",
 /// plus the loop's own ends).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum PauseReason {
     NeedsClarification,
     ReviewLoopExceeded,
@@ -35,42 +36,7 @@ pub enum PauseReason {
     Stale,
 }
 
-impl PauseReason {
-    pub const ALL: [PauseReason; 7] = [
-        PauseReason::NeedsClarification,
-        PauseReason::ReviewLoopExceeded,
-        PauseReason::UnrecoverableError,
-        PauseReason::LoopLimit,
-        PauseReason::FinalGateUnavailable,
-        PauseReason::Cancelled,
-        PauseReason::Stale,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            PauseReason::NeedsClarification => "needs_clarification",
-            PauseReason::ReviewLoopExceeded => "review_loop_exceeded",
-            PauseReason::UnrecoverableError => "unrecoverable_error",
-            PauseReason::LoopLimit => "loop_limit",
-            PauseReason::FinalGateUnavailable => "final_gate_unavailable",
-            PauseReason::Cancelled => "cancelled",
-            PauseReason::Stale => "stale",
-        }
-    }
-}
-
-impl std::str::FromStr for PauseReason {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        PauseReason::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| {
-            format!(
-                "unknown pause reason `{s}`; expected one of: {}",
-                PauseReason::ALL.iter().map(|r| r.name()).collect::<Vec<_>>().join(", ")
-            )
-        })
-    }
-}
+crate::named!(PauseReason, "pause reason");
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -102,7 +68,7 @@ pub struct Step {
 /// A pipeline's `state.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Run {
+pub struct PipelineRun {
     pub state: State,
     pub request: String,
     #[serde(default)]
@@ -115,6 +81,10 @@ pub struct Run {
     pub plan_review: Gate,
     #[serde(default)]
     pub code_review: Gate,
+    /// The commit the code was at when implementation began; code reviewers
+    /// get the change since then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_base: Option<String>,
     #[serde(default)]
     pub history: Vec<Step>,
     pub created_at: DateTime<Utc>,
@@ -142,9 +112,9 @@ pub enum RunError {
     Invalid(String),
 }
 
-impl Run {
+impl PipelineRun {
     pub fn new(request: String, owner: Option<String>, now: DateTime<Utc>) -> Self {
-        Run {
+        PipelineRun {
             state: State::Idle,
             request,
             owner: owner.map(|session_id| Owner { session_id, claimed_at: now }),
@@ -152,6 +122,7 @@ impl Run {
             failed: None,
             plan_review: Gate::default(),
             code_review: Gate::default(),
+            code_base: None,
             history: Vec::new(),
             created_at: now,
             updated_at: now,
@@ -164,18 +135,14 @@ impl Run {
 
     /// The review gate of the current state, if it has one.
     pub fn gate_kind(&self) -> Option<GateKind> {
-        match self.state {
-            State::PlanReviewing => Some(GateKind::Plan),
-            State::ImplementingLoop => Some(GateKind::Code),
-            State::Idle
-            | State::RequirementsGathering
-            | State::PlanDrafting
-            | State::PlanRefining
-            | State::Implementing
-            | State::Complete
-            | State::Error
-            | State::NeedsUserInput => None,
-        }
+        gate_of(self.state)
+    }
+
+    /// The gate a paused or failed run returns to, else the current one.
+    pub fn gate_kind_or_paused(&self) -> Option<GateKind> {
+        self.gate_kind()
+            .or_else(|| self.paused.as_ref().and_then(|p| gate_of(p.from)))
+            .or_else(|| self.failed.as_ref().and_then(|f| gate_of(f.from)))
     }
 
     pub fn gate_mut(&mut self, kind: GateKind) -> &mut Gate {
@@ -199,12 +166,19 @@ impl Run {
     }
 
     /// The requirements of a forward transition.
-    pub fn requirements(from: State, to: State) -> &'static [Requirement] {
-        match (from, to) {
-            (State::RequirementsGathering, State::PlanDrafting) => &[Requirement::UserStory],
-            (State::PlanRefining, State::PlanReviewing) => &[Requirement::Plan],
-            (State::ImplementingLoop, State::Complete) => &[Requirement::TestsPass],
-            _ => &[],
+    pub fn requirements(to: State) -> &'static [Requirement] {
+        // Every forward transition has one source, so the target decides.
+        match to {
+            State::PlanDrafting => &[Requirement::UserStory],
+            State::PlanReviewing => &[Requirement::Plan],
+            State::Complete => &[Requirement::TestsPass],
+            State::Idle
+            | State::RequirementsGathering
+            | State::PlanRefining
+            | State::Implementing
+            | State::ImplementingLoop
+            | State::Error
+            | State::NeedsUserInput => &[],
         }
     }
 
@@ -226,7 +200,14 @@ impl Run {
                         "none: use `workflow-state pipeline resume` after the user answered".to_owned()
                     }
                     State::Error => "none: use `workflow-state pipeline recover`".to_owned(),
-                    _ => "none: use `workflow-state pipeline reset` to start over".to_owned(),
+                    State::Complete => "none: the pipeline is complete".to_owned(),
+                    State::Idle
+                    | State::RequirementsGathering
+                    | State::PlanDrafting
+                    | State::PlanRefining
+                    | State::PlanReviewing
+                    | State::Implementing
+                    | State::ImplementingLoop => "none: use `workflow-state pipeline reset` to start over".to_owned(),
                 }
             } else {
                 legal.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
@@ -234,14 +215,14 @@ impl Run {
             return Err(RunError::Illegal { from, to, legal });
         }
         let mut missing: Vec<String> = Vec::new();
-        if from == State::PlanReviewing && !self.plan_review.passed {
-            missing.push(gate_missing(&self.plan_review, "plan"));
-        }
-        if from == State::ImplementingLoop && !self.code_review.passed {
-            missing.push(gate_missing(&self.code_review, "code"));
+        if let Some(kind) = gate_of(from) {
+            let gate = self.gate(kind);
+            if !gate.passed {
+                missing.push(gate_missing(gate, kind));
+            }
         }
         if missing.is_empty() {
-            for r in Run::requirements(from, to) {
+            for r in PipelineRun::requirements(to) {
                 if let Err(m) = check(*r) {
                     missing.push(m);
                 }
@@ -250,10 +231,8 @@ impl Run {
         if !missing.is_empty() {
             return Err(RunError::Unmet { from, to, missing: missing.join("; ") });
         }
-        match to {
-            State::PlanReviewing => self.plan_review = Gate::new(),
-            State::ImplementingLoop => self.code_review = Gate::new(),
-            _ => {}
+        if let Some(kind) = gate_of(to) {
+            *self.gate_mut(kind) = Gate::new();
         }
         self.record(to, now, note);
         Ok(())
@@ -325,20 +304,35 @@ impl Run {
     }
 }
 
-fn gate_of(state: State) -> Option<GateKind> {
+/// The review gate a state runs, if any.
+pub fn gate_of(state: State) -> Option<GateKind> {
     match state {
         State::PlanReviewing => Some(GateKind::Plan),
         State::ImplementingLoop => Some(GateKind::Code),
-        _ => None,
+        State::Idle
+        | State::RequirementsGathering
+        | State::PlanDrafting
+        | State::PlanRefining
+        | State::Implementing
+        | State::Complete
+        | State::Error
+        | State::NeedsUserInput => None,
     }
 }
 
-fn gate_missing(gate: &Gate, what: &str) -> String {
-    match gate.expected() {
-        Some(stage) => {
-            format!("the {what} review gate has not passed (round {}, the {stage} review is next)", gate.round.max(1))
+/// What is open in a gate that has not passed, in one phrase.
+pub fn gate_missing(gate: &Gate, kind: GateKind) -> String {
+    let round = gate.round.max(1);
+    match (&gate.fixing, gate.expected()) {
+        (Some(f), _) => format!(
+            "the {kind} review gate has not passed: the {} is fixing the findings of round {}",
+            kind.worker(),
+            f.round
+        ),
+        (None, Some(stage)) => {
+            format!("the {kind} review gate has not passed (round {round}, the {stage} review is next)")
         }
-        None => format!("the {what} review gate has not passed"),
+        (None, None) => format!("the {kind} review gate has not passed"),
     }
 }
 
@@ -359,13 +353,14 @@ mod tests {
 
     fn pass(gate: &mut Gate) {
         for s in Stage::ALL {
-            gate.record(s, ReviewStatus::Approved, 10).unwrap();
+            gate.admit(s, "v", GateKind::Code).unwrap();
+            gate.record(s, ReviewStatus::Approved, "v", 10, t(0)).unwrap();
         }
     }
 
     #[test]
     fn illegal_transitions_list_the_legal_ones() {
-        let mut r = Run::new("x".into(), None, t(0));
+        let mut r = PipelineRun::new("x".into(), None, t(0));
         let e = r.transition(State::Implementing, t(1), None, ok).unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -379,7 +374,7 @@ mod tests {
 
     #[test]
     fn requirements_are_checked() {
-        let mut r = Run::new("x".into(), None, t(0));
+        let mut r = PipelineRun::new("x".into(), None, t(0));
         r.transition(State::RequirementsGathering, t(1), None, ok).unwrap();
         let e = r
             .transition(State::PlanDrafting, t(2), None, |req| match req {
@@ -393,7 +388,7 @@ mod tests {
 
     #[test]
     fn gates_must_pass_before_moving_on() {
-        let mut r = Run::new("x".into(), None, t(0));
+        let mut r = PipelineRun::new("x".into(), None, t(0));
         for s in [State::RequirementsGathering, State::PlanDrafting, State::PlanRefining, State::PlanReviewing] {
             r.transition(s, t(1), None, ok).unwrap();
         }
@@ -415,11 +410,11 @@ mod tests {
 
     #[test]
     fn pause_resume_and_the_loop_limit() {
-        let mut r = Run::new("x".into(), None, t(0));
+        let mut r = PipelineRun::new("x".into(), None, t(0));
         for s in [State::RequirementsGathering, State::PlanDrafting, State::PlanRefining, State::PlanReviewing] {
             r.transition(s, t(1), None, ok).unwrap();
         }
-        r.plan_review.record(Stage::Sonnet, ReviewStatus::NeedsChanges, 1).unwrap();
+        r.plan_review.record(Stage::Sonnet, ReviewStatus::NeedsChanges, "v", 1, t(2)).unwrap();
         r.pause(PauseReason::ReviewLoopExceeded, "10 rounds".into(), t(2)).unwrap();
         assert_eq!(r.state, State::NeedsUserInput);
         assert!(r.pause(PauseReason::Cancelled, "again".into(), t(3)).is_err());
@@ -430,7 +425,7 @@ mod tests {
 
     #[test]
     fn fail_and_recover_go_back_to_the_failed_phase() {
-        let mut r = Run::new("x".into(), None, t(0));
+        let mut r = PipelineRun::new("x".into(), None, t(0));
         r.transition(State::RequirementsGathering, t(1), None, ok).unwrap();
         r.fail("build broke".into(), t(2)).unwrap();
         assert_eq!(r.state, State::Error);

@@ -1,13 +1,13 @@
 //! The pipeline's state machine (seed 001, "State Machine"): the states and
 //! the transitions the binary allows between them.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum State {
     Idle,
     RequirementsGathering,
@@ -34,21 +34,6 @@ impl State {
         State::Error,
         State::NeedsUserInput,
     ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            State::Idle => "idle",
-            State::RequirementsGathering => "requirements_gathering",
-            State::PlanDrafting => "plan_drafting",
-            State::PlanRefining => "plan_refining",
-            State::PlanReviewing => "plan_reviewing",
-            State::Implementing => "implementing",
-            State::ImplementingLoop => "implementing_loop",
-            State::Complete => "complete",
-            State::Error => "error",
-            State::NeedsUserInput => "needs_user_input",
-        }
-    }
 
     /// The states reachable from this one by `pipeline transition` (the
     /// forward flow; pausing and failing are open from every working state).
@@ -90,25 +75,7 @@ impl State {
     }
 }
 
-impl fmt::Display for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown pipeline state `{0}`; expected one of: idle, requirements_gathering, plan_drafting, plan_refining, plan_reviewing, implementing, implementing_loop, complete, error, needs_user_input"
-)]
-pub struct UnknownState(pub String);
-
-impl FromStr for State {
-    type Err = UnknownState;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        State::ALL.into_iter().find(|st| st.name() == s).ok_or_else(|| UnknownState(s.to_owned()))
-    }
-}
+crate::named!(State, "pipeline state");
 
 #[cfg(test)]
 mod tests {
@@ -148,10 +115,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for s in State::ALL {
-            assert_eq!(s.name().parse::<State>().unwrap(), s);
-            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{}\"", s.name()));
-        }
+        crate::names::assert_serde_names::<State>();
         assert!("done".parse::<State>().unwrap_err().to_string().contains("implementing_loop"));
     }
 }

@@ -1,11 +1,10 @@
 //! `workflow-state feature abandon`.
 
 use clap::Args;
+use phasegate_ops::feature;
 
 use crate::commands::FeatureArg;
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Mark a feature abandoned: it stops counting as active; its files stay.
 #[derive(Debug, Args)]
@@ -14,10 +13,8 @@ pub struct AbandonArgs {
     feature: FeatureArg,
 }
 
-pub fn run(args: AbandonArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (_, feature) = ctx.feature(args.feature.get())?;
-    let now = ctx.now;
-    feature.update(ctx.lock_timeout, |meta| -> CliResult<()> { Ok(meta.abandon(now)?) })?;
-    ctx.line(format!("{} abandoned", feature.name()))?;
+pub fn cmd_abandon(args: AbandonArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let name = feature::abandon(&ctx.env, args.feature.get())?;
+    ctx.out.line(format!("{name} abandoned"))?;
     Ok(ExitStatus::Success)
 }

@@ -2,8 +2,7 @@
 
 use clap::Subcommand;
 
-use crate::context::Ctx;
-use crate::error::CliResult;
+use crate::{CmdResult, Ctx};
 
 mod abandon;
 mod new;
@@ -16,10 +15,10 @@ pub enum FeatureCommand {
     Abandon(abandon::AbandonArgs),
 }
 
-pub fn run(cmd: FeatureCommand, ctx: &mut Ctx<'_>) -> CliResult {
+pub fn run(cmd: FeatureCommand, ctx: &mut Ctx<'_>) -> CmdResult {
     match cmd {
-        FeatureCommand::New(args) => new::run(args, ctx),
-        FeatureCommand::Show(args) => show::run(args, ctx),
-        FeatureCommand::Abandon(args) => abandon::run(args, ctx),
+        FeatureCommand::New(args) => new::cmd_new(args, ctx),
+        FeatureCommand::Show(args) => show::cmd_show(args, ctx),
+        FeatureCommand::Abandon(args) => abandon::cmd_abandon(args, ctx),
     }
 }

@@ -3,17 +3,18 @@
 use clap::Args;
 use phasegate_core::Mode;
 use phasegate_core::meta::Workflow;
+use phasegate_ops::feature;
 
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Create docs/features/<NNN>-<slug>/ with its .meta.json and print the
-/// folder. With --worktree also a branch feature/<NNN>-<slug> and a git
-/// worktree in .worktrees/<NNN>-<slug>.
+/// folder. The name is a slug (`user-auth`) or a description the slug is
+/// made from (`"add search"` → add-search). With --worktree also a branch
+/// feature/<NNN>-<slug> and a git worktree in .worktrees/<NNN>-<slug>. All or
+/// nothing: an interrupted creation leaves no folder, branch or worktree.
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// Short name: letters, digits, '-', '_', '.'; no path separators or '..'.
+    /// A slug (letters, digits, '-', '_', '.') or a short description.
     slug: String,
     /// hotfix | quick | standard | full: caps reviewer iterations at 1 | 2 | 3 | 5.
     #[arg(long, default_value = "standard")]
@@ -26,20 +27,12 @@ pub struct NewArgs {
     json: bool,
 }
 
-pub fn run(args: NewArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let project = ctx.project()?;
-    let (feature, meta) =
-        project.create_feature(&args.slug, args.mode, Workflow::Phased, args.worktree, ctx.now, ctx.lock_timeout)?;
+pub fn cmd_new(args: NewArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let created = feature::create(&ctx.env, &args.slug, args.mode, Workflow::Phased, args.worktree)?;
     if args.json {
-        let worktree = project.worktree_path(&meta).map(|p| p.display().to_string());
-        ctx.json(&serde_json::json!({
-            "name": feature.name(),
-            "dir": feature.dir().display().to_string(),
-            "worktreePath": worktree,
-            "meta": meta,
-        }))?;
+        ctx.out.json(&created)?;
     } else {
-        ctx.line(feature.dir().display().to_string())?;
+        ctx.out.line(&created.dir)?;
     }
     Ok(ExitStatus::Success)
 }

@@ -1,11 +1,10 @@
 //! `workflow-state feature show`.
 
 use clap::Args;
+use phasegate_ops::feature;
 
 use crate::commands::FeatureArg;
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Print which feature a command would act on: name, folder, worktree path,
 /// artifacts present and its .meta.json.
@@ -15,16 +14,8 @@ pub struct ShowArgs {
     feature: FeatureArg,
 }
 
-pub fn run(args: ShowArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (project, feature) = ctx.feature(args.feature.get())?;
-    let meta = feature.load()?;
-    let artifacts: Vec<&str> = feature.artifacts().iter().map(|a| a.file_name()).collect();
-    ctx.json(&serde_json::json!({
-        "name": feature.name(),
-        "dir": feature.dir().display().to_string(),
-        "worktreePath": project.worktree_path(&meta).map(|p| p.display().to_string()),
-        "artifacts": artifacts,
-        "meta": meta,
-    }))?;
+pub fn cmd_show(args: ShowArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let shown = feature::show(&ctx.env, args.feature.get())?;
+    ctx.out.json(&shown)?;
     Ok(ExitStatus::Success)
 }

@@ -3,11 +3,10 @@
 use clap::Args;
 use phasegate_core::Phase;
 use phasegate_core::meta::Completion;
+use phasegate_ops::phase;
 
 use crate::commands::FeatureArg;
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Mark a phase completed, merging the given fields into its record (the
 /// seed's updatePhaseState). Prints the phase's record.
@@ -27,15 +26,9 @@ pub struct CompleteArgs {
     feature: FeatureArg,
 }
 
-pub fn run(args: CompleteArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (_, feature) = ctx.feature(args.feature.get())?;
-    let now = ctx.now;
-    let phase = args.phase;
+pub fn cmd_complete(args: CompleteArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let update = Completion { iterations: args.iterations, notes: args.notes, verified: args.verified };
-    let record = feature.update(ctx.lock_timeout, |meta| -> CliResult<_> {
-        meta.complete_phase(phase, now, update)?;
-        Ok(meta.record(phase).cloned().unwrap_or_default())
-    })?;
-    ctx.json(&serde_json::json!({ "feature": feature.name(), "phase": phase, "record": record }))?;
+    let done = phase::complete(&ctx.env, args.feature.get(), args.phase, update)?;
+    ctx.out.json(&done)?;
     Ok(ExitStatus::Success)
 }

@@ -3,8 +3,7 @@
 
 use clap::Subcommand;
 
-use crate::context::Ctx;
-use crate::error::CliResult;
+use crate::{CmdResult, Ctx};
 
 mod brief;
 mod complete;
@@ -19,11 +18,11 @@ pub enum PhaseCommand {
     Brief(brief::BriefArgs),
 }
 
-pub fn run(cmd: PhaseCommand, ctx: &mut Ctx<'_>) -> CliResult {
+pub fn run(cmd: PhaseCommand, ctx: &mut Ctx<'_>) -> CmdResult {
     match cmd {
-        PhaseCommand::Start(args) => start::run(args, ctx),
-        PhaseCommand::Complete(args) => complete::run(args, ctx),
-        PhaseCommand::Show(args) => show::run(args, ctx),
-        PhaseCommand::Brief(args) => brief::run(args, ctx),
+        PhaseCommand::Start(args) => start::cmd_start(args, ctx),
+        PhaseCommand::Complete(args) => complete::cmd_complete(args, ctx),
+        PhaseCommand::Show(args) => show::cmd_show(args, ctx),
+        PhaseCommand::Brief(args) => brief::cmd_brief(args, ctx),
     }
 }

@@ -2,11 +2,10 @@
 
 use clap::Args;
 use phasegate_core::Phase;
+use phasegate_ops::phase;
 
 use crate::commands::FeatureArg;
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Print a phase's state: not-started, partial (started, not completed) or
 /// completed, with its record.
@@ -17,15 +16,8 @@ pub struct ShowArgs {
     feature: FeatureArg,
 }
 
-pub fn run(args: ShowArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (_, feature) = ctx.feature(args.feature.get())?;
-    let meta = feature.load()?;
-    ctx.json(&serde_json::json!({
-        "feature": feature.name(),
-        "phase": args.phase,
-        "state": meta.phase_state(args.phase),
-        "record": meta.record(args.phase),
-        "maxIterations": meta.mode.max_iterations(),
-    }))?;
+pub fn cmd_show(args: ShowArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let shown = phase::show(&ctx.env, args.feature.get(), args.phase)?;
+    ctx.out.json(&shown)?;
     Ok(ExitStatus::Success)
 }

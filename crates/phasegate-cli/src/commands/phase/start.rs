@@ -1,64 +1,48 @@
 //! `workflow-state phase start`.
 
 use clap::Args;
-use phasegate_core::Phase;
-use phasegate_core::meta::StartKind;
-use phasegate_core::transition::{self, Verdict};
-use serde::Serialize;
+use phasegate_core::meta::StartMode;
+use phasegate_core::{Mode, Phase};
+use phasegate_ops::phase::{self, Target};
 
 use crate::commands::FeatureArg;
-use crate::context::Ctx;
-use crate::error::{CliError, CliResult};
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Mark a phase started (refused with exit 1 when `validate` blocks it). A
-/// partial phase resumes where it stopped unless --fresh.
+/// partial phase resumes where it stopped unless --fresh; --review-only sends
+/// the existing result straight to the reviewer. With --new, the feature is
+/// created first from the user's words (a slug or a description), so a first
+/// run needs one command.
 #[derive(Debug, Args)]
 pub struct StartArgs {
     phase: Phase,
-    /// Start a partial phase over from iteration 0.
-    #[arg(long)]
+    /// Start a partial (or completed) phase over from iteration 0.
+    #[arg(long, conflicts_with = "review_only")]
     fresh: bool,
+    /// Review the existing result as it is, without revising it first.
+    #[arg(long)]
+    review_only: bool,
+    /// Create the feature first: a slug (`user-auth`) or a description (`"add search"`).
+    #[arg(long, value_name = "WORDS", conflicts_with = "feature")]
+    new: Option<String>,
+    /// With --new: hotfix | quick | standard | full.
+    #[arg(long, default_value = "standard", requires = "new")]
+    mode: Mode,
     #[command(flatten)]
     feature: FeatureArg,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Started {
-    feature: String,
-    phase: Phase,
-    start: StartKind,
-    /// Reviewer iterations already recorded in this run of the phase.
-    iterations: u32,
-    max_iterations: u32,
-    warning: Option<String>,
-}
-
-pub fn run(args: StartArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (_, feature) = ctx.feature(args.feature.get())?;
-    let artifacts = feature.artifacts();
-    let now = ctx.now;
-    let started = feature.update(ctx.lock_timeout, |meta| {
-        let v = match transition::validate_status(meta.status, meta.workflow, feature.name()) {
-            Some(v) => v,
-            None => transition::validate(meta.position(), args.phase, artifacts),
-        };
-        let warning = match v.kind {
-            Verdict::Blocked => return Err(CliError::refused(v.message.unwrap_or_default())),
-            Verdict::Warning => v.message,
-            Verdict::Proceed => None,
-        };
-        let start = meta.start_phase(args.phase, now, args.fresh)?;
-        Ok(Started {
-            feature: feature.name().to_owned(),
-            phase: args.phase,
-            start,
-            iterations: meta.record(args.phase).map_or(0, |r| r.iterations),
-            max_iterations: meta.mode.max_iterations(),
-            warning,
-        })
-    })?;
-    ctx.json(&started)?;
+pub fn cmd_start(args: StartArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let mode = match (args.fresh, args.review_only) {
+        (true, _) => StartMode::Fresh,
+        (false, true) => StartMode::ReviewOnly,
+        (false, false) => StartMode::Continue,
+    };
+    let target = match &args.new {
+        Some(words) => Target::New { words, mode: args.mode },
+        None => Target::Existing(args.feature.get()),
+    };
+    let started = phase::start(&ctx.env, target, args.phase, mode)?;
+    ctx.out.json(&started)?;
     Ok(ExitStatus::Success)
 }

@@ -1,18 +1,10 @@
-//! `workflow-state pipeline dry-run`: validate the setup (seed 001, Dry-Run
-//! Validation). Each check passes or fails with the fix.
-
-use std::path::{Path, PathBuf};
+//! `workflow-state pipeline dry-run`: validate the setup.
 
 use clap::Args;
-use phasegate_core::pipeline::config::WhenUnavailable;
-use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
-use phasegate_core::pipeline::{FileKind, Run};
-use phasegate_store::{git, process};
+use phasegate_ops::pipeline::dry_run;
 
-use super::{PipelineArg, resolve};
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use super::PipelineArg;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Check the pipeline setup: plugin files, state and configuration files,
 /// .task ignored by git, tools on PATH. Exits 0 when every check passes, 1
@@ -26,170 +18,20 @@ pub struct DryRunArgs {
     json: bool,
 }
 
-const AGENTS: [&str; 5] = ["requirements-gatherer", "planner", "plan-reviewer", "implementer", "code-reviewer"];
-
-#[derive(serde::Serialize)]
-struct Check {
-    check: String,
-    ok: bool,
-    detail: String,
-}
-
-pub fn run(args: DryRunArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let mut checks: Vec<Check> = Vec::new();
-    let mut add = |check: &str, ok: bool, detail: String| checks.push(Check { check: check.into(), ok, detail });
-
-    // The plugin this binary belongs to.
-    match plugin_root() {
-        Some(root) => {
-            for (what, rel) in [
-                ("command /phasegate:pipeline", "commands/pipeline.md"),
-                ("command /phasegate:cancel-loop", "commands/cancel-loop.md"),
-                ("skill review-codex", "skills/review-codex/SKILL.md"),
-                ("docs (README.md)", "README.md"),
-            ] {
-                let ok = root.join(rel).is_file();
-                add(what, ok, if ok { rel.to_owned() } else { format!("{} is missing; reinstall the plugin (scripts/install.sh)", root.join(rel).display()) });
-            }
-            let missing: Vec<&str> = AGENTS.into_iter().filter(|a| !root.join(format!("agents/{a}.md")).is_file()).collect();
-            add(
-                "agents (5)",
-                missing.is_empty(),
-                if missing.is_empty() { AGENTS.join(", ") } else { format!("missing: {}; reinstall the plugin", missing.join(", ")) },
-            );
-            let hooks = std::fs::read_to_string(root.join("hooks/hooks.json")).unwrap_or_default();
-            let ok = hooks.contains("\"Stop\"") && hooks.contains("\"stop\"");
-            add("Stop hook registered", ok, if ok { "hooks/hooks.json".into() } else { "hooks/hooks.json does not register the Stop hook; reinstall the plugin".into() });
-        }
-        None => add("plugin files", false, "cannot find the plugin folder (.claude-plugin/plugin.json) above this binary; reinstall with scripts/install.sh".into()),
-    }
-    let hook = std::env::current_exe().ok().and_then(|e| e.parent().map(|d| d.join(exe("phasegate-hook"))));
-    let ok = hook.as_deref().is_some_and(executable);
-    add(
-        "hook binary executable",
-        ok,
-        match &hook {
-            Some(h) if ok => h.display().to_string(),
-            Some(h) => format!("{} is missing or not executable; run scripts/install.sh (or chmod +x it)", h.display()),
-            None => "cannot locate this binary".into(),
-        },
-    );
-
-    // The project's configuration and the pipeline's files.
-    let project = ctx.project()?;
-    let config = match project.pipeline_config() {
-        Ok(c) => {
-            let path = project.pipeline_config_path();
-            add(
-                "pipeline.config.json valid",
-                true,
-                if path.exists() { path.display().to_string() } else { "not present: defaults apply".into() },
-            );
-            c
-        }
-        Err(e) => {
-            add("pipeline.config.json valid", false, e.to_string());
-            Default::default()
-        }
-    };
-    match resolve(ctx, &args.feature) {
-        Ok((project, feature)) => {
-            let task = feature.task_dir();
-            add(
-                ".task/ directory exists",
-                task.is_dir(),
-                if task.is_dir() {
-                    task.display().to_string()
-                } else {
-                    format!(
-                        "{} is missing; run `workflow-state pipeline reset --feature {}`",
-                        task.display(),
-                        feature.name()
-                    )
-                },
-            );
-            match feature.read_task::<Run>(FileKind::State, STATE_FILE) {
-                Ok(Some(run)) => add("state.json valid", true, format!("state {}", run.state)),
-                Ok(None) => add(
-                    "state.json valid",
-                    false,
-                    format!(
-                        "{} is missing; run `workflow-state pipeline reset`",
-                        feature.task_path(STATE_FILE).display()
-                    ),
-                ),
-                Err(e) => add("state.json valid", false, e.to_string()),
-            }
-            if project.repo().is_some() {
-                match git::is_ignored(project.root(), &task) {
-                    Ok(true) => add(".task ignored by git", true, format!("{TASK_DIR}/ is ignored")),
-                    Ok(false) => add(
-                        ".task ignored by git",
-                        false,
-                        format!("add `{TASK_DIR}/` to .gitignore (or .git/info/exclude)"),
-                    ),
-                    Err(e) => add(".task ignored by git", false, e.to_string()),
-                }
-            }
-        }
-        Err(e) => add("pipeline", true, format!("no pipeline checked: {}", e.message)),
-    }
-
-    // Tools.
-    let git_ok = process::find_program("git").is_some();
-    add("git on PATH", git_ok, if git_ok { "found".into() } else { "install git".into() });
-    let program = config.final_gate.command.first().cloned().unwrap_or_default();
-    match (process::find_program(&program), config.final_gate.when_unavailable) {
-        (Some(p), _) => add("final gate reviewer", true, format!("{program} at {}", p.display())),
-        (None, WhenUnavailable::Skip) => add(
-            "final gate reviewer",
-            true,
-            format!(
-                "`{program}` not found: the final gate will be skipped with a recorded reason (finalGate.whenUnavailable = skip)"
-            ),
-        ),
-        (None, WhenUnavailable::Block) => add(
-            "final gate reviewer",
-            false,
-            format!(
-                "`{program}` not found and finalGate.whenUnavailable = block; install it or set whenUnavailable to skip"
-            ),
-        ),
-    }
-
+pub fn cmd_dry_run(args: DryRunArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let checks = dry_run::dry_run(&ctx.env, args.feature.get())?;
     let failed = checks.iter().filter(|c| !c.ok).count();
     if args.json {
-        ctx.json_pretty(&serde_json::json!({"ok": failed == 0, "checks": checks}))?;
+        ctx.out.json_pretty(&serde_json::json!({"ok": failed == 0, "checks": checks}))?;
     } else {
         for c in &checks {
-            ctx.line(format!("{}  {}: {}", if c.ok { "PASS" } else { "FAIL" }, c.check, c.detail))?;
+            ctx.out.line(format!("{}  {}: {}", if c.ok { "PASS" } else { "FAIL" }, c.check, c.detail))?;
         }
-        ctx.line(if failed == 0 {
+        ctx.out.line(if failed == 0 {
             "dry-run: all checks passed".to_owned()
         } else {
             format!("dry-run: {failed} check(s) failed")
         })?;
     }
     Ok(if failed == 0 { ExitStatus::Success } else { ExitStatus::Refused })
-}
-
-fn plugin_root() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    exe.ancestors().skip(1).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(Path::to_path_buf)
-}
-
-fn exe(name: &str) -> String {
-    format!("{name}{}", std::env::consts::EXE_SUFFIX)
-}
-
-fn executable(p: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        p.is_file()
-    }
 }

@@ -1,12 +1,11 @@
 //! `workflow-state pipeline test`: run the plan's tests now.
 
 use clap::Args;
-use phasegate_core::pipeline::looping::TestOutcome;
+use phasegate_core::pipeline::TestOutcome;
+use phasegate_ops::pipeline::{self, resolve};
 
-use super::{PipelineArg, resolve, run_tests};
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use super::PipelineArg;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Run the test commands of .task/plan-refined.json in the code directory,
 /// exactly as the Stop hook does (same timeout, same success and failure
@@ -17,10 +16,10 @@ pub struct TestArgs {
     feature: PipelineArg,
 }
 
-pub fn run(args: TestArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (project, feature) = resolve(ctx, &args.feature)?;
-    let config = project.pipeline_config()?;
-    let (outcome, runs) = run_tests(&project, &feature, &config)?;
+pub fn cmd_test(args: TestArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let (project, feature) = resolve(&ctx.env, args.feature.get())?;
+    let config = project.pipeline_config().map_err(phasegate_ops::OpError::from)?;
+    let (outcome, runs) = pipeline::run_tests(&project, &feature, &config)?;
     let commands: Vec<_> = runs
         .iter()
         .map(|r| serde_json::json!({"command": r.command, "exit": r.exit, "timedOut": r.timed_out}))
@@ -29,7 +28,7 @@ pub fn run(args: TestArgs, ctx: &mut Ctx<'_>) -> CliResult {
         TestOutcome::Passed => (true, None),
         TestOutcome::Failed { summary } => (false, Some(summary)),
     };
-    ctx.json(
+    ctx.out.json(
         &serde_json::json!({"feature": feature.name(), "passed": passed, "commands": commands, "summary": summary}),
     )?;
     Ok(if passed { ExitStatus::Success } else { ExitStatus::Refused })

@@ -2,38 +2,35 @@
 
 use clap::Args;
 use phasegate_core::Phase;
-use phasegate_core::guide::{self, BriefInput};
+use phasegate_ops::review;
 
 use crate::commands::FeatureArg;
-use crate::context::Ctx;
-use crate::error::CliResult;
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Print the reviewer's brief for a phase: which agent to spawn, the previous
-/// and current artifacts, and what the next phase needs.
+/// Print the reviewer's brief for a phase: which agent to spawn, where to
+/// save its reply, and its prompt (the previous and current artifact, what
+/// the next phase needs, the last iteration's open issues, concerns earlier
+/// phases left open; for implement and verify the code change since the
+/// phase started, with the whole diff in a file the reviewer can read).
 #[derive(Debug, Args)]
 pub struct BriefArgs {
     phase: Phase,
     #[command(flatten)]
     feature: FeatureArg,
+    /// Print JSON {"agent", "verdictFile", "diffFile", "prompt"} instead.
+    #[arg(long)]
+    json: bool,
 }
 
-pub fn run(args: BriefArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (project, feature) = ctx.feature(args.feature.get())?;
-    let meta = feature.load()?;
-    let code_dir = project.code_dir(&meta);
-    let dir = feature.dir().display().to_string();
-    let code = code_dir.display().to_string();
-    let text = guide::brief(&BriefInput {
-        phase: args.phase,
-        feature: feature.name(),
-        feature_dir: &dir,
-        code_dir: &code,
-        iteration: meta.record(args.phase).map_or(0, |r| r.iterations) + 1,
-        max_iterations: meta.mode.max_iterations(),
-        present: feature.artifacts(),
-    });
-    ctx.line(format!("Reviewer agent: {}", guide::reviewer(args.phase)))?;
-    ctx.line(text)?;
+pub fn cmd_brief(args: BriefArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let brief = review::brief(&ctx.env, args.feature.get(), args.phase)?;
+    if args.json {
+        ctx.out.json(&brief)?;
+    } else {
+        ctx.out.line(format!("Reviewer agent: {}", brief.agent))?;
+        ctx.out.line(format!("Save its reply to: {}", brief.verdict_file))?;
+        ctx.out.line("Prompt:")?;
+        ctx.out.line(&brief.prompt)?;
+    }
     Ok(ExitStatus::Success)
 }

@@ -2,8 +2,7 @@
 
 use clap::Subcommand;
 
-use crate::context::Ctx;
-use crate::error::CliResult;
+use crate::{CmdResult, Ctx};
 
 mod brief;
 mod record;
@@ -14,9 +13,9 @@ pub enum ReviewCommand {
     Brief(brief::BriefArgs),
 }
 
-pub fn run(cmd: ReviewCommand, ctx: &mut Ctx<'_>) -> CliResult {
+pub fn run(cmd: ReviewCommand, ctx: &mut Ctx<'_>) -> CmdResult {
     match cmd {
-        ReviewCommand::Record(args) => record::run(args, ctx),
-        ReviewCommand::Brief(args) => brief::run(args, ctx),
+        ReviewCommand::Record(args) => record::cmd_record(args, ctx),
+        ReviewCommand::Brief(args) => brief::cmd_brief(args, ctx),
     }
 }

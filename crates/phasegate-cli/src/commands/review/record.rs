@@ -5,18 +5,16 @@ use std::path::PathBuf;
 
 use clap::Args;
 use phasegate_core::Phase;
-use phasegate_core::history::{self, Entry};
-use phasegate_core::verdict::parse_verdict;
+use phasegate_ops::OpError;
+use phasegate_ops::review::{self, VerdictInput};
 
 use crate::commands::FeatureArg;
-use crate::context::Ctx;
-use crate::error::{CliError, CliResult};
-use crate::exit::ExitStatus;
+use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Record one reviewer verdict: append it to .review-history.md, count the
 /// iteration, and print the loop's decision (revise, approved, cap-reached;
 /// the last two complete the phase). An invalid verdict exits 2 and says
-/// what to fix; nothing is recorded then.
+/// what is wrong; nothing is recorded then, and the reviewer is asked again.
 #[derive(Debug, Args)]
 pub struct RecordArgs {
     phase: Phase,
@@ -30,36 +28,23 @@ pub struct RecordArgs {
     feature: FeatureArg,
 }
 
-pub fn run(args: RecordArgs, ctx: &mut Ctx<'_>) -> CliResult {
-    let (_, feature) = ctx.feature(args.feature.get())?;
-    let (source, text) = read_verdict(&args.verdict_file, ctx)?;
-    let verdict = parse_verdict(&text).map_err(|e| {
-        CliError::error(format!("{source}: {e}\nFix the reviewer's reply and record it again; nothing was recorded."))
-    })?;
-    let now = ctx.now;
-    let guard = feature.lock(ctx.lock_timeout)?;
-    let mut meta = guard.load()?;
-    let step = meta.record_review(args.phase, &verdict, now)?;
-    let changes = args.changes.as_deref().unwrap_or(if step.iteration == 1 { "Initial version." } else { "" });
-    let entry = Entry { phase: args.phase, iteration: step.iteration, at: now, verdict: &verdict, changes };
-    let existing = guard.read_history()?;
-    guard.write_history(&history::append(&existing, &entry))?;
-    guard.save(&meta)?;
-    drop(guard);
-    ctx.json(&step)?;
+pub fn cmd_record(args: RecordArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let verdict = read_verdict(&args.verdict_file, ctx)?;
+    let step = review::record(&ctx.env, args.feature.get(), args.phase, verdict, args.changes.as_deref())?;
+    ctx.out.json(&step)?;
     Ok(ExitStatus::Success)
 }
 
-fn read_verdict(path: &PathBuf, ctx: &Ctx<'_>) -> CliResult<(String, String)> {
+fn read_verdict(path: &PathBuf, ctx: &Ctx<'_>) -> Result<VerdictInput, OpError> {
     if path.as_os_str() == "-" {
         let mut text = String::new();
         std::io::stdin()
+            .take(review::MAX_REPLY_BYTES)
             .read_to_string(&mut text)
-            .map_err(|e| CliError::error(format!("cannot read the verdict from stdin: {e}")))?;
-        return Ok(("the verdict on stdin".into(), text));
+            .map_err(|e| OpError::Invalid(format!("cannot read the verdict from stdin: {e}")))?;
+        return Ok(VerdictInput { source: "the verdict on stdin".into(), text });
     }
-    let full = ctx.cwd.join(path);
-    let text = std::fs::read_to_string(&full)
-        .map_err(|e| CliError::error(format!("cannot read the verdict file {}: {e}", full.display())))?;
-    Ok((format!("the verdict in {}", full.display()), text))
+    let full = ctx.env.cwd.join(path);
+    let text = review::read_reply(&full)?;
+    Ok(VerdictInput { source: format!("the verdict in {}", full.display()), text })
 }

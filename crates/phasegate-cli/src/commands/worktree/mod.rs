@@ -2,8 +2,7 @@
 
 use clap::Subcommand;
 
-use crate::context::Ctx;
-use crate::error::CliResult;
+use crate::{CmdResult, Ctx};
 
 mod check;
 
@@ -12,8 +11,8 @@ pub enum WorktreeCommand {
     Check(check::CheckArgs),
 }
 
-pub fn run(cmd: WorktreeCommand, ctx: &mut Ctx<'_>) -> CliResult {
+pub fn run(cmd: WorktreeCommand, ctx: &mut Ctx<'_>) -> CmdResult {
     match cmd {
-        WorktreeCommand::Check(args) => check::run(args, ctx),
+        WorktreeCommand::Check(args) => check::cmd_check(args, ctx),
     }
 }

@@ -1,11 +1,18 @@
-//! Judging the plan's test commands (seed 001, test_plan): every command
-//! exits 0, no output matches the failure pattern, and the output matches the
-//! success pattern when one is given. Patterns are regular expressions.
+//! The outcome of the plan's test commands (seed 001, test_plan): every
+//! command exits 0, no output matches the failure pattern, and the output
+//! matches the success pattern when one is given. Patterns are regular
+//! expressions.
 
 use regex::Regex;
 
 use super::files::TestPlan;
-use super::looping::TestOutcome;
+
+/// The outcome of running the plan's test commands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TestOutcome {
+    Passed,
+    Failed { summary: String },
+}
 
 /// One command's run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +27,7 @@ pub struct CommandRun {
 
 const TAIL_LINES: usize = 15;
 
-pub fn evaluate(plan: &TestPlan, runs: &[CommandRun]) -> TestOutcome {
+pub fn judge(plan: &TestPlan, runs: &[CommandRun]) -> TestOutcome {
     let pattern = |p: &Option<String>| -> Result<Option<Regex>, String> {
         match p.as_deref().filter(|p| !p.is_empty()) {
             None => Ok(None),
@@ -95,24 +102,21 @@ mod tests {
 
     #[test]
     fn exit_codes_and_patterns() {
-        assert_eq!(evaluate(&plan(None, None), &[run(0, "ok")]), TestOutcome::Passed);
-        let TestOutcome::Failed { summary } = evaluate(&plan(None, None), &[run(1, "a\nb\nboom")]) else { panic!() };
+        assert_eq!(judge(&plan(None, None), &[run(0, "ok")]), TestOutcome::Passed);
+        let TestOutcome::Failed { summary } = judge(&plan(None, None), &[run(1, "a\nb\nboom")]) else { panic!() };
         assert!(summary.starts_with("`npm test` exited 1; last lines:\na\nb\nboom"), "{summary}");
-        assert!(matches!(evaluate(&plan(None, Some("FAILED")), &[run(0, "1 FAILED")]), TestOutcome::Failed { .. }));
-        assert!(matches!(
-            evaluate(&plan(Some("All tests passed"), None), &[run(0, "done")]),
-            TestOutcome::Failed { .. }
-        ));
+        assert!(matches!(judge(&plan(None, Some("FAILED")), &[run(0, "1 FAILED")]), TestOutcome::Failed { .. }));
+        assert!(matches!(judge(&plan(Some("All tests passed"), None), &[run(0, "done")]), TestOutcome::Failed { .. }));
         assert_eq!(
-            evaluate(&plan(Some("All tests passed"), Some("FAILED")), &[run(0, "All tests passed")]),
+            judge(&plan(Some("All tests passed"), Some("FAILED")), &[run(0, "All tests passed")]),
             TestOutcome::Passed
         );
         let timed = CommandRun { timed_out: true, exit: None, ..run(0, "") };
         assert!(
-            matches!(evaluate(&plan(None, None), &[timed]), TestOutcome::Failed { summary } if summary.contains("timed out"))
+            matches!(judge(&plan(None, None), &[timed]), TestOutcome::Failed { summary } if summary.contains("timed out"))
         );
         assert!(
-            matches!(evaluate(&plan(Some("("), None), &[run(0, "")]), TestOutcome::Failed { summary } if summary.contains("not a valid regular expression"))
+            matches!(judge(&plan(Some("("), None), &[run(0, "")]), TestOutcome::Failed { summary } if summary.contains("not a valid regular expression"))
         );
     }
 }

@@ -1,47 +1,43 @@
 //! SessionStart: tell the model which features are active, where each one
-//! stands, the next command, and whether this session runs outside the
-//! feature's worktree. Completed and abandoned features stay silent; nothing
-//! to say means no output.
+//! stands, the next command, concerns left open, and whether this session
+//! runs outside the feature's worktree. Completed and abandoned features
+//! stay silent; nothing to say means no output. The cost does not grow with
+//! the number of finished features: the index of active features says which
+//! to read.
 
 use std::fmt::Write;
+use std::path::Path;
 
-use phasegate_core::guide;
 use phasegate_core::meta::{Meta, PhaseState, Workflow};
-use phasegate_core::pipeline::Run;
+use phasegate_core::next_step;
+use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::pipeline::files::{FileKind, STATE_FILE};
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
 
-use super::HookInput;
+use super::{HookInput, one_line};
+use crate::env::Env;
 
 /// How many active features are described in full; the rest are counted.
 const MAX_LISTED: usize = 5;
+/// The most context the hook adds (Claude Code previews anything over 10,000).
+const MAX_CONTEXT: usize = 8_000;
 
-pub fn run(input: HookInput, note: Option<String>) -> String {
-    let context = describe(&input, note);
-    if context.is_empty() {
-        return String::new();
-    }
-    serde_json::json!({
-        "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": context }
-    })
-    .to_string()
-}
-
-fn describe(input: &HookInput, note: Option<String>) -> String {
+/// The context to add, if any.
+pub fn context(input: &HookInput, env: &Env, note: Option<String>) -> String {
     let mut lines: Vec<String> = note.into_iter().map(|n| format!("phasegate: {n}")).collect();
-    let dir = input.dir();
+    let dir = input.dir(env);
     let project = match Project::discover(&dir) {
         Ok(p) => p,
         Err(e) => {
-            lines.push(format!("phasegate: {}", first_line(&e.to_string())));
+            lines.push(format!("phasegate: {}", one_line(&e.to_string())));
             return lines.join("\n");
         }
     };
     let listed = match project.list_active() {
         Ok(l) => l,
         Err(e) => {
-            lines.push(format!("phasegate: {}", first_line(&e.to_string())));
+            lines.push(format!("phasegate: {}", one_line(&e.to_string())));
             return lines.join("\n");
         }
     };
@@ -50,10 +46,12 @@ fn describe(input: &HookInput, note: Option<String>) -> String {
         match &l.meta {
             Ok(meta) if meta.status == Status::Active => active.push((l, meta)),
             Ok(_) => {}
+            // Regression: the reason was cut to its first line ("does not
+            // match schemas/meta.schema.json:"), losing the reason itself.
             Err(e) => lines.push(format!(
-                "phasegate: {} is unreadable ({}); run `workflow-state status` for details",
+                "phasegate: {} is unreadable: {}; run `workflow-state status` for details",
                 l.feature.name(),
-                short_reason(&e.to_string())
+                clip(&one_line(&e.to_string()), 600)
             )),
         }
     }
@@ -68,7 +66,7 @@ fn describe(input: &HookInput, note: Option<String>) -> String {
     }
     lines.insert(0, head);
     for (i, (l, meta)) in active.iter().enumerate().take(MAX_LISTED) {
-        lines.push(feature_line(l, meta, input.session_id.as_deref()));
+        lines.push(feature_line(l, meta, input.session(env).as_deref()));
         if (here.is_none() || here == Some(i))
             && let Some(w) = worktree_warning(&project, meta, &dir)
         {
@@ -78,31 +76,38 @@ fn describe(input: &HookInput, note: Option<String>) -> String {
     if active.len() > MAX_LISTED {
         lines.push(format!("- … and {} more: `workflow-state status`", active.len() - MAX_LISTED));
     }
-    lines.join("\n")
+    clip(&lines.join("\n"), MAX_CONTEXT)
 }
 
 fn feature_line(l: &Listed, meta: &Meta, session: Option<&str>) -> String {
-    if meta.workflow == Workflow::Pipeline {
-        return pipeline_line(l, session);
+    match meta.workflow {
+        Workflow::Pipeline => return pipeline_line(l, session),
+        Workflow::Phased => {}
     }
     let max = meta.mode.max_iterations();
     let state = match meta.current_phase {
         None => "no phase started yet".to_owned(),
         Some(p) => phase_text(meta, p, max),
     };
-    let next = guide::next(meta).command.unwrap_or_else(|| "none".into());
-    format!("- {} (mode {}): {state}. Next: {next}", l.feature.name(), meta.mode)
+    let next = next_step::next(meta).command.unwrap_or_else(|| "none".into());
+    let concerns: usize = meta.open_concerns_before(Phase::Finish).iter().map(|c| c.concerns.len()).sum();
+    let concerns = if concerns > 0 {
+        format!("; {concerns} reviewer concern(s) left open at a cap (`workflow-state status`)")
+    } else {
+        String::new()
+    };
+    format!("- {} (mode {}): {state}{concerns}. Next: {next}", l.feature.name(), meta.mode)
 }
 
 fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
     let name = l.feature.name();
-    let run = match l.feature.read_task::<Run>(FileKind::State, STATE_FILE) {
+    let run = match l.feature.read_task::<PipelineRun>(FileKind::State, STATE_FILE) {
         Ok(Some(run)) => run,
         Ok(None) => return format!("- {name} (pipeline): no state yet. Next: /phasegate:pipeline"),
         Err(e) => {
             return format!(
                 "- {name} (pipeline): state unreadable ({}). Run `workflow-state pipeline status`",
-                short_reason(&e.to_string())
+                clip(&one_line(&e.to_string()), 400)
             );
         }
     };
@@ -112,7 +117,7 @@ fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
         (None, _) => "",
     };
     let detail = match (&run.paused, &run.failed) {
-        (Some(p), _) => format!(" (paused: {})", p.reason.name()),
+        (Some(p), _) => format!(" (paused: {})", p.reason),
         (None, Some(f)) => format!(" (failed in {})", f.from),
         (None, None) => String::new(),
     };
@@ -130,7 +135,7 @@ fn phase_text(meta: &Meta, p: Phase, max: u32) -> String {
     }
 }
 
-fn worktree_warning(project: &Project, meta: &Meta, dir: &std::path::Path) -> Option<String> {
+fn worktree_warning(project: &Project, meta: &Meta, dir: &Path) -> Option<String> {
     match project.worktree_status(meta, dir) {
         WorktreeStatus::NoWorktree | WorktreeStatus::Inside { .. } => None,
         WorktreeStatus::Outside { worktree } => Some(format!(
@@ -144,12 +149,14 @@ fn worktree_warning(project: &Project, meta: &Meta, dir: &std::path::Path) -> Op
     }
 }
 
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or(s)
-}
-
-fn short_reason(s: &str) -> String {
-    let line = first_line(s);
-    let reason = line.split_once(": ").map_or(line, |(_, r)| r);
-    reason.chars().take(160).collect()
+/// At most `max` bytes, cut at a character, marked when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
 }

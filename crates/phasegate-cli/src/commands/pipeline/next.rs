@@ -1,0 +1,31 @@
+//! `workflow-state pipeline next`.
+
+use clap::Args;
+use phasegate_ops::pipeline::report;
+
+use super::PipelineArg;
+use crate::{CmdResult, Ctx, ExitStatus};
+
+/// Print the current state and the next action (the seed's orchestrator).
+#[derive(Debug, Args)]
+pub struct NextArgs {
+    #[command(flatten)]
+    feature: PipelineArg,
+    /// Print {"state", "action", "then"} instead.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn cmd_next(args: NextArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let (feature, run, next) = report::next(&ctx.env, args.feature.get())?;
+    if args.json {
+        ctx.out.json(&next)?;
+    } else {
+        ctx.out.line(format!("[INFO] Current state: {} (feature {feature})", run.state))?;
+        ctx.out.line(format!("ACTION: {}", next.action))?;
+        for t in next.then {
+            ctx.out.line(format!("THEN: {t}"))?;
+        }
+    }
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,22 @@
+//! `workflow-state pipeline resume`.
+
+use clap::Args;
+use phasegate_ops::pipeline::control;
+
+use super::PipelineArg;
+use crate::{CmdResult, Ctx, ExitStatus};
+
+/// After the user answered: return to the state that paused. After a review
+/// loop limit the gate's count starts again; after the implementation loop's
+/// limit, its iterations do.
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    #[command(flatten)]
+    feature: PipelineArg,
+}
+
+pub fn cmd_resume(args: ResumeArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let changed = control::resume(&ctx.env, args.feature.get())?;
+    ctx.out.json(&changed)?;
+    Ok(ExitStatus::Success)
+}

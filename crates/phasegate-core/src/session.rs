@@ -1,0 +1,89 @@
+//! Claude Code session ids, checked before anything is changed on their
+//! behalf. Ownership records are files named after the id, so the mapping
+//! from id to file name must be injective (two ids never share a record) and
+//! always a valid file name.
+
+use std::fmt;
+
+/// The longest id accepted; with every byte escaped (3 characters each) the
+/// record's file name stays below the usual 255-byte limit.
+pub const MAX_LEN: usize = 80;
+
+/// A validated session id: 1 to 80 bytes, no control characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SessionId(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionIdError {
+    #[error("the session id is empty")]
+    Empty,
+    #[error("the session id is {0} bytes long; at most {MAX_LEN} are accepted")]
+    TooLong(usize),
+    #[error("the session id contains a control character")]
+    Control,
+}
+
+impl SessionId {
+    pub fn parse(id: &str) -> Result<SessionId, SessionIdError> {
+        let id = id.trim();
+        if id.is_empty() {
+            return Err(SessionIdError::Empty);
+        }
+        if id.len() > MAX_LEN {
+            return Err(SessionIdError::TooLong(id.len()));
+        }
+        if id.chars().any(char::is_control) {
+            return Err(SessionIdError::Control);
+        }
+        Ok(SessionId(id.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A file-name-safe, injective encoding: ASCII letters, digits and `-`
+    /// stay; every other byte becomes `_XX` (hex), `_` included.
+    pub fn file_stem(&self) -> String {
+        let mut out = String::with_capacity(self.0.len());
+        for b in self.0.bytes() {
+            if b.is_ascii_alphanumeric() || b == b'-' {
+                out.push(b as char);
+            } else {
+                out.push_str(&format!("_{b:02X}"));
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_that_differ_only_in_punctuation_get_different_records() {
+        let a = SessionId::parse("abc.def").unwrap().file_stem();
+        let b = SessionId::parse("abc_def").unwrap().file_stem();
+        let c = SessionId::parse("abc/def").unwrap().file_stem();
+        assert_ne!(a, b);
+        assert_ne!(b, c);
+        assert_ne!(a, c);
+        assert_eq!(SessionId::parse("8f14e45f-ceea-467a").unwrap().file_stem(), "8f14e45f-ceea-467a");
+    }
+
+    #[test]
+    fn over_long_empty_and_control_ids_are_refused() {
+        assert_eq!(SessionId::parse(&"x".repeat(81)), Err(SessionIdError::TooLong(81)));
+        assert_eq!(SessionId::parse("  "), Err(SessionIdError::Empty));
+        assert_eq!(SessionId::parse("a\nb"), Err(SessionIdError::Control));
+        let worst = SessionId::parse(&"é".repeat(40)).unwrap();
+        assert!(worst.file_stem().len() + ".json".len() <= 255);
+    }
+}

@@ -1,0 +1,88 @@
+//! Feature slugs: the short names that become folder and branch names, and
+//! how a description ("add search to the docs") becomes one.
+
+/// The longest slug.
+pub const MAX_SLUG: usize = 64;
+/// How long a slug made from a description may get (whole words only).
+const MADE_SLUG: usize = 40;
+
+/// Why a slug is not acceptable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "invalid slug `{0}`: use 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit, without '..' or path separators (for example `user-auth`)"
+)]
+pub struct InvalidSlug(pub String);
+
+/// A slug names a folder and a branch: letters, digits, `.`, `_`, `-`;
+/// starting with a letter or digit; no `..`; at most 64 characters.
+pub fn validate(slug: &str) -> Result<(), InvalidSlug> {
+    let ok_chars = slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
+    let ok_start = slug.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric());
+    if slug.is_empty()
+        || slug.len() > MAX_SLUG
+        || !ok_chars
+        || !ok_start
+        || slug.contains("..")
+        || slug.ends_with(".lock")
+    {
+        return Err(InvalidSlug(slug.to_owned()));
+    }
+    Ok(())
+}
+
+/// The slug itself when `given` is one; otherwise a slug made from it as a
+/// description: lowercase ASCII words joined by `-`, at most 40 characters,
+/// cut at a word. None when nothing usable is left.
+pub fn from_words(given: &str) -> Option<String> {
+    let given = given.trim();
+    if validate(given).is_ok() {
+        return Some(given.to_owned());
+    }
+    let mut slug = String::new();
+    let words = given.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty());
+    for word in words {
+        let word = word.to_ascii_lowercase();
+        let extra = if slug.is_empty() { word.len() } else { word.len() + 1 };
+        if slug.len() + extra > MADE_SLUG {
+            if slug.is_empty() {
+                slug.push_str(&word[..MADE_SLUG]);
+            }
+            break;
+        }
+        if !slug.is_empty() {
+            slug.push('-');
+        }
+        slug.push_str(&word);
+    }
+    validate(&slug).is_ok().then_some(slug)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        for ok in ["auth", "user-auth", "v2.api", "a_b", "X1"] {
+            validate(ok).unwrap();
+        }
+        for bad in ["", "../x", "a/b", "a\\b", "..", "-x", ".hidden", "a..b", "x.lock", &"a".repeat(65), "é", "a\nb"] {
+            assert!(validate(bad).is_err(), "{bad:?} should be refused");
+        }
+    }
+
+    /// Regression: a `[feature]` argument that was a description ("add
+    /// search") instead of a feature name was not handled.
+    #[test]
+    fn descriptions_become_slugs() {
+        assert_eq!(from_words("add search").as_deref(), Some("add-search"));
+        assert_eq!(
+            from_words("  Add full-text Search to the docs!  ").as_deref(),
+            Some("add-full-text-search-to-the-docs")
+        );
+        assert_eq!(from_words("user-auth").as_deref(), Some("user-auth"));
+        let long = from_words("a very long description of a feature that goes on and on and on").unwrap();
+        assert!(long.len() <= 40 && !long.ends_with('-'), "{long}");
+        assert_eq!(from_words("ééé !!!"), None);
+    }
+}

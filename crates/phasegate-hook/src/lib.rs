@@ -1,0 +1,124 @@
+//! `phasegate-hook <event>`: Claude Code hooks (SessionStart, Stop,
+//! PreToolUse). A hook never breaks a session: every problem, even a panic,
+//! becomes a short message in valid hook JSON and exit 0; only a deliberate
+//! block uses the blocking protocol. The decisions are phasegate-ops'; this
+//! crate reads the input and prints the answer.
+
+use std::io::{IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+use phasegate_ops::Env;
+use phasegate_ops::hooks::stop::StopOutcome;
+use phasegate_ops::hooks::{HookInput, pre_tool_use, session_start, stop};
+use serde_json::json;
+
+/// The most hook input read; Claude Code's inputs are far smaller except a
+/// Write's content, which is read up to here and then cut (the path comes first).
+const MAX_INPUT: u64 = 16 * 1024 * 1024;
+
+/// The events this binary answers, by the argument hooks.json passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Event {
+    SessionStart,
+    Stop,
+    PreToolUse,
+}
+
+impl Event {
+    fn parse(arg: &str) -> Option<Event> {
+        match arg {
+            "session-start" => Some(Event::SessionStart),
+            "stop" => Some(Event::Stop),
+            "pre-tool-use" => Some(Event::PreToolUse),
+            _ => None,
+        }
+    }
+
+    /// The answer when the hook itself failed: valid JSON, never a block.
+    fn failure(self, message: &str) -> String {
+        match self {
+            Event::SessionStart => session_context(message),
+            Event::Stop | Event::PreToolUse => json!({ "systemMessage": message }).to_string(),
+        }
+    }
+}
+
+pub fn main() -> ExitCode {
+    let arg = std::env::args().nth(1).unwrap_or_default();
+    let Some(event) = Event::parse(&arg) else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "usage: phasegate-hook session-start|stop|pre-tool-use\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
+        );
+        return ExitCode::from(2);
+    };
+    std::panic::set_hook(Box::new(|_| {}));
+    let (input, note) = read_input();
+    let output = std::panic::catch_unwind(move || answer(event, &input, note)).unwrap_or_else(|_| {
+        event.failure("phasegate: the hook failed unexpectedly; run `workflow-state status` to check the features")
+    });
+    if !output.is_empty() {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(output.as_bytes());
+        let _ = out.write_all(b"\n");
+        let _ = out.flush();
+    }
+    ExitCode::SUCCESS
+}
+
+/// Reads stdin (not when it is a terminal, so a manual run does not hang).
+/// Unreadable input yields an empty input and a note.
+fn read_input() -> (HookInput, Option<String>) {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return (HookInput::default(), None);
+    }
+    let mut text = String::new();
+    if let Err(e) = stdin.lock().take(MAX_INPUT).read_to_string(&mut text) {
+        return (HookInput::default(), Some(format!("could not read the hook input: {e}")));
+    }
+    match HookInput::parse(&text) {
+        Ok(input) => (input, None),
+        Err(e) => (HookInput::default(), Some(e)),
+    }
+}
+
+fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
+    let env = || Env::from_process().map_err(|e| event.failure(&format!("phasegate: {e}")));
+    match event {
+        // No environment, no repository: a path check only.
+        Event::PreToolUse => match pre_tool_use::check(input) {
+            Some(deny) => json!({"hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": clip(&deny.reason),
+            }})
+            .to_string(),
+            None => String::new(),
+        },
+        Event::SessionStart => match env() {
+            Ok(env) => {
+                let context = session_start::context(input, &env, note);
+                if context.is_empty() { String::new() } else { session_context(&context) }
+            }
+            Err(failed) => failed,
+        },
+        Event::Stop => match env() {
+            Ok(env) => match stop::stop(input, &env, note) {
+                StopOutcome::Silent => String::new(),
+                StopOutcome::Allow { message } => json!({ "systemMessage": clip(&message) }).to_string(),
+                StopOutcome::Block { reason } => json!({ "decision": "block", "reason": clip(&reason) }).to_string(),
+            },
+            Err(failed) => failed,
+        },
+    }
+}
+
+fn session_context(text: &str) -> String {
+    json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}).to_string()
+}
+
+/// Claude Code caps hook output strings at 10,000 characters.
+fn clip(text: &str) -> String {
+    session_start::clip(text, 9_000)
+}

@@ -1,0 +1,89 @@
+//! What every operation runs with: the working directory, the clock (read
+//! once per run), the lock timeout and the Claude Code session, all taken
+//! from the process in one place. Environment variable names live here.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use phasegate_core::session::SessionId;
+use phasegate_store::lock;
+
+use crate::error::OpError;
+
+/// Milliseconds a writer waits for a feature's lock (default 10000).
+pub const LOCK_TIMEOUT_MS: &str = "PHASEGATE_LOCK_TIMEOUT_MS";
+/// The Claude Code session running a command; set by Claude Code for hooks
+/// and for the Bash tool.
+pub const SESSION_ID: &str = "CLAUDE_CODE_SESSION_ID";
+/// The project directory of the Claude Code session (set for hooks).
+pub const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
+
+/// The longest lock wait accepted (an hour).
+const MAX_LOCK_TIMEOUT_MS: u64 = 3_600_000;
+
+#[derive(Debug, Clone)]
+pub struct Env {
+    pub cwd: PathBuf,
+    pub now: DateTime<Utc>,
+    pub lock_timeout: Duration,
+    /// `CLAUDE_CODE_SESSION_ID` as given (checked where it is used).
+    pub session_var: Option<String>,
+}
+
+impl Env {
+    /// The environment of this process. An invalid `PHASEGATE_LOCK_TIMEOUT_MS`
+    /// is an error, not silently ignored.
+    pub fn from_process() -> Result<Env, OpError> {
+        let cwd =
+            std::env::current_dir().map_err(|e| OpError::Invalid(format!("cannot read the current directory: {e}")))?;
+        let cwd = cwd.canonicalize().unwrap_or(cwd);
+        Ok(Env {
+            cwd,
+            now: phasegate_core::time::now(),
+            lock_timeout: lock_timeout(std::env::var(LOCK_TIMEOUT_MS).ok().as_deref())?,
+            session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
+        })
+    }
+
+    /// The session: `given` (a `--session` flag), else the environment's.
+    /// Checked before anything is changed on its behalf.
+    pub fn session(&self, given: Option<&str>) -> Result<Option<SessionId>, OpError> {
+        match given.or(self.session_var.as_deref()) {
+            None => Ok(None),
+            Some(id) => SessionId::parse(id).map(Some).map_err(|e| OpError::Invalid(format!("{e}: `{}`", clip(id)))),
+        }
+    }
+}
+
+fn clip(s: &str) -> String {
+    let cut: String = s.chars().take(40).collect();
+    if cut.len() < s.len() { format!("{cut}…") } else { cut }
+}
+
+/// Parses `PHASEGATE_LOCK_TIMEOUT_MS` (None: the default).
+pub fn lock_timeout(value: Option<&str>) -> Result<Duration, OpError> {
+    let Some(v) = value else { return Ok(lock::DEFAULT_TIMEOUT) };
+    match v.trim().parse::<u64>() {
+        Ok(ms) if ms <= MAX_LOCK_TIMEOUT_MS => Ok(Duration::from_millis(ms)),
+        _ => Err(OpError::Invalid(format!(
+            "{LOCK_TIMEOUT_MS}={v:?} is not a number of milliseconds from 0 to {MAX_LOCK_TIMEOUT_MS}; unset it for the default of 10000"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: an invalid PHASEGATE_LOCK_TIMEOUT_MS was silently ignored.
+    #[test]
+    fn invalid_lock_timeouts_are_errors() {
+        assert_eq!(lock_timeout(None).unwrap(), lock::DEFAULT_TIMEOUT);
+        assert_eq!(lock_timeout(Some("250")).unwrap(), Duration::from_millis(250));
+        for bad in ["abc", "-1", "1.5", "99999999999"] {
+            let e = lock_timeout(Some(bad)).unwrap_err().to_string();
+            assert!(e.contains(LOCK_TIMEOUT_MS), "{e}");
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! PreToolUse: the model must not edit phasegate's state files with Edit or
+//! Write; each has a command that changes it exactly (atomically, under a
+//! lock, by the rules). The check looks at the path only: no file is read,
+//! no repository opened, so it costs what a process start costs.
+
+use std::path::{Component, Path};
+
+use serde_json::Value;
+
+use super::HookInput;
+
+/// The tools that write files by path.
+const WRITING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+/// Why an edit is refused, and what to run instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deny {
+    pub reason: String,
+}
+
+/// The decision for one tool call: None lets it through.
+pub fn check(input: &HookInput) -> Option<Deny> {
+    let tool = input.tool_name.as_deref()?;
+    if !WRITING_TOOLS.contains(&tool) {
+        return None;
+    }
+    let tool_input = input.tool_input.as_ref()?;
+    let path =
+        ["file_path", "notebook_path", "path"].iter().find_map(|k| tool_input.get(*k).and_then(Value::as_str))?;
+    let instead = protected(Path::new(path))?;
+    Some(Deny {
+        reason: format!(
+            "phasegate: {path} is workflow state that only workflow-state writes (atomically, under a lock, by the workflow's rules); do not {} it. Instead: {instead}",
+            tool.to_lowercase()
+        ),
+    })
+}
+
+/// The command to use instead, when `path` is one of phasegate's state files.
+pub fn protected(path: &Path) -> Option<&'static str> {
+    let parts: Vec<&str> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => s.to_str(),
+            Component::Prefix(_) | Component::RootDir | Component::CurDir | Component::ParentDir => None,
+        })
+        .collect();
+    let n = parts.len();
+    let name = *parts.last()?;
+    let under_features =
+        |depth: usize| n > depth + 2 && parts[n - depth - 3] == "docs" && parts[n - depth - 2] == "features";
+    // docs/features/<NNN-slug>/<file>
+    if under_features(0) {
+        return match name {
+            ".meta.json" => Some(
+                "`workflow-state phase start|complete`, `workflow-state review record`, `workflow-state feature abandon` or `workflow-state finish`",
+            ),
+            ".review-history.md" => Some("`workflow-state review record` appends each iteration"),
+            _ => None,
+        };
+    }
+    // docs/features/<NNN-slug>/.task/<file>
+    if under_features(1) && parts[n - 2] == ".task" {
+        return match name {
+            "state.json" => Some(
+                "`workflow-state pipeline transition|pause|resume|fail|recover|reset` (`workflow-state pipeline next` says which)",
+            ),
+            "loop-state.json" => Some("`workflow-state pipeline cancel`, `claim` or `resume`"),
+            ".orchestrator.lock" | ".codex-session-active" => Some("`workflow-state pipeline reset` or `final-gate`"),
+            _ => None,
+        };
+    }
+    // .claude/suspended/<slug>.json: suspension markers.
+    if n >= 3 && parts[n - 3] == ".claude" && parts[n - 2] == "suspended" && name.ends_with(".json") {
+        return Some("the `workflow-state question` commands (ask, answer) change suspension markers");
+    }
+    // .git/phasegate/**: locks, journals, records.
+    if let Some(i) = parts.iter().position(|p| *p == ".git")
+        && parts.get(i + 1) == Some(&"phasegate")
+    {
+        return Some("nothing: these are phasegate's runtime files (locks, journals, session records)");
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn input(tool: &str, path: &str) -> HookInput {
+        HookInput {
+            tool_name: Some(tool.into()),
+            tool_input: Some(json!({"file_path": path, "content": "x"})),
+            ..HookInput::default()
+        }
+    }
+
+    #[test]
+    fn state_files_are_protected_and_worker_files_are_not() {
+        for p in [
+            "/r/docs/features/001-a/.meta.json",
+            "docs/features/001-a/.review-history.md",
+            "/r/docs/features/002-b/.task/state.json",
+            "/r/docs/features/002-b/.task/loop-state.json",
+            "/r/.claude/suspended/9-x.json",
+            "/r/.git/phasegate/index.json",
+        ] {
+            assert!(check(&input("Write", p)).is_some(), "{p}");
+            assert!(check(&input("Edit", p)).is_some(), "{p}");
+        }
+        for p in [
+            "/r/docs/features/001-a/spec.md",
+            "/r/docs/features/001-a/.verdict.json",
+            "/r/docs/features/002-b/.task/user-story.json",
+            "/r/docs/features/002-b/.task/review-sonnet.json",
+            "/r/src/.meta.json",
+            "/r/state.json",
+        ] {
+            assert_eq!(check(&input("Write", p)), None, "{p}");
+        }
+        assert_eq!(check(&input("Read", "/r/docs/features/001-a/.meta.json")), None);
+        let d = check(&input("Edit", "/r/docs/features/001-a/.meta.json")).unwrap();
+        assert!(
+            d.reason.contains("workflow-state review record") && d.reason.contains("do not edit it"),
+            "{}",
+            d.reason
+        );
+    }
+}

@@ -1,0 +1,201 @@
+//! Stop: while a pipeline owned by *this* session is in its implementation
+//! loop, keep the session working until the code gate passed (for the code
+//! as it is now), the plan's tests pass and the last message carries the
+//! completion promise; or until the loop's limit, its expiry, or Claude
+//! Code's cap on consecutive blocks. A stop made while the session waits for
+//! its own background worker is let through and not counted. A session that
+//! owns no loop is never blocked: the lookup is one small file named after
+//! the session id, and its absence ends the hook.
+
+use std::cell::RefCell;
+use std::time::Duration;
+
+use phasegate_core::pipeline::files::STATE_FILE;
+use phasegate_core::pipeline::impl_loop::{self, StopContext, StopDecision};
+use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, TestOutcome};
+use phasegate_core::session::SessionId;
+use phasegate_store::{Feature, Project};
+
+use super::{HookInput, one_line};
+use crate::env::Env;
+use crate::pipeline::{commit_completion, load_loop, load_run, loop_file, run_tests, version};
+
+/// How long the hook waits for a writer of the same feature.
+const LOCK_WAIT: Duration = Duration::from_secs(5);
+
+/// What the Stop hook answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopOutcome {
+    /// Nothing to say; the session stops.
+    Silent,
+    /// The session stops; the message is shown.
+    Allow { message: String },
+    /// The session keeps working; the reason goes to the model.
+    Block { reason: String },
+}
+
+pub fn stop(input: &HookInput, env: &Env, note: Option<String>) -> StopOutcome {
+    let Some(session) = input.session(env) else {
+        return match note {
+            Some(n) => StopOutcome::Allow { message: format!("phasegate: {n}; the stop is allowed.") },
+            None => StopOutcome::Silent,
+        };
+    };
+    // An id phasegate would refuse to record owns no loop.
+    let Ok(session) = SessionId::parse(&session) else { return StopOutcome::Silent };
+    let project = match Project::discover(&input.dir(env)) {
+        Ok(p) => p,
+        // Regression: the Stop hook was silent where SessionStart reported
+        // git refusing the repository (e.g. owned by another user).
+        Err(e) => {
+            return StopOutcome::Allow {
+                message: format!("phasegate: {}; the stop is allowed.", one_line(&e.to_string())),
+            };
+        }
+    };
+    let feature = match project.session_feature(&session) {
+        Ok(Some(f)) => f,
+        Ok(None) => return StopOutcome::Silent,
+        Err(e) => {
+            return StopOutcome::Allow {
+                message: format!("phasegate: {}; the stop is allowed.", one_line(&e.to_string())),
+            };
+        }
+    };
+    match decide_and_apply(&project, &feature, &session, input, env) {
+        Ok(out) => out,
+        Err(why) => StopOutcome::Allow {
+            message: format!(
+                "phasegate: cannot check the loop of {}: {why}; the stop is allowed. Fix the file, or run /phasegate:cancel-loop.",
+                feature.name()
+            ),
+        },
+    }
+}
+
+fn decide_and_apply(
+    project: &Project,
+    feature: &Feature,
+    session: &SessionId,
+    input: &HookInput,
+    env: &Env,
+) -> Result<StopOutcome, String> {
+    let brief = |e: crate::error::OpError| one_line(&e.to_string());
+    let config = project.pipeline_config().map_err(|e| one_line(&e.to_string()))?;
+    let run = load_run(feature).map_err(brief)?;
+    let looping = load_loop(feature).map_err(brief)?;
+    let Some(looping) = looping else {
+        return Ok(if run.owned_by(session.as_str()) { StopOutcome::Silent } else { forget(project, session) });
+    };
+    if !run.owned_by(session.as_str()) {
+        // Another session claimed the pipeline since: this record is stale.
+        return Ok(forget(project, session));
+    }
+    if !crate::pipeline::in_loop(&run) || !looping.active {
+        return Ok(StopOutcome::Silent);
+    }
+    let last = input.last_assistant_message.clone().unwrap_or_default();
+    let now = env.now;
+    let tests: RefCell<Option<TestOutcome>> = RefCell::new(None);
+    let run_once = || {
+        tests
+            .borrow_mut()
+            .get_or_insert_with(|| match run_tests(project, feature, &config) {
+                Ok((outcome, _)) => outcome,
+                Err(e) => TestOutcome::Failed { summary: e.to_string() },
+            })
+            .clone()
+    };
+    let ctx = |run, looping| StopContext {
+        feature: feature.name(),
+        run,
+        loop_state: looping,
+        config: &config.stop_hook,
+        session_id: session.as_str(),
+        stop_hook_active: input.stop_hook_active,
+        last_message: &last,
+        background: &input.background_tasks,
+        now,
+    };
+    // A gate approves one version of the code: if the code changed since the
+    // code gate passed, the gate reopens before anything is decided.
+    let current = if run.code_review.passed {
+        Some(version(project, feature, &run, GateKind::Code).map_err(brief)?)
+    } else {
+        None
+    };
+    let reopens = |run: &PipelineRun| {
+        current
+            .as_deref()
+            .is_some_and(|v| run.code_review.passed && run.code_review.approved_version.as_deref() != Some(v))
+    };
+    // Decide without the lock (tests may take minutes), then apply under it
+    // on a fresh read; if a writer changed the files meanwhile, decide again
+    // on what it wrote.
+    let first = if reopens(&run) { None } else { Some(impl_loop::decide(&ctx(&run, &looping), run_once)) };
+    if first == Some(StopDecision::Ignore) || first == Some(StopDecision::Wait) {
+        return Ok(StopOutcome::Silent);
+    }
+    let guard = feature.lock(LOCK_WAIT).map_err(|e| one_line(&e.to_string()))?;
+    let mut run2 = load_run(feature).map_err(brief)?;
+    let Some(mut looping2) = load_loop(feature).map_err(brief)? else { return Ok(StopOutcome::Silent) };
+    let mut reopened = false;
+    if let Some(v) = current.as_deref() {
+        reopened = run2.code_review.reopen_if_changed(v);
+    }
+    let decision = match first {
+        Some(d) if run2 == run && looping2 == looping => d,
+        Some(_) | None => impl_loop::decide(&ctx(&run2, &looping2), run_once),
+    };
+    impl_loop::apply(&decision, &mut run2, &mut looping2, input.stop_hook_active, now);
+    let write = |e: phasegate_store::StoreError| one_line(&e.to_string());
+    match &decision {
+        StopDecision::Ignore | StopDecision::Wait => {
+            if reopened {
+                guard.write_task(STATE_FILE, &run2).map_err(write)?;
+            }
+        }
+        StopDecision::Complete { .. } => {
+            commit_completion(project, &guard, &run2, Some(&mut looping2), now).map_err(brief)?;
+        }
+        StopDecision::LimitReached { .. }
+        | StopDecision::Expired { .. }
+        | StopDecision::Yield { .. }
+        | StopDecision::Block { .. } => {
+            guard
+                .commit(
+                    "stop hook",
+                    vec![guard.task_change(loop_file(), &looping2), guard.task_change(STATE_FILE, &run2)],
+                )
+                .map_err(write)?;
+        }
+    }
+    drop(guard);
+    let reopened_note = if reopened {
+        "the code changed after the code review gate passed, so the gate reopened for a new round; "
+    } else {
+        ""
+    };
+    Ok(match decision {
+        StopDecision::Ignore | StopDecision::Wait => StopOutcome::Silent,
+        StopDecision::Block { reason } => StopOutcome::Block {
+            reason: if reopened { reason.replacen(":\n", &format!(":\n- {reopened_note}\n"), 1) } else { reason },
+        },
+        StopDecision::Yield { message } => StopOutcome::Allow { message },
+        StopDecision::Complete { message } => StopOutcome::Allow { message },
+        StopDecision::LimitReached { message } | StopDecision::Expired { message } => {
+            let _ = project.unregister_session(session);
+            StopOutcome::Allow { message }
+        }
+    })
+}
+
+fn forget(project: &Project, session: &SessionId) -> StopOutcome {
+    let _ = project.unregister_session(session);
+    StopOutcome::Silent
+}
+
+/// The loop of the feature `session` runs (for tests and status).
+pub fn loop_of(feature: &Feature) -> Option<LoopState> {
+    feature.read_task(phasegate_core::pipeline::FileKind::LoopState, loop_file()).ok().flatten()
+}

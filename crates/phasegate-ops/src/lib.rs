@@ -1,0 +1,17 @@
+//! phasegate's operations: every verb of the `workflow-state` CLI and every
+//! hook's decision, with typed outcomes and one error type. The CLI and the
+//! hook binary are thin front ends over this crate: they parse arguments or
+//! hook input, call an operation, and render what it returns.
+
+pub mod env;
+pub mod error;
+pub mod feature;
+pub mod hooks;
+pub mod phase;
+pub mod pipeline;
+pub mod review;
+pub mod status;
+pub mod worktree;
+
+pub use env::Env;
+pub use error::{OpError, OpResult};

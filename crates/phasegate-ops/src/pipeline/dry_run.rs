@@ -1,0 +1,181 @@
+//! `pipeline dry-run`: validate the setup (seed 001, Dry-Run Validation).
+//! Each check passes or fails with the fix.
+
+use std::path::{Path, PathBuf};
+
+use phasegate_core::pipeline::config::WhenUnavailable;
+use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
+use phasegate_core::pipeline::{FileKind, PipelineRun};
+use phasegate_store::{fs, git, process};
+use serde::Serialize;
+
+use super::resolve;
+use crate::env::Env;
+use crate::error::OpResult;
+
+const AGENTS: [&str; 5] = ["requirements-gatherer", "planner", "plan-reviewer", "implementer", "code-reviewer"];
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub check: String,
+    pub ok: bool,
+    pub detail: String,
+}
+
+/// Every check, in order.
+pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
+    let mut checks: Vec<Check> = Vec::new();
+    let mut add = |check: &str, ok: bool, detail: String| checks.push(Check { check: check.into(), ok, detail });
+
+    // The plugin this binary belongs to.
+    match plugin_root() {
+        Some(root) => {
+            for (what, rel) in [
+                ("command /phasegate:pipeline", "commands/pipeline.md"),
+                ("command /phasegate:cancel-loop", "commands/cancel-loop.md"),
+                ("skill review-codex", "skills/review-codex/SKILL.md"),
+                ("docs (README.md)", "README.md"),
+            ] {
+                let ok = fs::is_regular_file(&root.join(rel));
+                let detail = if ok {
+                    rel.to_owned()
+                } else {
+                    format!("{} is missing; reinstall the plugin (scripts/install.sh)", root.join(rel).display())
+                };
+                add(what, ok, detail);
+            }
+            let missing: Vec<&str> =
+                AGENTS.into_iter().filter(|a| !fs::is_regular_file(&root.join(format!("agents/{a}.md")))).collect();
+            let detail = if missing.is_empty() {
+                AGENTS.join(", ")
+            } else {
+                format!("missing: {}; reinstall the plugin", missing.join(", "))
+            };
+            add("agents (5)", missing.is_empty(), detail);
+            let hooks = fs::read_optional(&root.join("hooks/hooks.json")).ok().flatten().unwrap_or_default();
+            let ok = hooks.contains("\"Stop\"") && hooks.contains("\"stop\"");
+            let detail = if ok {
+                "hooks/hooks.json".into()
+            } else {
+                "hooks/hooks.json does not register the Stop hook; reinstall the plugin".into()
+            };
+            add("Stop hook registered", ok, detail);
+        }
+        None => add(
+            "plugin files",
+            false,
+            "cannot find the plugin folder (.claude-plugin/plugin.json) above this binary; reinstall with scripts/install.sh"
+                .into(),
+        ),
+    }
+    let hook = std::env::current_exe().ok().and_then(|e| e.parent().map(|d| d.join(exe("phasegate-hook"))));
+    let ok = hook.as_deref().is_some_and(executable);
+    add(
+        "hook binary executable",
+        ok,
+        match &hook {
+            Some(h) if ok => h.display().to_string(),
+            Some(h) => format!("{} is missing or not executable; run scripts/install.sh (or chmod +x it)", h.display()),
+            None => "cannot locate this binary".into(),
+        },
+    );
+
+    // The project's configuration and the pipeline's files.
+    let project = crate::feature::project(env)?;
+    let config = match project.pipeline_config() {
+        Ok(c) => {
+            let path = project.pipeline_config_path();
+            let detail =
+                if fs::exists_entry(&path) { path.display().to_string() } else { "not present: defaults apply".into() };
+            add("pipeline.config.json valid", true, detail);
+            c
+        }
+        Err(e) => {
+            add("pipeline.config.json valid", false, e.to_string());
+            Default::default()
+        }
+    };
+    match resolve(env, given) {
+        Ok((project, feature)) => {
+            let task = feature.task_dir();
+            let detail = if task.is_dir() {
+                task.display().to_string()
+            } else {
+                format!(
+                    "{} is missing; run `workflow-state pipeline reset --feature {}`",
+                    task.display(),
+                    feature.name()
+                )
+            };
+            add(".task/ directory exists", task.is_dir(), detail);
+            match feature.read_task::<PipelineRun>(FileKind::State, STATE_FILE) {
+                Ok(Some(run)) => add("state.json valid", true, format!("state {}", run.state)),
+                Ok(None) => add(
+                    "state.json valid",
+                    false,
+                    format!(
+                        "{} is missing; run `workflow-state pipeline reset`",
+                        feature.task_path(STATE_FILE).display()
+                    ),
+                ),
+                Err(e) => add("state.json valid", false, e.to_string()),
+            }
+            if project.repo().is_some() {
+                match git::is_ignored(project.root(), &task) {
+                    Ok(true) => add(".task ignored by git", true, format!("{TASK_DIR}/ is ignored")),
+                    Ok(false) => add(
+                        ".task ignored by git",
+                        false,
+                        format!("add `{TASK_DIR}/` to .gitignore (or .git/info/exclude)"),
+                    ),
+                    Err(e) => add(".task ignored by git", false, e.to_string()),
+                }
+            }
+        }
+        Err(e) => add("pipeline", true, format!("no pipeline checked: {e}")),
+    }
+
+    // Tools.
+    let git_ok = process::find_program("git").is_some();
+    add("git on PATH", git_ok, if git_ok { "found".into() } else { "install git".into() });
+    let program = config.final_gate.command.first().cloned().unwrap_or_default();
+    match (process::find_program(&program), config.final_gate.when_unavailable) {
+        (Some(p), _) => add("final gate reviewer", true, format!("{program} at {}", p.display())),
+        (None, WhenUnavailable::Skip) => add(
+            "final gate reviewer",
+            true,
+            format!(
+                "`{program}` not found: the final gate will be skipped with a recorded reason (finalGate.whenUnavailable = skip)"
+            ),
+        ),
+        (None, WhenUnavailable::Block) => add(
+            "final gate reviewer",
+            false,
+            format!(
+                "`{program}` not found and finalGate.whenUnavailable = block; install it or set whenUnavailable to skip"
+            ),
+        ),
+    }
+    Ok(checks)
+}
+
+fn plugin_root() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    exe.ancestors().skip(1).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(Path::to_path_buf)
+}
+
+fn exe(name: &str) -> String {
+    format!("{name}{}", std::env::consts::EXE_SUFFIX)
+}
+
+fn executable(p: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        p.is_file()
+    }
+}

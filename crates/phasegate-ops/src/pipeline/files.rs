@@ -1,0 +1,82 @@
+//! The pipeline's files: checking one against its schema (the same check
+//! every loader makes), reading the worker signal, and printing a schema.
+
+use std::path::Path;
+
+use phasegate_core::pipeline::FileKind;
+use phasegate_core::pipeline::files::{self, FileError, Question, SignalStatus, WorkerSignal};
+use phasegate_store::fs;
+use serde::Serialize;
+
+use super::resolve;
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+
+/// Checks a pipeline file. `file` defaults to the kind's file in the
+/// pipeline's `.task/` (or the project's configuration).
+pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>) -> OpResult<String> {
+    let path = match (file, kind) {
+        (Some(f), _) => env.cwd.join(f),
+        (None, FileKind::Config) => crate::feature::project(env)?.pipeline_config_path(),
+        (None, FileKind::Review) => {
+            return Err(OpError::Invalid(
+                "pass the review file with --file (e.g. --file .task/review-sonnet.json)".into(),
+            ));
+        }
+        (None, kind) => {
+            let (_, feature) = resolve(env, given)?;
+            feature.task_path(kind.task_file().expect("kinds other than review and config have a task file"))
+        }
+    };
+    let text = fs::read_optional(&path)?
+        .ok_or_else(|| OpError::Invalid(format!("{} does not exist; write it first", path.display())))?;
+    match files::validate(kind, &text) {
+        Ok(()) => Ok(format!("ok: {} is a valid {kind} file (schema: `workflow-state schema {kind}`)", path.display())),
+        Err(FileError::Syntax(e)) => Err(OpError::Invalid(format!("{} is not valid JSON: {e}", path.display()))),
+        Err(e) => {
+            Err(OpError::Invalid(format!("{} {e}\n(the whole schema: `workflow-state schema {kind}`)", path.display())))
+        }
+    }
+}
+
+/// What `signal` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Signal {
+    pub worker: String,
+    pub agent_id: Option<String>,
+    pub phase: String,
+    pub status: SignalStatus,
+    pub questions: Vec<Question>,
+    pub error: Option<String>,
+    pub action: &'static str,
+}
+
+/// Reads `.task/worker-signal.json` (checked against its schema) and says
+/// what the orchestrator does: ask the worker's questions, go on, or fail.
+pub fn signal(env: &Env, given: Option<&str>) -> OpResult<Signal> {
+    let (_, feature) = resolve(env, given)?;
+    let file = FileKind::WorkerSignal.task_file().expect("task file");
+    let signal: WorkerSignal = feature.read_task(FileKind::WorkerSignal, file)?.ok_or_else(|| {
+        OpError::Invalid(format!("{} does not exist yet; the worker writes it", feature.task_path(file).display()))
+    })?;
+    let action = match signal.status {
+        SignalStatus::NeedsInput => {
+            "Ask the user these questions (AskUserQuestion), then resume the worker with the answers."
+        }
+        SignalStatus::Completed => "The worker finished; continue with `workflow-state pipeline next`.",
+        SignalStatus::InProgress => "The worker is still working; wait for it.",
+        SignalStatus::Error => {
+            "The worker failed; if it cannot be fixed, record it with `workflow-state pipeline fail --message <text>`."
+        }
+    };
+    Ok(Signal {
+        worker: signal.worker_id,
+        agent_id: signal.agent_id,
+        phase: signal.phase,
+        status: signal.status,
+        questions: signal.questions,
+        error: signal.error,
+        action,
+    })
+}

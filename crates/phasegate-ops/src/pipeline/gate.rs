@@ -1,0 +1,426 @@
+//! The review gates: the brief for each sonnet/opus reviewer, recording each
+//! review against the version of the work it saw, the final gate (an
+//! external reviewer), and the worker's report that a fix is done.
+
+use std::path::Path;
+use std::time::Duration;
+
+use phasegate_core::pipeline::config::WhenUnavailable;
+use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, Review};
+use phasegate_core::pipeline::gate::{GateDecision, GateError, GateKind, Stage};
+use phasegate_core::pipeline::next::{Action, after_review};
+use phasegate_core::pipeline::{Config, PauseReason, PipelineRun, State};
+use phasegate_core::verdict::extract_json;
+use phasegate_store::pipeline::parse_file;
+use phasegate_store::{Feature, Project, fs, process};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::{action, load_run, resolve, version, with_run};
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+
+/// The shape every reviewer answers in (seed 001, Review outputs).
+const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
+
+fn gate_kind(run: &PipelineRun) -> OpResult<GateKind> {
+    run.gate_kind().ok_or_else(|| {
+        OpError::Refused(format!(
+            "the pipeline is {}; reviews are recorded in plan_reviewing and implementing_loop",
+            run.state
+        ))
+    })
+}
+
+fn limit(config: &Config, kind: GateKind) -> u32 {
+    match kind {
+        GateKind::Plan => config.autonomy.plan_review_loop_limit,
+        GateKind::Code => config.autonomy.code_review_loop_limit,
+    }
+}
+
+/// What a gate reviewer gets.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GateBrief {
+    pub feature: String,
+    pub stage: Stage,
+    /// The agent to spawn (`subagent_type`), fresh.
+    pub agent: String,
+    /// The `model` to run it with.
+    pub model: &'static str,
+    /// Where to write its JSON reply, unchanged.
+    pub file: String,
+    pub prompt: String,
+}
+
+/// The brief for the next sonnet or opus review of the current gate.
+pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
+    let (project, feature) = resolve(env, given)?;
+    let run = load_run(&feature)?;
+    let kind = gate_kind(&run)?;
+    let gate = run.gate(kind);
+    if let Some(f) = &gate.fixing {
+        return Err(GateError::FixInProgress { worker: kind.worker(), round: f.round }.into());
+    }
+    let stage = match gate.expected() {
+        Some(s @ (Stage::Sonnet | Stage::Opus)) => s,
+        Some(Stage::Final) => {
+            return Err(OpError::Refused(
+                "the final gate is next: run `workflow-state pipeline final-gate`, not a reviewer agent".into(),
+            ));
+        }
+        None => return Err(GateError::AlreadyPassed.into()),
+    };
+    let t = feature.task_dir();
+    let subject = subject(&project, &feature, &run, kind)?;
+    let shape = REVIEW_SHAPE.replace("<reviewer>", kind.reviewer()).replace("<model>", stage.model());
+    let prompt = format!(
+        "You are reviewing round {round} of the {kind} review gate of pipeline {name} as the {stage} reviewer.\n\
+         Request: {request}\n\
+         {subject}\n\
+         Read the files named above; do not change any file. Approve only when nothing must change.\n\
+         Reply with one JSON object and nothing else, in this shape:\n{shape}",
+        round = gate.round.max(1),
+        name = feature.name(),
+        request = run.request,
+    );
+    Ok(GateBrief {
+        feature: feature.name().to_owned(),
+        stage,
+        agent: format!("phasegate:{}", kind.reviewer()),
+        model: stage.model(),
+        file: t.join(stage.file()).display().to_string(),
+        prompt,
+    })
+}
+
+/// What is under review, for a prompt: the requirements and plan, or the
+/// plan and the code change.
+fn subject(project: &Project, feature: &Feature, run: &PipelineRun, kind: GateKind) -> OpResult<String> {
+    let t = feature.task_dir();
+    let story = t.join("user-story.json").display().to_string();
+    let plan = t.join("plan-refined.json").display().to_string();
+    Ok(match kind {
+        GateKind::Plan => format!("Under review: the plan {plan}, against the approved requirements {story}."),
+        GateKind::Code => {
+            let dir = project.code_dir(&feature.load()?);
+            let change = match &run.code_base {
+                Some(base) => {
+                    let c = crate::review::code_change(project, &dir, base)?;
+                    let path = feature.scratch_dir().join("code-gate.diff");
+                    fs::create_dir_all(&feature.scratch_dir())?;
+                    fs::write_atomic(&path, c.patch.as_bytes())?;
+                    c.render(Some(&path.display().to_string()))
+                }
+                None => format!("No base commit is known; read the code in {}.\n", dir.display()),
+            };
+            format!(
+                "Under review: the implementation in {} against its plan {plan} (requirements: {story}).\n{change}",
+                dir.display()
+            )
+        }
+    })
+}
+
+/// What `pipeline review` and `final-gate` print after recording.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recorded {
+    pub feature: String,
+    pub stage: Stage,
+    pub decision: &'static str,
+    pub next_stage: Option<Stage>,
+    pub round: u32,
+    pub loops: u32,
+    pub loop_limit: u32,
+    pub message: String,
+    pub state: State,
+    pub next: Action,
+}
+
+/// Records the review of one stage of the current gate from `file` (default:
+/// the stage's file in `.task/`).
+pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>) -> OpResult<Recorded> {
+    let (project, feature) = resolve(env, given)?;
+    let config = project.pipeline_config()?;
+    let path = file.map_or_else(|| feature.task_path(stage.file()), |f| env.cwd.join(f));
+    let text = fs::read_optional(&path)?.ok_or_else(|| {
+        OpError::Invalid(format!(
+            "the {stage} review {} does not exist; write the reviewer's reply there",
+            path.display()
+        ))
+    })?;
+    let review: Review = parse_file(FileKind::Review, &path, &text)?;
+    record(env, &project, &feature, stage, &review, &config, None)
+}
+
+/// Records a checked review into the run's current gate and applies pauses.
+/// The review counts for the version of the work as it is now; a version
+/// that changed since the round began restarts the round.
+fn record(
+    env: &Env,
+    project: &Project,
+    feature: &Feature,
+    stage: Stage,
+    review: &Review,
+    config: &Config,
+    write_file: Option<&Value>,
+) -> OpResult<Recorded> {
+    let now = env.now;
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut run = load_run(feature)?;
+    let kind = gate_kind(&run)?;
+    if review.model != stage.model() {
+        return Err(OpError::Invalid(format!(
+            "this review says model `{}`, but the {stage} stage needs model `{}`",
+            review.model,
+            stage.model()
+        )));
+    }
+    let reviewer = if stage == Stage::Final { "review-codex" } else { kind.reviewer() };
+    if review.reviewer != reviewer {
+        return Err(OpError::Invalid(format!(
+            "this review comes from `{}`, but the {kind} gate's {stage} stage expects `{reviewer}`",
+            review.reviewer
+        )));
+    }
+    let version = version(project, feature, &run, kind)?;
+    if let Err(e) = run.gate_mut(kind).admit(stage, &version, kind) {
+        if matches!(e, GateError::ChangedMidRound { .. }) {
+            // The restarted round is saved: the next review starts it.
+            guard.write_task(phasegate_core::pipeline::files::STATE_FILE, &run)?;
+        }
+        return Err(e.into());
+    }
+    let loop_limit = limit(config, kind);
+    let decision = run.gate_mut(kind).record(stage, review.status, &version, loop_limit, now)?;
+    run.updated_at = now;
+    match decision {
+        GateDecision::Clarify => {
+            let questions =
+                if review.questions.is_empty() { review.summary.clone() } else { review.questions.join(" ") };
+            run.pause(PauseReason::NeedsClarification, format!("the {stage} reviewer asks: {questions}"), now)?;
+        }
+        GateDecision::LimitReached => {
+            run.pause(
+                PauseReason::ReviewLoopExceeded,
+                format!("{loop_limit} review rounds ended in needs_changes without approval"),
+                now,
+            )?;
+        }
+        GateDecision::Next { .. } | GateDecision::Passed | GateDecision::Fix => {}
+    }
+    let mut changes = vec![guard.task_change(phasegate_core::pipeline::files::STATE_FILE, &run)];
+    if let Some(value) = write_file {
+        changes.push(guard.task_change(stage.file(), value));
+    }
+    guard.commit("pipeline review", changes)?;
+    drop(guard);
+    let gate = run.gate(kind);
+    Ok(Recorded {
+        feature: feature.name().to_owned(),
+        stage,
+        decision: decision.name(),
+        next_stage: decision.next_stage(),
+        round: gate.round,
+        loops: gate.loops,
+        loop_limit,
+        message: after_review(kind, decision),
+        state: run.state,
+        next: action(&run, feature),
+    })
+}
+
+/// The worker reported that its fix of a round's findings is done.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fixed {
+    pub feature: String,
+    pub fixed_round: u32,
+    pub round: u32,
+    pub next: Action,
+}
+
+pub fn fixed(env: &Env, given: Option<&str>) -> OpResult<Fixed> {
+    let (_, feature) = resolve(env, given)?;
+    let (run, fixed_round) = with_run(env, &feature, |run, _| {
+        let kind = gate_kind(run)?;
+        let r = run.gate_mut(kind).fixed()?;
+        run.updated_at = env.now;
+        Ok((run.clone(), r))
+    })?;
+    let round = run.gate_kind().map_or(0, |k| run.gate(k).round);
+    Ok(Fixed { feature: feature.name().to_owned(), fixed_round, round, next: action(&run, &feature) })
+}
+
+/// What `final-gate` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum FinalGate {
+    Recorded(Recorded),
+    Paused { feature: String, decision: &'static str, state: State, message: String, next: Action },
+}
+
+/// Runs the final gate: the configured external reviewer (the Codex CLI by
+/// default) reviews the plan or the code; its JSON answer is checked and
+/// recorded as `.task/review-codex.json`. When the reviewer is not
+/// installed, `finalGate.whenUnavailable` decides: skip (recorded with the
+/// reason) or block (the pipeline pauses).
+pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
+    let (project, feature) = resolve(env, given)?;
+    let config = project.pipeline_config()?;
+    let run = load_run(&feature)?;
+    let kind = gate_kind(&run)?;
+    let gate = run.gate(kind);
+    if let Some(f) = &gate.fixing {
+        return Err(GateError::FixInProgress { worker: kind.worker(), round: f.round }.into());
+    }
+    match gate.expected() {
+        Some(Stage::Final) => {}
+        Some(other) => {
+            return Err(OpError::Refused(format!(
+                "the final gate runs after the opus review; round {} expects the {other} review next",
+                gate.round.max(1)
+            )));
+        }
+        None => return Err(GateError::AlreadyPassed.into()),
+    }
+    let settings = &config.final_gate;
+    let program = settings.command.first().cloned().unwrap_or_default();
+    let now = env.now;
+    if process::find_program(&program).is_none() {
+        let reason = format!(
+            "`{program}` is not installed (not found on PATH); finalGate.whenUnavailable is {}",
+            match settings.when_unavailable {
+                WhenUnavailable::Skip => "skip",
+                WhenUnavailable::Block => "block",
+            }
+        );
+        return match settings.when_unavailable {
+            WhenUnavailable::Skip => {
+                let skipped = json!({
+                    "id": format!("review-{}", now.format("%Y%m%d-%H%M%S")),
+                    "reviewer": "review-codex",
+                    "model": "codex",
+                    "status": "skipped",
+                    "summary": format!("The final gate was skipped: {reason}."),
+                    "findings": [],
+                    "skip_reason": reason,
+                    "reviewed_at": phasegate_core::time::stamp(now),
+                });
+                record_value(env, &project, &feature, skipped, &config).map(FinalGate::Recorded)
+            }
+            WhenUnavailable::Block => {
+                let message = format!(
+                    "the final gate cannot run: {reason}. Install it, or set finalGate.whenUnavailable to \"skip\" in {}",
+                    project.pipeline_config_path().display()
+                );
+                let run = with_run(env, &feature, |run, _| {
+                    run.pause(PauseReason::FinalGateUnavailable, message.clone(), now)?;
+                    Ok(run.clone())
+                })?;
+                Ok(FinalGate::Paused {
+                    feature: feature.name().to_owned(),
+                    decision: "paused",
+                    state: run.state,
+                    message,
+                    next: action(&run, &feature),
+                })
+            }
+        };
+    }
+    let marker = feature.task_path(FINAL_GATE_SESSION_MARKER);
+    let resume = fs::exists_entry(&marker) && settings.resume_command.is_some();
+    let command = if resume { settings.resume_command.clone().unwrap_or_default() } else { settings.command.clone() };
+    let prompt = final_prompt(&project, &feature, &run, kind, resume)?;
+    let dir = project.code_dir(&feature.load()?);
+    let (prog, rest) = command.split_first().ok_or_else(|| OpError::Invalid("finalGate.command is empty".into()))?;
+    let done = process::run(prog, rest, &dir, Some(&prompt), Duration::from_secs(settings.timeout_seconds))
+        .map_err(|e| OpError::Invalid(format!("cannot run the final gate `{prog}`: {e}")))?;
+    if done.timed_out || done.exit != Some(0) {
+        let how = if done.timed_out {
+            format!("timed out after {}s", settings.timeout_seconds)
+        } else {
+            format!("exited {:?}", done.exit)
+        };
+        return Err(OpError::Invalid(format!(
+            "the final gate `{}` {how}; nothing was recorded. Its error output ends with:\n{}\nRetry with `workflow-state pipeline final-gate`, or pause the pipeline for the user.",
+            command.join(" "),
+            tail(&done.stderr)
+        )));
+    }
+    let Some(json_text) = extract_json(&done.stdout) else {
+        return Err(OpError::Invalid(format!(
+            "the final gate's answer holds no JSON object; nothing was recorded. It said:\n{}",
+            tail(&done.stdout)
+        )));
+    };
+    let mut value: Value = serde_json::from_str(json_text).map_err(|e| {
+        OpError::Invalid(format!("the final gate's answer is not valid JSON ({e}); nothing was recorded"))
+    })?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.entry("id").or_insert_with(|| json!(format!("review-{}", now.format("%Y%m%d-%H%M%S"))));
+        obj.entry("reviewer").or_insert_with(|| json!("review-codex"));
+        obj.entry("model").or_insert_with(|| json!("codex"));
+        obj.entry("findings").or_insert_with(|| json!([]));
+        obj.entry("reviewed_at").or_insert_with(|| json!(phasegate_core::time::stamp(now)));
+    }
+    let text = serde_json::to_string_pretty(&value).expect("serialisable");
+    let review_path = feature.task_path(Stage::Final.file());
+    if let Err(e) = parse_file::<Review>(FileKind::Review, &review_path, &text) {
+        // A review that does not match the schema is kept for inspection.
+        let raw = feature.task_path("review-codex.rejected.json");
+        let _ = fs::write_atomic(&raw, text.as_bytes());
+        return Err(OpError::Invalid(format!("{e}\nThe answer was saved to {}; nothing was recorded.", raw.display())));
+    }
+    let recorded = record_value(env, &project, &feature, value, &config)?;
+    let _ = fs::write_atomic(&marker, phasegate_core::time::stamp(now).as_bytes());
+    Ok(FinalGate::Recorded(recorded))
+}
+
+fn record_value(env: &Env, project: &Project, feature: &Feature, value: Value, config: &Config) -> OpResult<Recorded> {
+    let path = feature.task_path(Stage::Final.file());
+    let text = serde_json::to_string_pretty(&value).expect("serialisable");
+    let review: Review = parse_file(FileKind::Review, &path, &text)?;
+    record(env, project, feature, Stage::Final, &review, config, Some(&value))
+}
+
+fn final_prompt(
+    project: &Project,
+    feature: &Feature,
+    run: &PipelineRun,
+    kind: GateKind,
+    resume: bool,
+) -> OpResult<String> {
+    let read = |kind: FileKind| -> String {
+        kind.task_file().and_then(|f| feature.read_task_text(f).ok().flatten()).unwrap_or_else(|| "(missing)".into())
+    };
+    let subject = match kind {
+        GateKind::Plan => format!(
+            "the implementation plan below, against the approved requirements.\n\nRequirements (.task/user-story.json):\n{}\n\nPlan (.task/plan-refined.json):\n{}",
+            read(FileKind::UserStory),
+            read(FileKind::PlanRefined)
+        ),
+        GateKind::Code => format!(
+            "the implementation in this working tree, against its plan.\n\nPlan (.task/plan-refined.json):\n{}\n\n{}",
+            read(FileKind::PlanRefined),
+            subject(project, feature, run, kind)?
+        ),
+    };
+    let intro = if resume {
+        "The work changed since your last review. Review it again: "
+    } else {
+        "You are the final review gate of an automated pipeline. Review "
+    };
+    let shape = REVIEW_SHAPE.replace("<reviewer>", "review-codex").replace("<model>", "codex");
+    Ok(format!(
+        "{intro}{subject}\n\nRequest: {request}\n\nCheck security, correctness and quality; approve only when nothing blocks. Reply with one JSON object and nothing else:\n{shape}",
+        request = run.request
+    ))
+}
+
+fn tail(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(10)..].join("\n")
+}

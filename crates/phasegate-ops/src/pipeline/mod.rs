@@ -1,0 +1,213 @@
+//! Pipeline mode (seed 001) operations. The binary owns the state machine,
+//! the review gates' order and counts, the versions each gate approves, the
+//! loop limits and the files' schemas; the /phasegate:pipeline command
+//! follows what these print. The Stop hook runs the same functions.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use phasegate_core::Status;
+use phasegate_core::meta::Workflow;
+use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, PlanRefined, STATE_FILE};
+use phasegate_core::pipeline::next::{self, Action, Place};
+use phasegate_core::pipeline::test_outcome::{self, CommandRun};
+use phasegate_core::pipeline::{Config, GateKind, LoopState, PipelineRun, State, TestOutcome};
+use phasegate_core::session::SessionId;
+use phasegate_store::{Change, Feature, FeatureGuard, Project, git, process};
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+
+pub mod control;
+pub mod dry_run;
+pub mod files;
+pub mod gate;
+pub mod lifecycle;
+pub mod report;
+
+/// The loop's file in `.task/`.
+pub fn loop_file() -> &'static str {
+    FileKind::LoopState.task_file().expect("loop-state has a task file")
+}
+
+/// The pipeline feature a command is about: `--feature`, else the pipeline
+/// this session runs, else the only active pipeline.
+pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
+    let project = crate::feature::project(env)?;
+    let feature = match given.filter(|f| !f.trim().is_empty()) {
+        Some(given) => project.resolve(Some(given), &env.cwd)?,
+        None => match env.session(None).ok().flatten().map(|s| project.session_feature(&s)).transpose()?.flatten() {
+            Some(f) => f,
+            None => only_active_pipeline(&project)?,
+        },
+    };
+    let meta = feature.load()?;
+    match meta.workflow {
+        Workflow::Pipeline => Ok((project, feature)),
+        Workflow::Phased => Err(OpError::Invalid(format!(
+            "feature {} is not a pipeline (it runs phase by phase); start one with `workflow-state pipeline start <slug> --request <text>`",
+            feature.name()
+        ))),
+    }
+}
+
+fn only_active_pipeline(project: &Project) -> OpResult<Feature> {
+    let mut found: Vec<Feature> = Vec::new();
+    for l in project.list_active()? {
+        if let Ok(meta) = &l.meta
+            && meta.workflow == Workflow::Pipeline
+            && meta.status == Status::Active
+        {
+            found.push(l.feature);
+        }
+    }
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(OpError::Invalid(
+            "no active pipeline; start one with `workflow-state pipeline start <slug> --request <text>` (or /phasegate:pipeline <request>)".into(),
+        )),
+        _ => Err(OpError::Invalid(format!(
+            "several active pipelines: {}; pass --feature <name>",
+            found.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+/// Reads the run; a pipeline feature without state.json is an error that says so.
+pub fn load_run(feature: &Feature) -> OpResult<PipelineRun> {
+    feature.read_task::<PipelineRun>(FileKind::State, STATE_FILE)?.ok_or_else(|| {
+        OpError::Invalid(format!(
+            "{} is missing; this pipeline was never started or its .task folder was removed. Run `workflow-state pipeline reset --feature {}` to start it again",
+            feature.task_path(STATE_FILE).display(),
+            feature.name()
+        ))
+    })
+}
+
+pub fn load_loop(feature: &Feature) -> OpResult<Option<LoopState>> {
+    Ok(feature.read_task::<LoopState>(FileKind::LoopState, loop_file())?)
+}
+
+/// Locks the feature, reads the run, lets `change` modify it, writes it back
+/// (nothing is written when `change` fails).
+pub fn with_run<T>(
+    env: &Env,
+    feature: &Feature,
+    change: impl FnOnce(&mut PipelineRun, &FeatureGuard<'_>) -> OpResult<T>,
+) -> OpResult<T> {
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut run = load_run(feature)?;
+    let out = change(&mut run, &guard)?;
+    guard.write_task(STATE_FILE, &run)?;
+    Ok(out)
+}
+
+/// Where the pipeline's files are, for the texts that name them.
+pub fn action(run: &PipelineRun, feature: &Feature) -> Action {
+    let task_dir = feature.task_dir().display().to_string();
+    next::next(run, Place { feature: feature.name(), task_dir: &task_dir })
+}
+
+pub fn plan(feature: &Feature) -> OpResult<PlanRefined> {
+    let file = FileKind::PlanRefined.task_file().expect("plan has a task file");
+    feature.read_task::<PlanRefined>(FileKind::PlanRefined, file)?.ok_or_else(|| {
+        OpError::Invalid(format!("{} is missing; the planner writes it", feature.task_path(file).display()))
+    })
+}
+
+/// Runs the plan's test commands in the code directory, each bounded by the
+/// configured timeout (the Stop hook and `pipeline test` alike).
+pub fn run_tests(project: &Project, feature: &Feature, config: &Config) -> OpResult<(TestOutcome, Vec<CommandRun>)> {
+    let plan = plan(feature)?;
+    let dir = project.code_dir(&feature.load()?);
+    let timeout = Duration::from_secs(config.stop_hook.test_timeout_seconds);
+    let mut runs = Vec::new();
+    for command in &plan.test_plan.commands {
+        let f = process::run_shell(command, &dir, timeout)
+            .map_err(|e| OpError::Invalid(format!("cannot run `{command}` in {}: {e}", dir.display())))?;
+        let failed = f.timed_out || f.exit != Some(0);
+        runs.push(CommandRun {
+            command: command.clone(),
+            exit: f.exit,
+            timed_out: f.timed_out,
+            output: format!("{}{}", f.stdout, f.stderr),
+        });
+        if failed {
+            break;
+        }
+    }
+    Ok((test_outcome::judge(&plan.test_plan, &runs), runs))
+}
+
+/// The version of the work a gate reviews: the plan file's content for the
+/// plan gate, the code change since implementation began for the code gate.
+pub fn version(project: &Project, feature: &Feature, run: &PipelineRun, kind: GateKind) -> OpResult<String> {
+    match kind {
+        GateKind::Plan => {
+            let file = FileKind::PlanRefined.task_file().expect("plan has a task file");
+            let text = feature.read_task_text(file)?.unwrap_or_default();
+            Ok(git::content_fingerprint(&text))
+        }
+        GateKind::Code => match &run.code_base {
+            Some(base) => {
+                let dir = project.code_dir(&feature.load()?);
+                let change = crate::review::code_change(project, &dir, base)?;
+                Ok(git::fingerprint(&change))
+            }
+            // No commit to compare with (no git, or no commit yet): every
+            // review sees "the" version.
+            None => Ok("unversioned".into()),
+        },
+    }
+}
+
+/// The changes that end a run in `complete`: the loop ends, the final gate's
+/// session marker goes, and the feature is closed, in one commit with the
+/// run itself (the caller adds the run's own change).
+pub fn completion_changes(
+    guard: &FeatureGuard<'_>,
+    loop_state: Option<&mut LoopState>,
+    now: DateTime<Utc>,
+) -> OpResult<Vec<Change>> {
+    let feature = guard.feature();
+    let mut changes = Vec::new();
+    if let Some(l) = loop_state {
+        if l.active || l.ended_reason.is_none() {
+            l.end("complete", now);
+        }
+        changes.push(guard.task_change(loop_file(), &*l));
+    }
+    changes.push(Change::remove(feature.task_path(FINAL_GATE_SESSION_MARKER)));
+    let mut meta = guard.load()?;
+    if meta.status == Status::Active {
+        meta.close(now);
+    }
+    changes.push(guard.meta_change(&meta));
+    Ok(changes)
+}
+
+/// Commits a completed run with its completion changes, all or nothing, and
+/// drops the owner's session record.
+pub fn commit_completion(
+    project: &Project,
+    guard: &FeatureGuard<'_>,
+    run: &PipelineRun,
+    loop_state: Option<&mut LoopState>,
+    now: DateTime<Utc>,
+) -> OpResult<()> {
+    let mut changes = vec![guard.task_change(STATE_FILE, run)];
+    changes.extend(completion_changes(guard, loop_state, now)?);
+    guard.commit("pipeline complete", changes)?;
+    phasegate_store::index::note(&project.runtime_dir(), guard.feature().name(), false)?;
+    if let Some(owner) = &run.owner
+        && let Ok(id) = SessionId::parse(&owner.session_id)
+    {
+        project.unregister_session(&id)?;
+    }
+    Ok(())
+}
+
+/// Whether the run is in a state the loop and tests belong to.
+pub fn in_loop(run: &PipelineRun) -> bool {
+    run.state == State::ImplementingLoop
+}

@@ -1,0 +1,98 @@
+//! What a pipeline looks like: its status, its next action (the seed's
+//! orchestrator), and the brief a command's `!` injection shows.
+
+use phasegate_core::pipeline::next::Action;
+use phasegate_core::pipeline::run::{Failure, Pause};
+use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, State};
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{action, load_loop, load_run, resolve};
+use crate::env::Env;
+use crate::error::OpResult;
+
+/// What `pipeline status` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub feature: String,
+    pub state: State,
+    pub request: String,
+    pub owner: Option<String>,
+    pub owned_by_this_session: bool,
+    pub paused: Option<Pause>,
+    pub failed: Option<Failure>,
+    pub plan_review: Value,
+    pub code_review: Value,
+    #[serde(rename = "loop")]
+    pub loop_state: Option<LoopState>,
+    pub next: Action,
+    #[serde(skip)]
+    pub run: PipelineRun,
+    #[serde(skip)]
+    pub limits: [u32; 2],
+}
+
+pub fn status(env: &Env, given: Option<&str>) -> OpResult<Status> {
+    let (project, feature) = resolve(env, given)?;
+    let run = load_run(&feature)?;
+    let loop_state = load_loop(&feature)?;
+    let config = project.pipeline_config()?;
+    let me = env.session(None).ok().flatten();
+    let owned_by_this_session = me.is_some_and(|s| run.owned_by(s.as_str()));
+    let limits = [config.autonomy.plan_review_loop_limit, config.autonomy.code_review_loop_limit];
+    let gate = |kind: GateKind, limit: u32| {
+        let g = run.gate(kind);
+        serde_json::json!({"round": g.round, "loops": g.loops, "limit": limit, "passed": g.passed,
+            "next": g.expected().map(|s| s.name()), "fixing": g.fixing, "results": g.results})
+    };
+    Ok(Status {
+        feature: feature.name().to_owned(),
+        state: run.state,
+        request: run.request.clone(),
+        owner: run.owner.as_ref().map(|o| o.session_id.clone()),
+        owned_by_this_session,
+        paused: run.paused.clone(),
+        failed: run.failed.clone(),
+        plan_review: gate(GateKind::Plan, limits[0]),
+        code_review: gate(GateKind::Code, limits[1]),
+        loop_state,
+        next: action(&run, &feature),
+        run,
+        limits,
+    })
+}
+
+/// The next action of the pipeline.
+pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Action)> {
+    let (_, feature) = resolve(env, given)?;
+    let run = load_run(&feature)?;
+    let next = action(&run, &feature);
+    Ok((feature.name().to_owned(), run, next))
+}
+
+/// A summary for the command's `!` injection. Never an error: a problem
+/// becomes a line.
+pub fn brief(env: &Env, given: Option<&str>) -> Vec<String> {
+    let lines = || -> OpResult<Vec<String>> {
+        let (_, feature) = resolve(env, given)?;
+        let run = load_run(&feature)?;
+        let me = env.session(None).ok().flatten();
+        let owner = match (&run.owner, me) {
+            (Some(o), Some(s)) if o.session_id == s.as_str() => "run by this session".to_owned(),
+            (Some(o), _) => format!("run by another session ({}); claim it to continue here", o.session_id),
+            (None, _) => "run by no session; claim it to continue here".to_owned(),
+        };
+        let next = action(&run, &feature);
+        let mut out = vec![
+            format!("phasegate pipeline {} ({}), folder {}", feature.name(), owner, feature.dir().display()),
+            format!("request: {}", run.request),
+            format!("state: {}", run.state),
+            format!("ACTION: {}", next.action),
+        ];
+        out.extend(next.then.into_iter().map(|t| format!("THEN: {t}")));
+        Ok(out)
+    };
+    lines()
+        .unwrap_or_else(|e| vec![format!("phasegate pipeline: {}", phasegate_store::project::one_line(&e.to_string()))])
+}

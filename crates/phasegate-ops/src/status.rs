@@ -1,0 +1,89 @@
+//! Where every feature stands, and the suggested next command.
+
+use phasegate_core::meta::{Meta, PhaseState};
+use phasegate_core::next_step::{self, Next};
+use phasegate_store::Listed;
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::OpResult;
+use crate::feature;
+
+/// One feature in `status`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Row {
+    pub name: String,
+    pub dir: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub partial: Vec<String>,
+    /// Phases whose loop ended at the cap with concerns still open.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub open_concerns: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Row {
+    /// The phase column: the current phase, marked when partial.
+    pub fn phase_text(&self) -> String {
+        let Some(meta) = &self.meta else { return "-".into() };
+        match meta.current_phase {
+            None => "-".to_owned(),
+            Some(p) => match meta.phase_state(p) {
+                PhaseState::Partial => {
+                    let it = meta.record(p).map_or(0, |r| r.iterations);
+                    format!("{p} (partial, {it}/{} iterations)", meta.mode.max_iterations())
+                }
+                PhaseState::Completed if !self.open_concerns.is_empty() => format!("{p} (open concerns)"),
+                PhaseState::Completed | PhaseState::NotStarted => p.to_string(),
+            },
+        }
+    }
+}
+
+/// Every feature; refreshes the index of active features.
+pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
+    let project = feature::project(env)?;
+    let rows = project.list()?.into_iter().map(row).collect();
+    let dir = phasegate_store::fs::relative(&project.features_dir(), &env.cwd).display().to_string();
+    Ok((dir, rows))
+}
+
+fn row(l: Listed) -> Row {
+    let name = l.feature.name().to_owned();
+    let dir = l.feature.dir().display().to_string();
+    match l.meta {
+        Ok(meta) => Row {
+            partial: meta.partial_phases().iter().map(|p| p.name().to_owned()).collect(),
+            open_concerns: meta
+                .open_concerns_before(phasegate_core::Phase::Finish)
+                .iter()
+                .flat_map(|c| c.concerns.iter().map(move |x| format!("({}) {x}", c.phase)))
+                .collect(),
+            next: next_step::next(&meta).command,
+            meta: Some(meta),
+            name,
+            dir,
+            error: None,
+        },
+        Err(e) => Row {
+            name,
+            dir,
+            meta: None,
+            partial: vec![],
+            open_concerns: vec![],
+            next: None,
+            error: Some(e.to_string()),
+        },
+    }
+}
+
+pub fn next(env: &Env, given: Option<&str>) -> OpResult<Next> {
+    let (_, feature) = feature::resolve(env, given)?;
+    Ok(next_step::next(&feature.load()?))
+}
