@@ -30,7 +30,7 @@ fn the_owning_session_is_held_until_reviews_tests_and_promise() {
                 task.join("review-sonnet.json").display().to_string(),
                 review("code-reviewer", "sonnet"),
             )])
-            .expect_user_text_contains("the code review gate has not passed: round 1, the sonnet review is next")
+            .expect_user_text_contains("the code review gate has not passed (round 1, the sonnet review is next)")
             .expect_user_text_contains(PROMISE),
             Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
             Turn::tools(vec![ToolUse::write(

@@ -166,3 +166,58 @@ fn bad_state_allows_the_stop_and_says_why() {
     assert!(out.get("decision").is_none(), "{out}");
     assert!(out["systemMessage"].as_str().unwrap().contains("the hook input is not JSON"), "{out}");
 }
+
+/// Regression: fixing review findings runs the worker in the background; the
+/// session can only wait by ending its turn, and each such stop was blocked
+/// and counted: a loop of 5 ran out with the implementer still working.
+#[test]
+fn waiting_for_a_background_worker_burns_no_iteration() {
+    let env = TestEnv::new();
+    let f = env.to_loop(S, "true", 2);
+    let input = json!({
+        "session_id": S, "cwd": env.root(), "hook_event_name": "Stop", "stop_hook_active": false,
+        "last_assistant_message": "Waiting for the implementer.",
+        "background_tasks": [{"id": "t1", "type": "subagent", "status": "running",
+            "description": "Fix review findings", "agent_type": "phasegate:implementer"}]
+    });
+    for _ in 0..5 {
+        let out = Run::new(HOOK, &["stop"], env.root()).stdin(input.to_string()).ok();
+        assert_eq!(out.stdout.trim(), "", "{}", out.report());
+    }
+    assert_eq!(env.loop_state(&f)["iteration"], 0);
+    assert_eq!(env.run_state(&f)["state"], "implementing_loop");
+    // With the worker done, stops count again.
+    assert_eq!(stop(&env, S, "done?", false).unwrap()["decision"], "block");
+    assert_eq!(env.loop_state(&f)["iteration"], 1);
+}
+
+/// Regression: after the code gate passed, further code changes were re-tested
+/// but not re-reviewed. The gate approved one version of the code; a change
+/// reopens it.
+#[test]
+fn a_code_change_after_the_gate_passed_reopens_it() {
+    let env = TestEnv::new();
+    let f = env.to_loop(S, "echo 'All tests passed'", 5);
+    env.approve_code(S, &f);
+    assert_eq!(env.run_state(&f)["codeReview"]["passed"], true);
+    env.write("src/late.rs", "fn late() {}\n");
+    let out = stop(&env, S, &format!("done {PROMISE}"), false).expect("blocked");
+    let reason = out["reason"].as_str().unwrap();
+    assert!(reason.contains("the code changed after the code review gate passed"), "{reason}");
+    assert!(reason.contains("round 2, the sonnet review is next"), "{reason}");
+    let run = env.run_state(&f);
+    assert_eq!(
+        (run["codeReview"]["passed"].as_bool(), run["state"].as_str()),
+        (Some(false), Some("implementing_loop"))
+    );
+    // Reviewed again, the same version passes and the promise completes.
+    env.approve_code(S, &f);
+    assert!(
+        stop(&env, S, &format!("done {PROMISE}"), false).unwrap()["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("complete")
+    );
+    assert_eq!(env.run_state(&f)["state"], "complete");
+    assert_eq!(env.meta(&f)["status"], "completed");
+}

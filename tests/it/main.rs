@@ -5,6 +5,7 @@
 mod common;
 mod util;
 
+mod attacks;
 mod concurrency;
 mod feature;
 mod finish;
@@ -18,6 +19,7 @@ mod review;
 mod schemas;
 mod status;
 mod validate;
+mod walk_bugs;
 
 /// Every file in tests/it is a module of this binary.
 #[test]

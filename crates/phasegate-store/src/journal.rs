@@ -35,6 +35,21 @@ impl Change {
         Change { path: path.into(), contents: None }
     }
 
+    /// Whether the change can be applied: nothing but a regular file (or
+    /// nothing) may be in its place. Checked for every file before any is
+    /// touched, so a change that would fail half-way is refused whole.
+    fn preflight(&self) -> Result<(), StoreError> {
+        match std::fs::symlink_metadata(&self.path) {
+            Err(_) => Ok(()),
+            // A link is replaced or removed itself, never followed.
+            Ok(m) if m.file_type().is_file() || m.file_type().is_symlink() => Ok(()),
+            Ok(m) => Err(StoreError::NotRegular {
+                path: self.path.clone(),
+                what: if m.file_type().is_dir() { "a directory".into() } else { "not a regular file".into() },
+            }),
+        }
+    }
+
     fn apply(&self) -> Result<(), StoreError> {
         match &self.contents {
             Some(text) => {
@@ -60,6 +75,7 @@ struct Journal {
 pub fn commit(journal: &Path, root: &Path, operation: &str, changes: Vec<Change>) -> Result<(), StoreError> {
     for c in &changes {
         fs::confine(root, &c.path)?;
+        c.preflight()?;
     }
     match changes.as_slice() {
         [] => Ok(()),

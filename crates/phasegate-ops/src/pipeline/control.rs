@@ -199,7 +199,9 @@ pub struct Reset {
 pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
     let (project, feature) = resolve(env, given)?;
     let now = env.now;
-    let (_pid_lock, note) = PidLock::acquire(&feature.task_path(ORCHESTRATOR_LOCK), "reset", now)?;
+    let lock_path = feature.task_path(ORCHESTRATOR_LOCK);
+    phasegate_store::fs::confine(feature.root(), &lock_path)?;
+    let (_pid_lock, note) = PidLock::acquire(&lock_path, "reset", now)?;
     let guard = feature.lock(env.lock_timeout)?;
     let run = match feature.read_task::<PipelineRun>(FileKind::State, STATE_FILE)? {
         Some(mut run) => {

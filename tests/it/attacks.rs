@@ -1,0 +1,314 @@
+//! Regressions from the attack on the binaries (issue 7, "Reliability"):
+//! links out of the repository, non-regular files, crashes between two files,
+//! config bounds, session ids, half-done operations. One test per finding.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::util::{HOOK, Run, TestEnv, WORKFLOW_STATE};
+
+const S: &str = "session-1";
+
+/// A feature folder, `docs/features` or `.task` that is a symbolic link out
+/// of the repository let commands write and delete outside it.
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_repository_are_refused_by_name() {
+    use std::os::unix::fs::symlink;
+    // The feature folder itself.
+    let env = TestEnv::new();
+    let outside = env.outer().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join(".meta.json"), r#"{"id": "001", "slug": "a", "status": "active"}"#).unwrap();
+    std::fs::create_dir_all(env.path("docs/features")).unwrap();
+    symlink(&outside, env.path("docs/features/001-a")).unwrap();
+    for args in [&["phase", "start", "brainstorm", "--feature", "001-a"][..], &["finish", "--feature", "001-a"]] {
+        env.ws(args).code(2).stderr_has("docs/features/001-a is a symbolic link").stderr_has("outside the repository");
+    }
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1, "nothing may be written outside");
+    // docs/features.
+    let env = TestEnv::new();
+    let outside = env.outer().join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(env.path("docs")).unwrap();
+    symlink(&outside, env.path("docs/features")).unwrap();
+    env.ws(&["feature", "new", "x"]).code(2).stderr_has("docs/features is a symbolic link");
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0);
+    // .task of a pipeline.
+    let env = TestEnv::new();
+    let f = env.pipeline(S);
+    let task = env.path(&format!("docs/features/{f}/.task"));
+    let outside = env.outer().join("task-elsewhere");
+    std::fs::rename(&task, &outside).unwrap();
+    symlink(&outside, &task).unwrap();
+    env.ws_as(S, &["pipeline", "reset"]).code(2).stderr_has(".task is a symbolic link");
+    assert!(outside.join("state.json").exists(), "the state outside was not touched");
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// A FIFO in place of a state file hung the hooks and the CLI (one held the
+/// feature lock in `review record`); `/dev/zero` was read without end; a
+/// directory or dangling link in place of `.meta.json` made the feature vanish.
+#[cfg(unix)]
+#[test]
+fn only_regular_state_files_are_read_and_the_rest_is_reported() {
+    let env = TestEnv::new();
+    let f = env.feature("a", "standard");
+    env.ws(&["phase", "start", "brainstorm"]).ok();
+    let history = env.path(&format!("docs/features/{f}/.review-history.md"));
+    mkfifo(&history);
+    let yes = env.verdict(true, "");
+    let start = Instant::now();
+    env.ws(&["review", "record", "brainstorm", "--verdict-file", &yes])
+        .code(2)
+        .stderr_has(".review-history.md is a FIFO (named pipe), not a regular file");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    // The lock was released: another writer gets through.
+    std::fs::remove_file(&history).unwrap();
+    env.ws(&["review", "record", "brainstorm", "--verdict-file", &yes]).ok();
+
+    let meta = env.path(&format!("docs/features/{f}/.meta.json"));
+    let saved = std::fs::read_to_string(&meta).unwrap();
+    type Make = Box<dyn Fn(&std::path::Path)>;
+    let cases: [(&str, Make); 4] = [
+        ("is a FIFO (named pipe), not a regular file", Box::new(|p| mkfifo(p))),
+        (
+            "is a symbolic link to /dev/zero, outside the repository",
+            Box::new(|p| std::os::unix::fs::symlink("/dev/zero", p).unwrap()),
+        ),
+        ("is a directory, not a regular file", Box::new(|p| std::fs::create_dir(p).unwrap())),
+        (
+            "is a symbolic link to /nonexistent/x, outside the repository",
+            Box::new(|p| std::os::unix::fs::symlink("/nonexistent/x", p).unwrap()),
+        ),
+    ];
+    for (what, make) in cases {
+        std::fs::remove_file(&meta).ok();
+        std::fs::remove_dir(&meta).ok();
+        make(&meta);
+        let start = Instant::now();
+        env.ws(&["status"]).ok().stdout_has(&format!("error: {} {what}", meta.display()));
+        let hook = Run::new(HOOK, &["session-start"], env.root()).stdin(json!({"cwd": env.root()}).to_string()).ok();
+        assert!(hook.stdout.contains("001-a is unreadable") && hook.stdout.contains(what), "{what}: {}", hook.report());
+        assert!(start.elapsed() < Duration::from_secs(5), "{what}: waited {:?}", start.elapsed());
+    }
+    std::fs::remove_file(&meta).ok();
+    std::fs::remove_dir(&meta).ok();
+    std::fs::write(&meta, saved).unwrap();
+}
+
+/// kill -9 during `review record` could leave `.review-history.md` one entry
+/// ahead of the iteration count, and the next record then duplicated an
+/// iteration. The pair is written through a journal: after any kill the
+/// history holds exactly as many entries as the count says.
+#[test]
+fn a_killed_review_record_leaves_history_and_count_in_step() {
+    let env = TestEnv::new();
+    let f = env.feature("a", "full");
+    // A large history makes each write long enough to be interrupted.
+    let history = env.path(&format!("docs/features/{f}/.review-history.md"));
+    let mut interrupted = 0;
+    let mut round = 0u64;
+    let no = env.verdict(false, r#"{"severity": "warning", "description": "more"}"#);
+    while round < 60 {
+        env.ws(&["phase", "start", "brainstorm", "--fresh"]).ok();
+        std::fs::write(&history, format!("## Phase: brainstorm\n\n{}\n", "padding line\n".repeat(200_000))).unwrap();
+        let mut child = Command::new(WORKFLOW_STATE)
+            .args(["review", "record", "brainstorm", "--verdict-file", &no])
+            .current_dir(env.root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(300 + (round * 977) % 6000));
+        let _ = child.kill();
+        if !child.wait().unwrap().success() {
+            interrupted += 1;
+        }
+        // Whatever the kill left, the next reader sees a consistent pair.
+        let iterations = env.ws(&["phase", "show", "brainstorm"]).ok().json()["record"]["iterations"].as_u64().unwrap();
+        let text = std::fs::read_to_string(&history).unwrap();
+        assert_eq!(text.matches("### Iteration").count() as u64, iterations, "round {round}");
+        round += 1;
+    }
+    assert!(interrupted > 0, "no writer was interrupted; the test proves nothing");
+    // A record after the crashes numbers its iteration right.
+    let step = env.ws(&["review", "record", "brainstorm", "--verdict-file", &no]).ok().json();
+    let text = std::fs::read_to_string(&history).unwrap();
+    let n = step["iteration"].as_u64().unwrap();
+    assert_eq!(text.matches(&format!("### Iteration {n} -")).count(), 1);
+}
+
+/// Config values that passed the schema broke the Stop hook (a panic and
+/// non-JSON output; u64::MAX read as "expired after 0 minutes"); values
+/// `check config` accepted were rejected by every loader.
+#[test]
+fn check_and_every_loader_agree_and_the_hook_always_answers_json() {
+    let env = TestEnv::new();
+    let f = env.to_loop(S, "true", 3);
+    env.config(r#"{"stopHook": {"staleAfterMinutes": 525600}}"#);
+    env.ws(&["pipeline", "check", "config"]).ok();
+    let input = json!({"session_id": S, "cwd": env.root(), "stop_hook_active": false, "last_assistant_message": "x"});
+    let out = Run::new(HOOK, &["stop"], env.root()).stdin(input.to_string()).ok();
+    assert_eq!(out.json()["decision"], "block", "{}", out.report());
+    for bad in [
+        r#"{"stopHook": {"staleAfterMinutes": 18446744073709551615}}"#,
+        r#"{"autonomy": {"planReviewLoopLimit": 4294967296}}"#,
+    ] {
+        env.config(bad);
+        env.ws(&["pipeline", "check", "config"]).code(2).stderr_has("maximum");
+        env.ws_as(S, &["pipeline", "status"]).code(2).stderr_has("maximum");
+        let out = Run::new(HOOK, &["stop"], env.root()).stdin(input.to_string()).ok();
+        let answer = out.json();
+        assert!(answer["systemMessage"].as_str().unwrap().contains("the stop is allowed"), "{}", out.report());
+    }
+    assert_eq!(env.loop_state(&f)["iteration"], 1);
+}
+
+/// `pipeline reset` overwrote an unreadable state.json.
+#[test]
+fn reset_never_overwrites_an_unreadable_state() {
+    let env = TestEnv::new();
+    let f = env.pipeline(S);
+    env.write_task(&f, "state.json", "{ not json");
+    env.ws_as(S, &["pipeline", "reset"]).code(2).stderr_has("state.json is not valid");
+    assert_eq!(std::fs::read_to_string(env.task_path(&f, "state.json")).unwrap(), "{ not json");
+    // A missing one is what reset is for.
+    std::fs::remove_file(env.task_path(&f, "state.json")).unwrap();
+    env.ws_as(S, &["pipeline", "reset"]).ok();
+}
+
+/// Session ids that differ only in punctuation shared one ownership record,
+/// so one session could release another's loop; an over-long id changed the
+/// owner and then failed.
+#[test]
+fn session_ids_map_to_records_one_to_one_and_are_checked_first() {
+    let env = TestEnv::new();
+    let f = env.to_loop("abc.def", "true", 3);
+    // "abc_def" is another session: it owns nothing and releases nothing.
+    let other = json!({"session_id": "abc_def", "cwd": env.root(), "last_assistant_message": "x"});
+    let out = Run::new(HOOK, &["stop"], env.root()).stdin(other.to_string()).ok();
+    assert_eq!(out.stdout.trim(), "");
+    let owner = json!({"session_id": "abc.def", "cwd": env.root(), "last_assistant_message": "x"});
+    let out = Run::new(HOOK, &["stop"], env.root()).stdin(owner.to_string()).ok();
+    assert_eq!(out.json()["decision"], "block");
+    let long = "x".repeat(300);
+    env.ws(&["pipeline", "claim", "--session", &long, "--feature", &f]).code(2).stderr_has("at most 80 are accepted");
+    assert_eq!(env.run_state(&f)["owner"]["sessionId"], "abc.def", "nothing changed");
+}
+
+/// The `worktree` field was not confined: `..` or `/` was accepted, and
+/// `pipeline test` then ran the plan's commands outside the repository.
+#[test]
+fn a_worktree_outside_the_repository_is_refused() {
+    let env = TestEnv::new();
+    let f = env.to_loop(S, "touch ran-here", 3);
+    let meta_path = env.path(&format!("docs/features/{f}/.meta.json"));
+    let mut meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
+    for bad in ["..", "/tmp", "../../x"] {
+        meta["worktree"] = json!(bad);
+        std::fs::write(&meta_path, meta.to_string()).unwrap();
+        env.ws_as(S, &["pipeline", "test"]).code(2).stderr_has("at /worktree");
+    }
+    assert!(!env.outer().join("ran-here").exists() && !std::path::Path::new("/tmp/ran-here").exists());
+}
+
+/// `finish` marked the feature completed and then failed on the history,
+/// leaving half a finish. It now changes both or neither.
+#[test]
+fn finish_changes_nothing_when_it_cannot_change_everything() {
+    let env = TestEnv::new();
+    let f = env.feature("a", "standard");
+    std::fs::create_dir(env.path(&format!("docs/features/{f}/.review-history.md"))).unwrap();
+    env.ws(&["finish"]).code(2).stderr_has(".review-history.md is a directory");
+    assert_eq!(env.meta(&f)["status"], "active");
+}
+
+/// A bare `feature abandon` picked the one readable active feature while
+/// another one could not be read.
+#[test]
+fn a_bare_command_does_not_guess_past_an_unreadable_feature() {
+    let env = TestEnv::new();
+    let a = env.feature("a", "standard");
+    env.feature("b", "standard");
+    env.write("docs/features/002-b/.meta.json", "{ broken");
+    env.ws(&["feature", "abandon"]).code(2).stderr_has("cannot be chosen for you while 002-b cannot be read");
+    assert_eq!(env.meta(&a)["status"], "active");
+    env.ws(&["feature", "abandon", "--feature", "a"]).ok();
+}
+
+/// `feature new` killed mid-way left empty folders, or a branch and worktree
+/// with no feature; a failing `--worktree` left its branch behind.
+#[test]
+fn an_interrupted_or_failed_feature_new_leaves_nothing() {
+    let env = TestEnv::new();
+    // A creation that died after making its branch and worktree.
+    let repo = git2::Repository::open(env.root()).unwrap();
+    let head = repo.head().unwrap().peel_to_commit().unwrap();
+    repo.branch("feature/001-x", &head, false).unwrap();
+    std::fs::create_dir_all(env.path("docs/features/.001-x.creating")).unwrap();
+    env.write(
+        ".git/phasegate/journal/feature-new.json",
+        &json!({"name": "001-x", "staged": env.path("docs/features/.001-x.creating"),
+                "worktree": {"path": env.path(".worktrees/001-x"), "branch": "feature/001-x"}})
+        .to_string(),
+    );
+    env.ws(&["feature", "new", "y"]).ok();
+    assert!(repo.find_branch("feature/001-x", git2::BranchType::Local).is_err(), "the orphan branch is removed");
+    assert!(!env.path("docs/features/.001-x.creating").exists());
+    assert!(!env.path(".git/phasegate/journal/feature-new.json").exists());
+    // A --worktree that fails half-way (its folder cannot be made).
+    std::fs::write(env.path(".worktrees"), "not a folder").unwrap();
+    env.ws(&["feature", "new", "z", "--worktree"]).code(2);
+    assert!(repo.find_branch("feature/002-z", git2::BranchType::Local).is_err(), "no branch is left behind");
+    assert!(!env.path("docs/features/002-z").exists());
+    let entries: Vec<_> =
+        std::fs::read_dir(env.path("docs/features")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(entries, ["001-y"]);
+}
+
+/// An invalid PHASEGATE_LOCK_TIMEOUT_MS was silently ignored.
+#[test]
+fn an_invalid_lock_timeout_is_an_error() {
+    let env = TestEnv::new();
+    env.ws(&["status"])
+        .env("PHASEGATE_LOCK_TIMEOUT_MS", "soon")
+        .code(2)
+        .stderr_has("PHASEGATE_LOCK_TIMEOUT_MS=\"soon\"");
+}
+
+/// A folder name with a newline forged lines in `status`.
+#[test]
+fn folder_names_cannot_forge_status_lines() {
+    let env = TestEnv::new();
+    env.feature("a", "standard");
+    env.write(
+        "docs/features/002-x\n003-forged  standard  active/.meta.json",
+        r#"{"id": "002", "slug": "x", "status": "active"}"#,
+    );
+    let out = env.ws(&["status"]).ok().stdout;
+    assert!(!out.lines().any(|l| l.starts_with("003-forged")), "{out}");
+    assert!(out.contains("002-x\\n003-forged"), "the name is shown escaped: {out}");
+}
+
+/// The Stop hook was silent where SessionStart reported git refusing the
+/// repository (owned by another user).
+#[cfg(unix)]
+#[test]
+fn the_stop_hook_reports_a_repository_git_refuses() {
+    let env = TestEnv::new();
+    std::os::unix::fs::chown(env.root(), Some(4242), Some(4242)).expect("the tests run as root");
+    std::os::unix::fs::chown(env.path(".git"), Some(4242), Some(4242)).unwrap();
+    let input = json!({"session_id": S, "cwd": env.root()});
+    let stop = Run::new(HOOK, &["stop"], env.root()).stdin(input.to_string()).ok();
+    let start = Run::new(HOOK, &["session-start"], env.root()).stdin(input.to_string()).ok();
+    let message = stop.json()["systemMessage"].as_str().unwrap().to_owned();
+    assert!(message.contains("not owned by current user") && message.contains("the stop is allowed"), "{message}");
+    assert!(start.stdout.contains("not owned by current user"), "{}", start.report());
+}
