@@ -77,7 +77,7 @@ fn only_regular_state_files_are_read_and_the_rest_is_reported() {
     let saved = std::fs::read_to_string(&meta).unwrap();
     type Make = Box<dyn Fn(&std::path::Path)>;
     let cases: [(&str, Make); 4] = [
-        ("is a FIFO (named pipe), not a regular file", Box::new(|p| mkfifo(p))),
+        ("is a FIFO (named pipe), not a regular file", Box::new(mkfifo)),
         (
             "is a symbolic link to /dev/zero, outside the repository",
             Box::new(|p| std::os::unix::fs::symlink("/dev/zero", p).unwrap()),
