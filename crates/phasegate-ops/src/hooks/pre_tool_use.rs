@@ -47,8 +47,9 @@ pub fn protected(path: &Path) -> Option<&'static str> {
         .collect();
     let n = parts.len();
     let name = *parts.last()?;
+    // The file is `depth` folders below the feature folder, in docs/features.
     let under_features =
-        |depth: usize| n > depth + 2 && parts[n - depth - 3] == "docs" && parts[n - depth - 2] == "features";
+        |depth: usize| n >= depth + 4 && parts[n - depth - 4] == "docs" && parts[n - depth - 3] == "features";
     // docs/features/<NNN-slug>/<file>
     if under_features(0) {
         return match name {

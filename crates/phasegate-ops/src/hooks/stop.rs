@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use phasegate_core::pipeline::files::STATE_FILE;
 use phasegate_core::pipeline::impl_loop::{self, StopContext, StopDecision};
-use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, TestOutcome};
+use phasegate_core::pipeline::{GateKind, PipelineRun, TestOutcome};
 use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, Project};
 
@@ -193,9 +193,4 @@ fn decide_and_apply(
 fn forget(project: &Project, session: &SessionId) -> StopOutcome {
     let _ = project.unregister_session(session);
     StopOutcome::Silent
-}
-
-/// The loop of the feature `session` runs (for tests and status).
-pub fn loop_of(feature: &Feature) -> Option<LoopState> {
-    feature.read_task(phasegate_core::pipeline::FileKind::LoopState, loop_file()).ok().flatten()
 }
