@@ -23,7 +23,10 @@ fn edits_of_state_files_are_denied_with_the_command_to_use() {
     let meta = env.path(&format!("docs/features/{f}/.meta.json")).display().to_string();
     let out: serde_json::Value = serde_json::from_str(&hook(&env, "Edit", &meta)).unwrap();
     let specific = &out["hookSpecificOutput"];
-    assert_eq!((specific["hookEventName"].as_str(), specific["permissionDecision"].as_str()), (Some("PreToolUse"), Some("deny")));
+    assert_eq!(
+        (specific["hookEventName"].as_str(), specific["permissionDecision"].as_str()),
+        (Some("PreToolUse"), Some("deny"))
+    );
     let reason = specific["permissionDecisionReason"].as_str().unwrap();
     assert!(reason.contains("workflow-state review record") && reason.contains(&meta), "{reason}");
     for rel in ["docs/features/001-a/.review-history.md", "docs/features/001-a/.task/state.json"] {

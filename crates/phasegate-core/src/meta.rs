@@ -186,12 +186,41 @@ pub fn parse(text: &str, folder: &str) -> Result<Meta, MetaParseError> {
             obj.insert("slug".into(), Value::String(slug.to_owned()));
         }
     }
-    Schema::Meta.check(&value).map_err(MetaParseError::Schema)?;
-    let meta: Meta = serde_json::from_value(value).map_err(|e| MetaParseError::Syntax(e.to_string()))?;
-    if let Some(w) = &meta.worktree {
-        check_worktree(w).map_err(|why| MetaParseError::Rule(format!("at /worktree: {why}")))?;
+    // The typed reading and the rules below accept exactly what the schema
+    // accepts (a test holds them to it); the schema, slower to build, is
+    // consulted only to explain a failure field by field.
+    let read = serde_json::from_value::<Meta>(value.clone()).map_err(|e| e.to_string()).and_then(|m| {
+        check_rules(&m)?;
+        Ok(m)
+    });
+    match read {
+        Ok(meta) => Ok(meta),
+        Err(why) => match Schema::Meta.check(&value) {
+            Err(schema) => Err(MetaParseError::Schema(schema)),
+            Ok(()) => Err(MetaParseError::Rule(why)),
+        },
     }
-    Ok(meta)
+}
+
+/// What the schema requires beyond the types: the id's and slug's shape, a
+/// worktree inside the repository, a base commit that is a commit id.
+fn check_rules(meta: &Meta) -> Result<(), String> {
+    if meta.id.len() < 3 || !meta.id.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("at /id: `{}` is not a zero-padded number of at least 3 digits", meta.id));
+    }
+    crate::slug::validate(&meta.slug).map_err(|e| format!("at /slug: {e}"))?;
+    if let Some(w) = &meta.worktree {
+        check_worktree(w).map_err(|why| format!("at /worktree: {why}"))?;
+    }
+    for (phase, record) in &meta.phases {
+        if let Some(base) = &record.base_commit {
+            let hex = base.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+            if !hex || !(7..=64).contains(&base.len()) {
+                return Err(format!("at /phases/{phase}/baseCommit: `{base}` is not a commit id"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A worktree path must stay inside the repository: relative, with no `..`.
@@ -574,6 +603,48 @@ mod tests {
         // Written back, nothing is invented.
         let back = serde_json::to_value(&m).unwrap();
         assert!(back.get("created").is_none());
+    }
+
+    /// The fast typed reading and the published schema accept the same
+    /// documents: every mutation one refuses, the other refuses too.
+    #[test]
+    fn the_reader_and_the_schema_agree() {
+        let base = serde_json::json!({"id": "001", "slug": "auth", "mode": "quick", "status": "active",
+            "created": "2026-11-22T00:00:00Z", "worktree": ".worktrees/001-auth", "currentPhase": "design",
+            "phases": {"design": {"started": "2026-11-22T01:00:00Z", "iterations": 1, "baseCommit": "abcdef1",
+            "issues": {"blocker": 1, "warning": 0, "note": 0}}}});
+        let mutations: Vec<(&str, serde_json::Value)> = vec![
+            ("/id", serde_json::json!("1")),
+            ("/id", serde_json::json!("00a")),
+            ("/slug", serde_json::json!("a/b")),
+            ("/slug", serde_json::json!("")),
+            ("/mode", serde_json::json!("turbo")),
+            ("/status", serde_json::json!("done")),
+            ("/created", serde_json::json!("yesterday")),
+            ("/worktree", serde_json::json!("../x")),
+            ("/worktree", serde_json::json!("/abs")),
+            ("/currentPhase", serde_json::json!("plan")),
+            ("/phases/design/iterations", serde_json::json!(-1)),
+            ("/phases/design/iterations", serde_json::json!(4294967296u64)),
+            ("/phases/design/baseCommit", serde_json::json!("HEAD")),
+            ("/phases/design/outcome", serde_json::json!("maybe")),
+            ("/phases/design/issues/blocker", serde_json::json!(-2)),
+            ("/phases/design/started", serde_json::json!(7)),
+            ("/phases/design/reviewerNotes", serde_json::json!([1])),
+        ];
+        let accepts_schema = |v: &serde_json::Value| Schema::Meta.check(v).is_ok();
+        let accepts_reader = |v: &serde_json::Value| parse(&v.to_string(), "001-auth").is_ok();
+        assert!(accepts_schema(&base) && accepts_reader(&base));
+        for (pointer, bad) in mutations {
+            let mut v = base.clone();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            let obj = v.pointer_mut(parent).and_then(|p| p.as_object_mut()).unwrap_or_else(|| panic!("{pointer}"));
+            obj.insert(key.to_owned(), bad.clone());
+            assert!(!accepts_schema(&v), "the schema accepts {pointer} = {bad}");
+            assert!(!accepts_reader(&v), "the reader accepts {pointer} = {bad}");
+            let err = parse(&v.to_string(), "001-auth").unwrap_err().to_string();
+            assert!(err.contains(&format!("at {pointer}")), "{pointer}: {err}");
+        }
     }
 
     #[test]

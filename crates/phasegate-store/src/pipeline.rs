@@ -39,6 +39,21 @@ impl Feature {
         }
     }
 
+    /// Reads a `.task/` file phasegate writes itself (state.json,
+    /// loop-state.json): the fast typed reading, the schema only to explain
+    /// a failure.
+    pub fn read_owned_task<T: files::Owned>(&self) -> Result<Option<T>, StoreError> {
+        let file = T::KIND.task_file().expect("owned files live in .task/");
+        let path = self.task_path(file);
+        fs::confine(self.root(), &path)?;
+        match fs::read_optional(&path)? {
+            None => Ok(None),
+            Some(text) => files::read_owned::<T>(&text)
+                .map(Some)
+                .map_err(|e| StoreError::Corrupt { path: path.clone(), detail: describe(e) }),
+        }
+    }
+
     /// Reads a `.task/` file as text (a worker's output, for a prompt).
     pub fn read_task_text(&self, file: &str) -> Result<Option<String>, StoreError> {
         let path = self.task_path(file);

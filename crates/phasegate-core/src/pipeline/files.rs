@@ -89,6 +89,34 @@ fn check_schema(kind: FileKind, text: &str) -> Result<Value, FileError> {
     Ok(value)
 }
 
+/// A file phasegate writes itself, read on hot paths (the hooks): its typed
+/// reading plus [`Owned::rules`] accept exactly what its schema accepts (a
+/// test holds them to it), so the schema, slow to build, is consulted only to
+/// explain a failure field by field.
+pub trait Owned: serde::de::DeserializeOwned {
+    const KIND: FileKind;
+
+    /// What the schema requires beyond the types.
+    fn rules(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Reads a file phasegate writes itself.
+pub fn read_owned<T: Owned>(text: &str) -> Result<T, FileError> {
+    let read = serde_json::from_str::<T>(text).map_err(|e| e.to_string()).and_then(|v| {
+        v.rules()?;
+        Ok(v)
+    });
+    match read {
+        Ok(v) => Ok(v),
+        Err(why) => match check_schema(T::KIND, text) {
+            Err(e) => Err(e),
+            Ok(_) => Err(FileError::Rule(why)),
+        },
+    }
+}
+
 /// Checks `text` and reads it as `T`.
 pub fn parse<T: serde::de::DeserializeOwned>(kind: FileKind, text: &str) -> Result<T, FileError> {
     let value = check_schema(kind, text)?;
@@ -103,9 +131,9 @@ pub fn validate(kind: FileKind, text: &str) -> Result<(), FileError> {
         FileKind::UserStory | FileKind::ImplResult => check_schema(kind, text).map(drop),
         FileKind::PlanRefined => parse::<PlanRefined>(kind, text).map(drop),
         FileKind::Review => parse::<Review>(kind, text).map(drop),
-        FileKind::LoopState => parse::<super::impl_loop::LoopState>(kind, text).map(drop),
+        FileKind::LoopState => read_owned::<super::impl_loop::LoopState>(text).map(drop),
         FileKind::Config => parse::<super::config::Config>(kind, text).map(drop),
-        FileKind::State => parse::<super::run::PipelineRun>(kind, text).map(drop),
+        FileKind::State => read_owned::<super::run::PipelineRun>(text).map(drop),
     }
 }
 
@@ -198,4 +226,61 @@ pub struct WorkerSignal {
     pub error: Option<String>,
     #[serde(default)]
     pub agent_id: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::impl_loop::LoopState;
+    use crate::pipeline::run::PipelineRun;
+    use serde_json::json;
+
+    /// The fast readings of state.json and loop-state.json accept the same
+    /// documents as their schemas.
+    #[test]
+    fn owned_readers_and_schemas_agree() {
+        let run = json!({"state": "plan_reviewing", "request": "x", "createdAt": "2026-11-22T10:00:00Z",
+            "updatedAt": "2026-11-22T10:00:00Z", "planReview": {"round": 1, "loops": 0, "results": []},
+            "owner": {"sessionId": "s", "claimedAt": "2026-11-22T10:00:00Z"}});
+        let looping = json!({"active": true, "iteration": 0, "max_iterations": 3, "completion_promise": "p",
+            "started_at": "2026-11-22T10:00:00Z"});
+        let r = |s: &str, st: &str| json!({"stage": s, "status": st});
+        let cases: Vec<(FileKind, &serde_json::Value, &str, serde_json::Value)> = vec![
+            (FileKind::State, &run, "/state", json!("done")),
+            (FileKind::State, &run, "/request", json!(7)),
+            (FileKind::State, &run, "/createdAt", json!("now")),
+            (FileKind::State, &run, "/planReview/round", json!(-1)),
+            (FileKind::State, &run, "/planReview/loops", json!(4294967296u64)),
+            (
+                FileKind::State,
+                &run,
+                "/planReview/results",
+                json!([r("sonnet", "approved"), r("opus", "approved"), r("final", "approved"), r("final", "approved")]),
+            ),
+            (FileKind::State, &run, "/planReview/results", json!([r("gpt", "approved")])),
+            (FileKind::State, &run, "/owner/sessionId", json!(null)),
+            (FileKind::LoopState, &looping, "/max_iterations", json!(0)),
+            (FileKind::LoopState, &looping, "/iteration", json!(-3)),
+            (FileKind::LoopState, &looping, "/completion_promise", json!("")),
+            (FileKind::LoopState, &looping, "/started_at", json!("soon")),
+            (FileKind::LoopState, &looping, "/active", json!("yes")),
+        ];
+        let read = |kind: FileKind, text: &str| match kind {
+            FileKind::State => read_owned::<PipelineRun>(text).map(drop),
+            FileKind::LoopState => read_owned::<LoopState>(text).map(drop),
+            _ => unreachable!("only owned files here"),
+        };
+        for base in [(FileKind::State, &run), (FileKind::LoopState, &looping)] {
+            assert!(base.0.schema().check(base.1).is_ok());
+            read(base.0, &base.1.to_string()).unwrap();
+        }
+        for (kind, base, pointer, bad) in cases {
+            let mut v = base.clone();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            v.pointer_mut(parent).and_then(|p| p.as_object_mut()).unwrap().insert(key.into(), bad.clone());
+            assert!(kind.schema().check(&v).is_err(), "the schema accepts {pointer} = {bad}");
+            let err = read(kind, &v.to_string()).unwrap_err().to_string();
+            assert!(err.contains(&format!("at {pointer}")), "{pointer} = {bad}: {err}");
+        }
+    }
 }

@@ -41,6 +41,20 @@ pub struct LoopState {
     pub updated_at: Option<DateTime<Utc>>,
 }
 
+impl super::files::Owned for LoopState {
+    const KIND: super::files::FileKind = super::files::FileKind::LoopState;
+
+    fn rules(&self) -> Result<(), String> {
+        if self.max_iterations == 0 {
+            return Err("at /max_iterations: 0 is less than the minimum of 1".into());
+        }
+        if self.completion_promise.is_empty() {
+            return Err("at /completion_promise: the promise is empty".into());
+        }
+        Ok(())
+    }
+}
+
 impl LoopState {
     pub fn new(
         max_iterations: u32,

@@ -112,6 +112,19 @@ pub enum RunError {
     Invalid(String),
 }
 
+impl super::files::Owned for PipelineRun {
+    const KIND: super::files::FileKind = super::files::FileKind::State;
+
+    fn rules(&self) -> Result<(), String> {
+        for (name, gate) in [("planReview", &self.plan_review), ("codeReview", &self.code_review)] {
+            if gate.results.len() > 3 {
+                return Err(format!("at /{name}/results: more than 3 results in one round"));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl PipelineRun {
     pub fn new(request: String, owner: Option<String>, now: DateTime<Utc>) -> Self {
         PipelineRun {

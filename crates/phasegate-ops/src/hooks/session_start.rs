@@ -11,7 +11,6 @@ use std::path::Path;
 use phasegate_core::meta::{Meta, PhaseState, Workflow};
 use phasegate_core::next_step;
 use phasegate_core::pipeline::PipelineRun;
-use phasegate_core::pipeline::files::{FileKind, STATE_FILE};
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
 
@@ -101,7 +100,7 @@ fn feature_line(l: &Listed, meta: &Meta, session: Option<&str>) -> String {
 
 fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
     let name = l.feature.name();
-    let run = match l.feature.read_task::<PipelineRun>(FileKind::State, STATE_FILE) {
+    let run = match l.feature.read_owned_task::<PipelineRun>() {
         Ok(Some(run)) => run,
         Ok(None) => return format!("- {name} (pipeline): no state yet. Next: /phasegate:pipeline"),
         Err(e) => {

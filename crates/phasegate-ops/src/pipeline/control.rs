@@ -203,7 +203,7 @@ pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
     phasegate_store::fs::confine(feature.root(), &lock_path)?;
     let (_pid_lock, note) = PidLock::acquire(&lock_path, "reset", now)?;
     let guard = feature.lock(env.lock_timeout)?;
-    let run = match feature.read_task::<PipelineRun>(FileKind::State, STATE_FILE)? {
+    let run = match feature.read_owned_task::<PipelineRun>()? {
         Some(mut run) => {
             run.reset(now);
             run

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::pipeline::config::WhenUnavailable;
 use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
-use phasegate_core::pipeline::{FileKind, PipelineRun};
 use phasegate_store::{fs, git, process};
 use serde::Serialize;
 
@@ -108,7 +108,7 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                 )
             };
             add(".task/ directory exists", task.is_dir(), detail);
-            match feature.read_task::<PipelineRun>(FileKind::State, STATE_FILE) {
+            match feature.read_owned_task::<PipelineRun>() {
                 Ok(Some(run)) => add("state.json valid", true, format!("state {}", run.state)),
                 Ok(None) => add(
                     "state.json valid",
