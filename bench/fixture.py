@@ -11,8 +11,11 @@ The repository gets `git init` and one commit (README.md only), then
   template feature that the real `workflow-state` binary drove through every
   phase with reviewer verdicts and `finish` (made once in <template-dir>), so
   they have exactly the shape and formatting the binary writes; ids, slugs,
-  modes, timestamps and review counts vary. Each folder also holds the five
-  artifacts (brainstorm.md, spec.md, design.md, plan.md, tasks.md).
+  modes, timestamps and review counts vary. Up to 10,000 features each
+  folder also holds the five artifacts (brainstorm.md, spec.md, design.md,
+  plan.md, tasks.md); above that only .meta.json (neither implementation
+  reads a completed feature's artifacts, and 100,000 x 6 files would only
+  cost disk).
 - feature N-1 is active, made with the binary, no worktree, between phases:
   brainstorm and specify approved, design next (`validate design` proceeds).
 - feature N is active, made with the binary with a git worktree
@@ -118,11 +121,9 @@ def completed_meta(tmpl, i, slug, rng, base):
             rec["outcome"] = "cap-reached"
             rec["reviewerNotes"] = ["[blocker] acceptance criteria missing (§2)"]
             rec["summary"] = "needs work"
-        issues = {"blocker": n - 1, "warning": rng.randrange(0, 2), "note": rng.randrange(0, 3)}
-        if any(issues.values()):
-            rec["issues"] = issues
-        else:  # the binary leaves out zero counts
-            rec.pop("issues", None)
+        # The last verdict's counts (zeros included, as the binary writes them).
+        approved = rec.get("outcome") != "cap-reached"
+        rec["issues"] = {"blocker": 0 if approved else 1, "warning": rng.randrange(0, 2), "note": rng.randrange(0, 3)}
     m["completed"] = m["phases"]["finish"]["completed"]
     return m
 
@@ -154,10 +155,11 @@ def main():
         d = os.path.join(features, name)
         os.mkdir(d)
         meta = completed_meta(tmpl, i, slug, rng, base)
-        # serde_json's to_vec_pretty: two-space indent, "key": value, trailing newline; mode 0600 (tempfile).
-        write(os.path.join(d, ".meta.json"), json.dumps(meta, indent=2, ensure_ascii=False) + "\n", 0o600)
-        for phase, file in ARTIFACTS.items():
-            write(os.path.join(d, file), artifact_text(name, phase))
+        # serde_json's to_string_pretty: two-space indent, "key": value, trailing newline.
+        write(os.path.join(d, ".meta.json"), json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+        if n <= 10_000:
+            for phase, file in ARTIFACTS.items():
+                write(os.path.join(d, file), artifact_text(name, phase))
 
     # The two active features, made by the binary itself.
     mid = os.path.basename(run([ws, "feature", "new", ACTIVE_MID], repo).strip())

@@ -185,12 +185,56 @@ def table(title, rows):
     return "\n".join(lines) + "\n"
 
 
+def floor_table(rows):
+    lines = ["### The hooks against a bare process start", "",
+             "`bare` is a Rust program whose `main` does nothing, built with the same compiler and `-O`: the floor "
+             "any native hook pays. SessionStart reads the index of active features, then only those features.",
+             "",
+             "| features | bare process (ms) | SessionStart (ms) | ratio | PreToolUse, a code file (ms) | ratio "
+             "| PreToolUse, a state file (ms) | ratio | SessionStart, index rebuilt (one run, ms) |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for size, bare, hook, pre_code, pre_state, rebuild in rows:
+        lines.append(f"| {size:,} | {bare['mean']:.2f} | {hook['mean']:.2f} | {hook['mean'] / bare['mean']:.1f}× "
+                     f"| {pre_code['mean']:.2f} | {pre_code['mean'] / bare['mean']:.1f}× "
+                     f"| {pre_state['mean']:.2f} | {pre_state['mean'] / bare['mean']:.1f}× | {rebuild:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def pre_tool_inputs(work, repo, partial):
+    """Two PreToolUse inputs: a Write of a code file, and an Edit of a state file."""
+    paths = []
+    for name, tool, path in (("code", "Write", f"{repo}/src/lib.rs"),
+                             ("state", "Edit", f"{repo}/docs/features/{partial}/.meta.json")):
+        p = os.path.join(work, f"pre-{name}-{os.path.basename(repo)}.json")
+        with open(p, "w") as f:
+            json.dump({"session_id": "bench", "cwd": repo, "hook_event_name": "PreToolUse", "tool_name": tool,
+                       "tool_input": {"file_path": path, "content": "fn main() {}\n" * 20}}, f)
+        paths.append(p)
+    return paths
+
+
+def rebuild_once(cmd, repo):
+    """One SessionStart right after the index is removed: the full scan."""
+    index = os.path.join(repo, ".git/phasegate/index.json")
+    best = None
+    for _ in range(3):
+        if os.path.exists(index):
+            os.unlink(index)
+        with open(cmd.stdin, "rb") as f:
+            t0 = time.perf_counter()
+            subprocess.run(cmd.argv, cwd=cmd.cwd, stdin=f, stdout=subprocess.DEVNULL, check=True)
+            dt = (time.perf_counter() - t0) * 1e3
+        best = dt if best is None else min(best, dt)
+    return best
+
+
 def main():
     with open(sys.argv[1]) as f:
         cfg = json.load(f)
     if cfg["timer"] == "hyperfine" and not shutil.which("hyperfine"):
         cfg["timer"] = "loop"
     report = {"hook": [], "validate_root": [], "validate_feature": []}
+    floor = []
     notes = []
     for fx in cfg["fixtures"]:
         repo, size = fx["repo"], fx["size"]
@@ -217,6 +261,17 @@ def main():
             report[key].append((size, o, s))
             print(f"  time  [{key}]: ours {o['mean']:.1f} ms, bash+python {s['mean']:.1f} ms "
                   f"({s['mean'] / o['mean']:.1f}×)", flush=True)
+        code_in, state_in = pre_tool_inputs(os.path.dirname(fx["input"]), repo, fx["partial"])
+        pre_state = Cmd([cfg["ours_hook"], "pre-tool-use"], repo, state_in)
+        if '"deny"' not in pre_state.run()[1]:
+            die("the PreToolUse hook does not deny an edit of .meta.json")
+        bare, hook, code, state = measure([Cmd([cfg["bare"]], repo, fx["input"]), pairs["hook"][0],
+                                           Cmd([cfg["ours_hook"], "pre-tool-use"], repo, code_in), pre_state], cfg)
+        rebuild = rebuild_once(pairs["hook"][0], repo)
+        floor.append((size, bare, hook, code, state, rebuild))
+        print(f"  time  [floor]: bare {bare['mean']:.2f} ms, SessionStart {hook['mean']:.2f} ms "
+              f"({hook['mean'] / bare['mean']:.1f}×), PreToolUse {code['mean']:.2f} / {state['mean']:.2f} ms, "
+              f"index rebuild {rebuild:.1f} ms", flush=True)
 
     # Where the reference's time goes on the largest fixture: its fixed parts.
     big = cfg["fixtures"][-1]
@@ -235,6 +290,7 @@ def main():
         timer = "perf_counter loop (python3 subprocess, no shell, the two commands alternated)"
     out = [f"Timer: {timer}; warmup {cfg['warmup']}, at least {cfg['runs']} runs per command. "
            "Times are wall-clock per run, mean ± σ.", "",
+           floor_table(floor),
            table("SessionStart hook: `phasegate-hook session-start` vs `bench/seed/session-start.sh`", report["hook"]),
            table("`workflow-state validate design` at the repository root (no --feature: resolves the feature by reading every .meta.json; with two active features both refuse, exit 2)",
                  report["validate_root"]),

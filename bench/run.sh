@@ -6,7 +6,7 @@
 #   bench/run.sh
 #
 # Environment:
-#   BENCH_SIZES   feature counts of the fixtures (default "10 1000 10000")
+#   BENCH_SIZES   feature counts of the fixtures (default "10 1000 10000 100000")
 #   BENCH_TIMER   hyperfine | loop (default: hyperfine when installed, else loop)
 #   BENCH_RUNS    minimum timed runs per command (default 20); BENCH_WARMUP (default 3)
 #   BENCH_PYTHON  the python3 the reference runs (default /usr/bin/python3 if present)
@@ -17,9 +17,9 @@ set -euo pipefail
 
 bench=$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname -- "$bench")
-sizes=${BENCH_SIZES:-10 1000 10000}
+sizes=${BENCH_SIZES:-10 1000 10000 100000}
 
-for tool in cargo git python3 bash; do
+for tool in cargo rustc git python3 bash; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 1; }
 done
 
@@ -47,6 +47,9 @@ fi
 
 # Copies, so a concurrent rebuild in the checkout cannot swap binaries mid-run.
 mkdir -p "$work/bin"
+# The floor: a Rust program that does nothing, same compiler, optimised.
+printf 'fn main() {}\n' >"$work/bare.rs"
+rustc -O -C strip=symbols -o "$work/bin/bare" "$work/bare.rs"
 for exe in phasegate-hook workflow-state; do
   [[ -x $target/release/$exe ]] || { echo "bench: $target/release/$exe is missing" >&2; exit 1; }
   cp "$target/release/$exe" "$work/bin/$exe"
@@ -98,6 +101,7 @@ json.dump({
     "runs": int(e.get("BENCH_RUNS") or 20), "warmup": int(e.get("BENCH_WARMUP") or 3),
     "min_seconds": 3.0, "max_runs": 2000,
     "ours_hook": e["WORK"] + "/bin/phasegate-hook", "ours_ws": e["WORK"] + "/bin/workflow-state",
+    "bare": e["WORK"] + "/bin/bare",
     "seed_hook": e["BENCH_DIR"] + "/seed/session-start.sh", "seed_validate": e["BENCH_DIR"] + "/seed/validate.sh",
     "out": e.get("BENCH_OUT", ""),
     "fixtures": [json.loads(f) for f in sys.argv[2:]],

@@ -23,6 +23,7 @@ pub const COMMAND_ARGS: &[(&str, &str)] = &[
     ("status", ""),
     ("pipeline", "Add a login page"),
     ("cancel-loop", ""),
+    ("review-codex", ""),
 ];
 
 pub fn command_files() -> BTreeMap<String, String> {

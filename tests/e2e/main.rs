@@ -10,12 +10,14 @@ mod support;
 mod agents;
 mod broken;
 mod commands;
+mod context_budget;
 mod install;
 mod markdown_commands;
 mod plugin_validate;
 mod review_loop;
 mod session_start;
 mod stop_hook;
+mod walk;
 
 /// Every file in tests/e2e is a module of this binary.
 #[test]

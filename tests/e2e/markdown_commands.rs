@@ -96,7 +96,7 @@ struct Setup {
 const PIPELINE_FILES: &[&str] = &[
     "commands/pipeline.md",
     "commands/cancel-loop.md",
-    "skills/review-codex/SKILL.md",
+    "commands/review-codex.md",
     "agents/requirements-gatherer.md",
     "agents/planner.md",
     "agents/plan-reviewer.md",
@@ -136,13 +136,15 @@ fn setup(file: &Path) -> Setup {
         ("slug", "extra".to_owned()),
         ("mode", "quick".to_owned()),
         ("what you changed", "Clarified the interfaces.".to_owned()),
+        ("the user's words", "add search".to_owned()),
+        ("verdict-file", dir.join(".verdict.json").display().to_string()),
         ("path", fixture.path(".worktrees/001-login").display().to_string()),
     ]);
     Setup { fixture, values }
 }
 
 fn substitute(text: &str, values: &BTreeMap<&'static str, String>, file: &Path) -> String {
-    let re = regex::Regex::new(r"<([a-z][a-z -]*)>").unwrap();
+    let re = regex::Regex::new(r"<([a-z][a-z' -]*)>").unwrap();
     re.replace_all(text, |c: &regex::Captures<'_>| {
         values.get(&c[1]).cloned().unwrap_or_else(|| {
             panic!(

@@ -33,7 +33,7 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
             for (what, rel) in [
                 ("command /phasegate:pipeline", "commands/pipeline.md"),
                 ("command /phasegate:cancel-loop", "commands/cancel-loop.md"),
-                ("skill review-codex", "skills/review-codex/SKILL.md"),
+                ("command /phasegate:review-codex", "commands/review-codex.md"),
                 ("docs (README.md)", "README.md"),
             ] {
                 let ok = fs::is_regular_file(&root.join(rel));
