@@ -40,6 +40,7 @@ fn lines(body: &serde_json::Value) -> Vec<String> {
 }
 
 #[test]
+#[allow(clippy::print_stderr, reason = "the measured figure belongs in the test output")]
 fn the_plugin_adds_at_most_2000_bytes_to_a_sessions_first_request() {
     let f = Fixture::repo();
     let without = first_request(&f, false);

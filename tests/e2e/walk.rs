@@ -54,7 +54,7 @@ fn a_reviewer_is_asked_again_after_a_reply_that_is_not_a_verdict() {
                 Turn::tools(vec![ToolUse::write(dir.join("brainstorm.md").display().to_string(), "# Brainstorm\n")]),
                 Turn::tools(vec![ToolUse::bash("workflow-state review brief brainstorm --feature 001-login")]),
                 Turn::tools(vec![ToolUse::agent("phasegate:chain-reviewer", "Review the brainstorm phase.")])
-                    .expect_tool_result_contains(&format!("Save its reply to: {verdict}")),
+                    .expect_tool_result_contains(format!("Save its reply to: {verdict}")),
                 Turn::tools(vec![ToolUse::write(&verdict, "It looks good to me.")]),
                 Turn::tools(vec![ToolUse::bash(&record)]),
                 Turn::tools(vec![ToolUse::agent(
