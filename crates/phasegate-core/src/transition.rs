@@ -87,7 +87,13 @@ pub fn validate(from: Position, target: Phase, artifacts: ArtifactSet) -> Valida
     let Some(current) = from.phase else {
         return match target {
             Phase::Brainstorm => Validation::proceed(None),
-            _ => Validation::warning(format!(
+            Phase::Specify
+            | Phase::Design
+            | Phase::CreatePlan
+            | Phase::CreateTasks
+            | Phase::Implement
+            | Phase::Verify
+            | Phase::Finish => Validation::warning(format!(
                 "{target} skips {}; no phase has run for this feature yet",
                 list(&Phase::ALL[..target.index()])
             )),

@@ -18,12 +18,14 @@ use phasegate_store::{Change, Feature, FeatureGuard, Project, git, process};
 use crate::env::Env;
 use crate::error::{OpError, OpResult};
 
-pub mod control;
 pub mod dry_run;
 pub mod files;
 pub mod gate;
 pub mod lifecycle;
+pub mod ownership;
+pub mod pauses;
 pub mod report;
+pub mod reset;
 
 /// The loop's file in `.task/`.
 pub fn loop_file() -> &'static str {

@@ -1,7 +1,7 @@
 //! `workflow-state pipeline claim`.
 
 use clap::Args;
-use phasegate_ops::pipeline::control;
+use phasegate_ops::pipeline::ownership;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -20,7 +20,7 @@ pub struct ClaimArgs {
 }
 
 pub fn cmd_claim(args: ClaimArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let claimed = control::claim(&ctx.env, args.feature.get(), args.session.as_deref())?;
+    let claimed = ownership::claim(&ctx.env, args.feature.get(), args.session.as_deref())?;
     ctx.out.json(&claimed)?;
     Ok(ExitStatus::Success)
 }

@@ -1,7 +1,7 @@
 //! `workflow-state pipeline resume`.
 
 use clap::Args;
-use phasegate_ops::pipeline::control;
+use phasegate_ops::pipeline::pauses;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -16,7 +16,7 @@ pub struct ResumeArgs {
 }
 
 pub fn cmd_resume(args: ResumeArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let changed = control::resume(&ctx.env, args.feature.get())?;
+    let changed = pauses::resume(&ctx.env, args.feature.get())?;
     ctx.out.json(&changed)?;
     Ok(ExitStatus::Success)
 }

@@ -1,19 +1,16 @@
 //! The pipeline's exceptional paths (seed 001, "When Pipeline Pauses",
-//! phase-aware recovery) and its ownership: pause, resume, fail, recover,
-//! cancel (the seed's /cancel-loop), claim, reset.
+//! phase-aware recovery): pause, resume, fail, recover, and cancel (the
+//! seed's /cancel-loop).
 
-use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, ORCHESTRATOR_LOCK, STATE_FILE};
 use phasegate_core::pipeline::next::Action;
-use phasegate_core::pipeline::run::{Owner, Step};
-use phasegate_core::pipeline::{PauseReason, PipelineRun, Stage, State};
+use phasegate_core::pipeline::{PauseReason, PipelineRun, State};
 use phasegate_core::session::SessionId;
-use phasegate_store::pipeline::PidLock;
 use phasegate_store::{Feature, FeatureGuard};
 use serde::Serialize;
 
 use super::{action, load_loop, loop_file, resolve, with_run};
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::OpResult;
 
 /// The run after a change, and its next action.
 #[derive(Debug, Clone, Serialize)]
@@ -39,7 +36,12 @@ pub fn pause(env: &Env, given: Option<&str>, reason: PauseReason, message: &str)
 
 /// Makes the loop hold the run's owner again (after resume, recover or
 /// claim into implementing_loop). `fresh_budget` restarts the iteration count.
-fn reactivate_loop(guard: &FeatureGuard<'_>, run: &PipelineRun, env: &Env, fresh_budget: bool) -> OpResult<()> {
+pub(super) fn reactivate_loop(
+    guard: &FeatureGuard<'_>,
+    run: &PipelineRun,
+    env: &Env,
+    fresh_budget: bool,
+) -> OpResult<()> {
     if run.state != State::ImplementingLoop {
         return Ok(());
     }
@@ -139,102 +141,4 @@ pub fn cancel(env: &Env, given: Option<&str>) -> OpResult<Cancelled> {
         message,
         next: action(&run, &feature),
     })
-}
-
-/// What `claim` did.
-#[derive(Debug, Clone, Serialize)]
-pub struct Claimed {
-    pub feature: String,
-    pub owner: String,
-    pub state: State,
-    pub next: Action,
-}
-
-/// Makes this Claude Code session the pipeline's owner (after /clear, a
-/// restart, or in a new session): its Stop hook now enforces the loop, and
-/// no other session's does. A loop that expired picks up again. The id is
-/// checked before anything changes.
-pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<Claimed> {
-    let session = env.session(session)?.ok_or_else(|| {
-        OpError::Invalid("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session".into())
-    })?;
-    let (project, feature) = resolve(env, given)?;
-    let (run, previous) = with_run(env, &feature, |run, guard| {
-        let previous = run
-            .owner
-            .replace(Owner { session_id: session.as_str().to_owned(), claimed_at: env.now })
-            .map(|o| o.session_id);
-        if run.paused.as_ref().is_some_and(|p| p.reason == PauseReason::Stale) {
-            run.resume(env.now)?;
-        }
-        reactivate_loop(guard, run, env, false)?;
-        Ok((run.clone(), previous))
-    })?;
-    if let Some(old) = previous.filter(|o| o != session.as_str()).and_then(|o| SessionId::parse(&o).ok()) {
-        project.unregister_session(&old)?;
-    }
-    project.register_session(&session, &feature, env.now)?;
-    Ok(Claimed {
-        feature: feature.name().to_owned(),
-        owner: session.to_string(),
-        state: run.state,
-        next: action(&run, &feature),
-    })
-}
-
-/// What `reset` did.
-#[derive(Debug, Clone, Serialize)]
-pub struct Reset {
-    pub feature: String,
-    pub state: State,
-    pub note: Option<String>,
-    pub next: Action,
-}
-
-/// Back to idle: the run's gates, pause and failure, the loop, the reviews
-/// and the worker signal are cleared (the request, the approved requirements
-/// and the plan stay). Guarded by `.task/.orchestrator.lock`. A missing
-/// state.json starts a fresh run; an unreadable one is refused, never
-/// overwritten.
-pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
-    let (project, feature) = resolve(env, given)?;
-    let now = env.now;
-    let lock_path = feature.task_path(ORCHESTRATOR_LOCK);
-    phasegate_store::fs::confine(feature.root(), &lock_path)?;
-    let (_pid_lock, note) = PidLock::acquire(&lock_path, "reset", now)?;
-    let guard = feature.lock(env.lock_timeout)?;
-    let run = match feature.read_owned_task::<PipelineRun>()? {
-        Some(mut run) => {
-            run.reset(now);
-            run
-        }
-        None => {
-            let owner = env.session(None).ok().flatten().map(|s| s.as_str().to_owned());
-            let mut run = PipelineRun::new(String::new(), owner, now);
-            run.history.push(Step {
-                from: State::Idle,
-                to: State::Idle,
-                at: now,
-                note: Some("reset: new state".into()),
-            });
-            run
-        }
-    };
-    let mut changes = Vec::new();
-    let removed = [
-        loop_file(),
-        FINAL_GATE_SESSION_MARKER,
-        FileKind::WorkerSignal.task_file().expect("task file"),
-        FileKind::ImplResult.task_file().expect("task file"),
-    ];
-    for file in removed.into_iter().chain(Stage::ALL.map(Stage::file)) {
-        changes.push(phasegate_store::Change::remove(feature.task_path(file)));
-    }
-    changes.push(guard.task_change(STATE_FILE, &run));
-    guard.commit("pipeline reset", changes)?;
-    drop(guard);
-    if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
-        project.unregister_session(&id)?;
-    }
-    Ok(Reset { feature: feature.name().to_owned(), state: run.state, note, next: action(&run, &feature) })
 }

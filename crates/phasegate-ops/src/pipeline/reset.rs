@@ -1,0 +1,70 @@
+//! `reset`: back to idle, under the seed's PID lock.
+
+use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, ORCHESTRATOR_LOCK, STATE_FILE};
+use phasegate_core::pipeline::next::Action;
+use phasegate_core::pipeline::run::Step;
+use phasegate_core::pipeline::{PipelineRun, Stage, State};
+use phasegate_core::session::SessionId;
+use phasegate_store::pipeline::PidLock;
+use serde::Serialize;
+
+use super::{action, loop_file, resolve};
+use crate::env::Env;
+use crate::error::OpResult;
+
+/// What `reset` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reset {
+    pub feature: String,
+    pub state: State,
+    pub note: Option<String>,
+    pub next: Action,
+}
+
+/// Back to idle: the run's gates, pause and failure, the loop, the reviews
+/// and the worker signal are cleared (the request, the approved requirements
+/// and the plan stay). Guarded by `.task/.orchestrator.lock`. A missing
+/// state.json starts a fresh run; an unreadable one is refused, never
+/// overwritten.
+pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
+    let (project, feature) = resolve(env, given)?;
+    let now = env.now;
+    let lock_path = feature.task_path(ORCHESTRATOR_LOCK);
+    phasegate_store::fs::confine(feature.root(), &lock_path)?;
+    let (_pid_lock, note) = PidLock::acquire(&lock_path, "reset", now)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let run = match feature.read_owned_task::<PipelineRun>()? {
+        Some(mut run) => {
+            run.reset(now);
+            run
+        }
+        None => {
+            let owner = env.session(None).ok().flatten().map(|s| s.as_str().to_owned());
+            let mut run = PipelineRun::new(String::new(), owner, now);
+            run.history.push(Step {
+                from: State::Idle,
+                to: State::Idle,
+                at: now,
+                note: Some("reset: new state".into()),
+            });
+            run
+        }
+    };
+    let mut changes = Vec::new();
+    let removed = [
+        loop_file(),
+        FINAL_GATE_SESSION_MARKER,
+        FileKind::WorkerSignal.task_file().expect("task file"),
+        FileKind::ImplResult.task_file().expect("task file"),
+    ];
+    for file in removed.into_iter().chain(Stage::ALL.map(Stage::file)) {
+        changes.push(phasegate_store::Change::remove(feature.task_path(file)));
+    }
+    changes.push(guard.task_change(STATE_FILE, &run));
+    guard.commit("pipeline reset", changes)?;
+    drop(guard);
+    if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
+        project.unregister_session(&id)?;
+    }
+    Ok(Reset { feature: feature.name().to_owned(), state: run.state, note, next: action(&run, &feature) })
+}
