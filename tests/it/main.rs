@@ -19,6 +19,7 @@ mod pipeline_files;
 mod pipeline_ops;
 mod review;
 mod schemas;
+mod snapshots;
 mod status;
 mod validate;
 mod walk_bugs;

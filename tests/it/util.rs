@@ -123,9 +123,12 @@ impl Run {
         }
     }
 
-    /// Runs and expects exit 0.
+    /// Runs and expects exit 0 and nothing on stderr (a success that warns
+    /// on stderr is a bug the Markdown would not see).
     pub fn ok(self) -> Done {
-        self.code(0)
+        let done = self.code(0);
+        assert!(done.stderr.is_empty(), "a successful run wrote to stderr:\n{}", done.report());
+        done
     }
 
     /// Runs and expects `code`.

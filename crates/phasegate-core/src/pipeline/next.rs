@@ -87,7 +87,10 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> Action {
             let (reason, message) =
                 run.paused.as_ref().map_or(("unknown", String::new()), |p| (p.reason.name(), p.message.clone()));
             (
-                format!("Paused ({reason}): {message} Ask the user how to go on; then resume, or reset to start over."),
+                format!(
+                    "Paused ({reason}): {} Ask the user how to go on; then resume, or reset to start over.",
+                    sentence(&message)
+                ),
                 vec![ws(&format!("resume {f}"))],
             )
         }
@@ -95,12 +98,18 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> Action {
             let (from, message) =
                 run.failed.as_ref().map_or(("unknown", String::new()), |e| (e.from.name(), e.message.clone()));
             (
-                format!("Failed in {from}: {message} Fix the cause, then recover to retry that phase."),
+                format!("Failed in {from}: {} Fix the cause, then recover to retry that phase.", sentence(&message)),
                 vec![ws(&format!("recover {f}"))],
             )
         }
     };
     Action { state: run.state, action, then }
+}
+
+/// `text` ending like a sentence.
+fn sentence(text: &str) -> String {
+    let t = text.trim_end();
+    if t.ends_with(['.', '!', '?']) { t.to_owned() } else { format!("{t}.") }
 }
 
 fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Vec<String>) {
