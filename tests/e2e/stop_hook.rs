@@ -87,3 +87,67 @@ fn the_iteration_limit_ends_the_loop_cleanly() {
     );
     assert_eq!(f.task_json(&feature, "loop-state.json")["active"], false);
 }
+
+/// Bug 2: fixing review findings runs the worker in the background (resuming
+/// one always does), and the session can only wait by ending its turn. Each
+/// such stop used to be blocked and counted. Now a stop while the session's
+/// own sub-agent runs is let through and not counted: Claude Code waits for
+/// the worker, and its result arrives as a task notification; no review is
+/// recorded until the fix is reported.
+#[test]
+fn waiting_for_the_background_fix_burns_no_iteration() {
+    let f = Fixture::repo();
+    f.write("test.sh", "echo 'All tests passed'\n");
+    let feature = f.pipeline_in_loop("setup-session", "sh test.sh", 10);
+    let task = f.path(&format!("docs/features/{feature}/.task"));
+    let fix_request = ToolUse::new(
+        "Agent",
+        serde_json::json!({
+            "description": "Fix the findings",
+            "subagent_type": "phasegate:implementer",
+            "prompt": "Fix the sonnet reviewer's findings: F1 missing validation.",
+            "run_in_background": true,
+        }),
+    );
+    let api = MockApi::start(
+        Scenario::new()
+            .main(vec![
+                Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
+                Turn::tools(vec![ToolUse::write(
+                    task.join("review-sonnet.json").display().to_string(),
+                    review("code-reviewer", "sonnet").replace("\"approved\"", "\"needs_changes\""),
+                )]),
+                Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
+                Turn::tools(vec![fix_request]).expect_tool_result_contains("\"decision\":\"fix\""),
+                // The model waits for the worker by ending its turn.
+                Turn::text("Waiting for the implementer's fix."),
+                // The worker's result arrives; the stop before it was not counted.
+                Turn::tools(vec![ToolUse::bash("workflow-state pipeline fixed")])
+                    .expect_user_text_contains("IMPLEMENTER-FIXED"),
+                Turn::tools(vec![ToolUse::write(
+                    task.join("review-sonnet.json").display().to_string(),
+                    review("code-reviewer", "sonnet"),
+                )])
+                .expect_tool_result_contains("\"fixedRound\":1"),
+                Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
+                Turn::tools(vec![ToolUse::write(
+                    task.join("review-opus.json").display().to_string(),
+                    review("code-reviewer", "opus"),
+                )]),
+                Turn::tools(vec![ToolUse::bash("workflow-state pipeline review opus")]),
+                Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")]),
+                Turn::text(format!("Reviews approved and tests pass. {PROMISE}"))
+                    .expect_tool_result_contains("\"decision\":\"passed\""),
+            ])
+            .agent(
+                "You are the implementer of a phasegate pipeline",
+                vec![Turn::tools(vec![ToolUse::bash("sleep 3; echo fixed")]), Turn::text("IMPLEMENTER-FIXED")],
+            ),
+    );
+    let out = f.claude().prompt("/phasegate:pipeline").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    assert_eq!(f.task_json(&feature, "state.json")["state"], "complete");
+    assert_eq!(f.task_json(&feature, "loop-state.json")["iteration"], 0, "the wait was not counted");
+    assert_eq!(f.meta(&feature)["status"], "completed");
+}
