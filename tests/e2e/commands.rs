@@ -24,6 +24,8 @@ pub const COMMAND_ARGS: &[(&str, &str)] = &[
     ("pipeline", "Add a login page"),
     ("cancel-loop", ""),
     ("review-codex", ""),
+    ("answer", "001-login.1 magic link"),
+    ("auto", ""),
 ];
 
 pub fn command_files() -> BTreeMap<String, String> {

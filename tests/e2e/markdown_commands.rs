@@ -129,8 +129,21 @@ fn setup(file: &Path) -> Setup {
         "docs/features/001-login/.verdict.json",
         r#"{"approved": false, "issues": [{"severity": "blocker", "description": "no interfaces", "location": "Components"}], "summary": "Close."}"#,
     );
+    fixture.write("docs/features/001-login/.design-brief.md", "Design the login page.\n");
+    fixture.write(
+        "docs/features/001-login/.reply.md",
+        "STATUS: QUESTION\nQUESTION: Password or magic link?\nCONTEXT: The spec names both.\n",
+    );
+    if file.ends_with("commands/answer.md") {
+        fixture.write("question.json", r#"{"type": "blocking", "text": "Password or magic link?"}"#);
+        fixture.ws(&["question", "ask", "--file", "question.json", "--headless", "--feature", "001-login"]);
+    }
     let values = BTreeMap::from([
         ("phase", "design".to_owned()),
+        ("reply-file", dir.join(".reply.md").display().to_string()),
+        ("id", "001-login.1".to_owned()),
+        ("reply", "magic link".to_owned()),
+        ("answer", "Use a magic link.".to_owned()),
         ("feature", "001-login".to_owned()),
         ("feature-dir", dir.display().to_string()),
         ("slug", "extra".to_owned()),

@@ -19,6 +19,8 @@ pub enum Schema {
     LoopState,
     PipelineConfig,
     PipelineState,
+    Question,
+    QuestionsConfig,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -26,7 +28,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 10] = [
+    pub const ALL: [Schema; 12] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -37,6 +39,8 @@ impl Schema {
         Schema::LoopState,
         Schema::PipelineConfig,
         Schema::PipelineState,
+        Schema::Question,
+        Schema::QuestionsConfig,
     ];
 
     /// File name under `schemas/`.
@@ -52,6 +56,8 @@ impl Schema {
             Schema::LoopState => "loop-state.schema.json",
             Schema::PipelineConfig => "pipeline-config.schema.json",
             Schema::PipelineState => "pipeline-state.schema.json",
+            Schema::Question => "question.schema.json",
+            Schema::QuestionsConfig => "questions-config.schema.json",
         }
     }
 
@@ -68,6 +74,8 @@ impl Schema {
             Schema::LoopState => include_str!("../../../schemas/loop-state.schema.json"),
             Schema::PipelineConfig => include_str!("../../../schemas/pipeline-config.schema.json"),
             Schema::PipelineState => include_str!("../../../schemas/pipeline-state.schema.json"),
+            Schema::Question => include_str!("../../../schemas/question.schema.json"),
+            Schema::QuestionsConfig => include_str!("../../../schemas/questions-config.schema.json"),
         }
     }
 
@@ -77,7 +85,7 @@ impl Schema {
     }
 
     fn validator(self) -> &'static jsonschema::Validator {
-        static SLOTS: [OnceLock<jsonschema::Validator>; 10] = [const { OnceLock::new() }; 10];
+        static SLOTS: [OnceLock<jsonschema::Validator>; 12] = [const { OnceLock::new() }; 12];
         let index = Schema::ALL.iter().position(|s| *s == self).expect("every schema is in ALL");
         SLOTS[index].get_or_init(|| {
             jsonschema::options()

@@ -1,5 +1,5 @@
 //! `phasegate-hook <event>`: Claude Code hooks (SessionStart, Stop,
-//! PreToolUse). A hook never breaks a session: every problem, even a panic,
+//! PreToolUse, SubagentStop). A hook never breaks a session: every problem, even a panic,
 //! becomes a short message in valid hook JSON and exit 0; only a deliberate
 //! block uses the blocking protocol. The decisions are phasegate-ops'; this
 //! crate reads the input and prints the answer.
@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use phasegate_ops::Env;
 use phasegate_ops::hooks::stop::StopOutcome;
+use phasegate_ops::hooks::subagent_stop::{self, SubagentOutcome};
 use phasegate_ops::hooks::{HookInput, pre_tool_use, session_start, stop};
 use serde_json::json;
 
@@ -22,6 +23,7 @@ enum Event {
     SessionStart,
     Stop,
     PreToolUse,
+    SubagentStop,
 }
 
 impl Event {
@@ -30,6 +32,7 @@ impl Event {
             "session-start" => Some(Event::SessionStart),
             "stop" => Some(Event::Stop),
             "pre-tool-use" => Some(Event::PreToolUse),
+            "subagent-stop" => Some(Event::SubagentStop),
             _ => None,
         }
     }
@@ -38,7 +41,7 @@ impl Event {
     fn failure(self, message: &str) -> String {
         match self {
             Event::SessionStart => session_context(message),
-            Event::Stop | Event::PreToolUse => json!({ "systemMessage": message }).to_string(),
+            Event::Stop | Event::PreToolUse | Event::SubagentStop => json!({ "systemMessage": message }).to_string(),
         }
     }
 }
@@ -48,7 +51,7 @@ pub fn main() -> ExitCode {
     let Some(event) = Event::parse(&arg) else {
         let _ = writeln!(
             std::io::stderr(),
-            "usage: phasegate-hook session-start|stop|pre-tool-use\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
+            "usage: phasegate-hook session-start|stop|pre-tool-use|subagent-stop\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
         );
         return ExitCode::from(2);
     };
@@ -95,6 +98,11 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
             }})
             .to_string(),
             None => String::new(),
+        },
+        // No environment, no repository: the reply's first lines only.
+        Event::SubagentStop => match subagent_stop::subagent_stop(input) {
+            SubagentOutcome::Silent => String::new(),
+            SubagentOutcome::Block { reason } => json!({ "decision": "block", "reason": clip(&reason) }).to_string(),
         },
         Event::SessionStart => match env() {
             Ok(env) => {

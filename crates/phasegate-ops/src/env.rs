@@ -16,6 +16,9 @@ pub const LOCK_TIMEOUT_MS: &str = "PHASEGATE_LOCK_TIMEOUT_MS";
 /// The Claude Code session running a command; set by Claude Code for hooks
 /// and for the Bash tool.
 pub const SESSION_ID: &str = "CLAUDE_CODE_SESSION_ID";
+/// Set by Claude Code for every process it starts: `cli` in an interactive
+/// session, `sdk-cli` for `claude -p`.
+pub const ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
 /// The project directory of the Claude Code session (set for hooks).
 pub const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 

@@ -3,13 +3,17 @@
 //! hook binary are thin front ends over this crate: they parse arguments or
 //! hook input, call an operation, and render what it returns.
 
+pub mod backlog;
 pub mod env;
 pub mod error;
 pub mod feature;
 pub mod hooks;
 pub mod phase;
 pub mod pipeline;
+pub mod poll;
+pub mod questions;
 pub mod review;
+pub mod rounds;
 pub mod status;
 pub mod worktree;
 

@@ -48,6 +48,10 @@ pub struct Started {
     pub warning: Option<String>,
     /// Where the phase loop goes next.
     pub next: String,
+    /// Answers to this feature's questions that arrived and are taken in
+    /// now: work with them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<crate::questions::Taken>,
 }
 
 /// How to find (or make) the feature a phase starts on.
@@ -73,6 +77,9 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
             (feature::project(env)?, c.feature, true)
         }
     };
+    if let Some(q) = crate::questions::suspended_on(&project, feature.name())? {
+        return Err(crate::questions::suspended_refusal(&q));
+    }
     let artifacts = feature.artifacts();
     let now = env.now;
     let (started, warning) = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
@@ -89,6 +96,12 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
         }
         Ok((kind, warning))
     })?;
+    let answers = {
+        let guard = feature.lock(env.lock_timeout)?;
+        let (taken, changes) = crate::questions::take_answers(&project, &guard, env)?;
+        guard.commit("phase start: take answers", changes)?;
+        taken
+    };
     let meta = feature.load()?;
     let next = match started {
         StartKind::ReviewOnly => "Review the existing result as it is: go to step 3b of the phase loop.".to_owned(),
@@ -106,6 +119,7 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
         created,
         warning,
         next,
+        answers,
     })
 }
 
@@ -200,6 +214,24 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
             record.and_then(|r| r.completed).map(time::stamp).unwrap_or_default(),
         ),
     });
+    for s in
+        project.questions()?.0.iter().filter(|s| s.question.slug == feature.name() && s.question.taken_at.is_none())
+    {
+        let q = &s.question;
+        match (&q.answer, s.place) {
+            (None, phasegate_store::questions::Place::Marker) => out.push(format!(
+                "SUSPENDED: question {} waits for a person: \"{}\". Do not start {phase}: tell the user to answer it (`/phasegate:answer {} <answer>`), or work on another feature (`/phasegate:auto`).",
+                q.id, q.question, q.id
+            )),
+            (None, phasegate_store::questions::Place::Queue) => {
+                out.push(format!("open question {} (non-blocking; default \"{}\"): {}", q.id, q.default_option.clone().unwrap_or_default(), q.question))
+            }
+            (Some(a), _) => out.push(format!(
+                "answer arrived for {}: Q: {} A: {} (taken in by `phase start`; work with it)",
+                q.id, q.question, a.text
+            )),
+        }
+    }
     for c in meta.open_concerns_before(phase) {
         out.push(format!(
             "open concerns from {} (its loop hit the cap): {}; address them in this phase or say why they stay",

@@ -116,6 +116,12 @@ pub fn read_reply(path: &std::path::Path) -> OpResult<String> {
     })
 }
 
+/// Reads a file a command was given (a regular file only); None when it
+/// does not exist.
+pub fn read_file(path: &std::path::Path) -> OpResult<Option<String>> {
+    Ok(fs::read_optional(path)?)
+}
+
 /// Where a verdict comes from, for messages.
 pub struct VerdictInput {
     /// "the verdict in <file>" or "the verdict on stdin".

@@ -24,6 +24,9 @@ pub struct Row {
     pub open_concerns: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+    /// The question the feature is suspended on (its id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspended: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -49,7 +52,14 @@ impl Row {
 /// Every feature; refreshes the index of active features.
 pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
     let project = feature::project(env)?;
-    let rows = project.list()?.into_iter().map(row).collect();
+    let (markers, _) = project.markers()?;
+    let mut rows: Vec<Row> = project.list()?.into_iter().map(row).collect();
+    for r in &mut rows {
+        if let Some(m) = markers.iter().find(|m| m.question.slug == r.name && m.question.answer.is_none()) {
+            r.suspended = Some(m.question.id.clone());
+            r.next = Some(format!("/phasegate:answer {}", m.question.id));
+        }
+    }
     let dir = phasegate_store::fs::relative(&project.features_dir(), &env.cwd).display().to_string();
     Ok((dir, rows))
 }
@@ -69,6 +79,7 @@ fn row(l: Listed) -> Row {
             meta: Some(meta),
             name,
             dir,
+            suspended: None,
             error: None,
         },
         Err(e) => Row {
@@ -78,12 +89,27 @@ fn row(l: Listed) -> Row {
             partial: vec![],
             open_concerns: vec![],
             next: None,
+            suspended: None,
             error: Some(e.to_string()),
         },
     }
 }
 
+/// The suggested next command; none while the feature is suspended.
 pub fn next(env: &Env, given: Option<&str>) -> OpResult<Next> {
-    let (_, feature) = feature::resolve(env, given)?;
-    Ok(next_step::next(&feature.load()?))
+    let (project, feature) = feature::resolve(env, given)?;
+    let meta = feature.load()?;
+    if let Some(q) = crate::questions::suspended_on(&project, feature.name())? {
+        return Ok(Next {
+            phase: meta.current_phase,
+            command: None,
+            reason: format!(
+                "{} is suspended until question {} is answered (`/phasegate:answer {} <answer>`); `/phasegate:auto` works on other features meanwhile",
+                feature.name(),
+                q.id,
+                q.id
+            ),
+        });
+    }
+    Ok(next_step::next(&meta))
 }

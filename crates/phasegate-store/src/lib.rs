@@ -14,6 +14,7 @@ pub mod lock;
 pub mod pipeline;
 pub mod process;
 pub mod project;
+pub mod questions;
 
 pub use error::StoreError;
 pub use feature::{Feature, FeatureGuard};

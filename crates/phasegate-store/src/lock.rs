@@ -42,6 +42,20 @@ impl FileLock {
             }
         }
     }
+
+    /// Takes the lock at `path` if no one holds it; None when someone does.
+    pub fn try_acquire(path: &Path) -> Result<Option<FileLock>, StoreError> {
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).at("create the lock directory", dir)?;
+        }
+        let file =
+            OpenOptions::new().create(true).truncate(false).write(true).open(path).at("open the lock file", path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(FileLock { file })),
+            Err(TryLockError::WouldBlock) => Ok(None),
+            Err(TryLockError::Error(e)) => Err(e).at("lock", path),
+        }
+    }
 }
 
 impl Drop for FileLock {

@@ -5,12 +5,16 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::{CmdResult, Ctx};
 
+mod backlog;
 mod feature;
 mod finish;
+mod input;
 mod next;
 mod phase;
 mod pipeline;
+mod question;
 mod review;
+mod rounds;
 mod schema;
 mod status;
 mod validate;
@@ -48,6 +52,13 @@ enum Command {
     #[command(subcommand)]
     Pipeline(pipeline::PipelineCommand),
     Schema(schema::SchemaArgs),
+    /// The implementer round loop of a phase: brief, prompts with the prior Q&A, STATUS replies, answers.
+    #[command(subcommand)]
+    Rounds(rounds::RoundsCommand),
+    Backlog(backlog::BacklogArgs),
+    /// Questions to a person: ask (AskUserQuestion, suspension or queue), answer, list.
+    #[command(subcommand)]
+    Question(question::QuestionCommand),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -77,5 +88,8 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Finish(args) => finish::cmd_finish(args, ctx),
         Command::Pipeline(cmd) => pipeline::run(cmd, ctx),
         Command::Schema(args) => schema::cmd_schema(args, ctx),
+        Command::Rounds(cmd) => rounds::run(cmd, ctx),
+        Command::Backlog(args) => backlog::cmd_backlog(args, ctx),
+        Command::Question(cmd) => question::run(cmd, ctx),
     }
 }

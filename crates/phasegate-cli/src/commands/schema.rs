@@ -8,7 +8,8 @@ use phasegate_ops::OpError;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Print the JSON Schema of a file: meta, verdict, or a pipeline file kind
+/// Print the JSON Schema of a file: meta, verdict, question,
+/// questions-config, or a pipeline file kind
 /// (worker-signal, user-story, plan-refined, review, impl-result, loop-state,
 /// config, state). Workers read it to know the exact shape to write.
 #[derive(Debug, Args)]
@@ -21,8 +22,13 @@ pub fn cmd_schema(args: SchemaArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let schema = match args.name.as_str() {
         "meta" => Schema::Meta,
         "verdict" => Schema::Verdict,
+        "question" => Schema::Question,
+        "questions-config" => Schema::QuestionsConfig,
         other => other.parse::<FileKind>().map(FileKind::schema).map_err(|_| {
-            OpError::Invalid(format!("unknown schema `{other}`; expected one of: meta, verdict, {}", FileKind::names()))
+            OpError::Invalid(format!(
+                "unknown schema `{other}`; expected one of: meta, verdict, question, questions-config, {}",
+                FileKind::names()
+            ))
         })?,
     };
     ctx.out.line(schema.text().trim_end())?;

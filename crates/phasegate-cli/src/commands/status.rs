@@ -59,7 +59,7 @@ fn table_row(r: &Row) -> [String; 5] {
     [
         r.name.clone(),
         meta.mode.to_string(),
-        meta.status.to_string(),
+        if r.suspended.is_some() { "suspended".to_owned() } else { meta.status.to_string() },
         r.phase_text(),
         r.next.clone().unwrap_or_else(|| "-".into()),
     ]

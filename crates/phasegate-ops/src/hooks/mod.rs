@@ -13,6 +13,7 @@ use crate::env::{self, Env};
 pub mod pre_tool_use;
 pub mod session_start;
 pub mod stop;
+pub mod subagent_stop;
 
 /// The fields of Claude Code's hook input that phasegate reads.
 #[derive(Debug, Default)]

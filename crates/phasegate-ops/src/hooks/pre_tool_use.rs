@@ -57,6 +57,7 @@ pub fn protected(path: &Path) -> Option<&'static str> {
                 "`workflow-state phase start|complete`, `workflow-state review record`, `workflow-state feature abandon` or `workflow-state finish`",
             ),
             ".review-history.md" => Some("`workflow-state review record` appends each iteration"),
+            ".rounds.json" => Some("`workflow-state rounds start|record|answer|ask`"),
             _ => None,
         };
     }
@@ -74,6 +75,10 @@ pub fn protected(path: &Path) -> Option<&'static str> {
     // .claude/suspended/<slug>.json: suspension markers.
     if n >= 3 && parts[n - 3] == ".claude" && parts[n - 2] == "suspended" && name.ends_with(".json") {
         return Some("the `workflow-state question` commands (ask, answer) change suspension markers");
+    }
+    // .claude/questions/<id>.json: queued and answered questions.
+    if n >= 3 && parts[n - 3] == ".claude" && parts[n - 2] == "questions" && name.ends_with(".json") {
+        return Some("`workflow-state question answer <id> <answer>` records an answer");
     }
     // .git/phasegate/**: locks, journals, records.
     if let Some(i) = parts.iter().position(|p| *p == ".git")
@@ -105,6 +110,8 @@ mod tests {
             "/r/docs/features/002-b/.task/state.json",
             "/r/docs/features/002-b/.task/loop-state.json",
             "/r/.claude/suspended/9-x.json",
+            "/r/.claude/questions/9-x.2.json",
+            "/r/docs/features/001-a/.rounds.json",
             "/r/.git/phasegate/index.json",
         ] {
             assert!(check(&input("Write", p)).is_some(), "{p}");

@@ -75,7 +75,37 @@ pub fn context(input: &HookInput, env: &Env, note: Option<String>) -> String {
     if active.len() > MAX_LISTED {
         lines.push(format!("- … and {} more: `workflow-state status`", active.len() - MAX_LISTED));
     }
+    lines.extend(suspension_lines(&project));
     clip(&lines.join("\n"), MAX_CONTEXT)
+}
+
+/// Suspended features and answers that arrived (one folder read; nothing
+/// when there is no `.claude/suspended`).
+fn suspension_lines(project: &Project) -> Vec<String> {
+    let (markers, bad) = match project.markers() {
+        Ok(m) => m,
+        Err(e) => return vec![format!("phasegate: {}", one_line(&e.to_string()))],
+    };
+    let mut out = Vec::new();
+    let waiting: Vec<_> = markers.iter().filter(|m| m.question.answer.is_none()).collect();
+    if !waiting.is_empty() {
+        let names: Vec<String> =
+            waiting.iter().take(MAX_LISTED).map(|m| format!("{} ({})", m.question.slug, m.question.id)).collect();
+        out.push(format!(
+            "phasegate: suspended, waiting for an answer: {}; skip them (`workflow-state backlog`), answers: /phasegate:answer",
+            names.join(", ")
+        ));
+    }
+    for m in markers.iter().filter(|m| m.question.answer.is_some()).take(MAX_LISTED) {
+        out.push(format!(
+            "phasegate: the answer to {} arrived; {} can go on (its next step takes the answer in)",
+            m.question.id, m.question.slug
+        ));
+    }
+    for b in bad.iter().take(2) {
+        out.push(format!("phasegate: {}", clip(&one_line(&b.error.to_string()), 400)));
+    }
+    out
 }
 
 fn feature_line(l: &Listed, meta: &Meta, session: Option<&str>) -> String {

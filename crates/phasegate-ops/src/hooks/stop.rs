@@ -94,6 +94,18 @@ fn decide_and_apply(
     if !crate::pipeline::in_loop(&run) || !looping.active {
         return Ok(StopOutcome::Silent);
     }
+    // A suspended item waits for a person: the session is never held on it.
+    if let Ok(Some(q)) = project.marker(feature.name())
+        && q.answer.is_none()
+    {
+        return Ok(StopOutcome::Allow {
+            message: format!(
+                "phasegate: {} is suspended until question {} is answered; the stop is allowed and the loop resumes after the answer.",
+                feature.name(),
+                q.id
+            ),
+        });
+    }
     let last = input.last_assistant_message.clone().unwrap_or_default();
     let now = env.now;
     let tests: RefCell<Option<TestOutcome>> = RefCell::new(None);

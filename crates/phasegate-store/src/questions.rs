@@ -1,0 +1,239 @@
+//! Questions on disk: suspension markers (`.claude/suspended/<slug>.json`,
+//! seed 000), queued and answered questions (`.claude/questions/<id>.json`),
+//! the implementer round loops of a feature (`.rounds.json`), remembered
+//! preferences (`.phasegate/preferences.json`) and the questions
+//! configuration.
+//!
+//! Every question belongs to one feature (its `slug` is the folder name), and
+//! is written under that feature's lock, through the feature's journal when
+//! a change spans files (an answer consumed into `.rounds.json` and the
+//! marker removed): the feature lock is the one lock for all of a feature's
+//! state, so nothing can deadlock and a crash leaves old or new.
+
+use std::path::{Path, PathBuf};
+
+use phasegate_core::question::{Preferences, QUESTIONS_DIR, Question, SUSPENDED_DIR};
+use phasegate_core::questions_config::{CONFIG_PATH, QuestionsConfig};
+use phasegate_core::rounds::{ROUNDS_FILE, RoundsFile};
+use phasegate_core::schema::Schema;
+
+use crate::error::StoreError;
+use crate::feature::{Feature, FeatureGuard};
+use crate::fs;
+use crate::journal::Change;
+use crate::lock::FileLock;
+use crate::project::Project;
+
+/// Remembered preference answers.
+pub const PREFERENCES_PATH: &str = ".phasegate/preferences.json";
+
+/// Where a stored question lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// The item's suspension marker.
+    Marker,
+    /// The queue / archive.
+    Queue,
+}
+
+/// A question read from disk, with its file.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    pub path: PathBuf,
+    pub place: Place,
+    pub question: Question,
+}
+
+/// A file in a question folder that could not be read.
+#[derive(Debug)]
+pub struct Unreadable {
+    pub path: PathBuf,
+    pub error: StoreError,
+}
+
+impl Project {
+    pub fn suspended_dir(&self) -> PathBuf {
+        self.root().join(SUSPENDED_DIR)
+    }
+
+    pub fn questions_dir(&self) -> PathBuf {
+        self.root().join(QUESTIONS_DIR)
+    }
+
+    /// `.claude/suspended/<slug>.json`.
+    pub fn marker_path(&self, slug: &str) -> PathBuf {
+        self.suspended_dir().join(format!("{slug}.json"))
+    }
+
+    /// `.claude/questions/<id>.json`.
+    pub fn queued_path(&self, id: &str) -> PathBuf {
+        self.questions_dir().join(format!("{id}.json"))
+    }
+
+    pub fn preferences_path(&self) -> PathBuf {
+        self.root().join(PREFERENCES_PATH)
+    }
+
+    pub fn questions_config_path(&self) -> PathBuf {
+        self.root().join(CONFIG_PATH)
+    }
+
+    /// The questions configuration (defaults when there is no file).
+    pub fn questions_config(&self) -> Result<QuestionsConfig, StoreError> {
+        let path = self.questions_config_path();
+        fs::confine(self.root(), &path)?;
+        match fs::read_optional(&path)? {
+            None => Ok(QuestionsConfig::default()),
+            Some(text) => QuestionsConfig::parse(&text)
+                .map_err(|e| StoreError::Corrupt { path: path.clone(), detail: e.to_string() }),
+        }
+    }
+
+    /// Every stored question, markers first; unreadable files apart.
+    pub fn questions(&self) -> Result<(Vec<Stored>, Vec<Unreadable>), StoreError> {
+        let mut good = Vec::new();
+        let mut bad = Vec::new();
+        for (dir, place) in [(self.suspended_dir(), Place::Marker), (self.questions_dir(), Place::Queue)] {
+            for path in json_files(self.root(), &dir)? {
+                match read_question(self.root(), &path) {
+                    Ok(Some(question)) => good.push(Stored { path, place, question }),
+                    Ok(None) => {}
+                    Err(error) => bad.push(Unreadable { path, error }),
+                }
+            }
+        }
+        Ok((good, bad))
+    }
+
+    /// The suspension markers only (the hooks' view): one small folder.
+    pub fn markers(&self) -> Result<(Vec<Stored>, Vec<Unreadable>), StoreError> {
+        let mut good = Vec::new();
+        let mut bad = Vec::new();
+        for path in json_files(self.root(), &self.suspended_dir())? {
+            match read_question(self.root(), &path) {
+                Ok(Some(question)) => good.push(Stored { path, place: Place::Marker, question }),
+                Ok(None) => {}
+                Err(error) => bad.push(Unreadable { path, error }),
+            }
+        }
+        Ok((good, bad))
+    }
+
+    /// The marker of `slug`, if it is suspended (or was, and its answer waits).
+    pub fn marker(&self, slug: &str) -> Result<Option<Question>, StoreError> {
+        read_question(self.root(), &self.marker_path(slug))
+    }
+
+    pub fn preferences(&self) -> Result<Preferences, StoreError> {
+        let path = self.preferences_path();
+        fs::confine(self.root(), &path)?;
+        match fs::read_optional(&path)? {
+            None => Ok(Preferences::new()),
+            Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
+                path: path.clone(),
+                detail: format!("{e}; it maps a tag to {{\"answer\", \"question\", \"at\"}}"),
+            }),
+        }
+    }
+
+    /// Rewrites the preferences under their own lock (`update` sees the
+    /// current file; an unreadable one is never overwritten).
+    pub fn update_preferences(
+        &self,
+        timeout: std::time::Duration,
+        update: impl FnOnce(&mut Preferences),
+    ) -> Result<(), StoreError> {
+        let _lock = FileLock::acquire(&self.lock_dir().join("preferences.lock"), timeout)?;
+        let mut prefs = self.preferences()?;
+        update(&mut prefs);
+        let path = self.preferences_path();
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        fs::write_atomic(&path, render(&prefs).as_bytes())
+    }
+
+    /// A lock held by the one Slack poller that may run (taken without
+    /// waiting: None when another poller holds it).
+    pub fn try_poller_lock(&self) -> Result<Option<FileLock>, StoreError> {
+        FileLock::try_acquire(&self.lock_dir().join("slack-poll.lock"))
+    }
+}
+
+impl Feature {
+    /// `.rounds.json`.
+    pub fn rounds_path(&self) -> PathBuf {
+        self.dir().join(ROUNDS_FILE)
+    }
+
+    pub fn read_rounds(&self) -> Result<RoundsFile, StoreError> {
+        let path = self.rounds_path();
+        fs::confine(self.root(), &path)?;
+        match fs::read_optional(&path)? {
+            None => Ok(RoundsFile::default()),
+            Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
+                path: path.clone(),
+                detail: format!("{e}; it is written by `workflow-state rounds` only"),
+            }),
+        }
+    }
+}
+
+impl FeatureGuard<'_> {
+    pub fn rounds_change(&self, rounds: &RoundsFile) -> Change {
+        Change::put(self.feature().rounds_path(), render(rounds))
+    }
+}
+
+/// The change that writes `q` at `path`.
+pub fn question_change(path: &Path, q: &Question) -> Change {
+    Change::put(path, render(q))
+}
+
+fn render<T: serde::Serialize>(v: &T) -> String {
+    let mut out = serde_json::to_string_pretty(v).expect("our files always serialise");
+    out.push('\n');
+    out
+}
+
+/// Reads one question file: the typed reading, the schema only to explain
+/// a failure field by field. None when it does not exist.
+pub fn read_question(root: &Path, path: &Path) -> Result<Option<Question>, StoreError> {
+    fs::confine(root, path)?;
+    let Some(text) = fs::read_optional(path)? else { return Ok(None) };
+    let typed = serde_json::from_str::<Question>(&text).map_err(|e| e.to_string()).and_then(|q| {
+        q.rules()?;
+        Ok(q)
+    });
+    match typed {
+        Ok(q) => Ok(Some(q)),
+        Err(why) => {
+            let detail = match serde_json::from_str::<serde_json::Value>(&text) {
+                Err(e) => format!("is not valid JSON: {e}"),
+                Ok(v) => match Schema::Question.check(&v) {
+                    Err(errors) => errors.to_string(),
+                    Ok(()) => why,
+                },
+            };
+            Err(StoreError::Corrupt { path: path.to_owned(), detail })
+        }
+    }
+}
+
+/// The `*.json` entries of `dir` (none when it does not exist), sorted;
+/// temporary files of killed writers (dot files) are skipped.
+fn json_files(root: &Path, dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
+    fs::confine(root, dir)?;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(StoreError::Io { op: "list", path: dir.to_owned(), source: e }),
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".json") && !n.starts_with('.')))
+        .collect();
+    out.sort();
+    Ok(out)
+}
