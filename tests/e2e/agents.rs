@@ -17,6 +17,7 @@ const AGENTS: &[(&str, &str)] = &[
     ("plan-reviewer", "You are the plan reviewer of a phasegate pipeline"),
     ("implementer", "You are the implementer of a phasegate pipeline"),
     ("code-reviewer", "You are the code reviewer of a phasegate pipeline"),
+    ("design-implementer", "You are a stateless implementer"),
 ];
 
 #[derive(serde::Deserialize)]
@@ -71,13 +72,19 @@ fn every_agent_resolves_with_its_tools_and_model() {
             .filter(|t| !t.is_empty())
             .collect();
         let model = fm.model.clone().unwrap_or_default();
-        let reply = format!("{name} reporting");
+        // The round loop's implementer is held to its STATUS protocol by the SubagentStop hook.
+        let reply = if *name == "design-implementer" {
+            format!("STATUS: COMPLETE\n---\n{name} reporting")
+        } else {
+            format!("{name} reporting")
+        };
         let f = Fixture::repo();
         let api = MockApi::start(
             Scenario::new()
                 .main(vec![
                     Turn::tools(vec![ToolUse::agent(format!("phasegate:{name}"), "Say who you are.")]),
-                    Turn::text("done").expect_tool_result_contains(&reply),
+                    // Claude Code indents a multi-line report: match its last line.
+                    Turn::text("done").expect_tool_result_contains(reply.lines().last().unwrap()),
                 ])
                 .agent(
                     *marker,

@@ -14,6 +14,7 @@ mod context_budget;
 mod install;
 mod markdown_commands;
 mod plugin_validate;
+mod questions;
 mod review_loop;
 mod session_start;
 mod stop_hook;

@@ -46,7 +46,8 @@ fn refuse(problem: impl Into<String>) -> ReplyError {
 /// Parses a reply. Blank lines before the status line are tolerated (a
 /// model's reply often starts with one); anything else before it is not.
 pub fn parse(text: &str) -> Result<Reply, ReplyError> {
-    let text = text.trim_start_matches(['\n', '\r', ' ', '\t']);
+    let dedented = dedent(text);
+    let text = dedented.trim_start_matches(['\n', '\r', ' ', '\t']);
     let (first, rest) = split_line(text);
     match first.trim_end() {
         "STATUS: COMPLETE" => complete(rest),
@@ -88,6 +89,23 @@ fn question(rest: &str) -> Result<Reply, ReplyError> {
     Ok(Reply::Question { question: question.to_owned(), context: context.to_owned() })
 }
 
+/// Removes the indentation every non-blank line shares: Claude Code hands a
+/// sub-agent's report to the session indented, and a model may save it so.
+fn dedent(text: &str) -> String {
+    let indent = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    if indent == 0 {
+        return text.to_owned();
+    }
+    text.split_inclusive('\n')
+        .map(|l| l.get(indent..).filter(|_| !l.trim().is_empty()).unwrap_or(l.trim_start_matches([' ', '\t'])))
+        .collect()
+}
+
 fn split_line(text: &str) -> (&str, &str) {
     match text.split_once('\n') {
         Some((line, rest)) => (line, rest),
@@ -123,6 +141,16 @@ mod tests {
         // CRLF and a leading blank line are tolerated.
         let r = parse("\n\nSTATUS: COMPLETE\r\n---\r\n# D\r\n").unwrap();
         assert!(matches!(r, Reply::Complete { document } if document.starts_with("# D")));
+    }
+
+    /// Regression: Claude Code indents a sub-agent's report ("The harness
+    /// indents every line"); a reply saved from it was refused.
+    #[test]
+    fn an_indented_reply_as_claude_code_hands_it_back_is_read() {
+        let r = parse("  STATUS: COMPLETE\n  ---\n  # Design\n\n    code\n").unwrap();
+        assert_eq!(r, Reply::Complete { document: "# Design\n\n  code\n".into() });
+        let r = parse("  STATUS: QUESTION\n  QUESTION: A?\n  CONTEXT: b\n").unwrap();
+        assert!(matches!(r, Reply::Question { .. }));
     }
 
     #[test]

@@ -11,7 +11,8 @@ use crate::env::Env;
 use crate::error::{OpError, OpResult};
 
 /// Scratch files of the phase loop, kept out of `git status`.
-pub const SCRATCH_EXCLUDES: &[&str] = &["/docs/features/*/.verdict.json", "/docs/features/*/.*-brief.md"];
+pub const SCRATCH_EXCLUDES: &[&str] =
+    &["/docs/features/*/.verdict.json", "/docs/features/*/.*-brief.md", "/docs/features/*/.*.reply.md"];
 
 /// The project around the working directory.
 pub fn project(env: &Env) -> OpResult<Project> {

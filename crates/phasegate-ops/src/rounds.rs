@@ -120,7 +120,7 @@ pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> 
         guard.commit("rounds prompt", all)?;
     }
     let text = text?;
-    fs::create_dir_all(&feature.scratch_dir())?;
+    feature::exclude_scratch(&project)?;
     Ok(Prompt {
         agent: IMPLEMENTER_AGENT,
         model: config.models.implementer.clone(),
@@ -132,8 +132,10 @@ pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> 
     })
 }
 
+/// Scratch, in the feature folder (kept out of git), where the model's
+/// Write tool can reach it.
 fn reply_path(feature: &Feature, phase: Phase) -> std::path::PathBuf {
-    feature.scratch_dir().join(format!("{phase}.reply.md"))
+    feature.dir().join(format!(".{phase}.reply.md"))
 }
 
 /// Fills the pending question's answer from its human question, if that

@@ -1,0 +1,103 @@
+//! Questions and the round loop in the real Claude Code: a design phase
+//! whose implementer replies QUESTION, QUESTION, COMPLETE (the first reply
+//! malformed and sent back by the SubagentStop hook), with the third prompt
+//! carrying Q1/A1/Q2/A2; and a headless question that suspends feature A
+//! while the backlog runner moves on to feature B, until the answer arrives.
+
+use phasegate_testkit::{MockApi, Scenario, ToolUse, Turn};
+
+use crate::support::Fixture;
+
+const IMPLEMENTER: &str = "You are a stateless implementer";
+
+#[test]
+fn design_rounds_question_question_complete_with_the_qa_re_injected() {
+    let f = Fixture::repo();
+    f.ws(&["feature", "new", "dash"]);
+    f.write("docs/features/001-dash/spec.md", "# Spec\nR1 a dashboard.\n");
+    f.ws(&["phase", "complete", "specify"]);
+    let dir = f.path("docs/features/001-dash");
+    let brief = dir.join(".design-brief.md").display().to_string();
+    let reply = dir.join(".design.reply.md").display().to_string();
+    let ws = |args: &str| format!("workflow-state {args} --feature 001-dash");
+    let q1 = "STATUS: QUESTION\nQUESTION: Grid or list?\nCONTEXT: The spec names both.";
+    let q2 = "STATUS: QUESTION\nQUESTION: Dark mode?\nCONTEXT: Themes are not in the spec.";
+    let done = "STATUS: COMPLETE\n---\n# Design\n\nA grid, both themes.";
+    let record = ws(&format!("rounds record design --reply-file {reply}"));
+    let api = MockApi::start(
+        Scenario::new()
+            .main(vec![
+                Turn::tools(vec![ToolUse::write(&brief, "Design the dashboard of R1.\n")]),
+                Turn::tools(vec![ToolUse::bash(ws(&format!("rounds start design --brief-file {brief}")))]),
+                Turn::tools(vec![ToolUse::bash(ws("rounds prompt design"))]),
+                Turn::tools(vec![ToolUse::agent("phasegate:design-implementer", "Round 1: design the dashboard.")])
+                    .expect_tool_result_contains("\"agent\":\"phasegate:design-implementer\"")
+                    .expect_tool_result_contains("\"round\":1"),
+                // The hook sent the malformed reply back: the tool result is the protocol reply.
+                Turn::tools(vec![ToolUse::write(&reply, q1)]).expect_tool_result_contains("STATUS: QUESTION"),
+                Turn::tools(vec![ToolUse::bash(&record)]),
+                Turn::tools(vec![ToolUse::bash(ws("rounds answer design --text \"Grid.\""))])
+                    .expect_tool_result_contains("\"decision\":\"answer\""),
+                Turn::tools(vec![ToolUse::bash(ws("rounds prompt design"))]),
+                Turn::tools(vec![ToolUse::agent("phasegate:design-implementer", "Round 2.")])
+                    .expect_tool_result_contains("Q1: Grid or list?\\nA1: Grid."),
+                Turn::tools(vec![ToolUse::write(&reply, q2)]),
+                Turn::tools(vec![ToolUse::bash(&record)]),
+                Turn::tools(vec![ToolUse::bash(ws("rounds answer design --text \"Both themes.\""))]),
+                Turn::tools(vec![ToolUse::bash(ws("rounds prompt design"))]),
+                Turn::tools(vec![ToolUse::agent("phasegate:design-implementer", "Round 3.")])
+                    .expect_tool_result_contains(
+                        "## Prior Design Q&A\\nQ1: Grid or list?\\nA1: Grid.\\nQ2: Dark mode?\\nA2: Both themes.\\n",
+                    ),
+                Turn::tools(vec![ToolUse::write(&reply, done)]),
+                Turn::tools(vec![ToolUse::bash(&record)]),
+                Turn::text("design.md is written.").expect_tool_result_contains("\"decision\":\"complete\""),
+            ])
+            .agent(
+                IMPLEMENTER,
+                vec![
+                    Turn::text("I would use a grid."),
+                    Turn::text(q1).expect_user_text_contains("does not follow the STATUS protocol"),
+                    Turn::text(q2),
+                    Turn::text(done),
+                ],
+            ),
+    );
+    let out = f.claude().prompt("/phasegate:design 001-dash").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    assert_eq!(std::fs::read_to_string(dir.join("design.md")).unwrap(), "# Design\n\nA grid, both themes.\n");
+    let repo = git2::Repository::open(&f.repo).unwrap();
+    assert!(repo.is_path_ignored("docs/features/001-dash/.design.reply.md").unwrap());
+}
+
+#[test]
+fn a_headless_question_suspends_a_while_the_backlog_moves_to_b_until_the_answer_arrives() {
+    let f = Fixture::repo();
+    f.ws(&["feature", "new", "alpha"]);
+    f.ws(&["feature", "new", "beta"]);
+    let question = f.path("q.json").display().to_string();
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::write(&question, r#"{"type": "blocking", "text": "Which payment provider?"}"#)]),
+        Turn::tools(vec![ToolUse::bash(format!("workflow-state question ask --file {question} --feature 001-alpha"))]),
+        Turn::tools(vec![ToolUse::bash("workflow-state backlog --json")])
+            .expect_tool_result_contains("\"route\":\"suspend\""),
+        Turn::text("Moving on to beta.").expect_tool_result_contains("\"next\":{\"feature\":\"002-beta\""),
+    ]));
+    // claude -p: nobody to ask, so the blocking question suspends; it never hangs.
+    let out = f.claude().prompt("/phasegate:auto").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    assert!(f.path(".claude/suspended/001-alpha.json").exists());
+    // A person answers from a shell; the next session hears of it and alpha comes first.
+    f.ws(&["question", "answer", "001-alpha.1", "Stripe"]);
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::bash("workflow-state phase start brainstorm --feature 001-alpha")]),
+        Turn::text("Resumed.").expect_tool_result_contains("\"answer\":\"Stripe\""),
+    ]));
+    let out = f.claude().prompt("go on").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    let context = crate::support::session_context(&api).expect("SessionStart said nothing");
+    assert!(context.contains("the answer to 001-alpha.1 arrived"), "{context}");
+}
