@@ -106,16 +106,6 @@ fn write_diff(feature: &Feature, phase: Phase, change: &CodeChange) -> OpResult<
 /// The most of a reviewer's reply that is read.
 pub const MAX_REPLY_BYTES: u64 = fs::MAX_STATE_BYTES;
 
-/// Reads a reviewer's reply saved to a file (a regular file only).
-pub fn read_reply(path: &std::path::Path) -> OpResult<String> {
-    fs::read_optional(path)?.ok_or_else(|| {
-        OpError::Invalid(format!(
-            "cannot read the verdict file {}: it does not exist; save the reviewer's reply there first",
-            path.display()
-        ))
-    })
-}
-
 /// Reads a file a command was given (a regular file only); None when it
 /// does not exist.
 pub fn read_file(path: &std::path::Path) -> OpResult<Option<String>> {

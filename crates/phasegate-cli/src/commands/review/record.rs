@@ -1,14 +1,13 @@
 //! `workflow-state review record`: one reviewer iteration.
 
-use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use phasegate_core::Phase;
 use phasegate_ops::OpError;
 use phasegate_ops::review::{self, VerdictInput};
 
-use crate::commands::FeatureArg;
+use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Record one reviewer verdict: append it to .review-history.md, count the
@@ -35,16 +34,7 @@ pub fn cmd_record(args: RecordArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     Ok(ExitStatus::Success)
 }
 
-fn read_verdict(path: &PathBuf, ctx: &Ctx<'_>) -> Result<VerdictInput, OpError> {
-    if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .take(review::MAX_REPLY_BYTES)
-            .read_to_string(&mut text)
-            .map_err(|e| OpError::Invalid(format!("cannot read the verdict from stdin: {e}")))?;
-        return Ok(VerdictInput { source: "the verdict on stdin".into(), text });
-    }
-    let full = ctx.env.cwd.join(path);
-    let text = review::read_reply(&full)?;
-    Ok(VerdictInput { source: format!("the verdict in {}", full.display()), text })
+fn read_verdict(path: &Path, ctx: &Ctx<'_>) -> Result<VerdictInput, OpError> {
+    let t = input::read(path, "verdict", &ctx.env.cwd)?;
+    Ok(VerdictInput { source: t.source, text: t.text })
 }
