@@ -91,27 +91,28 @@ impl Project {
 
     /// Every stored question, markers first; unreadable files apart.
     pub fn questions(&self) -> Result<(Vec<Stored>, Vec<Unreadable>), StoreError> {
-        let mut good = Vec::new();
-        let mut bad = Vec::new();
-        for (dir, place) in [(self.suspended_dir(), Place::Marker), (self.questions_dir(), Place::Queue)] {
-            for path in json_files(self.root(), &dir)? {
-                match read_question(self.root(), &path) {
-                    Ok(Some(question)) => good.push(Stored { path, place, question }),
-                    Ok(None) => {}
-                    Err(error) => bad.push(Unreadable { path, error }),
-                }
-            }
-        }
-        Ok((good, bad))
+        let mut found = self.read_place(Place::Marker)?;
+        let queued = self.read_place(Place::Queue)?;
+        found.0.extend(queued.0);
+        found.1.extend(queued.1);
+        Ok(found)
     }
 
     /// The suspension markers only (the hooks' view): one small folder.
     pub fn markers(&self) -> Result<(Vec<Stored>, Vec<Unreadable>), StoreError> {
+        self.read_place(Place::Marker)
+    }
+
+    fn read_place(&self, place: Place) -> Result<(Vec<Stored>, Vec<Unreadable>), StoreError> {
+        let dir = match place {
+            Place::Marker => self.suspended_dir(),
+            Place::Queue => self.questions_dir(),
+        };
         let mut good = Vec::new();
         let mut bad = Vec::new();
-        for path in json_files(self.root(), &self.suspended_dir())? {
+        for path in json_files(self.root(), &dir)? {
             match read_question(self.root(), &path) {
-                Ok(Some(question)) => good.push(Stored { path, place: Place::Marker, question }),
+                Ok(Some(question)) => good.push(Stored { path, place, question }),
                 Ok(None) => {}
                 Err(error) => bad.push(Unreadable { path, error }),
             }
