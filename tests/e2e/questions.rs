@@ -101,3 +101,80 @@ fn a_headless_question_suspends_a_while_the_backlog_moves_to_b_until_the_answer_
     let context = crate::support::session_context(&api).expect("SessionStart said nothing");
     assert!(context.contains("the answer to 001-alpha.1 arrived"), "{context}");
 }
+
+#[test]
+fn a_question_in_slack_suspends_a_the_backlog_moves_to_b_and_a_resumes_with_the_slack_answer() {
+    use phasegate_testkit::{FakeSlack, SlackTokenKind};
+    const CHANNEL: &str = "C0FEATURES";
+    let slack = FakeSlack::start();
+    slack.add_token("xoxb-e2e-bot", SlackTokenKind::Bot, "U0BOT");
+    slack.add_token("xoxp-e2e-reader", SlackTokenKind::User, "U0READER");
+    slack.add_channel(CHANNEL, true);
+    let f = Fixture::repo();
+    f.write(
+        ".phasegate/questions.config.json",
+        &format!(r#"{{"slack": {{"channels": {{"feature": "{CHANNEL}"}}, "pollIntervalSeconds": 5}}}}"#),
+    );
+    f.ws(&["feature", "new", "alpha"]);
+    f.ws(&["feature", "new", "beta"]);
+    // Alpha is in its design round loop, and the implementer asked what the orchestrator cannot answer.
+    f.write("docs/features/001-alpha/spec.md", "# Spec\nR1 a dashboard.\n");
+    f.ws(&["phase", "complete", "specify", "--feature", "001-alpha"]);
+    f.write("brief.md", "Design the dashboard of R1.\n");
+    f.write("reply.md", "STATUS: QUESTION\nQUESTION: Grid or list?\nCONTEXT: The spec names both.\n");
+    f.ws(&["rounds", "start", "design", "--brief-file", "brief.md", "--feature", "001-alpha"]);
+    f.ws(&["rounds", "record", "design", "--reply-file", "reply.md", "--feature", "001-alpha"]);
+    let with_slack = |c: phasegate_testkit::ClaudeCode| {
+        c.env("PHASEGATE_SLACK_API_URL", slack.base_url())
+            .env("PHASEGATE_SLACK_TOKEN", "xoxb-e2e-bot")
+            .env("PHASEGATE_SLACK_READ_TOKEN", "xoxp-e2e-reader")
+    };
+
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::bash("workflow-state rounds ask design --feature 001-alpha")]),
+        Turn::tools(vec![ToolUse::bash("workflow-state backlog --json")])
+            .expect_tool_result_contains("\"route\":\"suspend\"")
+            .expect_tool_result_contains("\"slack\":{\"posted\":true"),
+        Turn::text("Alpha waits for an answer in Slack; moving on to beta.")
+            .expect_tool_result_contains("\"next\":{\"feature\":\"002-beta\""),
+    ]));
+    // claude -p: nobody at the session, so the question goes to Slack and alpha is suspended.
+    let out = with_slack(f.claude().prompt("/phasegate:auto")).run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    let posted = slack.messages(CHANNEL);
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    assert!(posted[0]["text"].as_str().unwrap().contains("*001-alpha* (feature, design)"));
+    assert!(posted[0]["text"].as_str().unwrap().contains("Grid or list?"));
+
+    // A person answers in the thread; the poller records it. (The background
+    // poller the ask started went with the run: the test kit ends every
+    // process a run started. tests/it/slack.rs shows it outliving a session.)
+    slack.add_human_reply(CHANNEL, posted[0]["ts"].as_str().unwrap(), "U0ALICE", "Grid");
+    let poll = std::process::Command::new(crate::support::WORKFLOW_STATE)
+        .args(["slack", "poll"])
+        .current_dir(&f.repo)
+        .env("PHASEGATE_SLACK_API_URL", slack.base_url())
+        .env("PHASEGATE_SLACK_TOKEN", "xoxb-e2e-bot")
+        .env("PHASEGATE_SLACK_READ_TOKEN", "xoxp-e2e-reader")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&poll.stdout);
+    assert!(poll.status.success() && said.contains("the answer to 001-alpha.1 arrived: \"Grid\""), "{said}");
+    let m: serde_json::Value = serde_json::from_str(&f.read(".claude/suspended/001-alpha.json")).unwrap();
+    assert_eq!((m["answer"]["text"].as_str(), m["answer"]["user"].as_str()), (Some("Grid"), Some("U0ALICE")));
+    let thread = slack.thread(CHANNEL, posted[0]["ts"].as_str().unwrap());
+    assert!(thread.last().unwrap()["text"].as_str().unwrap().contains("Thanks, taken (slack): Grid"));
+
+    // The next session is told, and alpha's next round carries the answer as A1.
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::bash("workflow-state rounds prompt design --feature 001-alpha")]),
+        Turn::text("Alpha resumed.").expect_tool_result_contains("Q1: Grid or list?\\nA1: Grid\\n"),
+    ]));
+    let out = with_slack(f.claude().prompt("go on")).run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    let context = crate::support::session_context(&api).expect("SessionStart said nothing");
+    assert!(context.contains("the answer to 001-alpha.1 arrived"), "{context}");
+    assert!(!f.path(".claude/suspended/001-alpha.json").exists(), "the answer was taken in");
+}

@@ -21,6 +21,7 @@ mod questions;
 mod review;
 mod rounds;
 mod schemas;
+mod slack;
 mod snapshots;
 mod status;
 mod validate;

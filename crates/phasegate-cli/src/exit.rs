@@ -21,6 +21,9 @@ pub enum ExitStatus {
     /// match its schema), or state that cannot be read or locked. The message
     /// on stderr names the file or field and what to do.
     Error,
+    /// Slack refused a call or could not be reached. Nothing was lost: a
+    /// question stays as it was and the next poll tries again.
+    Unavailable,
 }
 
 impl ExitStatus {
@@ -29,6 +32,7 @@ impl ExitStatus {
             ExitStatus::Success => 0,
             ExitStatus::Refused => 1,
             ExitStatus::Error => 2,
+            ExitStatus::Unavailable => 3,
         }
     }
 

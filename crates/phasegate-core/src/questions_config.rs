@@ -42,13 +42,29 @@ impl Default for Models {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SlackConfig {
     #[serde(default)]
     pub channels: Channels,
     #[serde(default = "default_poll")]
     pub poll_interval_seconds: u64,
+    /// Start a background poller when a question goes to Slack.
+    #[serde(default = "yes")]
+    pub background: bool,
+}
+
+impl Default for SlackConfig {
+    fn default() -> Self {
+        SlackConfig { channels: Channels::default(), poll_interval_seconds: default_poll(), background: true }
+    }
+}
+
+impl SlackConfig {
+    /// Whether any channel is configured: questions go to Slack.
+    pub fn configured(&self) -> bool {
+        self.channels.feature.is_some() || self.channels.defect.is_some()
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,6 +94,9 @@ fn default_rounds() -> u32 {
 }
 fn default_poll() -> u64 {
     60
+}
+fn yes() -> bool {
+    true
 }
 fn opus() -> String {
     "opus".into()
@@ -133,6 +152,16 @@ mod tests {
         let c = QuestionsConfig::parse("{}").unwrap();
         assert_eq!((c.timeout_minutes, c.max_rounds), (1440, 3));
         assert_eq!((c.models.orchestrator.as_str(), c.models.implementer.as_str()), ("opus", "sonnet"));
+    }
+
+    #[test]
+    fn a_file_without_a_slack_section_polls_every_minute_in_the_background() {
+        // Regression: a derived Default gave 0 seconds and no background poller.
+        for text in ["{}", r#"{"slack": {}}"#] {
+            let c = QuestionsConfig::parse(text).unwrap();
+            assert_eq!((c.slack.poll_interval_seconds, c.slack.background), (60, true), "{text}");
+        }
+        assert_eq!(QuestionsConfig::default(), QuestionsConfig::parse("{}").unwrap());
     }
 
     #[test]

@@ -106,7 +106,7 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
         },
         Event::SessionStart => match env() {
             Ok(env) => {
-                let context = session_start::context(input, &env, note);
+                let context = session_start::context(input, &env, note, workflow_state().as_deref());
                 if context.is_empty() { String::new() } else { session_context(&context) }
             }
             Err(failed) => failed,
@@ -120,6 +120,13 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
             Err(failed) => failed,
         },
     }
+}
+
+/// `workflow-state`, beside this binary (both are built and installed
+/// together): the background Slack poller the session start may start.
+fn workflow_state() -> Option<std::path::PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    Some(exe.parent()?.join("workflow-state")).filter(|p| p.is_file())
 }
 
 fn session_context(text: &str) -> String {

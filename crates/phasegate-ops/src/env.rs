@@ -21,6 +21,15 @@ pub const SESSION_ID: &str = "CLAUDE_CODE_SESSION_ID";
 pub const ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
 /// The project directory of the Claude Code session (set for hooks).
 pub const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
+/// The Slack token questions are posted with (a bot `xoxb-` token, or a
+/// user `xoxp-` one). Read by `workflow-state` only, never by a hook.
+pub const SLACK_TOKEN: &str = "PHASEGATE_SLACK_TOKEN";
+/// An optional second token that reads threads: a user `xoxp-` token, for
+/// channels where a bot token may not read threads.
+pub const SLACK_READ_TOKEN: &str = "PHASEGATE_SLACK_READ_TOKEN";
+/// The Slack Web API base URL (default `https://slack.com/api/`); tests
+/// point it at a local server.
+pub const SLACK_API_URL: &str = "PHASEGATE_SLACK_API_URL";
 
 /// The longest lock wait accepted (an hour).
 const MAX_LOCK_TIMEOUT_MS: u64 = 3_600_000;

@@ -14,6 +14,7 @@ use phasegate_core::rounds::AnsweredBy;
 use phasegate_store::Project;
 use phasegate_store::questions::{Stored, question_change, read_question};
 use serde::Serialize;
+use std::time::Duration;
 
 use crate::env::Env;
 use crate::error::OpResult;
@@ -62,14 +63,20 @@ pub struct AnsweredNote {
     pub answer: String,
 }
 
-/// Polls every open question once.
-pub fn poll(env: &Env, messenger: Option<&dyn Messenger>) -> OpResult<PollReport> {
+/// Polls every open question once (only the question `only` when given),
+/// holding the project's poll-pass lock (waiting at most `wait` for another
+/// pass) so two pollers never post the same question twice.
+pub fn poll(env: &Env, messenger: Option<&dyn Messenger>, only: Option<&str>, wait: Duration) -> OpResult<PollReport> {
     let project = crate::feature::project(env)?;
     let config = project.questions_config()?;
+    let _pass = project.poll_pass_lock(wait)?;
     let (stored, bad) = project.questions()?;
     let mut report = PollReport { unreadable: bad.iter().map(|b| b.error.to_string()).collect(), ..Default::default() };
     for s in stored {
         let q = &s.question;
+        if only.is_some_and(|id| id != q.id) {
+            continue;
+        }
         let needs_ack = q.answer.as_ref().is_some_and(|a| !a.acknowledged) && q.slack_thread_ts.is_some();
         if q.answer.is_some() && !needs_ack {
             continue;
@@ -94,12 +101,7 @@ fn poll_one(
     if let Some(a) = &q.answer {
         if let (Some(m), Some(ch), Some(ts)) = (messenger, &q.slack_channel_id, &q.slack_thread_ts) {
             m.post(ch, &ack_text(a), Some(ts))?;
-            update(project, env, s, |q| {
-                if let Some(a) = q.answer.as_mut() {
-                    a.acknowledged = true;
-                }
-                true
-            })?;
+            update(project, env, s, acknowledge)?;
         }
         return Ok(());
     }
@@ -181,13 +183,12 @@ fn poll_one(
                     let mut answered = q.clone();
                     answered.answer = Some(answer.clone());
                     let _ = remember(project, env, &answered);
-                    if m.post(&channel, &ack_text(&answer), Some(&ts)).is_ok() {
-                        update(project, env, s, |q| {
-                            if let Some(a) = q.answer.as_mut() {
-                                a.acknowledged = true;
-                            }
-                            true
-                        })?;
+                    // Not acknowledged yet when the post fails: the next poll tries again.
+                    match m.post(&channel, &ack_text(&answer), Some(&ts)) {
+                        Ok(_) => {
+                            update(project, env, s, acknowledge)?;
+                        }
+                        Err(why) => report.failed.push(format!("{}: acknowledging: {why}", q.id)),
                     }
                 }
                 return Ok(());
@@ -227,6 +228,16 @@ fn poll_one(
     Ok(())
 }
 
+fn acknowledge(q: &mut Question) -> bool {
+    match q.answer.as_mut() {
+        Some(a) if !a.acknowledged => {
+            a.acknowledged = true;
+            true
+        }
+        _ => false,
+    }
+}
+
 fn ack_text(a: &Answer) -> String {
     match a.by {
         AnsweredBy::Default => {
@@ -252,4 +263,81 @@ fn update(
     }
     guard.commit("slack poll", vec![question_change(&s.path, &q)]).map_err(|e| e.to_string())?;
     Ok(true)
+}
+
+/// The project's questions configuration (defaults without a file).
+pub fn config(env: &Env) -> OpResult<QuestionsConfig> {
+    Ok(crate::feature::project(env)?.questions_config()?)
+}
+
+/// The right to be the project's one background poller, held until dropped.
+#[derive(Debug)]
+pub struct Watcher {
+    _lock: phasegate_store::lock::FileLock,
+}
+
+/// Becomes the project's background poller; None when another one is.
+pub fn watcher(env: &Env) -> OpResult<Option<Watcher>> {
+    Ok(crate::feature::project(env)?.try_watcher_lock()?.map(|l| Watcher { _lock: l }))
+}
+
+/// Starts `workflow-state slack poll --watch --until-idle --detached` in the
+/// background for `project` and returns once it has left the caller's
+/// session (a few milliseconds; a hook or a command never waits on Slack).
+/// Claude Code ends every process of a Bash command's session when the
+/// command ends, so the poller makes its own session first. Its output goes
+/// to [`watch_log`]. It steps aside when another poller runs, and ends when
+/// no question waits on Slack any more.
+pub fn spawn_watcher(project: &Project, workflow_state: &std::path::Path) -> Result<(), String> {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let log_path = watch_log(project);
+    if let Some(dir) = log_path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+    let mut child = Command::new(workflow_state)
+        .args(["slack", "poll", "--watch", "--until-idle", "--if-configured", "--detached"])
+        .current_dir(project.root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", workflow_state.display()))?;
+    // One line once it has its own session (or nothing: it ended at once).
+    if let Some(mut out) = child.stdout.take() {
+        let mut byte = [0u8; 1];
+        let _ = out.read(&mut byte);
+    }
+    Ok(())
+}
+
+/// The background poller's log: `slack-watch.log` in the runtime folder.
+pub fn watch_log(project: &Project) -> std::path::PathBuf {
+    project.runtime_dir().join("slack-watch.log")
+}
+
+/// [`watch_log`] for the project of `env`.
+pub fn watch_log_of(env: &Env) -> OpResult<std::path::PathBuf> {
+    Ok(watch_log(&crate::feature::project(env)?))
+}
+
+/// [`spawn_watcher`] for the project of `env`, unless its configuration
+/// turns the background poller off (`slack.background: false`); false then.
+pub fn start_background(env: &Env, workflow_state: &std::path::Path) -> OpResult<Result<bool, String>> {
+    let project = crate::feature::project(env)?;
+    if !project.questions_config()?.slack.background {
+        return Ok(Ok(false));
+    }
+    Ok(spawn_watcher(&project, workflow_state).map(|()| true))
+}
+
+/// Whether questions go to Slack with a background poller
+/// (`slack.background`, on by default).
+pub fn background_wanted(project: &Project) -> bool {
+    project.questions_config().is_ok_and(|c| c.slack.configured() && c.slack.background)
 }

@@ -150,7 +150,7 @@ pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
     guard.commit("question ask", vec![question_change(&path, &q)])?;
     let slack = config.slack.channels.for_item(q.item_type).is_some();
     let later = if slack {
-        "It goes to Slack with the next `workflow-state slack poll`; the answer comes back from its thread or from `workflow-state question answer`."
+        "It is posted to Slack; the answer comes from its thread (read by `workflow-state slack poll`) or from `workflow-state question answer <id> <text>`."
     } else {
         "Answer it with `workflow-state question answer <id> <text>` (or /phasegate:answer in Claude Code)."
     };

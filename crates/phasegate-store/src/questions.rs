@@ -154,10 +154,16 @@ impl Project {
         fs::write_atomic(&path, render(&prefs).as_bytes())
     }
 
-    /// A lock held by the one Slack poller that may run (taken without
-    /// waiting: None when another poller holds it).
-    pub fn try_poller_lock(&self) -> Result<Option<FileLock>, StoreError> {
-        FileLock::try_acquire(&self.lock_dir().join("slack-poll.lock"))
+    /// Held for one pass over the questions that talks to Slack (a post, a
+    /// thread read), so two passes never post the same question twice.
+    pub fn poll_pass_lock(&self, timeout: std::time::Duration) -> Result<FileLock, StoreError> {
+        FileLock::acquire(&self.lock_dir().join("slack-poll.lock"), timeout)
+    }
+
+    /// Held for its whole life by the one background poller of the project
+    /// (`slack poll --watch`); None when another one holds it.
+    pub fn try_watcher_lock(&self) -> Result<Option<FileLock>, StoreError> {
+        FileLock::try_acquire(&self.lock_dir().join("slack-watch.lock"))
     }
 }
 

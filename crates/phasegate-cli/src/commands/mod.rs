@@ -16,13 +16,15 @@ mod question;
 mod review;
 mod rounds;
 mod schema;
+mod slack;
 mod status;
 mod validate;
 mod worktree;
 
 /// Exact workflow state for phasegate: phase transitions, `.meta.json`,
 /// review loops and worktrees. Exit codes: 0 success/allowed, 1 refused by a
-/// workflow rule, 2 usage error or unreadable/invalid state.
+/// workflow rule, 2 usage error or unreadable/invalid state, 3 Slack refused
+/// or could not be reached (nothing lost; the next poll retries).
 #[derive(Debug, Parser)]
 #[command(name = "workflow-state", version, max_term_width = 100)]
 pub struct Cli {
@@ -59,6 +61,9 @@ enum Command {
     /// Questions to a person: ask (AskUserQuestion, suspension or queue), answer, list.
     #[command(subcommand)]
     Question(question::QuestionCommand),
+    /// Questions in Slack: check the setup, poll the threads for answers.
+    #[command(subcommand)]
+    Slack(slack::SlackCommand),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -91,5 +96,6 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Rounds(cmd) => rounds::run(cmd, ctx),
         Command::Backlog(args) => backlog::cmd_backlog(args, ctx),
         Command::Question(cmd) => question::run(cmd, ctx),
+        Command::Slack(cmd) => slack::run(cmd, ctx),
     }
 }

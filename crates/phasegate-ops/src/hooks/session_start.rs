@@ -22,8 +22,10 @@ const MAX_LISTED: usize = 5;
 /// The most context the hook adds (Claude Code previews anything over 10,000).
 const MAX_CONTEXT: usize = 8_000;
 
-/// The context to add, if any.
-pub fn context(input: &HookInput, env: &Env, note: Option<String>) -> String {
+/// The context to add, if any. With `workflow_state` (the CLI's path), a
+/// background Slack poller is started while a suspended item waits on a
+/// question in Slack (it returns at once; the hook never waits on Slack).
+pub fn context(input: &HookInput, env: &Env, note: Option<String>, workflow_state: Option<&Path>) -> String {
     let mut lines: Vec<String> = note.into_iter().map(|n| format!("phasegate: {n}")).collect();
     let dir = input.dir(env);
     let project = match Project::discover(&dir) {
@@ -75,19 +77,26 @@ pub fn context(input: &HookInput, env: &Env, note: Option<String>) -> String {
     if active.len() > MAX_LISTED {
         lines.push(format!("- … and {} more: `workflow-state status`", active.len() - MAX_LISTED));
     }
-    lines.extend(suspension_lines(&project));
+    lines.extend(suspension_lines(&project, workflow_state));
     clip(&lines.join("\n"), MAX_CONTEXT)
 }
 
 /// Suspended features and answers that arrived (one folder read; nothing
 /// when there is no `.claude/suspended`).
-fn suspension_lines(project: &Project) -> Vec<String> {
+fn suspension_lines(project: &Project, workflow_state: Option<&Path>) -> Vec<String> {
     let (markers, bad) = match project.markers() {
         Ok(m) => m,
         Err(e) => return vec![format!("phasegate: {}", one_line(&e.to_string()))],
     };
     let mut out = Vec::new();
     let waiting: Vec<_> = markers.iter().filter(|m| m.question.answer.is_none()).collect();
+    if let Some(exe) = workflow_state
+        && !waiting.is_empty()
+        && crate::poll::background_wanted(project)
+        && let Err(why) = crate::poll::spawn_watcher(project, exe)
+    {
+        out.push(format!("phasegate: the background Slack poller did not start: {}", one_line(&why)));
+    }
     if !waiting.is_empty() {
         let names: Vec<String> =
             waiting.iter().take(MAX_LISTED).map(|m| format!("{} ({})", m.question.slug, m.question.id)).collect();

@@ -9,7 +9,7 @@ use phasegate_ops::OpError;
 use phasegate_ops::questions::{self, AskInput, Session};
 
 use crate::commands::FeatureArg;
-use crate::commands::input;
+use crate::commands::{input, slack};
 use crate::{CmdResult, Ctx, ExitStatus};
 
 #[derive(Debug, Subcommand)]
@@ -107,7 +107,7 @@ pub fn run(cmd: QuestionCommand, ctx: &mut Ctx<'_>) -> CmdResult {
                 a.feature.get(),
                 AskInput { request, task: a.task, item_type: a.item_type, session: a.session.get(), round: None },
             )?;
-            ctx.out.json(&asked)?;
+            ctx.out.json(&slack::delivered(ctx, &asked)?)?;
         }
         QuestionCommand::Answer(a) => {
             let done = questions::answer(&ctx.env, &a.id, &a.text, a.by.as_deref(), Source::Cli)?;

@@ -120,7 +120,7 @@ pub fn run(cmd: RoundsCommand, ctx: &mut Ctx<'_>) -> CmdResult {
             };
             let session: Session = a.session.get();
             let asked = rounds::ask(&ctx.env, a.feature.get(), a.phase, request, session)?;
-            ctx.out.json(&asked)?;
+            ctx.out.json(&crate::commands::slack::delivered(ctx, &asked)?)?;
         }
         RoundsCommand::Check(a) => {
             let open = rounds::check(&ctx.env, a.feature.get(), a.phase)?;

@@ -1,0 +1,143 @@
+//! Slack for `workflow-state`: the tokens from the environment, the client,
+//! and the operations' [`Messenger`] over it. Only this binary links the
+//! HTTP client; the hook binary never does.
+
+use std::cell::OnceCell;
+use std::time::Duration;
+
+use phasegate_ops::OpError;
+use phasegate_ops::env::{SLACK_API_URL, SLACK_READ_TOKEN, SLACK_TOKEN};
+use phasegate_ops::poll::{Messenger, ThreadMessage};
+use phasegate_slack::{Client, SlackError, Token, TokenKind};
+
+pub const DEFAULT_API_URL: &str = "https://slack.com/api/";
+
+/// How long calls may take: a poll can wait for Slack, a command a person
+/// or a model waits on (`question ask`) should not wait long.
+#[derive(Debug, Clone, Copy)]
+pub enum Patience {
+    Poll,
+    Brief,
+}
+
+impl Patience {
+    fn apply(self, client: Client) -> Client {
+        match self {
+            Patience::Poll => client,
+            Patience::Brief => client
+                .with_timeouts(Duration::from_secs(5), Duration::from_secs(10))
+                .with_max_retry_wait(Duration::from_secs(5)),
+        }
+    }
+}
+
+/// The tokens, as the environment gives them (values never printed).
+pub struct Tokens {
+    pub post: Token,
+    /// A second token for reading threads, when set.
+    pub read: Option<Token>,
+}
+
+/// Reads `PHASEGATE_SLACK_TOKEN` (None when unset) and
+/// `PHASEGATE_SLACK_READ_TOKEN`.
+pub fn tokens() -> Result<Option<Tokens>, OpError> {
+    let Some(post) = token_var(SLACK_TOKEN)? else { return Ok(None) };
+    Ok(Some(Tokens { post, read: token_var(SLACK_READ_TOKEN)? }))
+}
+
+fn token_var(name: &str) -> Result<Option<Token>, OpError> {
+    match std::env::var(name) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err(OpError::Invalid(format!("{name} is not valid UTF-8: set it to the Slack token")))
+        }
+        Ok(v) if v.is_empty() => Ok(None),
+        Ok(v) => Token::new(v).map(Some).map_err(|_| {
+            OpError::Invalid(format!(
+                "{name} is not a Slack token (it has whitespace, control or non-ASCII characters): set it to the token alone"
+            ))
+        }),
+    }
+}
+
+/// `PHASEGATE_SLACK_API_URL`, else Slack's.
+pub fn api_url() -> String {
+    std::env::var(SLACK_API_URL).ok().filter(|v| !v.trim().is_empty()).unwrap_or_else(|| DEFAULT_API_URL.to_owned())
+}
+
+/// A client for `token` at the configured base URL.
+pub fn client(token: &Token, patience: Patience) -> Result<Client, OpError> {
+    Client::new(&api_url(), token.clone())
+        .map(|c| patience.apply(c))
+        .map_err(|e| OpError::Invalid(format!("{e} (check {SLACK_API_URL})")))
+}
+
+/// Slack as the poll sees it: posts with one token, reads threads with the
+/// read token when there is one, and never takes its own messages for a
+/// person's answer.
+pub struct SlackMessenger {
+    poster: Client,
+    poster_kind: TokenKind,
+    reader: Option<Client>,
+    /// The user the posting token acts as (asked once, for user tokens).
+    own_user: OnceCell<Option<String>>,
+}
+
+impl SlackMessenger {
+    pub fn new(tokens: &Tokens, patience: Patience) -> Result<SlackMessenger, OpError> {
+        Ok(SlackMessenger {
+            poster: client(&tokens.post, patience)?,
+            poster_kind: tokens.post.kind(),
+            reader: tokens.read.as_ref().map(|t| client(t, patience)).transpose()?,
+            own_user: OnceCell::new(),
+        })
+    }
+
+    /// A bot's posts carry `bot_id`; a user token's posts look like a
+    /// person's, so they are told apart by the token's user.
+    fn own_user(&self) -> Result<Option<&str>, String> {
+        if self.poster_kind == TokenKind::Bot {
+            return Ok(None);
+        }
+        if self.own_user.get().is_none() {
+            let auth = self.poster.auth_test().map_err(|e| e.to_string())?;
+            let _ = self.own_user.set(auth.user_id);
+        }
+        Ok(self.own_user.get().and_then(|u| u.as_deref()))
+    }
+}
+
+impl Messenger for SlackMessenger {
+    fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), String> {
+        let posted = self.poster.post_message(channel, text, thread_ts).map_err(|e| reading_hint(&e, false))?;
+        Ok((posted.channel, posted.ts))
+    }
+
+    fn replies(&self, channel: &str, ts: &str) -> Result<Vec<ThreadMessage>, String> {
+        let own = self.own_user()?.map(str::to_owned);
+        let reader = self.reader.as_ref().unwrap_or(&self.poster);
+        let messages = reader
+            .replies(channel, ts)
+            .map_err(|e| reading_hint(&e, self.reader.is_none() && self.poster_kind == TokenKind::Bot))?;
+        Ok(messages
+            .into_iter()
+            .map(|m| ThreadMessage {
+                from_person: m.is_from_person() && m.user.is_some() && m.user != own,
+                ts: m.ts,
+                user: m.user,
+                text: m.text,
+            })
+            .collect())
+    }
+}
+
+/// A Slack error as the poll reports it; a bot token refused a thread read
+/// is told what to set.
+pub fn reading_hint(e: &SlackError, bot_reads: bool) -> String {
+    match e {
+        SlackError::Api { error, .. } if bot_reads && error == "missing_scope" => format!(
+            "{e}; a bot token may not read this channel's threads: set {SLACK_READ_TOKEN} to a user token (xoxp-) with channels:history"
+        ),
+        _ => e.to_string(),
+    }
+}
