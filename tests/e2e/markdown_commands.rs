@@ -134,6 +134,8 @@ fn setup(file: &Path) -> Setup {
         "docs/features/001-login/.reply.md",
         "STATUS: QUESTION\nQUESTION: Password or magic link?\nCONTEXT: The spec names both.\n",
     );
+    fixture
+        .write("docs/features/001-login/tasks.md", "- [ ] T1: Add the login form\n  - Done when: form_test passes\n");
     if file.ends_with("commands/answer.md") {
         fixture.write("question.json", r#"{"type": "blocking", "text": "Password or magic link?"}"#);
         fixture.ws(&["question", "ask", "--file", "question.json", "--headless", "--feature", "001-login"]);
@@ -142,6 +144,7 @@ fn setup(file: &Path) -> Setup {
         ("phase", "design".to_owned()),
         ("reply-file", dir.join(".reply.md").display().to_string()),
         ("id", "001-login.1".to_owned()),
+        ("task", "T1".to_owned()),
         ("reply", "magic link".to_owned()),
         ("answer", "Use a magic link.".to_owned()),
         ("feature", "001-login".to_owned()),

@@ -21,6 +21,7 @@ pub mod rounds;
 pub mod schema;
 pub mod session;
 pub mod slug;
+pub mod tasks;
 pub mod time;
 pub mod transition;
 pub mod verdict;

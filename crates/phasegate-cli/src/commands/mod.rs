@@ -18,6 +18,7 @@ mod rounds;
 mod schema;
 mod slack;
 mod status;
+mod tasks;
 mod validate;
 mod worktree;
 
@@ -64,6 +65,9 @@ enum Command {
     /// Questions in Slack: check the setup, poll the threads for answers.
     #[command(subcommand)]
     Slack(slack::SlackCommand),
+    /// The feature's task list as data: list, the next ready task(s), and its checkboxes.
+    #[command(subcommand)]
+    Tasks(tasks::TasksCommand),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -97,5 +101,6 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Backlog(args) => backlog::cmd_backlog(args, ctx),
         Command::Question(cmd) => question::run(cmd, ctx),
         Command::Slack(cmd) => slack::run(cmd, ctx),
+        Command::Tasks(cmd) => tasks::run(cmd, ctx),
     }
 }

@@ -1,0 +1,49 @@
+//! `workflow-state tasks list`.
+
+use clap::Args;
+use phasegate_ops::tasks;
+
+use crate::commands::FeatureArg;
+use crate::{CmdResult, Ctx, ExitStatus};
+
+/// Every task of the feature's tasks.md: id, line, checkbox (`pending`,
+/// `in-progress`, `done`, `skipped`, `failed`), title, agent, review,
+/// review focus, dependencies, files, "Done when", checkpoint, and its phase
+/// (sequential or parallel); `warnings` names what was not understood.
+/// Exit 2 when the file is missing or malformed (with line numbers).
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    feature: FeatureArg,
+}
+
+pub fn cmd_list(args: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let listed = tasks::list(&ctx.env, args.feature.get())?;
+    if args.json {
+        ctx.out.json(&listed)?;
+        return Ok(ExitStatus::Success);
+    }
+    let mut phase = usize::MAX;
+    for t in &listed.list.tasks {
+        if t.phase != phase {
+            phase = t.phase;
+            let p = &listed.list.phases[phase];
+            if !p.title.is_empty() {
+                ctx.out.line(format!(
+                    "{} ({})",
+                    p.title,
+                    if p.execution == phasegate_core::tasks::Execution::Parallel { "parallel" } else { "sequential" }
+                ))?;
+            }
+        }
+        let deps =
+            if t.depends_on.is_empty() { String::new() } else { format!(" (after {})", t.depends_on.join(", ")) };
+        ctx.out.line(format!("[{}] {} {}{deps}", t.mark.char(), t.id, t.title))?;
+    }
+    for w in &listed.list.warnings {
+        ctx.out.line(format!("warning: {}:{}: {}", listed.file, w.line, w.message))?;
+    }
+    Ok(ExitStatus::Success)
+}

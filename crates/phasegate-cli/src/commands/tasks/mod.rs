@@ -1,0 +1,36 @@
+//! `workflow-state tasks …`: the feature's task list (tasks.md, in today's
+//! form or seed 003's PLAN.md form) as data, and its checkboxes.
+
+use clap::Subcommand;
+
+use crate::{CmdResult, Ctx};
+
+mod list;
+mod mark;
+mod next;
+
+#[derive(Debug, Subcommand)]
+pub enum TasksCommand {
+    List(list::ListArgs),
+    Next(next::NextArgs),
+    /// Mark a ready task (or a failed one, to retry) in progress: `[~]`.
+    Start(mark::MarkArgs),
+    /// Tick a task done: `[x]`.
+    Complete(mark::MarkArgs),
+    /// Skip a task: `[-]`.
+    Skip(mark::MarkArgs),
+    /// Mark a task in progress failed: `[!]` (its phase waits until it is retried or skipped).
+    Fail(mark::MarkArgs),
+}
+
+pub fn run(cmd: TasksCommand, ctx: &mut Ctx<'_>) -> CmdResult {
+    use phasegate_ops::tasks::Action;
+    match cmd {
+        TasksCommand::List(a) => list::cmd_list(a, ctx),
+        TasksCommand::Next(a) => next::cmd_next(a, ctx),
+        TasksCommand::Start(a) => mark::cmd_mark(a, Action::Start, ctx),
+        TasksCommand::Complete(a) => mark::cmd_mark(a, Action::Complete, ctx),
+        TasksCommand::Skip(a) => mark::cmd_mark(a, Action::Skip, ctx),
+        TasksCommand::Fail(a) => mark::cmd_mark(a, Action::Fail, ctx),
+    }
+}

@@ -1,0 +1,157 @@
+//! `workflow-state tasks …`: the feature's task list as data (seed 003's
+//! PLAN.md and today's tasks.md), the next ready task(s), and the
+//! checkboxes, which only the binary ticks: under the feature's lock, on a
+//! fresh read, written atomically.
+
+use phasegate_core::Artifact;
+use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
+use phasegate_store::{Change, Feature, fs};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+use crate::feature;
+
+/// The task list of a feature.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    pub feature: String,
+    pub file: String,
+    #[serde(flatten)]
+    pub list: TaskList,
+}
+
+/// What `tasks next` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Next {
+    pub feature: String,
+    #[serde(flatten)]
+    pub ready: Ready,
+    /// The ready tasks in full.
+    pub details: Vec<Task>,
+}
+
+/// A checkbox change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Start,
+    Complete,
+    Skip,
+    Fail,
+}
+
+impl Action {
+    fn target(self) -> Mark {
+        match self {
+            Action::Start => Mark::InProgress,
+            Action::Complete => Mark::Done,
+            Action::Skip => Mark::Skipped,
+            Action::Fail => Mark::Failed,
+        }
+    }
+
+    /// The marks it may change.
+    fn from(self) -> &'static [Mark] {
+        match self {
+            Action::Start => &[Mark::Pending, Mark::Failed],
+            Action::Complete => &[Mark::Pending, Mark::InProgress],
+            Action::Skip => &[Mark::Pending, Mark::InProgress, Mark::Failed],
+            Action::Fail => &[Mark::InProgress],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Marked {
+    pub feature: String,
+    pub task: String,
+    pub from: Mark,
+    pub to: Mark,
+    pub line: usize,
+}
+
+pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
+    let (_, feature) = feature::resolve(env, given)?;
+    let (list, file) = read(&feature)?;
+    Ok(Listed { feature: feature.name().to_owned(), file, list })
+}
+
+pub fn next(env: &Env, given: Option<&str>, parallel: bool) -> OpResult<Next> {
+    let (project, feature) = feature::resolve(env, given)?;
+    let (list, _) = read(&feature)?;
+    let name = feature.name().to_owned();
+    if let Some(q) = project.marker(&name)?.filter(|q| q.answer.is_none()) {
+        let ready =
+            Ready { tasks: Vec::new(), reason: Some(format!("{name} is suspended on {}: {}", q.id, q.question)) };
+        return Ok(Next { feature: name, ready, details: Vec::new() });
+    }
+    let ready = list.next(parallel);
+    let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
+    Ok(Next { feature: name, ready, details })
+}
+
+/// Changes one task's checkbox. Start is refused unless the task is ready
+/// (`tasks next --parallel` would hand it out) or a retry of a failed one.
+pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResult<Marked> {
+    let (_, feature) = feature::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let (list, file) = read(guard.feature())?;
+    let Some(task) = list.get(id) else {
+        let known: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
+        return Err(OpError::Invalid(format!("{file} has no task {id} (tasks: {})", known.join(", "))));
+    };
+    let target = action.target();
+    if !action.from().contains(&task.mark) {
+        return Err(OpError::Refused(format!(
+            "{} is {}; it cannot become {}",
+            task.id,
+            task.mark.name(),
+            target.name()
+        )));
+    }
+    if action == Action::Start && task.mark == Mark::Pending && !list.next(true).tasks.contains(&task.id) {
+        let why = list.next(true).reason.unwrap_or_else(|| "its dependencies or earlier tasks are not done".into());
+        let unmet: Vec<&str> = task
+            .depends_on
+            .iter()
+            .filter(|d| !list.get(d).is_some_and(|t| t.mark.settled()))
+            .map(String::as_str)
+            .collect();
+        return Err(OpError::Refused(if unmet.is_empty() {
+            format!("{} is not ready: {why}", task.id)
+        } else {
+            format!("{} is not ready: it depends on {}, not done yet", task.id, unmet.join(", "))
+        }));
+    }
+    let path = guard.feature().artifact_path(Artifact::Tasks);
+    let text = fs::read_optional(&path)?.unwrap_or_default();
+    let changed = set_mark(&text, task.line, target).ok_or_else(|| {
+        OpError::Invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
+    })?;
+    guard.commit(&format!("tasks {} {}", target.name(), task.id), vec![Change::put(&path, changed)])?;
+    Ok(Marked {
+        feature: feature.name().to_owned(),
+        task: task.id.clone(),
+        from: task.mark,
+        to: target,
+        line: task.line,
+    })
+}
+
+/// The parsed tasks.md and its path relative to the project.
+fn read(feature: &Feature) -> OpResult<(TaskList, String)> {
+    let path = feature.artifact_path(Artifact::Tasks);
+    fs::confine(feature.root(), &path)?;
+    let shown = fs::relative(&path, feature.root()).display().to_string();
+    let Some(text) = fs::read_optional(&path)? else {
+        return Err(OpError::Invalid(format!(
+            "{shown} does not exist: write it in the tasks phase (/phasegate:create-tasks)"
+        )));
+    };
+    let list =
+        TaskList::parse(&text).map_err(|e| OpError::Invalid(format!("{shown} cannot be read as a task list: {e}")))?;
+    Ok((list, shown))
+}
