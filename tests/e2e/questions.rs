@@ -178,3 +178,33 @@ fn a_question_in_slack_suspends_a_the_backlog_moves_to_b_and_a_resumes_with_the_
     assert!(context.contains("the answer to 001-alpha.1 arrived"), "{context}");
     assert!(!f.path(".claude/suspended/001-alpha.json").exists(), "the answer was taken in");
 }
+
+#[test]
+fn a_headless_pipeline_pause_becomes_a_question_and_the_session_ends() {
+    let f = Fixture::repo();
+    let feature = f.pipeline_in_loop("setup-session", "true", 10);
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
+        // The implementer asked what only the user can decide.
+        Turn::tools(vec![ToolUse::bash(
+            "workflow-state pipeline pause needs_clarification --message \"Keep the legacy endpoint?\"",
+        )]),
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline next")])
+            .expect_tool_result_contains("\"state\":\"needs_user_input\""),
+        Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline ask --feature {feature}"))])
+            .expect_tool_result_contains("workflow-state pipeline ask --feature"),
+        Turn::text("The pipeline waits for your answer.").expect_tool_result_contains("\"route\":\"suspend\""),
+    ]));
+    // claude -p with the owning session: the Stop hook lets it end; nothing hangs.
+    let out = f.claude().prompt("/phasegate:pipeline").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    let marker: serde_json::Value =
+        serde_json::from_str(&f.read(&format!(".claude/suspended/{feature}.json"))).unwrap();
+    assert!(marker["question"].as_str().unwrap().contains("Keep the legacy endpoint?"));
+    // Answered from a shell, the pipeline resumes with it.
+    f.ws(&["question", "answer", &format!("{feature}.1"), "Keep it one more release."]);
+    let resumed = f.ws(&["pipeline", "resume", "--feature", &feature]);
+    assert!(resumed.contains("Keep it one more release."), "{resumed}");
+    assert_eq!(f.task_json(&feature, "state.json")["state"], "implementing_loop");
+}

@@ -197,3 +197,45 @@ fn the_stop_hook_never_holds_a_session_on_a_suspended_pipeline() {
     out.stdout_has("is suspended");
     assert_eq!(env.loop_state(&f)["iteration"], before, "a stop on a suspended item is not an iteration");
 }
+
+#[test]
+fn a_paused_pipeline_asks_a_person_and_resumes_with_the_answer() {
+    let env = TestEnv::new();
+    let f = env.pipeline("s1");
+    env.ws_as("s1", &["pipeline", "pause", "needs_clarification", "--message", "Which token lifetime?"]).ok();
+    // next hands the decision to a person.
+    let next = env.ws(&["pipeline", "next", "--json"]).ok().json();
+    assert_eq!(next["then"][0], format!("workflow-state pipeline ask --feature {f}"));
+    // Even from an interactive session: a pipeline runs unattended, so it suspends.
+    let asked = env.ws(&["pipeline", "ask", "--feature", &f]).env("CLAUDE_CODE_ENTRYPOINT", "cli").ok().json();
+    assert_eq!(asked["route"], "suspend");
+    let marker: Value = serde_json::from_str(&env.read(&format!(".claude/suspended/{f}.json"))).unwrap();
+    assert!(marker["question"].as_str().unwrap().contains("paused (needs_clarification): Which token lifetime?"));
+    assert_eq!(marker["task_id"], "pipeline:requirements_gathering");
+    // Waiting: next says so, resume is refused, asking again is refused.
+    let next = env.ws(&["pipeline", "next", "--json"]).ok().json();
+    assert!(next["then"].as_array().unwrap().is_empty());
+    assert!(next["action"].as_str().unwrap().contains(&format!("waiting for the answer to {f}.1")));
+    env.ws(&["pipeline", "resume", "--feature", &f]).code(1).stderr_has("is suspended").stderr_has("question answer");
+    assert_eq!(env.ws(&["pipeline", "ask", "--feature", &f]).ok().json()["route"], "already-asked");
+    // Answered: next says to resume with it; resume takes it in.
+    env.ws(&["question", "answer", &format!("{f}.1"), "One hour, refresh tokens for a week."]).ok();
+    let next = env.ws(&["pipeline", "next", "--json"]).ok().json();
+    assert!(next["action"].as_str().unwrap().contains("\"One hour, refresh tokens for a week.\""));
+    assert_eq!(next["then"][0], format!("workflow-state pipeline resume --feature {f}"));
+    let resumed = env.ws(&["pipeline", "resume", "--feature", &f]).ok().json();
+    assert_eq!(resumed["state"], "requirements_gathering");
+    assert_eq!(resumed["answers"][0]["answer"], "One hour, refresh tokens for a week.");
+    assert!(!env.path(&format!(".claude/suspended/{f}.json")).exists());
+    assert!(env.path(&format!(".claude/questions/{f}.1.json")).exists());
+}
+
+#[test]
+fn a_cancelled_pipeline_asks_nobody_the_user_who_cancelled_is_there() {
+    let env = TestEnv::new();
+    let f = env.pipeline("s1");
+    env.ws_as("s1", &["pipeline", "pause", "cancelled", "--message", "cancelled by the user"]).ok();
+    let next = env.ws(&["pipeline", "next", "--json"]).ok().json();
+    assert_eq!(next["then"][0], format!("workflow-state pipeline resume --feature {f}"));
+    env.ws(&["pipeline", "resume", "--feature", &f]).ok();
+}

@@ -125,8 +125,9 @@ pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
                 "{slug} is already suspended on {}: \"{}\"; one question at a time: wait for its answer",
                 marker.id, marker.question
             ),
+            // Regression: this named `question take`, a command that does not exist.
             Some(_) => format!(
-                "the answer to {} waits to be taken: run `workflow-state question take --feature {slug}` first",
+                "the answer to {} waits to be taken in: go on with {slug}'s next step first (`phase start`, `rounds prompt` or `pipeline resume` take it)",
                 marker.id
             ),
         }));

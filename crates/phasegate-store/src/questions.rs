@@ -168,6 +168,11 @@ impl Project {
 }
 
 impl Feature {
+    /// The feature's suspension marker (`.claude/suspended/<feature>.json`), if any.
+    pub fn marker(&self) -> Result<Option<Question>, StoreError> {
+        read_question(self.root(), &self.root().join(SUSPENDED_DIR).join(format!("{}.json", self.name())))
+    }
+
     /// `.rounds.json`.
     pub fn rounds_path(&self) -> PathBuf {
         self.dir().join(ROUNDS_FILE)

@@ -29,6 +29,17 @@ pub struct Place<'a> {
     pub feature: &'a str,
     /// The absolute path of its `.task/` folder.
     pub task_dir: &'a str,
+    /// The question a pause handed to a person, if one was asked.
+    pub question: Option<PauseQuestion<'a>>,
+}
+
+/// A paused pipeline's question to a person (`pipeline ask`).
+#[derive(Debug, Clone, Copy)]
+pub struct PauseQuestion<'a> {
+    pub id: &'a str,
+    pub text: &'a str,
+    /// The answer, once it arrived.
+    pub answer: Option<&'a str>,
 }
 
 /// How a worker is told to write a file: its absolute path and where its
@@ -40,7 +51,7 @@ fn file_for_worker(task_dir: &str, file: &str, kind: &str) -> String {
 }
 
 pub fn next(run: &PipelineRun, place: Place<'_>) -> Action {
-    let Place { feature, task_dir: t } = place;
+    let Place { feature, task_dir: t, question } = place;
     let f = format!("--feature {feature}");
     let (action, then): (String, Vec<String>) = match run.state {
         State::Idle => {
@@ -86,13 +97,36 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> Action {
         State::NeedsUserInput => {
             let (reason, message) =
                 run.paused.as_ref().map_or(("unknown", String::new()), |p| (p.reason.name(), p.message.clone()));
-            (
-                format!(
-                    "Paused ({reason}): {} Ask the user how to go on; then resume, or reset to start over.",
-                    sentence(&message)
+            let cancelled = run.paused.as_ref().is_some_and(|p| p.reason == crate::pipeline::PauseReason::Cancelled);
+            match question {
+                // The user stopped it and is here: no question to route.
+                None if cancelled => (
+                    format!(
+                        "Paused ({reason}): {} Ask the user how to go on; then resume, or reset to start over.",
+                        sentence(&message)
+                    ),
+                    vec![ws(&format!("resume {f}"))],
                 ),
-                vec![ws(&format!("resume {f}"))],
-            )
+                None => (
+                    format!(
+                        "Paused ({reason}): {} Hand the decision to a person: run THEN. The pipeline waits for the answer (in Slack when configured, else /phasegate:answer); stop work on it meanwhile.",
+                        sentence(&message)
+                    ),
+                    vec![ws(&format!("ask {f}"))],
+                ),
+                Some(PauseQuestion { id, text, answer: None }) => (
+                    format!(
+                        "Paused ({reason}), waiting for the answer to {id}: \"{text}\". Stop work on this pipeline; it is answered in Slack or with /phasegate:answer {id}."
+                    ),
+                    vec![],
+                ),
+                Some(PauseQuestion { id, answer: Some(answer), .. }) => (
+                    format!(
+                        "The answer to {id} arrived: \"{answer}\". Run THEN; if it asks to start over, run `workflow-state pipeline reset {f}` instead. Otherwise go on with `next` and give the answer to the worker you resume."
+                    ),
+                    vec![ws(&format!("resume {f}"))],
+                ),
+            }
         }
         State::Error => {
             let (from, message) =
@@ -167,9 +201,9 @@ pub fn after_review(kind: GateKind, decision: GateDecision) -> String {
             kind.worker()
         ),
         GateDecision::Clarify => {
-            "The reviewer needs clarification: the pipeline is paused; ask the user, then resume.".into()
+            "The reviewer needs clarification: the pipeline is paused; `pipeline next` hands the decision to a person.".into()
         }
-        GateDecision::LimitReached => "The review loop limit is reached: the pipeline is paused; ask the user whether to continue (resume) or stop (reset).".into(),
+        GateDecision::LimitReached => "The review loop limit is reached: the pipeline is paused; `pipeline next` asks a person whether to continue (resume) or stop (reset).".into(),
     }
 }
 
@@ -178,7 +212,23 @@ mod tests {
     use super::*;
     use chrono::Utc;
 
-    const PLACE: Place<'static> = Place { feature: "001-a", task_dir: "/r/docs/features/001-a/.task" };
+    const PLACE: Place<'static> = Place { feature: "001-a", task_dir: "/r/docs/features/001-a/.task", question: None };
+
+    #[test]
+    fn a_pause_hands_its_decision_to_a_question_and_resumes_with_the_answer() {
+        let now = Utc::now();
+        let mut run = PipelineRun::new("x".into(), None, now);
+        run.state = State::PlanDrafting;
+        run.pause(crate::pipeline::PauseReason::NeedsClarification, "Which database?".into(), now).unwrap();
+        assert_eq!(next(&run, PLACE).then, ["workflow-state pipeline ask --feature 001-a"]);
+        let waiting = PauseQuestion { id: "001-a.1", text: "Which database?", answer: None };
+        let a = next(&run, Place { question: Some(waiting), ..PLACE });
+        assert!(a.then.is_empty() && a.action.contains("waiting for the answer to 001-a.1"), "{}", a.action);
+        let arrived = PauseQuestion { answer: Some("Postgres"), ..waiting };
+        let a = next(&run, Place { question: Some(arrived), ..PLACE });
+        assert_eq!(a.then, ["workflow-state pipeline resume --feature 001-a"]);
+        assert!(a.action.contains("\"Postgres\""));
+    }
 
     #[test]
     fn next_walks_the_gate() {

@@ -105,9 +105,20 @@ pub fn with_run<T>(
 }
 
 /// Where the pipeline's files are, for the texts that name them.
+/// A paused run's action depends on its question to a person (asked,
+/// answered); an unreadable marker reads as none here (`status` names it).
 pub fn action(run: &PipelineRun, feature: &Feature) -> Action {
     let task_dir = feature.task_dir().display().to_string();
-    next::next(run, Place { feature: feature.name(), task_dir: &task_dir })
+    let marker = match run.state {
+        State::NeedsUserInput => feature.marker().ok().flatten(),
+        _ => None,
+    };
+    let question = marker.as_ref().map(|m| next::PauseQuestion {
+        id: &m.id,
+        text: &m.question,
+        answer: m.answer.as_ref().map(|a| a.text.as_str()),
+    });
+    next::next(run, Place { feature: feature.name(), task_dir: &task_dir, question })
 }
 
 pub fn plan(feature: &Feature) -> OpResult<PlanRefined> {

@@ -2,15 +2,18 @@
 //! phase-aware recovery): pause, resume, fail, recover, and cancel (the
 //! seed's /cancel-loop).
 
+use phasegate_core::pipeline::files::STATE_FILE;
 use phasegate_core::pipeline::next::Action;
 use phasegate_core::pipeline::{PauseReason, PipelineRun, State};
+use phasegate_core::question::{ItemType, Request};
 use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, FeatureGuard};
 use serde::Serialize;
 
 use super::{action, load_loop, loop_file, resolve, with_run};
 use crate::env::Env;
-use crate::error::OpResult;
+use crate::error::{OpError, OpResult};
+use crate::questions::{self, AskInput, Asked, Session, Taken};
 
 /// The run after a change, and its next action.
 #[derive(Debug, Clone, Serialize)]
@@ -51,21 +54,70 @@ pub(super) fn reactivate_loop(
     Ok(())
 }
 
-/// After the user answered: back to the state that paused. After a review
-/// loop limit the gate's count starts again; after the implementation loop's
-/// limit, its iterations do.
-pub fn resume(env: &Env, given: Option<&str>) -> OpResult<Changed> {
+/// What `pipeline resume` prints: the run, and the answer it took in.
+#[derive(Debug, Clone, Serialize)]
+pub struct Resumed {
+    #[serde(flatten)]
+    pub changed: Changed,
+    /// The answers to the pause's question, taken back into the work.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<Taken>,
+}
+
+/// Hands a paused pipeline's decision to a person: a blocking question with
+/// the pause's reason and message, routed like any question (a pipeline
+/// runs unattended, so it suspends the feature; Slack when configured).
+pub fn ask(env: &Env, given: Option<&str>, session: Session) -> OpResult<Asked> {
+    let (_, feature) = resolve(env, given)?;
+    let run = super::load_run(&feature)?;
+    let Some(pause) = run.paused.as_ref().filter(|_| run.state == State::NeedsUserInput) else {
+        return Err(OpError::Refused(format!(
+            "the pipeline of {} is {}, not paused: nothing to ask",
+            feature.name(),
+            run.state
+        )));
+    };
+    let request = Request::parse(
+        &serde_json::json!({
+            "type": "blocking",
+            "text": format!("The pipeline of {} paused ({}): {} How should it go on?", feature.name(), pause.reason.name(), pause.message.trim_end_matches('.')),
+            "context": format!("It paused in {}. Reply `resume` to go on as it is, `reset` to start over, or with instructions for the worker.", pause.from),
+        })
+        .to_string(),
+    )
+    .map_err(|e| OpError::Invalid(e.to_string()))?;
+    let input = AskInput {
+        request,
+        task: Some(format!("pipeline:{}", pause.from)),
+        item_type: ItemType::Feature,
+        session,
+        round: None,
+    };
+    questions::ask(env, Some(feature.name()), input)
+}
+
+/// Back to the state that paused. After a review loop limit the gate's
+/// count starts again; after the implementation loop's limit, its iterations
+/// do. Refused while the pause's question waits for its answer; an arrived
+/// answer is taken in (printed, and the question archived) with the resume.
+pub fn resume(env: &Env, given: Option<&str>) -> OpResult<Resumed> {
     let (project, feature) = resolve(env, given)?;
-    let run = with_run(env, &feature, |run, guard| {
-        let reason = run.paused.as_ref().map(|p| p.reason);
-        run.resume(env.now)?;
-        reactivate_loop(guard, run, env, reason == Some(PauseReason::LoopLimit))?;
-        Ok(run.clone())
-    })?;
+    let guard = feature.lock(env.lock_timeout)?;
+    if let Some(q) = questions::suspended_on(&project, feature.name())? {
+        return Err(questions::suspended_refusal(&q));
+    }
+    let mut run = super::load_run(&feature)?;
+    let reason = run.paused.as_ref().map(|p| p.reason);
+    run.resume(env.now)?;
+    let (answers, mut changes) = questions::take_answers(&project, &guard, env)?;
+    changes.insert(0, guard.task_change(STATE_FILE, &run));
+    guard.commit("pipeline resume", changes)?;
+    reactivate_loop(&guard, &run, env, reason == Some(PauseReason::LoopLimit))?;
+    drop(guard);
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
         project.register_session(&id, &feature, env.now)?;
     }
-    Ok(changed(&feature, &run))
+    Ok(Resumed { changed: changed(&feature, &run), answers })
 }
 
 /// Records an unrecoverable error (state error); `recover` retries the phase.

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 
 use crate::{CmdResult, Ctx};
 
+mod ask;
 mod brief;
 mod cancel;
 mod check;
@@ -44,6 +45,7 @@ pub enum PipelineCommand {
     Test(test::TestArgs),
     Pause(pause::PauseArgs),
     Resume(resume::ResumeArgs),
+    Ask(ask::AskArgs),
     Fail(fail::FailArgs),
     Recover(recover::RecoverArgs),
     Reset(reset::ResetArgs),
@@ -68,6 +70,7 @@ pub fn run(cmd: PipelineCommand, ctx: &mut Ctx<'_>) -> CmdResult {
         PipelineCommand::Test(a) => test::cmd_test(a, ctx),
         PipelineCommand::Pause(a) => pause::cmd_pause(a, ctx),
         PipelineCommand::Resume(a) => resume::cmd_resume(a, ctx),
+        PipelineCommand::Ask(a) => ask::cmd_ask(a, ctx),
         PipelineCommand::Fail(a) => fail::cmd_fail(a, ctx),
         PipelineCommand::Recover(a) => recover::cmd_recover(a, ctx),
         PipelineCommand::Reset(a) => reset::cmd_reset(a, ctx),
