@@ -145,6 +145,7 @@ fn setup(file: &Path) -> Setup {
         ("reply-file", dir.join(".reply.md").display().to_string()),
         ("id", "001-login.1".to_owned()),
         ("task", "T1".to_owned()),
+        ("reviewer", "phasegate:code-reviewer".to_owned()),
         ("reply", "magic link".to_owned()),
         ("answer", "Use a magic link.".to_owned()),
         ("feature", "001-login".to_owned()),

@@ -24,6 +24,7 @@ mod schemas;
 mod slack;
 mod snapshots;
 mod status;
+mod task_review;
 mod tasks;
 mod validate;
 mod walk_bugs;

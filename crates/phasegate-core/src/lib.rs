@@ -4,6 +4,7 @@
 //! pipeline mode's state machine, and the schemas of every file phasegate
 //! owns. Callers pass in the clock and the file contents.
 
+pub mod agents;
 pub mod change;
 pub mod cycle;
 pub mod history;
@@ -21,6 +22,7 @@ pub mod rounds;
 pub mod schema;
 pub mod session;
 pub mod slug;
+pub mod task_review;
 pub mod tasks;
 pub mod time;
 pub mod transition;

@@ -31,6 +31,25 @@ pub const SLACK_READ_TOKEN: &str = "PHASEGATE_SLACK_READ_TOKEN";
 /// point it at a local server.
 pub const SLACK_API_URL: &str = "PHASEGATE_SLACK_API_URL";
 
+/// The plugin's root, set by Claude Code for hooks.
+pub const PLUGIN_ROOT: &str = "CLAUDE_PLUGIN_ROOT";
+
+/// This plugin's folder: `CLAUDE_PLUGIN_ROOT`, else the nearest folder
+/// above this binary with `.claude-plugin/plugin.json` (an install keeps the
+/// binaries in `<plugin>/bin`, a checkout in `target/<profile>`).
+pub fn plugin_root() -> Option<PathBuf> {
+    if let Some(root) = std::env::var_os(PLUGIN_ROOT).map(PathBuf::from).filter(|p| p.is_dir()) {
+        return Some(root);
+    }
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    exe.ancestors().skip(1).take(4).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(PathBuf::from)
+}
+
+/// The user's home folder (`HOME`).
+pub fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(PathBuf::from).filter(|p| p.is_absolute())
+}
+
 /// The longest lock wait accepted (an hour).
 const MAX_LOCK_TIMEOUT_MS: u64 = 3_600_000;
 

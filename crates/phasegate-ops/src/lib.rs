@@ -15,6 +15,7 @@ pub mod questions;
 pub mod review;
 pub mod rounds;
 pub mod status;
+pub mod task_review;
 pub mod tasks;
 pub mod worktree;
 

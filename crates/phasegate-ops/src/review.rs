@@ -10,6 +10,7 @@ use phasegate_core::reviewer::{self, BriefInput, CodeUnderReview};
 use phasegate_core::verdict::parse_verdict;
 use phasegate_core::{Phase, Status};
 use phasegate_store::project::FEATURES_DIR;
+use phasegate_store::questions::PREFERENCES_PATH;
 use phasegate_store::{Change, Feature, Project, fs, git};
 use serde::Serialize;
 
@@ -92,7 +93,16 @@ fn diff_path(feature: &Feature, phase: Phase) -> PathBuf {
 
 /// The change in the code directory since `base`, without phasegate's files.
 pub fn code_change(project: &Project, code_dir: &std::path::Path, base: &str) -> OpResult<CodeChange> {
-    let skip: Vec<String> = if code_dir == project.root() { vec![format!("{FEATURES_DIR}/")] } else { Vec::new() };
+    // phasegate's own state is not code (questions, suspensions and
+    // preferences live at the project's root, never in a worktree).
+    let skip: Vec<String> = if code_dir == project.root() {
+        [&format!("{FEATURES_DIR}/"), ".claude/suspended/", ".claude/questions/", PREFERENCES_PATH]
+            .iter()
+            .map(|d| d.to_string())
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(git::change_since(code_dir, base, &skip)?)
 }
 

@@ -96,7 +96,7 @@ pub fn next(env: &Env, given: Option<&str>, parallel: bool) -> OpResult<Next> {
 /// Changes one task's checkbox. Start is refused unless the task is ready
 /// (`tasks next --parallel` would hand it out) or a retry of a failed one.
 pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResult<Marked> {
-    let (_, feature) = feature::resolve(env, given)?;
+    let (project, feature) = feature::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (list, file) = read(guard.feature())?;
     let Some(task) = list.get(id) else {
@@ -126,12 +126,16 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
             format!("{} is not ready: it depends on {}, not done yet", task.id, unmet.join(", "))
         }));
     }
-    let path = guard.feature().artifact_path(Artifact::Tasks);
-    let text = fs::read_optional(&path)?.unwrap_or_default();
-    let changed = set_mark(&text, task.line, target).ok_or_else(|| {
-        OpError::Invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
-    })?;
-    guard.commit(&format!("tasks {} {}", target.name(), task.id), vec![Change::put(&path, changed)])?;
+    let mut changes = vec![tick(guard.feature(), &file, task, target)?];
+    // A task's change is what differs from the commit it started at.
+    if action == Action::Start
+        && let Some(head) = phasegate_store::git::head_commit(&project.code_dir(&guard.load()?))?
+    {
+        let mut cycles = guard.feature().read_review_cycles()?;
+        cycles.sessions.entry(feature.name().to_owned()).or_default().bases.insert(task.id.clone(), head);
+        changes.push(guard.feature().review_cycles_change(&cycles));
+    }
+    guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;
     Ok(Marked {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -141,8 +145,18 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
     })
 }
 
+/// The change that sets `task`'s checkbox to `mark` in tasks.md.
+pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> OpResult<Change> {
+    let path = feature.artifact_path(Artifact::Tasks);
+    let text = fs::read_optional(&path)?.unwrap_or_default();
+    let changed = set_mark(&text, task.line, mark).ok_or_else(|| {
+        OpError::Invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
+    })?;
+    Ok(Change::put(&path, changed))
+}
+
 /// The parsed tasks.md and its path relative to the project.
-fn read(feature: &Feature) -> OpResult<(TaskList, String)> {
+pub(crate) fn read(feature: &Feature) -> OpResult<(TaskList, String)> {
     let path = feature.artifact_path(Artifact::Tasks);
     fs::confine(feature.root(), &path)?;
     let shown = fs::relative(&path, feature.root()).display().to_string();

@@ -4,6 +4,7 @@
 //! bounded waits, feature discovery and the index of active features,
 //! `.meta.json` read-modify-write, pipeline files, and git through libgit2.
 
+pub mod agents;
 pub mod error;
 pub mod feature;
 pub mod fs;

@@ -8,6 +8,9 @@ use crate::{CmdResult, Ctx};
 mod list;
 mod mark;
 mod next;
+mod record;
+mod review;
+mod reviewers;
 
 #[derive(Debug, Subcommand)]
 pub enum TasksCommand {
@@ -21,6 +24,9 @@ pub enum TasksCommand {
     Skip(mark::MarkArgs),
     /// Mark a task in progress failed: `[!]` (its phase waits until it is retried or skipped).
     Fail(mark::MarkArgs),
+    Reviewers(reviewers::ReviewersArgs),
+    Review(review::ReviewArgs),
+    Record(record::RecordArgs),
 }
 
 pub fn run(cmd: TasksCommand, ctx: &mut Ctx<'_>) -> CmdResult {
@@ -32,5 +38,8 @@ pub fn run(cmd: TasksCommand, ctx: &mut Ctx<'_>) -> CmdResult {
         TasksCommand::Complete(a) => mark::cmd_mark(a, Action::Complete, ctx),
         TasksCommand::Skip(a) => mark::cmd_mark(a, Action::Skip, ctx),
         TasksCommand::Fail(a) => mark::cmd_mark(a, Action::Fail, ctx),
+        TasksCommand::Reviewers(a) => reviewers::cmd_reviewers(a, ctx),
+        TasksCommand::Review(a) => review::cmd_review(a, ctx),
+        TasksCommand::Record(a) => record::cmd_record(a, ctx),
     }
 }

@@ -1,0 +1,143 @@
+//! Per-task review cycles (seed 003) through the real binary: the facts for
+//! choosing a reviewer from the installed agents, the REVIEW REQUEST, fuzzy
+//! and JSON replies, the cap and its escalation, and a cycle that survives
+//! a new process.
+
+use serde_json::Value;
+
+use crate::util::{Run, TestEnv};
+
+const TASKS: &str =
+    "- [ ] T1: Add the login endpoint\n  - Files: src/auth.rs\n- [ ] T2: Add the report page\n  - Depends on: T1\n";
+
+struct Reviewed {
+    env: TestEnv,
+    home: tempfile::TempDir,
+}
+
+impl Reviewed {
+    fn new() -> Reviewed {
+        let env = TestEnv::new();
+        let f = env.feature("login", "standard");
+        env.write(&format!("docs/features/{f}/tasks.md"), TASKS);
+        // An agent the project adds; found from its frontmatter, no code change.
+        env.write(
+            ".claude/agents/security-auditor.md",
+            "---\nname: security-auditor\ndescription: Reviews authentication, tokens and secrets.\nmodel: opus\n---\nYou audit security.\n",
+        );
+        commit_all(env.root());
+        let home = tempfile::tempdir().unwrap();
+        Reviewed { env, home }
+    }
+
+    fn ws(&self, args: &[&str]) -> Run {
+        self.env.ws(args).env("HOME", self.home.path().to_str().unwrap())
+    }
+
+    fn record(&self, reply: &str) -> Value {
+        self.env.write("reply.md", reply);
+        self.ws(&["tasks", "record", "T1", "--reply-file", "reply.md", "--headless"]).ok().json()
+    }
+}
+
+fn commit_all(root: &std::path::Path) {
+    let repo = git2::Repository::open(root).unwrap();
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_all(["*"], git2::IndexAddOption::DEFAULT, None).unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let parent = repo.head().unwrap().peel_to_commit().unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "setup", &tree, &[&parent]).unwrap();
+}
+
+#[test]
+fn reviewers_lists_installed_agents_and_the_changes_priorities() {
+    let r = Reviewed::new();
+    r.ws(&["tasks", "start", "T1"]).ok();
+    r.env.write("src/auth.rs", "pub fn login(password: &str) -> bool { !password.is_empty() }\n");
+    let facts = r.ws(&["tasks", "reviewers", "T1"]).ok().json();
+    assert_eq!(facts["implementer"], "phasegate:implementer");
+    assert_eq!(facts["files"][0]["path"], "src/auth.rs");
+    assert_eq!(facts["priorities"][0]["priority"], "security");
+    let names: Vec<&str> =
+        facts["candidates"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"security-auditor"), "{names:?}");
+    assert!(names.contains(&"phasegate:code-reviewer"), "the plugin's own agents: {names:?}");
+    assert!(!names.contains(&"phasegate:implementer"), "never the implementer");
+    let auditor = facts["candidates"].as_array().unwrap().iter().find(|c| c["name"] == "security-auditor").unwrap();
+    assert_eq!((auditor["source"].as_str(), auditor["model"].as_str()), (Some("project"), Some("opus")));
+}
+
+#[test]
+fn a_task_is_reviewed_in_cycles_until_approved_and_ticked() {
+    let r = Reviewed::new();
+    r.ws(&["tasks", "start", "T1"]).ok();
+    r.env.write("src/auth.rs", "pub fn login() {}\n");
+    r.ws(&["tasks", "review", "T1", "--reviewer", "no-such-agent"]).code(1).stderr_has("not an available agent");
+    r.ws(&["tasks", "review", "T1", "--reviewer", "phasegate:implementer"]).code(1).stderr_has("own implementer");
+    let brief = r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok().json();
+    let prompt = brief["prompt"].as_str().unwrap();
+    assert!(prompt.starts_with("REVIEW REQUEST [Cycle: 1/3]\nOriginal Task: T1: Add the login endpoint\nImplemented by: phasegate:implementer\n"), "{prompt}");
+    assert!(prompt.contains("src/auth.rs (+1 -0)"), "{prompt}");
+    assert!(prompt.contains("Focus Areas: security"), "{prompt}");
+    assert_eq!(brief["todo"], "T1: Add the login endpoint (review_cycle 1/3)");
+
+    let out = r.record("NEEDS REVISION\nThe password is never checked.");
+    assert_eq!((out["decision"].as_str(), out["cycle"].as_u64()), (Some("revise"), Some(1)));
+    // A new process (a new session) resumes at cycle 2, with the previous issue.
+    let brief = r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok().json();
+    assert_eq!(brief["cycle"], 2);
+    assert!(
+        brief["prompt"].as_str().unwrap().contains("Previous Issues:\n- NEEDS REVISION The password is never checked.")
+    );
+
+    // An unclear reply counts nothing and asks the user.
+    let out = r.record("I looked at it.");
+    assert_eq!(out["status"], "UNCLEAR");
+    assert!(out["decision"].is_null() && out["message"].as_str().unwrap().contains("Ask the user"));
+
+    let out = r.record("LGTM");
+    assert_eq!((out["decision"].as_str(), out["ticked"].as_bool()), (Some("approved"), Some(true)));
+    let tasks = r.env.read("docs/features/001-login/tasks.md");
+    assert!(tasks.starts_with("- [x] T1: Add the login endpoint"), "{tasks}");
+    let cycles: Value = serde_json::from_str(&r.env.read("docs/features/001-login/.review-cycles.json")).unwrap();
+    let t1 = &cycles["sessions"]["001-login"]["tasks"]["T1"];
+    assert_eq!((t1["current_cycle"].as_u64(), t1["reviewers"][1]["status"].as_str()), (Some(2), Some("APPROVED")));
+    let rate = &cycles["sessions"]["001-login"]["global_patterns"]["reviewer_failure_rates"]["security-auditor"];
+    assert_eq!((rate["total_reviews"].as_u64(), rate["failure_rate"].as_f64()), (Some(2), Some(0.5)));
+    r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).code(1).stderr_has("is over (approved)");
+}
+
+#[test]
+fn the_cap_escalates_with_the_seeds_options_and_skip_as_the_default() {
+    let r = Reviewed::new();
+    r.ws(&["tasks", "start", "T1"]).ok();
+    r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok();
+    r.record(r#"{"approved": false, "issues": [{"severity": "blocker", "description": "No tests"}], "summary": "x"}"#);
+    r.record("-1");
+    let out = r.record("BLOCKED");
+    assert_eq!(out["decision"], "cap-reached");
+    let e = &out["escalation"];
+    assert_eq!((e["route"].as_str(), e["proceedWith"].as_str()), (Some("queue"), Some("Skip")));
+    let q: Value =
+        serde_json::from_str(&r.env.read(&format!(".claude/questions/{}.json", e["id"].as_str().unwrap()))).unwrap();
+    let labels: Vec<&str> = q["options"].as_array().unwrap().iter().map(|o| o["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Accept as-is", "Fix by hand", "Skip", "Abort"]);
+    assert_eq!(q["expiresAfterMinutes"], 5);
+    assert!(r.env.read("docs/features/001-login/tasks.md").starts_with("- [~] T1"), "not ticked");
+}
+
+/// Regression: question files (`.claude/questions/`, `.claude/suspended/`)
+/// showed up as untracked "code" in the change a reviewer was shown.
+#[test]
+fn question_files_are_not_part_of_a_tasks_change() {
+    let r = Reviewed::new();
+    r.ws(&["tasks", "start", "T1"]).ok();
+    let q = r.env.write("q.json", r#"{"type": "blocking", "text": "Which hash?"}"#);
+    r.ws(&["question", "ask", "--file", q.to_str().unwrap(), "--headless"]).ok();
+    r.env.write("src/auth.rs", "pub fn login() {}\n");
+    let facts = r.ws(&["tasks", "reviewers", "T1"]).ok().json();
+    let files: Vec<&str> = facts["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(files, ["q.json", "src/auth.rs"]);
+}
