@@ -6,6 +6,7 @@ mod common;
 mod util;
 
 mod attacks;
+mod build;
 mod concurrency;
 mod feature;
 mod finish;

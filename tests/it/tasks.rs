@@ -58,8 +58,14 @@ fn the_binary_ticks_the_checkboxes_and_next_follows_them() {
     assert_eq!(batch["tasks"], serde_json::json!(["T2", "T3"]));
     assert_eq!(batch["details"][0]["title"], "Search");
     env.ws(&["tasks", "start", "T2"]).ok();
-    env.ws(&["tasks", "fail", "T2"]).ok();
-    assert!(next(&env, true)["reason"].as_str().unwrap().contains("T2 failed"));
+    // A failure with no output is an unknown error: the user decides.
+    let failed = env.ws(&["tasks", "fail", "T2", "--headless"]).ok().json();
+    assert_eq!((failed["decision"]["action"].as_str(), failed["mark"].as_str()), (Some("ESCALATE"), Some("failed")));
+    assert_eq!(failed["escalation"]["route"], "suspend");
+    assert!(next(&env, true)["reason"].as_str().unwrap().contains("suspended"));
+    env.ws(&["question", "answer", &format!("{f}.1"), "Retry"]).ok();
+    // The rest of the phase goes on around the failed task.
+    assert_eq!(next(&env, true)["tasks"], serde_json::json!(["T3", "T4"]));
     env.ws(&["tasks", "start", "T2"]).ok();
     env.ws(&["tasks", "complete", "T2"]).ok();
     env.ws(&["tasks", "complete", "T2"]).code(1).stderr_has("T2 is done");
@@ -108,4 +114,22 @@ fn a_suspended_feature_hands_out_no_task() {
     let n = next(&env, true);
     assert!(n["tasks"].as_array().unwrap().is_empty());
     assert!(n["reason"].as_str().unwrap().contains("suspended on 001-api.1"));
+}
+
+#[test]
+fn tasks_context_builds_the_delegates_package_from_the_features_documents() {
+    let (env, f) = setup(PLAN);
+    env.write(&format!("docs/features/{f}/spec.md"), "# Spec\nR1: search and export endpoints.\n");
+    env.write(&format!("docs/features/{f}/plan.md"), "# Plan\n1. Schema. 2. Endpoints.\n");
+    let c = env.ws(&["tasks", "context", "T2"]).ok().json();
+    assert_eq!(c["agent"], "phasegate:implementer");
+    let p = c["prompt"].as_str().unwrap();
+    assert!(
+        p.starts_with("CONTEXT:\n--- spec.md ---\n# Spec\nR1: search and export endpoints.\n--- plan.md ---\n"),
+        "{p}"
+    );
+    assert!(p.contains("Builds on:\n- T1: Create the schema (pending)\n"), "{p}");
+    assert!(p.contains("\nTASK: T2: Search\nFiles: src/search.rs\n"), "{p}");
+    assert!(p.contains("\nEXCLUDE: anything outside this task"), "{p}");
+    assert_eq!(env.ws(&["tasks", "context", "T1"]).ok().json()["agent"], "the-developer");
 }

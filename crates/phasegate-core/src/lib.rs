@@ -5,6 +5,7 @@
 //! owns. Callers pass in the clock and the file contents.
 
 pub mod agents;
+pub mod build;
 pub mod change;
 pub mod cycle;
 pub mod history;

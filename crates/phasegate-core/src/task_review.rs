@@ -193,6 +193,35 @@ pub struct SessionCycles {
     /// differs from it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub bases: BTreeMap<String, String>,
+    /// The build loop's state (seed 004 §5.3).
+    #[serde(default, skip_serializing_if = "BuildState::is_empty")]
+    pub build: BuildState,
+}
+
+/// What the build decisions need across sessions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildState {
+    /// When the first task started (the time limit counts from here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<DateTime<Utc>>,
+    /// The time limit in minutes (default 120).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit_minutes: Option<i64>,
+    /// How often each task was started.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attempts: BTreeMap<String, u32>,
+    /// A snapshot of the working tree (a git tree id) when each task started,
+    /// for a rollback that keeps the user's uncommitted work.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub snapshots: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stop_requested: bool,
+}
+
+impl BuildState {
+    pub fn is_empty(&self) -> bool {
+        *self == BuildState::default()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

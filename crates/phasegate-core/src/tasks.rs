@@ -435,6 +435,28 @@ fn check(tasks: &[Task], errors: &mut Vec<Warning>) {
     }
 }
 
+/// Seed 004 §4.3's phase order, which orders the tasks of a phase.
+pub const LAYERS: [&str; 6] = ["database", "types", "queries", "api", "ui", "tests"];
+
+/// A task's layer (seed 004 §4.3), from its title and files.
+pub fn layer(task: &Task) -> Option<&'static str> {
+    let text = format!("{} {}", task.title, task.files.join(" ")).to_lowercase();
+    let words: [(&str, &[&str]); 6] = [
+        ("database", &["database", "migration", "schema", ".sql", " db "]),
+        ("types", &["type", "model", "entity", "struct"]),
+        ("queries", &["query", "queries", "repository", "dao"]),
+        ("api", &["api", "endpoint", "route", "handler", "server"]),
+        ("ui", &["ui", "page", "component", "view", "screen", "frontend", ".tsx", ".vue"]),
+        ("tests", &["test", "spec"]),
+    ];
+    words.iter().find(|(_, ws)| ws.iter().any(|w| text.contains(w))).map(|(l, _)| *l)
+}
+
+/// A task's place in [`LAYERS`]; a task of no known layer comes after them.
+fn rank(task: &Task) -> usize {
+    layer(task).and_then(|l| LAYERS.iter().position(|x| *x == l)).unwrap_or(LAYERS.len())
+}
+
 /// What `tasks next` hands out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -451,9 +473,11 @@ impl TaskList {
     }
 
     /// The next task(s) to run: in phase order (a phase starts once every
-    /// task of the earlier phases is done or skipped); dependencies done;
-    /// in a sequential phase the first pending task when none is in
-    /// progress; a checkpoint after every earlier task of its phase; with
+    /// task of the earlier phases is done or skipped); dependencies done; no
+    /// task past a checkpoint before the checkpoint, and a checkpoint after
+    /// every earlier task of its phase; in seed 004 §4.3's layer order
+    /// (database, types, queries, api, ui, tests), file order within a layer;
+    /// in a sequential phase one task when none is in progress; with
     /// `parallel`, every ready task of a parallel phase that shares no file
     /// with a task in progress or in the batch.
     pub fn next(&self, parallel: bool) -> Ready {
@@ -464,46 +488,50 @@ impl TaskList {
             return none("every task is done or skipped".into());
         };
         let in_phase: Vec<&Task> = self.tasks.iter().filter(|t| t.phase == phase).collect();
-        if let Some(f) = in_phase.iter().find(|t| t.mark == Mark::Failed) {
-            return none(format!("{} failed: retry it (`tasks start {}`), skip it or stop", f.id, f.id));
-        }
         let running: Vec<&&Task> = in_phase.iter().filter(|t| t.mark == Mark::InProgress).collect();
         let execution = self.phases[phase].execution;
-        let mut busy: BTreeSet<String> = running.iter().flat_map(|t| t.files.iter().cloned()).collect();
         let mut batch = Vec::new();
-        for (pos, t) in in_phase.iter().enumerate() {
-            if t.mark != Mark::Pending {
-                continue;
+        if execution == Execution::Parallel || running.is_empty() {
+            // Eligible: a checkpoint once every earlier task is settled and
+            // nothing runs; another task once its dependencies and every
+            // checkpoint before it are settled. Then seed 004 §4.3's layer
+            // order, file order within a layer.
+            let mut eligible: Vec<(usize, usize, &Task)> = Vec::new();
+            for (pos, t) in in_phase.iter().enumerate() {
+                if t.mark != Mark::Pending {
+                    continue;
+                }
+                let earlier = &in_phase[..pos];
+                let ok = if t.checkpoint {
+                    running.is_empty() && earlier.iter().all(|e| e.mark.settled())
+                } else {
+                    t.depends_on.iter().all(|d| self.settled(d))
+                        && earlier.iter().filter(|e| e.checkpoint).all(|e| e.mark.settled())
+                };
+                if ok {
+                    eligible.push((if t.checkpoint { 0 } else { rank(t) }, pos, t));
+                }
             }
-            if execution == Execution::Sequential && !running.is_empty() {
-                break;
-            }
-            let deps_met = t.depends_on.iter().all(|d| self.settled(d));
-            let earlier_settled = in_phase[..pos].iter().all(|e| e.mark.settled());
-            let ready = match execution {
-                Execution::Sequential => deps_met && earlier_settled,
-                Execution::Parallel => deps_met && (!t.checkpoint || earlier_settled),
-            };
-            if !ready {
-                if execution == Execution::Sequential {
+            eligible.sort_by_key(|(r, pos, _)| (*r, *pos));
+            let mut busy: BTreeSet<String> = running.iter().flat_map(|t| t.files.iter().cloned()).collect();
+            for (_, _, t) in eligible {
+                if t.files.iter().any(|f| busy.contains(f)) {
+                    continue;
+                }
+                busy.extend(t.files.iter().cloned());
+                batch.push(t.id.clone());
+                if !parallel || execution == Execution::Sequential || t.checkpoint {
                     break;
                 }
-                continue;
-            }
-            if t.files.iter().any(|f| busy.contains(f)) {
-                continue;
-            }
-            if execution == Execution::Parallel && t.checkpoint && !running.is_empty() {
-                continue;
-            }
-            busy.extend(t.files.iter().cloned());
-            batch.push(t.id.clone());
-            if !parallel || execution == Execution::Sequential || t.checkpoint {
-                break;
             }
         }
         if batch.is_empty() {
-            let why = if running.is_empty() {
+            // A failed task holds what depends on it, its phase's
+            // checkpoints and the next phase, not the rest of its phase.
+            let failed = in_phase.iter().find(|t| t.mark == Mark::Failed);
+            let why = if let (Some(f), true) = (failed, running.is_empty()) {
+                format!("{} failed: retry it (`tasks start {}`), skip it or stop", f.id, f.id)
+            } else if running.is_empty() {
                 "no pending task has its dependencies done".to_owned()
             } else {
                 format!(
@@ -515,6 +543,67 @@ impl TaskList {
         }
         Ready { tasks: batch, reason: None }
     }
+}
+
+/// The most a context package's CONTEXT section holds, in bytes.
+pub const CONTEXT_BUDGET: usize = 6_000;
+
+/// Seed 003's bounded prompt for a delegate (CONTEXT / TASK / SUCCESS /
+/// EXCLUDE): excerpts of the feature's documents (`docs`: name and text)
+/// within [`CONTEXT_BUDGET`], the task with its details and the tasks it
+/// builds on, its success criterion, and the other open tasks as out of
+/// scope. Every delegate gets the same shape.
+pub fn context_package(list: &TaskList, task: &Task, docs: &[(&str, &str)]) -> String {
+    let mut out = String::from("CONTEXT:\n");
+    let share = CONTEXT_BUDGET / docs.len().max(1);
+    for (name, text) in docs {
+        let text = text.trim();
+        let cut = if text.len() <= share {
+            text
+        } else {
+            let mut end = share;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            &text[..text[..end].rfind('\n').unwrap_or(end)]
+        };
+        out.push_str(&format!(
+            "--- {name}{} ---\n{cut}\n",
+            if cut.len() < text.len() { " (excerpt; read the file for the rest)" } else { "" }
+        ));
+    }
+    let done: Vec<String> = task
+        .depends_on
+        .iter()
+        .filter_map(|d| list.get(d))
+        .map(|d| format!("- {}: {} ({})", d.id, d.title, d.mark.name()))
+        .collect();
+    if !done.is_empty() {
+        out.push_str(&format!("Builds on:\n{}\n", done.join("\n")));
+    }
+    out.push_str(&format!("\nTASK: {}: {}\n", task.id, task.title));
+    if !task.files.is_empty() {
+        out.push_str(&format!("Files: {}\n", task.files.join(", ")));
+    }
+    for d in &task.details {
+        out.push_str(&format!("- {d}\n"));
+    }
+    let success = task.done_when.clone().unwrap_or_else(|| "its tests and the project's tests pass".to_owned());
+    out.push_str(&format!("\nSUCCESS: Task complete when {success}\n"));
+    let others: Vec<String> = list
+        .tasks
+        .iter()
+        .filter(|t| t.id != task.id && !t.mark.settled())
+        .take(20)
+        .map(|t| format!("- {}: {}", t.id, t.title))
+        .collect();
+    out.push_str("\nEXCLUDE: anything outside this task; in particular the other open tasks");
+    if others.is_empty() {
+        out.push_str(".\n");
+    } else {
+        out.push_str(&format!(":\n{}\n", others.join("\n")));
+    }
+    out
 }
 
 /// `text` with the checkbox of the task on `line` set to `mark`; None when
@@ -603,7 +692,40 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_task_stops_its_phase_until_retried_or_skipped() {
+    fn a_phase_runs_in_the_seeds_layer_order_and_waits_at_checkpoints() {
+        let text = "- [ ] **Add the settings page** [`files: ui/settings.tsx`]\n- [ ] **Add the settings endpoint**\n- [ ] **Add the settings migration** [`files: db/002.sql`]\n- [ ] **Checkpoint**: the app starts\n- [ ] **Add the settings tests**\n";
+        let mut l = TaskList::parse(text).unwrap();
+        let layers: Vec<Option<&str>> = l.tasks.iter().map(layer).collect();
+        assert_eq!(layers, [Some("ui"), Some("api"), Some("database"), None, Some("tests")]);
+        assert_eq!(l.next(false).tasks, ["T3"], "database before api before ui");
+        l.tasks[2].mark = Mark::Done;
+        assert_eq!(l.next(false).tasks, ["T2"]);
+        l.tasks[1].mark = Mark::Done;
+        assert_eq!(l.next(false).tasks, ["T1"]);
+        l.tasks[0].mark = Mark::Done;
+        assert_eq!(l.next(false).tasks, ["T4"], "the tests wait for the checkpoint before them");
+        l.tasks[3].mark = Mark::Done;
+        assert_eq!(l.next(false).tasks, ["T5"]);
+    }
+
+    #[test]
+    fn a_context_package_has_the_seeds_four_parts_within_its_budget() {
+        let l = TaskList::parse(TODAY).unwrap();
+        let spec = "# Spec\n".to_owned() + &"R1 the model.\n".repeat(1000);
+        let p = context_package(&l, &l.tasks[1], &[("spec.md", &spec), ("plan.md", "# Plan\nStep 1.\n")]);
+        assert!(p.starts_with("CONTEXT:\n--- spec.md (excerpt; read the file for the rest) ---\n# Spec\n"), "{p}");
+        assert!(p.contains("--- plan.md ---\n# Plan\nStep 1.\n"));
+        assert!(p.contains("Builds on:\n- T1: Add the model in src/model.rs (done)\n"));
+        assert!(p.contains("\nTASK: T2: Add the API\n"));
+        assert!(p.contains("\nSUCCESS: Task complete when api_test passes\n"));
+        assert!(p.contains(
+            "\nEXCLUDE: anything outside this task; in particular the other open tasks:\n- T3: Add the page\n"
+        ));
+        assert!(p.len() < CONTEXT_BUDGET + 1_000, "{}", p.len());
+    }
+
+    #[test]
+    fn a_failed_task_holds_only_what_depends_on_it() {
         let mut l = TaskList::parse(TODAY).unwrap();
         l.tasks[1].mark = Mark::Failed;
         let r = l.next(false);

@@ -4,6 +4,7 @@
 //! hook input, call an operation, and render what it returns.
 
 pub mod backlog;
+pub mod build;
 pub mod env;
 pub mod error;
 pub mod feature;

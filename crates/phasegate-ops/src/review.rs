@@ -91,19 +91,23 @@ fn diff_path(feature: &Feature, phase: Phase) -> PathBuf {
     feature.scratch_dir().join(format!("{phase}.diff"))
 }
 
-/// The change in the code directory since `base`, without phasegate's files.
-pub fn code_change(project: &Project, code_dir: &std::path::Path, base: &str) -> OpResult<CodeChange> {
-    // phasegate's own state is not code (questions, suspensions and
-    // preferences live at the project's root, never in a worktree).
-    let skip: Vec<String> = if code_dir == project.root() {
+/// phasegate's own files in `code_dir`, which are not code: the features
+/// folder and the question state at the project's root (never in a
+/// worktree), as path prefixes.
+pub fn own_files(project: &Project, code_dir: &std::path::Path) -> Vec<String> {
+    if code_dir == project.root() {
         [&format!("{FEATURES_DIR}/"), ".claude/suspended/", ".claude/questions/", PREFERENCES_PATH]
             .iter()
             .map(|d| d.to_string())
             .collect()
     } else {
         Vec::new()
-    };
-    Ok(git::change_since(code_dir, base, &skip)?)
+    }
+}
+
+/// The change in the code directory since `base`, without phasegate's files.
+pub fn code_change(project: &Project, code_dir: &std::path::Path, base: &str) -> OpResult<CodeChange> {
+    Ok(git::change_since(code_dir, base, &own_files(project, code_dir))?)
 }
 
 fn write_diff(feature: &Feature, phase: Phase, change: &CodeChange) -> OpResult<String> {

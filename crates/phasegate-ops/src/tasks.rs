@@ -4,6 +4,8 @@
 //! fresh read, written atomically.
 
 use phasegate_core::Artifact;
+use phasegate_core::build;
+use phasegate_core::task_review::BuildState;
 use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
 use phasegate_store::{Change, Feature, fs};
 use serde::Serialize;
@@ -39,7 +41,6 @@ pub enum Action {
     Start,
     Complete,
     Skip,
-    Fail,
 }
 
 impl Action {
@@ -48,7 +49,6 @@ impl Action {
             Action::Start => Mark::InProgress,
             Action::Complete => Mark::Done,
             Action::Skip => Mark::Skipped,
-            Action::Fail => Mark::Failed,
         }
     }
 
@@ -58,7 +58,6 @@ impl Action {
             Action::Start => &[Mark::Pending, Mark::Failed],
             Action::Complete => &[Mark::Pending, Mark::InProgress],
             Action::Skip => &[Mark::Pending, Mark::InProgress, Mark::Failed],
-            Action::Fail => &[Mark::InProgress],
         }
     }
 }
@@ -86,6 +85,14 @@ pub fn next(env: &Env, given: Option<&str>, parallel: bool) -> OpResult<Next> {
     if let Some(q) = project.marker(&name)?.filter(|q| q.answer.is_none()) {
         let ready =
             Ready { tasks: Vec::new(), reason: Some(format!("{name} is suspended on {}: {}", q.id, q.question)) };
+        return Ok(Next { feature: name, ready, details: Vec::new() });
+    }
+    let cycles = feature.read_review_cycles()?;
+    if let Some(s) = cycles.sessions.get(&name)
+        && let Err(why) =
+            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&s.build), s.build.stop_requested)
+    {
+        let ready = Ready { tasks: Vec::new(), reason: Some(format!("the build stopped: {why}")) };
         return Ok(Next { feature: name, ready, details: Vec::new() });
     }
     let ready = list.next(parallel);
@@ -127,12 +134,24 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
         }));
     }
     let mut changes = vec![tick(guard.feature(), &file, task, target)?];
-    // A task's change is what differs from the commit it started at.
-    if action == Action::Start
-        && let Some(head) = phasegate_store::git::head_commit(&project.code_dir(&guard.load()?))?
-    {
+    if action == Action::Start {
         let mut cycles = guard.feature().read_review_cycles()?;
-        cycles.sessions.entry(feature.name().to_owned()).or_default().bases.insert(task.id.clone(), head);
+        let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
+        if let Err(why) =
+            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&s.build), s.build.stop_requested)
+        {
+            return Err(OpError::Refused(format!("the build stopped: {why}")));
+        }
+        // A checkpoint: the task's change is what differs from its start
+        // commit, and a rollback returns to this snapshot of the working tree.
+        let dir = project.code_dir(&guard.load()?);
+        if let Some(head) = phasegate_store::git::head_commit(&dir)? {
+            s.bases.insert(task.id.clone(), head);
+            let skip = crate::review::own_files(&project, &dir);
+            s.build.snapshots.insert(task.id.clone(), phasegate_store::git::snapshot(&dir, &skip)?);
+        }
+        *s.build.attempts.entry(task.id.clone()).or_default() += 1;
+        s.build.started_at.get_or_insert(env.now);
         changes.push(guard.feature().review_cycles_change(&cycles));
     }
     guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;
@@ -143,6 +162,16 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
         to: target,
         line: task.line,
     })
+}
+
+/// How long the build has run.
+pub(crate) fn elapsed(b: &BuildState, env: &Env) -> Option<chrono::Duration> {
+    b.started_at.map(|t| env.now - t)
+}
+
+/// The build's time limit in minutes.
+pub(crate) fn limit(b: &BuildState) -> i64 {
+    b.time_limit_minutes.unwrap_or(build::DEFAULT_TIME_LIMIT_MINUTES)
 }
 
 /// The change that sets `task`'s checkbox to `mark` in tasks.md.
@@ -168,4 +197,39 @@ pub(crate) fn read(feature: &Feature) -> OpResult<(TaskList, String)> {
     let list =
         TaskList::parse(&text).map_err(|e| OpError::Invalid(format!("{shown} cannot be read as a task list: {e}")))?;
     Ok((list, shown))
+}
+
+/// What `tasks context` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Context {
+    pub feature: String,
+    pub task: String,
+    /// The agent to delegate to: the task's, else the default implementer.
+    pub agent: String,
+    pub prompt: String,
+}
+
+/// The task's context package (seed 003's CONTEXT / TASK / SUCCESS /
+/// EXCLUDE) from the feature's spec, design and plan.
+pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
+    let (_, feature) = feature::resolve(env, given)?;
+    let (list, file) = read(&feature)?;
+    let task = list.get(id).ok_or_else(|| OpError::Invalid(format!("{file} has no task {id}")))?;
+    let mut docs: Vec<(String, String)> = Vec::new();
+    for a in [Artifact::Spec, Artifact::Design, Artifact::Plan] {
+        let path = feature.artifact_path(a);
+        fs::confine(feature.root(), &path)?;
+        if let Some(text) = fs::read_optional(&path)? {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            docs.push((name, text));
+        }
+    }
+    let docs: Vec<(&str, &str)> = docs.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    Ok(Context {
+        feature: feature.name().to_owned(),
+        task: task.id.clone(),
+        agent: task.agent.clone().unwrap_or_else(|| crate::task_review::DEFAULT_IMPLEMENTER.to_owned()),
+        prompt: phasegate_core::tasks::context_package(&list, task, &docs),
+    })
 }

@@ -237,6 +237,84 @@ pub fn content_fingerprint(text: &str) -> String {
     Oid::hash_object(git2::ObjectType::Blob, text.as_bytes()).map(|o| o.to_string()).unwrap_or_default()
 }
 
+/// A checkpoint of the working tree around `dir` as it is now: its tracked
+/// files with their uncommitted changes and the untracked files git does
+/// not ignore, written as a tree to the object database. Nothing else is
+/// touched: not the index file, HEAD, or any file. Paths under `skip` are
+/// left out. Returns the tree's id.
+pub fn snapshot(dir: &Path, skip: &[String]) -> Result<String, StoreError> {
+    // A handle of its own: the index below is changed in memory only.
+    let repo = open(dir)?;
+    let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
+    let mut index = repo.index().map_err(|e| StoreError::git(&root, e))?;
+    let skipped = |p: &Path, _: &[u8]| -> i32 {
+        let p = p.to_string_lossy().replace('\\', "/");
+        i32::from(skip.iter().any(|s| p.starts_with(s.as_str())))
+    };
+    index
+        .add_all(["*"], git2::IndexAddOption::DEFAULT, Some(&mut |p, m| skipped(p, m)))
+        .map_err(|e| StoreError::git(&root, e))?;
+    index.update_all(["*"], Some(&mut |p, m| skipped(p, m))).map_err(|e| StoreError::git(&root, e))?;
+    let tree = index.write_tree().map_err(|e| StoreError::git(&root, e))?;
+    Ok(tree.to_string())
+}
+
+/// Puts the working tree back as [`snapshot`] saw it, for the files that
+/// differ from it now (outside `skip`): a file of the snapshot gets its
+/// content back, a file that was not there is removed. Returns the paths
+/// restored. Refused when HEAD is no longer `base`: commits are never undone.
+pub fn restore(dir: &Path, tree: &str, base: &str, skip: &[String]) -> Result<Vec<String>, StoreError> {
+    let repo = open(dir)?;
+    let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
+    let head = repo.head().ok().and_then(|h| h.target()).map(|o| o.to_string());
+    if head.as_deref() != Some(base) {
+        return Err(StoreError::Invalid(format!(
+            "HEAD moved since the task started ({} then, {} now): a rollback never undoes commits; revert them with git",
+            &base[..base.len().min(12)],
+            head.as_deref().map_or("none", |h| &h[..h.len().min(12)])
+        )));
+    }
+    let tree = Oid::from_str(tree).and_then(|o| repo.find_tree(o)).map_err(|e| {
+        StoreError::Invalid(format!("the task's checkpoint {tree} is not in {}: {}", root.display(), e.message()))
+    })?;
+    let mut opts = DiffOptions::new();
+    opts.include_untracked(true).recurse_untracked_dirs(true).include_typechange(true);
+    let diff = repo.diff_tree_to_workdir(Some(&tree), Some(&mut opts)).map_err(|e| StoreError::git(&root, e))?;
+    let mut restored = Vec::new();
+    for delta in diff.deltas() {
+        let Some(rel) = delta.new_file().path().or_else(|| delta.old_file().path()).map(Path::to_path_buf) else {
+            continue;
+        };
+        let shown = rel.to_string_lossy().replace('\\', "/");
+        if skip.iter().any(|s| shown.starts_with(s.as_str()))
+            || rel.components().any(|c| !matches!(c, std::path::Component::Normal(_)))
+        {
+            continue;
+        }
+        let path = root.join(&rel);
+        match tree.get_path(&rel) {
+            Ok(entry) => {
+                let blob =
+                    entry.to_object(&repo).and_then(|o| o.peel_to_blob()).map_err(|e| StoreError::git(&root, e))?;
+                if let Some(parent) = path.parent() {
+                    fs::create_dir_all(parent).at("create", parent)?;
+                }
+                crate::fs::write_atomic(&path, blob.content())?;
+                #[cfg(unix)]
+                if entry.filemode() == 0o100_755 {
+                    use std::os::unix::fs::PermissionsExt;
+                    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).at("set the mode of", &path)?;
+                }
+            }
+            Err(_) => {
+                crate::fs::remove_if_exists(&path)?;
+            }
+        }
+        restored.push(shown);
+    }
+    Ok(restored)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,8 @@ use clap::Subcommand;
 
 use crate::{CmdResult, Ctx};
 
+mod context;
+mod fail;
 mod list;
 mod mark;
 mod next;
@@ -22,8 +24,11 @@ pub enum TasksCommand {
     Complete(mark::MarkArgs),
     /// Skip a task: `[-]`.
     Skip(mark::MarkArgs),
-    /// Mark a task in progress failed: `[!]` (its phase waits until it is retried or skipped).
-    Fail(mark::MarkArgs),
+    /// Mark a task in progress failed (`[!]`) and apply the build decision to its validation output.
+    Fail(fail::FailArgs),
+    /// Ask the build to stop, or withdraw the request.
+    Stop(fail::StopArgs),
+    Context(context::ContextArgs),
     Reviewers(reviewers::ReviewersArgs),
     Review(review::ReviewArgs),
     Record(record::RecordArgs),
@@ -37,7 +42,9 @@ pub fn run(cmd: TasksCommand, ctx: &mut Ctx<'_>) -> CmdResult {
         TasksCommand::Start(a) => mark::cmd_mark(a, Action::Start, ctx),
         TasksCommand::Complete(a) => mark::cmd_mark(a, Action::Complete, ctx),
         TasksCommand::Skip(a) => mark::cmd_mark(a, Action::Skip, ctx),
-        TasksCommand::Fail(a) => mark::cmd_mark(a, Action::Fail, ctx),
+        TasksCommand::Fail(a) => fail::cmd_fail(a, ctx),
+        TasksCommand::Stop(a) => fail::cmd_stop(a, ctx),
+        TasksCommand::Context(a) => context::cmd_context(a, ctx),
         TasksCommand::Reviewers(a) => reviewers::cmd_reviewers(a, ctx),
         TasksCommand::Review(a) => review::cmd_review(a, ctx),
         TasksCommand::Record(a) => record::cmd_record(a, ctx),
