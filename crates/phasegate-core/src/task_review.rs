@@ -216,6 +216,9 @@ pub struct BuildState {
     pub snapshots: BTreeMap<String, String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stop_requested: bool,
+    /// The worktree of each task of a parallel batch, until it is merged.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub worktrees: BTreeMap<String, String>,
 }
 
 impl BuildState {

@@ -9,6 +9,7 @@ pub mod env;
 pub mod error;
 pub mod feature;
 pub mod hooks;
+pub mod parallel;
 pub mod phase;
 pub mod pipeline;
 pub mod poll;

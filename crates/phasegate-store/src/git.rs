@@ -315,6 +315,103 @@ pub fn restore(dir: &Path, tree: &str, base: &str, skip: &[String]) -> Result<Ve
     Ok(restored)
 }
 
+/// Creates branch `branch` at the HEAD of the working tree around `dir` and
+/// a linked worktree for it at `path` (for one task of a parallel batch).
+/// Returns the commit it starts from.
+pub fn add_task_worktree(dir: &Path, name: &str, path: &Path, branch: &str) -> Result<String, StoreError> {
+    let repo = open(dir)?;
+    let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
+    let head = repo.head().and_then(|h| h.peel_to_commit()).map_err(|_| {
+        StoreError::Invalid(format!("{} has no commit to branch a task from; commit first", root.display()))
+    })?;
+    if repo.find_branch(branch, git2::BranchType::Local).is_ok() || crate::fs::exists_entry(path) {
+        return Err(StoreError::Invalid(format!(
+            "the task's branch {branch} or folder {} exists already: merge it (`tasks merge`) or remove both",
+            path.display()
+        )));
+    }
+    let created = repo.branch(branch, &head, false).map_err(|e| StoreError::git(&root, e))?;
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).at("create", parent)?;
+    }
+    let mut opts = WorktreeAddOptions::new();
+    opts.reference(Some(created.get()));
+    repo.worktree(name, path, Some(&opts)).map_err(|e| StoreError::git(path, e))?;
+    Ok(head.id().to_string())
+}
+
+/// How a task's branch came back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Merged {
+    /// The branch has no commit the working tree lacks.
+    UpToDate,
+    FastForward(String),
+    Merge(String),
+    /// Nothing was changed; these paths conflict.
+    Conflict(Vec<String>),
+}
+
+/// Merges `branch` into the HEAD of the working tree around `dir`: a fast
+/// forward when possible, else a merge commit. The working tree is updated
+/// safely (a file with local changes is never overwritten: that is an
+/// error, and nothing is committed). A conflict changes nothing.
+pub fn merge_branch(dir: &Path, branch: &str, message: &str) -> Result<Merged, StoreError> {
+    let repo = open(dir)?;
+    let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
+    let err = |e: git2::Error| StoreError::git(&root, e);
+    let theirs_ref = repo.find_branch(branch, git2::BranchType::Local).map_err(err)?;
+    let theirs = theirs_ref.get().peel_to_commit().map_err(err)?;
+    let ours = repo.head().and_then(|h| h.peel_to_commit()).map_err(err)?;
+    let annotated = repo.find_annotated_commit(theirs.id()).map_err(err)?;
+    let (analysis, _) = repo.merge_analysis(&[&annotated]).map_err(err)?;
+    let mut checkout = git2::build::CheckoutBuilder::new();
+    checkout.safe();
+    if analysis.is_up_to_date() {
+        return Ok(Merged::UpToDate);
+    }
+    if analysis.is_fast_forward() {
+        repo.checkout_tree(theirs.as_object(), Some(&mut checkout)).map_err(err)?;
+        let mut head = repo.head().and_then(|h| h.resolve()).map_err(err)?;
+        head.set_target(theirs.id(), message).map_err(err)?;
+        return Ok(Merged::FastForward(theirs.id().to_string()));
+    }
+    let mut index = repo.merge_commits(&ours, &theirs, None).map_err(err)?;
+    if index.has_conflicts() {
+        let mut paths: Vec<String> = index
+            .conflicts()
+            .map_err(err)?
+            .flatten()
+            .filter_map(|c| c.our.or(c.their).or(c.ancestor))
+            .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+            .collect();
+        paths.dedup();
+        return Ok(Merged::Conflict(paths));
+    }
+    let tree_id = index.write_tree_to(&repo).map_err(err)?;
+    let tree = repo.find_tree(tree_id).map_err(err)?;
+    repo.checkout_tree(tree.as_object(), Some(&mut checkout)).map_err(err)?;
+    let sig = repo.signature().or_else(|_| git2::Signature::now("phasegate", "phasegate@localhost")).map_err(err)?;
+    let id = repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &[&ours, &theirs]).map_err(err)?;
+    Ok(Merged::Merge(id.to_string()))
+}
+
+/// Removes a task's worktree (folder and git's record) and its branch.
+pub fn remove_task_worktree(dir: &Path, name: &str, path: &Path, branch: &str) -> Result<(), StoreError> {
+    let repo = open(dir)?;
+    if let Ok(wt) = repo.find_worktree(name) {
+        let mut opts = WorktreePruneOptions::new();
+        opts.valid(true).working_tree(true).locked(false);
+        wt.prune(Some(&mut opts)).map_err(|e| StoreError::git(path, e))?;
+    }
+    if path.is_dir() {
+        fs::remove_dir_all(path).at("remove", path)?;
+    }
+    if let Ok(mut b) = repo.find_branch(branch, git2::BranchType::Local) {
+        b.delete().map_err(|e| StoreError::git(path, e))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,10 +9,12 @@ mod context;
 mod fail;
 mod list;
 mod mark;
+mod merge;
 mod next;
 mod record;
 mod review;
 mod reviewers;
+mod worktree;
 
 #[derive(Debug, Subcommand)]
 pub enum TasksCommand {
@@ -29,6 +31,8 @@ pub enum TasksCommand {
     /// Ask the build to stop, or withdraw the request.
     Stop(fail::StopArgs),
     Context(context::ContextArgs),
+    Worktree(worktree::WorktreeArgs),
+    Merge(merge::MergeArgs),
     Reviewers(reviewers::ReviewersArgs),
     Review(review::ReviewArgs),
     Record(record::RecordArgs),
@@ -45,6 +49,8 @@ pub fn run(cmd: TasksCommand, ctx: &mut Ctx<'_>) -> CmdResult {
         TasksCommand::Fail(a) => fail::cmd_fail(a, ctx),
         TasksCommand::Stop(a) => fail::cmd_stop(a, ctx),
         TasksCommand::Context(a) => context::cmd_context(a, ctx),
+        TasksCommand::Worktree(a) => worktree::cmd_worktree(a, ctx),
+        TasksCommand::Merge(a) => merge::cmd_merge(a, ctx),
         TasksCommand::Reviewers(a) => reviewers::cmd_reviewers(a, ctx),
         TasksCommand::Review(a) => review::cmd_review(a, ctx),
         TasksCommand::Record(a) => record::cmd_record(a, ctx),
