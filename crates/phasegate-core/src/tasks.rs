@@ -6,7 +6,7 @@
 //! `[ ]` pending, `[~]` in progress, `[x]` done, `[-]` skipped, `[!]` failed.
 //! Pure: text in, a [`TaskList`] or line-numbered errors out.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -468,19 +468,16 @@ pub struct Ready {
 }
 
 impl TaskList {
-    fn settled(&self, id: &str) -> bool {
-        self.get(id).is_some_and(|t| t.mark.settled())
-    }
-
     /// The next task(s) to run: in phase order (a phase starts once every
     /// task of the earlier phases is done or skipped); dependencies done; no
     /// task past a checkpoint before the checkpoint, and a checkpoint after
     /// every earlier task of its phase; in seed 004 §4.3's layer order
     /// (database, types, queries, api, ui, tests), file order within a layer;
-    /// in a sequential phase one task when none is in progress; with
-    /// `parallel`, every ready task of a parallel phase that shares no file
-    /// with a task in progress or in the batch.
-    pub fn next(&self, parallel: bool) -> Ready {
+    /// in a sequential phase one task when none is in progress; with `max`
+    /// above 1, up to `max` ready tasks of a parallel phase that share no
+    /// file with a task in progress or with each other.
+    pub fn next(&self, max: usize) -> Ready {
+        let parallel = max > 1;
         let none = |reason: String| Ready { tasks: Vec::new(), reason: Some(reason) };
         let Some(phase) =
             (0..self.phases.len()).find(|&p| self.tasks.iter().any(|t| t.phase == p && !t.mark.settled()))
@@ -496,21 +493,23 @@ impl TaskList {
             // nothing runs; another task once its dependencies and every
             // checkpoint before it are settled. Then seed 004 §4.3's layer
             // order, file order within a layer.
+            let marks: HashMap<String, Mark> = self.tasks.iter().map(|t| (t.id.to_uppercase(), t.mark)).collect();
+            let settled = |id: &str| marks.get(&id.to_uppercase()).is_some_and(|m| m.settled());
             let mut eligible: Vec<(usize, usize, &Task)> = Vec::new();
+            // Whether every earlier task, and every earlier checkpoint, is settled.
+            let (mut all_before, mut checkpoints_before) = (true, true);
             for (pos, t) in in_phase.iter().enumerate() {
-                if t.mark != Mark::Pending {
-                    continue;
-                }
-                let earlier = &in_phase[..pos];
-                let ok = if t.checkpoint {
-                    running.is_empty() && earlier.iter().all(|e| e.mark.settled())
-                } else {
-                    t.depends_on.iter().all(|d| self.settled(d))
-                        && earlier.iter().filter(|e| e.checkpoint).all(|e| e.mark.settled())
-                };
+                let ok = t.mark == Mark::Pending
+                    && if t.checkpoint {
+                        running.is_empty() && all_before
+                    } else {
+                        checkpoints_before && t.depends_on.iter().all(|d| settled(d))
+                    };
                 if ok {
                     eligible.push((if t.checkpoint { 0 } else { rank(t) }, pos, t));
                 }
+                all_before &= t.mark.settled();
+                checkpoints_before &= !t.checkpoint || t.mark.settled();
             }
             eligible.sort_by_key(|(r, pos, _)| (*r, *pos));
             let mut busy: BTreeSet<String> = running.iter().flat_map(|t| t.files.iter().cloned()).collect();
@@ -520,7 +519,7 @@ impl TaskList {
                 }
                 busy.extend(t.files.iter().cloned());
                 batch.push(t.id.clone());
-                if !parallel || execution == Execution::Sequential || t.checkpoint {
+                if !parallel || execution == Execution::Sequential || t.checkpoint || batch.len() >= max {
                     break;
                 }
             }
@@ -649,7 +648,7 @@ mod tests {
         assert!(t1.depends_on.is_empty());
         assert_eq!(l.tasks[2].depends_on, ["T1", "T2"]);
         assert!(l.warnings.is_empty(), "{:?}", l.warnings);
-        assert_eq!(l.next(false).tasks, ["T2"]);
+        assert_eq!(l.next(1).tasks, ["T2"]);
     }
 
     #[test]
@@ -671,24 +670,24 @@ mod tests {
     #[test]
     fn next_follows_phases_order_dependencies_files_and_checkpoints() {
         let mut l = TaskList::parse(PLAN).unwrap();
-        assert_eq!(l.next(true).tasks, ["T1"], "a sequential phase hands out one task");
+        assert_eq!(l.next(usize::MAX).tasks, ["T1"], "a sequential phase hands out one task");
         l.tasks[0].mark = Mark::InProgress;
-        assert!(l.next(true).reason.unwrap().contains("waiting for T1"));
+        assert!(l.next(usize::MAX).reason.unwrap().contains("waiting for T1"));
         l.tasks[0].mark = Mark::Done;
-        assert_eq!(l.next(true).tasks, ["T2"], "the checkpoint comes after every earlier task");
+        assert_eq!(l.next(usize::MAX).tasks, ["T2"], "the checkpoint comes after every earlier task");
         l.tasks[1].mark = Mark::Done;
         // Phase 2: T3 and T4 at once; T5 shares src/search.rs with T3.
-        assert_eq!(l.next(true).tasks, ["T3", "T4"]);
-        assert_eq!(l.next(false).tasks, ["T3"]);
+        assert_eq!(l.next(usize::MAX).tasks, ["T3", "T4"]);
+        assert_eq!(l.next(1).tasks, ["T3"]);
         l.tasks[2].mark = Mark::InProgress;
-        assert_eq!(l.next(true).tasks, ["T4"], "T5 waits for the file T3 is writing");
+        assert_eq!(l.next(usize::MAX).tasks, ["T4"], "T5 waits for the file T3 is writing");
         l.tasks[2].mark = Mark::Done;
         l.tasks[3].mark = Mark::Done;
-        assert_eq!(l.next(true).tasks, ["T5"], "the checkpoint waits for T5");
+        assert_eq!(l.next(usize::MAX).tasks, ["T5"], "the checkpoint waits for T5");
         l.tasks[4].mark = Mark::Skipped;
-        assert_eq!(l.next(true).tasks, ["T6"]);
+        assert_eq!(l.next(usize::MAX).tasks, ["T6"]);
         l.tasks[5].mark = Mark::Done;
-        assert_eq!(l.next(true).reason.as_deref(), Some("every task is done or skipped"));
+        assert_eq!(l.next(usize::MAX).reason.as_deref(), Some("every task is done or skipped"));
     }
 
     #[test]
@@ -697,15 +696,15 @@ mod tests {
         let mut l = TaskList::parse(text).unwrap();
         let layers: Vec<Option<&str>> = l.tasks.iter().map(layer).collect();
         assert_eq!(layers, [Some("ui"), Some("api"), Some("database"), None, Some("tests")]);
-        assert_eq!(l.next(false).tasks, ["T3"], "database before api before ui");
+        assert_eq!(l.next(1).tasks, ["T3"], "database before api before ui");
         l.tasks[2].mark = Mark::Done;
-        assert_eq!(l.next(false).tasks, ["T2"]);
+        assert_eq!(l.next(1).tasks, ["T2"]);
         l.tasks[1].mark = Mark::Done;
-        assert_eq!(l.next(false).tasks, ["T1"]);
+        assert_eq!(l.next(1).tasks, ["T1"]);
         l.tasks[0].mark = Mark::Done;
-        assert_eq!(l.next(false).tasks, ["T4"], "the tests wait for the checkpoint before them");
+        assert_eq!(l.next(1).tasks, ["T4"], "the tests wait for the checkpoint before them");
         l.tasks[3].mark = Mark::Done;
-        assert_eq!(l.next(false).tasks, ["T5"]);
+        assert_eq!(l.next(1).tasks, ["T5"]);
     }
 
     #[test]
@@ -728,7 +727,7 @@ mod tests {
     fn a_failed_task_holds_only_what_depends_on_it() {
         let mut l = TaskList::parse(TODAY).unwrap();
         l.tasks[1].mark = Mark::Failed;
-        let r = l.next(false);
+        let r = l.next(1);
         assert!(r.tasks.is_empty() && r.reason.unwrap().contains("T2 failed"));
     }
 

@@ -78,7 +78,7 @@ pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
     Ok(Listed { feature: feature.name().to_owned(), file, list })
 }
 
-pub fn next(env: &Env, given: Option<&str>, parallel: bool) -> OpResult<Next> {
+pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     let (project, feature) = feature::resolve(env, given)?;
     let (list, _) = read(&feature)?;
     let name = feature.name().to_owned();
@@ -95,7 +95,7 @@ pub fn next(env: &Env, given: Option<&str>, parallel: bool) -> OpResult<Next> {
         let ready = Ready { tasks: Vec::new(), reason: Some(format!("the build stopped: {why}")) };
         return Ok(Next { feature: name, ready, details: Vec::new() });
     }
-    let ready = list.next(parallel);
+    let ready = list.next(max);
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
     Ok(Next { feature: name, ready, details })
 }
@@ -119,8 +119,9 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
             target.name()
         )));
     }
-    if action == Action::Start && task.mark == Mark::Pending && !list.next(true).tasks.contains(&task.id) {
-        let why = list.next(true).reason.unwrap_or_else(|| "its dependencies or earlier tasks are not done".into());
+    if action == Action::Start && task.mark == Mark::Pending && !list.next(usize::MAX).tasks.contains(&task.id) {
+        let why =
+            list.next(usize::MAX).reason.unwrap_or_else(|| "its dependencies or earlier tasks are not done".into());
         let unmet: Vec<&str> = task
             .depends_on
             .iter()

@@ -6,12 +6,16 @@ use phasegate_ops::tasks;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// How many delegates a batch starts at once by default: enough to use the
+/// parallelism, few enough to review and merge.
+const DEFAULT_BATCH: u32 = 4;
+
 /// The next ready task: phases in order (a phase starts when every task of
-/// the earlier ones is done or skipped), dependencies done, not in progress,
-/// the feature not suspended; a checkpoint after every earlier task of its
-/// phase. With --parallel, every ready task of a parallel phase that shares
-/// no file with another (a batch to run at once). Prints `tasks` (ids),
-/// `details` and, when nothing is ready, `reason`. Exit 0 either way.
+/// the earlier ones is done or skipped), dependencies done, seed 004's layer
+/// order, a checkpoint after the tasks before it, the feature not suspended,
+/// the build not stopped. With --parallel, a batch of ready tasks of a
+/// parallel phase that share no file (at most 4, or --max). Prints `tasks`
+/// (ids), `details` and, when nothing is ready, `reason`. Exit 0 either way.
 #[derive(Debug, Args)]
 pub struct NextArgs {
     #[arg(long)]
@@ -19,12 +23,16 @@ pub struct NextArgs {
     /// A batch of independent tasks instead of one.
     #[arg(long)]
     parallel: bool,
+    /// The most tasks in a batch (default 4).
+    #[arg(long, value_name = "N", requires = "parallel", value_parser = clap::value_parser!(u32).range(1..=64))]
+    max: Option<u32>,
     #[command(flatten)]
     feature: FeatureArg,
 }
 
 pub fn cmd_next(args: NextArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let next = tasks::next(&ctx.env, args.feature.get(), args.parallel)?;
+    let max = if args.parallel { args.max.unwrap_or(DEFAULT_BATCH) as usize } else { 1 };
+    let next = tasks::next(&ctx.env, args.feature.get(), max)?;
     if args.json {
         ctx.out.json(&next)?;
     } else if let Some(why) = &next.ready.reason {
