@@ -18,6 +18,7 @@ mod questions;
 mod review_loop;
 mod session_start;
 mod stop_hook;
+mod tasks;
 mod walk;
 
 /// Every file in tests/e2e is a module of this binary.

@@ -1,7 +1,9 @@
 //! PreToolUse: the model must not edit phasegate's state files with Edit or
 //! Write; each has a command that changes it exactly (atomically, under a
-//! lock, by the rules). The check looks at the path only: no file is read,
-//! no repository opened, so it costs what a process start costs.
+//! lock, by the rules). The check looks at the path (and, for a feature's
+//! tasks.md, at the edit's text: checkboxes are ticked by the binary only):
+//! no file is read, no repository opened, so it costs what a process start
+//! costs.
 
 use std::path::{Component, Path};
 
@@ -27,10 +29,54 @@ pub fn check(input: &HookInput) -> Option<Deny> {
     let tool_input = input.tool_input.as_ref()?;
     let path =
         ["file_path", "notebook_path", "path"].iter().find_map(|k| tool_input.get(*k).and_then(Value::as_str))?;
+    if let Some(deny) = ticks_by_hand(tool, path, tool_input) {
+        return Some(deny);
+    }
     let instead = protected(Path::new(path))?;
     Some(Deny {
         reason: format!(
             "phasegate: {path} is workflow state that only workflow-state writes (atomically, under a lock, by the workflow's rules); do not {} it. Instead: {instead}",
+            tool.to_lowercase()
+        ),
+    })
+}
+
+/// An Edit of a feature's tasks.md that only changes checkboxes: the
+/// binary ticks them (`tasks start|complete|skip|fail`), so the state it
+/// reads on a restart is the state it wrote. Writing the list itself (the
+/// tasks phase) stays free.
+fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value) -> Option<Deny> {
+    let parts: Vec<&str> = Path::new(path).iter().filter_map(|c| c.to_str()).collect();
+    let n = parts.len();
+    if n < 4 || parts[n - 1] != "tasks.md" || parts[n - 3] != "features" || parts[n - 4] != "docs" {
+        return None;
+    }
+    let pairs: Vec<(&str, &str)> = match tool {
+        "Edit" => vec![(tool_input.get("old_string")?.as_str()?, tool_input.get("new_string")?.as_str()?)],
+        "MultiEdit" => tool_input
+            .get("edits")?
+            .as_array()?
+            .iter()
+            .filter_map(|e| Some((e.get("old_string")?.as_str()?, e.get("new_string")?.as_str()?)))
+            .collect(),
+        _ => return None,
+    };
+    let mark = |line: &str| -> Option<(String, char)> {
+        let t = line.trim_start();
+        let body = t.strip_prefix("- [").or_else(|| t.strip_prefix("* ["))?;
+        let c = body.chars().next()?;
+        let rest = body[c.len_utf8()..].strip_prefix(']')?;
+        Some((format!("{}{rest}", &line[..line.len() - t.len()]), c))
+    };
+    let ticks = pairs.iter().any(|(old, new)| {
+        old.lines().zip(new.lines()).any(|(o, n)| match (mark(o), mark(n)) {
+            (Some((a, x)), Some((b, y))) => a == b && x != y,
+            _ => false,
+        })
+    });
+    ticks.then(|| Deny {
+        reason: format!(
+            "phasegate: {path}'s checkboxes are the task state that only workflow-state ticks; do not {} them. Instead: `workflow-state tasks start|complete|skip|fail <task>`",
             tool.to_lowercase()
         ),
     })
@@ -58,6 +104,7 @@ pub fn protected(path: &Path) -> Option<&'static str> {
             ),
             ".review-history.md" => Some("`workflow-state review record` appends each iteration"),
             ".rounds.json" => Some("`workflow-state rounds start|record|answer|ask`"),
+            ".review-cycles.json" => Some("`workflow-state tasks start|review|record|fail`"),
             _ => None,
         };
     }
@@ -103,6 +150,39 @@ mod tests {
     }
 
     #[test]
+    fn ticking_a_task_by_hand_is_denied_and_writing_the_list_is_not() {
+        let edit = |old: &str, new: &str| HookInput {
+            tool_name: Some("Edit".into()),
+            tool_input: Some(
+                json!({"file_path": "/r/docs/features/001-a/tasks.md", "old_string": old, "new_string": new}),
+            ),
+            ..HookInput::default()
+        };
+        let d = check(&edit("- [ ] T1: model", "- [x] T1: model")).unwrap();
+        assert!(d.reason.contains("workflow-state tasks start|complete|skip|fail"), "{}", d.reason);
+        assert!(check(&edit("  - [~] **Search**", "  - [ ] **Search**")).is_some());
+        assert!(check(&edit("- [ ] T1: model", "- [ ] T1: the model in src/model.rs")).is_none());
+        let multi = HookInput {
+            tool_name: Some("MultiEdit".into()),
+            tool_input: Some(
+                json!({"file_path": "docs/features/001-a/tasks.md", "edits": [{"old_string": "- [ ] T2: a", "new_string": "- [x] T2: a"}]}),
+            ),
+            ..HookInput::default()
+        };
+        assert!(check(&multi).is_some());
+        assert!(check(&input("Write", "/r/docs/features/001-a/tasks.md")).is_none());
+        assert!(check(&edit("- [ ] x", "- [x] x")).is_some());
+        let elsewhere = HookInput {
+            tool_name: Some("Edit".into()),
+            tool_input: Some(
+                json!({"file_path": "/r/notes/tasks.md", "old_string": "- [ ] a", "new_string": "- [x] a"}),
+            ),
+            ..HookInput::default()
+        };
+        assert!(check(&elsewhere).is_none(), "only a feature's task list");
+    }
+
+    #[test]
     fn state_files_are_protected_and_worker_files_are_not() {
         for p in [
             "/r/docs/features/001-a/.meta.json",
@@ -112,6 +192,7 @@ mod tests {
             "/r/.claude/suspended/9-x.json",
             "/r/.claude/questions/9-x.2.json",
             "/r/docs/features/001-a/.rounds.json",
+            "/r/docs/features/001-a/.review-cycles.json",
             "/r/.git/phasegate/index.json",
         ] {
             assert!(check(&input("Write", p)).is_some(), "{p}");
