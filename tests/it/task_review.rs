@@ -141,3 +141,73 @@ fn question_files_are_not_part_of_a_tasks_change() {
     let files: Vec<&str> = facts["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
     assert_eq!(files, ["q.json", "src/auth.rs"]);
 }
+
+#[test]
+fn the_implement_config_sets_the_cap_the_escalation_default_and_the_review_timeout() {
+    let r = Reviewed::new();
+    r.env.write(
+        ".phasegate/implement.config.json",
+        r#"{"max_cycles": 1, "review_timeout_minutes": 10, "escalation": {"timeout_minutes": 30, "default_action": "accept_as_is"}}"#,
+    );
+    r.ws(&["tasks", "start", "T1"]).ok();
+    let brief = r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok().json();
+    assert_eq!(brief["maxCycles"], 1);
+    let asked: chrono::DateTime<chrono::Utc> = brief["deadline"].as_str().unwrap().parse().unwrap();
+    let minutes = (asked - chrono::Utc::now()).num_minutes();
+    assert!((9..=10).contains(&minutes), "deadline in 10 minutes: {minutes}");
+    let out = r.record("NEEDS REVISION\nno");
+    assert_eq!(out["decision"], "cap-reached");
+    assert_eq!(out["escalation"]["proceedWith"], "Accept as-is");
+    let q: Value = serde_json::from_str(
+        &r.env.read(&format!(".claude/questions/{}.json", out["escalation"]["id"].as_str().unwrap())),
+    )
+    .unwrap();
+    assert_eq!(q["expiresAfterMinutes"], 30);
+    // The file the binary keeps matches its published schema.
+    let cycles: Value = serde_json::from_str(&r.env.read("docs/features/001-login/.review-cycles.json")).unwrap();
+    phasegate_core::schema::Schema::ReviewCycles.check(&cycles).unwrap();
+}
+
+#[test]
+fn a_review_that_times_out_takes_the_configured_default_action() {
+    let r = Reviewed::new();
+    r.ws(&["tasks", "start", "T1"]).ok();
+    r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok();
+    let t = r.ws(&["tasks", "record", "T1", "--timed-out"]).ok().json();
+    assert_eq!(t["action"], "skip_with_warning");
+    assert!(t["message"].as_str().unwrap().starts_with("WARNING: T1 was skipped"));
+    assert!(r.env.read("docs/features/001-login/tasks.md").starts_with("- [-] T1"));
+    let cycles: Value = serde_json::from_str(&r.env.read("docs/features/001-login/.review-cycles.json")).unwrap();
+    assert_eq!(cycles["sessions"]["001-login"]["tasks"]["T1"]["reviewers"][0]["status"], "TIMEOUT");
+
+    let r = Reviewed::new();
+    r.env.write(".phasegate/implement.config.json", r#"{"escalation": {"default_action": "abort_process"}}"#);
+    r.ws(&["tasks", "start", "T1"]).ok();
+    r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok();
+    r.ws(&["tasks", "record", "T1", "--timed-out"]).ok();
+    assert!(
+        r.ws(&["tasks", "next", "--json"]).ok().json()["reason"].as_str().unwrap().contains("Stop signal received")
+    );
+    // An invalid configuration names its file and field.
+    r.env.write(".phasegate/implement.config.json", r#"{"max_cycles": 0}"#);
+    r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"])
+        .code(2)
+        .stderr_has("implement.config.json")
+        .stderr_has("/max_cycles");
+}
+
+#[test]
+fn the_build_time_limit_comes_from_the_implement_config() {
+    let r = Reviewed::new();
+    r.env.write(".phasegate/implement.config.json", r#"{"build": {"time_limit_minutes": 30}}"#);
+    r.ws(&["tasks", "start", "T1"]).ok();
+    r.ws(&["tasks", "complete", "T1"]).ok();
+    // Thirty-one minutes later.
+    let path = "docs/features/001-login/.review-cycles.json";
+    let mut cycles: Value = serde_json::from_str(&r.env.read(path)).unwrap();
+    let then = chrono::Utc::now() - chrono::Duration::minutes(31);
+    cycles["sessions"]["001-login"]["build"]["started_at"] =
+        Value::from(then.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    r.env.write(path, &cycles.to_string());
+    r.ws(&["tasks", "start", "T2"]).code(1).stderr_has("Time limit exceeded (0.5 hours)");
+}

@@ -114,6 +114,12 @@ fn a_suspended_feature_hands_out_no_task() {
     let n = next(&env, true);
     assert!(n["tasks"].as_array().unwrap().is_empty());
     assert!(n["reason"].as_str().unwrap().contains("suspended on 001-api.1"));
+    let l = env.ws(&["tasks", "list", "--json"]).ok().json();
+    assert_eq!(
+        (l["suspended"]["id"].as_str(), l["suspended"]["question"].as_str()),
+        (Some("001-api.1"), Some("Which database?"))
+    );
+    env.ws(&["tasks", "list"]).ok().stdout_has("suspended: 001-api waits for the answer to 001-api.1");
 }
 
 #[test]

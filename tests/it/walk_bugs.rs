@@ -219,7 +219,7 @@ fn workers_learn_the_path_and_shape_of_their_file() {
     assert_eq!(schema["$id"], "https://phasegate.dev/schemas/user-story.schema.json");
     env.ws(&["schema", "nope"])
         .code(2)
-        .stderr_has("expected one of: meta, verdict, question, questions-config, worker-signal");
+        .stderr_has("expected one of: meta, verdict, question, questions-config, review-cycles, implement-config, worker-signal");
     let question = env.ws(&["schema", "question"]).ok().json();
     assert_eq!(question["$id"], "https://phasegate.dev/schemas/question.schema.json");
     let broken = TestEnv::fixture("user-story.json").replace("\"approved_by\": \"user\"", "\"approved_by\": 7");

@@ -9,6 +9,7 @@ pub mod build;
 pub mod change;
 pub mod cycle;
 pub mod history;
+pub mod implement_config;
 pub mod meta;
 pub mod mode;
 pub mod names;

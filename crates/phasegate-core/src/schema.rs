@@ -21,6 +21,8 @@ pub enum Schema {
     PipelineState,
     Question,
     QuestionsConfig,
+    ReviewCycles,
+    ImplementConfig,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -28,7 +30,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 12] = [
+    pub const ALL: [Schema; 14] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -41,6 +43,8 @@ impl Schema {
         Schema::PipelineState,
         Schema::Question,
         Schema::QuestionsConfig,
+        Schema::ReviewCycles,
+        Schema::ImplementConfig,
     ];
 
     /// File name under `schemas/`.
@@ -58,6 +62,8 @@ impl Schema {
             Schema::PipelineState => "pipeline-state.schema.json",
             Schema::Question => "question.schema.json",
             Schema::QuestionsConfig => "questions-config.schema.json",
+            Schema::ReviewCycles => "review-cycles.schema.json",
+            Schema::ImplementConfig => "implement-config.schema.json",
         }
     }
 
@@ -76,6 +82,8 @@ impl Schema {
             Schema::PipelineState => include_str!("../../../schemas/pipeline-state.schema.json"),
             Schema::Question => include_str!("../../../schemas/question.schema.json"),
             Schema::QuestionsConfig => include_str!("../../../schemas/questions-config.schema.json"),
+            Schema::ReviewCycles => include_str!("../../../schemas/review-cycles.schema.json"),
+            Schema::ImplementConfig => include_str!("../../../schemas/implement-config.schema.json"),
         }
     }
 
@@ -85,7 +93,7 @@ impl Schema {
     }
 
     fn validator(self) -> &'static jsonschema::Validator {
-        static SLOTS: [OnceLock<jsonschema::Validator>; 12] = [const { OnceLock::new() }; 12];
+        static SLOTS: [OnceLock<jsonschema::Validator>; 14] = [const { OnceLock::new() }; 14];
         let index = Schema::ALL.iter().position(|s| *s == self).expect("every schema is in ALL");
         SLOTS[index].get_or_init(|| {
             jsonschema::options()

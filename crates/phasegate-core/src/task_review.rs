@@ -54,6 +54,9 @@ pub enum ReviewStatus {
     Unclear,
     #[serde(rename = "pending")]
     Pending,
+    /// Seed 003: no reply within the review timeout.
+    #[serde(rename = "TIMEOUT")]
+    Timeout,
 }
 
 impl ReviewStatus {
@@ -63,6 +66,7 @@ impl ReviewStatus {
             ReviewStatus::NeedsRevision => "NEEDS_REVISION",
             ReviewStatus::Unclear => "UNCLEAR",
             ReviewStatus::Pending => "pending",
+            ReviewStatus::Timeout => "TIMEOUT",
         }
     }
 }
@@ -204,9 +208,6 @@ pub struct BuildState {
     /// When the first task started (the time limit counts from here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_at: Option<DateTime<Utc>>,
-    /// The time limit in minutes (default 120).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time_limit_minutes: Option<i64>,
     /// How often each task was started.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attempts: BTreeMap<String, u32>,
@@ -484,6 +485,24 @@ impl SessionCycles {
             same_issue_count: t.pattern_tracking.same_issue_count,
             recurring,
         })
+    }
+}
+
+impl SessionCycles {
+    /// Seed 003's TIMEOUT: the pending review of `task` got no reply in
+    /// time. Nothing is counted; the caller applies the default action.
+    pub fn time_out(&mut self, task: &str, now: DateTime<Utc>) -> Result<ReviewerEntry, CycleError> {
+        let t = self.tasks.get_mut(task).ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        let cycle = t.current_cycle;
+        let r = t
+            .reviewers
+            .iter_mut()
+            .rev()
+            .find(|r| r.cycle == cycle && r.status == ReviewStatus::Pending)
+            .ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        r.status = ReviewStatus::Timeout;
+        r.timestamp = now;
+        Ok(r.clone())
     }
 }
 

@@ -79,7 +79,7 @@ pub fn fail(
     }
     let s = cycles.sessions.get(feature.name()).cloned().unwrap_or_default();
     let stop =
-        build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&s.build), s.build.stop_requested).err();
+        build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested).err();
     let escalation = match (&decision.action, &stop) {
         (Action::Escalate, None) => {
             Some(escalate(env, feature.name(), &task.id, &task.title, &decision.reason, session)?)

@@ -8,8 +8,9 @@
 use phasegate_core::agents::{RequestInput, priorities, review_request};
 use phasegate_core::change::BRIEF_PATCH_BYTES;
 use phasegate_core::cycle::Decision;
+use phasegate_core::implement_config::DefaultAction;
 use phasegate_core::question::{ItemType, Request};
-use phasegate_core::task_review::{DEFAULT_MAX_CYCLES, FailureRate, Recorded, ReviewStatus, TaskCycle};
+use phasegate_core::task_review::{FailureRate, Recorded, ReviewStatus, TaskCycle};
 use phasegate_core::tasks::{Mark, Task};
 use phasegate_store::agents::{AgentInfo, discover};
 use phasegate_store::{Feature, Project, fs};
@@ -75,6 +76,9 @@ pub struct Brief {
     pub reply_file: String,
     /// The TodoWrite text of the task while under review (seed: `review_cycle 2/3`).
     pub todo: String,
+    /// When the review times out (seed 003: 5 minutes, `review_timeout_minutes`):
+    /// past it, record `--timed-out`.
+    pub deadline: String,
     pub prompt: String,
 }
 
@@ -184,23 +188,22 @@ pub fn review(env: &Env, given: Option<&str>, id: &str, reviewer: &str, max_cycl
             found.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
         )));
     }
+    let config = project.implement_config()?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
     let title = format!("{}: {}", task.id, task.title);
     let t = session
-        .begin(&task.id, &title, &implementer, reviewer, max_cycles.unwrap_or(DEFAULT_MAX_CYCLES), env.now)
+        .begin(&task.id, &title, &implementer, reviewer, max_cycles.unwrap_or(config.max_cycles), env.now)
         .map_err(|e| OpError::Refused(e.to_string()))?
         .clone();
     if let Some(o) = t.outcome {
         return Err(OpError::Refused(format!("the review cycle of {} is over ({})", task.id, o.name())));
     }
-    let agent = t
-        .reviewers
-        .iter()
-        .rev()
-        .find(|r| r.cycle == t.current_cycle && r.status == ReviewStatus::Pending)
-        .map_or_else(|| reviewer.to_owned(), |r| r.agent.clone());
+    let pending = t.reviewers.iter().rev().find(|r| r.cycle == t.current_cycle && r.status == ReviewStatus::Pending);
+    let agent = pending.map_or_else(|| reviewer.to_owned(), |r| r.agent.clone());
+    let asked_at = pending.map_or(env.now, |r| r.timestamp);
+    let deadline = asked_at + chrono::Duration::minutes(config.review_timeout_minutes as i64);
     let base = session.bases.get(&task.id).cloned();
     guard.commit("tasks review", vec![guard.feature().review_cycles_change(&cycles)])?;
     drop(guard);
@@ -251,6 +254,7 @@ pub fn review(env: &Env, given: Option<&str>, id: &str, reviewer: &str, max_cycl
         max_cycles: t.max_cycles,
         reply_file: reply_path(&feature, &task.id).display().to_string(),
         todo: format!("{} (review_cycle {}/{})", title, t.current_cycle, t.max_cycles),
+        deadline: phasegate_core::time::stamp(deadline),
         prompt,
     })
 }
@@ -296,7 +300,8 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
             ),
         ),
         (_, Some(Decision::CapReached)) | (_, None) => {
-            let asked = escalate(env, feature.name(), &task, recorded.max_cycles, session_kind)?;
+            let config = project.implement_config()?;
+            let asked = escalate(env, feature.name(), &task, recorded.max_cycles, &config, session_kind)?;
             let m = format!("{} reached its cap of {} review cycles: {}", task.id, recorded.max_cycles, asked.message);
             (Some(asked), m)
         }
@@ -306,20 +311,28 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
 
 /// Seed 003's escalation: accept as-is, fix by hand, skip, abort; the
 /// default (skip with a warning) applies when nobody answers in 5 minutes.
-fn escalate(env: &Env, feature: &str, task: &Task, max: u32, session: Session) -> OpResult<Asked> {
+fn escalate(
+    env: &Env,
+    feature: &str,
+    task: &Task,
+    max: u32,
+    config: &phasegate_core::implement_config::ImplementConfig,
+    session: Session,
+) -> OpResult<Asked> {
+    let default = config.escalation.default_action.option();
     let request = Request::parse(
         &serde_json::json!({
             "type": "confirming",
             "text": format!("Task {} ({}) is still not approved after {max} review cycles. How should it go on?", task.id, task.title),
             "options": [
-                {"label": "Accept as-is", "description": "tick it done as it is (`tasks complete`)"},
+                {"label": "Accept as-is", "description": "tick it done as it is (`tasks complete`)", "recommended": default == "Accept as-is"},
                 {"label": "Fix by hand", "description": "you fix it; the task waits"},
-                {"label": "Skip", "description": "move on with a warning (`tasks skip`)", "recommended": true},
-                {"label": "Abort", "description": "stop the implement phase"}
+                {"label": "Skip", "description": "move on with a warning (`tasks skip`)", "recommended": default == "Skip"},
+                {"label": "Abort", "description": "stop the implement phase", "recommended": default == "Abort"}
             ],
             "allowFreeText": false,
-            "defaultOption": "Skip",
-            "expiresAfterMinutes": phasegate_core::task_review::ESCALATION_TIMEOUT_MINUTES,
+            "defaultOption": default,
+            "expiresAfterMinutes": config.escalation.timeout_minutes,
             "tags": ["review-escalation"]
         })
         .to_string(),
@@ -330,4 +343,54 @@ fn escalate(env: &Env, feature: &str, task: &Task, max: u32, session: Session) -
         Some(feature),
         AskInput { request, task: Some(task.id.clone()), item_type: ItemType::Feature, session, round: None },
     )
+}
+
+/// What `tasks record --timed-out` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimedOut {
+    pub feature: String,
+    pub task: String,
+    pub reviewer: String,
+    /// The configured default action (seed 003: skip_with_warning).
+    pub action: &'static str,
+    pub message: String,
+}
+
+/// Seed 003's review timeout: the pending review is marked TIMEOUT and the
+/// configured default action applies: skip the task with a warning, accept
+/// it as it is, or stop the build.
+pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut> {
+    let (project, feature) = feature::resolve(env, given)?;
+    let config = project.implement_config()?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let (task, file) = task_of(guard.feature(), id)?;
+    let mut cycles = guard.feature().read_review_cycles()?;
+    let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    let entry = session.time_out(&task.id, env.now).map_err(|e| OpError::Refused(e.to_string()))?;
+    let action = config.escalation.default_action;
+    let mut changes = Vec::new();
+    let message = match action {
+        DefaultAction::SkipWithWarning => {
+            changes.push(tasks::tick(guard.feature(), &file, &task, Mark::Skipped)?);
+            format!("WARNING: {} was skipped: {} did not review it in time. Tell the user.", task.id, entry.agent)
+        }
+        DefaultAction::AcceptAsIs => {
+            changes.push(tasks::tick(guard.feature(), &file, &task, Mark::Done)?);
+            format!("{} was accepted as it is: {} did not review it in time. Tell the user.", task.id, entry.agent)
+        }
+        DefaultAction::AbortProcess => {
+            session.build.stop_requested = true;
+            format!("The build stops: {} did not review {} in time. Tell the user.", entry.agent, task.id)
+        }
+    };
+    changes.insert(0, guard.feature().review_cycles_change(&cycles));
+    guard.commit("tasks record --timed-out", changes)?;
+    Ok(TimedOut {
+        feature: feature.name().to_owned(),
+        task: task.id,
+        reviewer: entry.agent,
+        action: action.name(),
+        message,
+    })
 }

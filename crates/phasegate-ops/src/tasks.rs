@@ -20,8 +20,19 @@ use crate::feature;
 pub struct Listed {
     pub feature: String,
     pub file: String,
+    /// The feature waits on a question: its id, the task (or phase) that
+    /// asked, and the question. Nothing is handed out meanwhile.
+    pub suspended: Option<Suspended>,
     #[serde(flatten)]
     pub list: TaskList,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Suspended {
+    pub id: String,
+    pub task: Option<String>,
+    pub question: String,
 }
 
 /// What `tasks next` prints.
@@ -73,9 +84,14 @@ pub struct Marked {
 }
 
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
-    let (_, feature) = feature::resolve(env, given)?;
+    let (project, feature) = feature::resolve(env, given)?;
     let (list, file) = read(&feature)?;
-    Ok(Listed { feature: feature.name().to_owned(), file, list })
+    let suspended = crate::questions::suspended_on(&project, feature.name())?.map(|q| Suspended {
+        id: q.id,
+        task: q.task_id,
+        question: q.question,
+    });
+    Ok(Listed { feature: feature.name().to_owned(), file, suspended, list })
 }
 
 pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
@@ -90,7 +106,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     let cycles = feature.read_review_cycles()?;
     if let Some(s) = cycles.sessions.get(&name)
         && let Err(why) =
-            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&s.build), s.build.stop_requested)
+            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
     {
         let ready = Ready { tasks: Vec::new(), reason: Some(format!("the build stopped: {why}")) };
         return Ok(Next { feature: name, ready, details: Vec::new() });
@@ -139,7 +155,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
         let mut cycles = guard.feature().read_review_cycles()?;
         let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
         if let Err(why) =
-            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&s.build), s.build.stop_requested)
+            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
         {
             return Err(OpError::Refused(format!("the build stopped: {why}")));
         }
@@ -170,9 +186,9 @@ pub(crate) fn elapsed(b: &BuildState, env: &Env) -> Option<chrono::Duration> {
     b.started_at.map(|t| env.now - t)
 }
 
-/// The build's time limit in minutes.
-pub(crate) fn limit(b: &BuildState) -> i64 {
-    b.time_limit_minutes.unwrap_or(build::DEFAULT_TIME_LIMIT_MINUTES)
+/// The build's time limit in minutes (`build.time_limit_minutes`).
+pub(crate) fn limit(project: &phasegate_store::Project) -> OpResult<i64> {
+    Ok(project.implement_config()?.build.time_limit_minutes)
 }
 
 /// The change that sets `task`'s checkbox to `mark` in tasks.md.

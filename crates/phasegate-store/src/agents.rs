@@ -98,3 +98,18 @@ impl crate::Feature {
         crate::Change::put(self.review_cycles_path(), text)
     }
 }
+
+impl crate::Project {
+    /// `.phasegate/implement.config.json` (defaults without a file); an
+    /// invalid file is an error naming it.
+    pub fn implement_config(&self) -> Result<phasegate_core::implement_config::ImplementConfig, crate::StoreError> {
+        use phasegate_core::implement_config::{IMPLEMENT_CONFIG_PATH, ImplementConfig};
+        let path = self.root().join(IMPLEMENT_CONFIG_PATH);
+        fs::confine(self.root(), &path)?;
+        match fs::read_optional(&path)? {
+            None => Ok(ImplementConfig::default()),
+            Some(text) => ImplementConfig::parse(&text)
+                .map_err(|e| crate::StoreError::Corrupt { path: path.clone(), detail: e.to_string() }),
+        }
+    }
+}

@@ -9,7 +9,7 @@ use phasegate_ops::OpError;
 use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Print the JSON Schema of a file: meta, verdict, question,
-/// questions-config, or a pipeline file kind
+/// questions-config, review-cycles, implement-config, or a pipeline file kind
 /// (worker-signal, user-story, plan-refined, review, impl-result, loop-state,
 /// config, state). Workers read it to know the exact shape to write.
 #[derive(Debug, Args)]
@@ -24,9 +24,11 @@ pub fn cmd_schema(args: SchemaArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         "verdict" => Schema::Verdict,
         "question" => Schema::Question,
         "questions-config" => Schema::QuestionsConfig,
+        "review-cycles" => Schema::ReviewCycles,
+        "implement-config" => Schema::ImplementConfig,
         other => other.parse::<FileKind>().map(FileKind::schema).map_err(|_| {
             OpError::Invalid(format!(
-                "unknown schema `{other}`; expected one of: meta, verdict, question, questions-config, {}",
+                "unknown schema `{other}`; expected one of: meta, verdict, question, questions-config, review-cycles, implement-config, {}",
                 FileKind::names()
             ))
         })?,

@@ -42,6 +42,15 @@ pub fn cmd_list(args: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
             if t.depends_on.is_empty() { String::new() } else { format!(" (after {})", t.depends_on.join(", ")) };
         ctx.out.line(format!("[{}] {} {}{deps}", t.mark.char(), t.id, t.title))?;
     }
+    if let Some(s) = &listed.suspended {
+        ctx.out.line(format!(
+            "suspended: {} waits for the answer to {} ({}): {}",
+            listed.feature,
+            s.id,
+            s.task.as_deref().unwrap_or("-"),
+            s.question
+        ))?;
+    }
     for w in &listed.list.warnings {
         ctx.out.line(format!("warning: {}:{}: {}", listed.file, w.line, w.message))?;
     }

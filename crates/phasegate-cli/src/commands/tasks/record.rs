@@ -15,15 +15,21 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// `decision`: `approved` (the task is ticked done), `revise` (with the
 /// next reviewer, switched after the same issue twice or above a 0.7
 /// failure rate, and why), `cap-reached` (escalated: accept as-is, fix by
-/// hand, skip, abort; skip applies after 5 minutes), or none for `UNCLEAR`
-/// (ask the user; nothing counted).
+/// hand, skip, abort; the configured default applies after 5 minutes), or
+/// none for `UNCLEAR` (ask the user; nothing counted). With --timed-out
+/// (the reviewer did not answer by the review's `deadline`): the review is
+/// marked TIMEOUT and the configured default action applies (skip with a
+/// warning, accept as it is, or stop the build).
 #[derive(Debug, Args)]
 pub struct RecordArgs {
     /// The task id (T1).
     id: String,
     /// The reviewer's reply (`-` for stdin).
-    #[arg(long, value_name = "FILE")]
-    reply_file: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "timed_out", conflicts_with = "timed_out")]
+    reply_file: Option<PathBuf>,
+    /// The reviewer did not answer in time.
+    #[arg(long)]
+    timed_out: bool,
     #[command(flatten)]
     session: SessionArg,
     #[command(flatten)]
@@ -31,7 +37,12 @@ pub struct RecordArgs {
 }
 
 pub fn cmd_record(args: RecordArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let reply = input::read(&args.reply_file, "reviewer's reply", &ctx.env.cwd)?;
+    let Some(file) = &args.reply_file else {
+        let t = task_review::timed_out(&ctx.env, args.feature.get(), &args.id)?;
+        ctx.out.json(&t)?;
+        return Ok(ExitStatus::Success);
+    };
+    let reply = input::read(file, "reviewer's reply", &ctx.env.cwd)?;
     let outcome = task_review::record(&ctx.env, args.feature.get(), &args.id, &reply.text, args.session.get())?;
     ctx.out.json(&outcome)?;
     Ok(ExitStatus::Success)
