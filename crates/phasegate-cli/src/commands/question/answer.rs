@@ -1,0 +1,26 @@
+//! `workflow-state question answer`.
+
+use clap::Args;
+use phasegate_core::question::Source;
+use phasegate_ops::questions;
+
+use crate::{CmdResult, Ctx, ExitStatus};
+
+/// Answer a question by id (or by feature: its suspension). An option may be
+/// picked by number or label. Exit 1 when it is already answered.
+#[derive(Debug, Args)]
+pub struct AnswerArgs {
+    /// The question id (`001-auth.2`) or the feature of a suspension.
+    id: String,
+    /// The answer.
+    text: String,
+    /// Who answers (for the record).
+    #[arg(long, value_name = "NAME")]
+    by: Option<String>,
+}
+
+pub fn cmd_answer(a: AnswerArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let done = questions::answer(&ctx.env, &a.id, &a.text, a.by.as_deref(), Source::Cli)?;
+    ctx.out.json(&done)?;
+    Ok(ExitStatus::Success)
+}
