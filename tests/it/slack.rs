@@ -365,7 +365,11 @@ fn channels_without_a_token_are_a_configuration_error_and_no_slack_is_a_local_po
     let local = TestEnv::new();
     let out = local.ws(&["slack", "poll", "--watch", "--if-configured"]).ok();
     assert!(out.stdout.is_empty());
-    local.ws(&["slack", "poll"]).ok().stdout_has("0 waiting");
+    local.ws(&["slack", "poll"]).ok().stdout_has("0 waiting for an answer in Slack, 0 elsewhere.");
+    let f = local.feature("b", "standard");
+    let q = local.write("q.json", BLOCKING);
+    local.ws(&["question", "ask", "--file", q.to_str().unwrap(), "--headless", "--feature", &f]).ok();
+    local.ws(&["slack", "poll"]).ok().stdout_has("0 waiting for an answer in Slack, 1 elsewhere.");
 }
 
 #[test]

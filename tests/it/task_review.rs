@@ -102,6 +102,7 @@ fn a_task_is_reviewed_in_cycles_until_approved_and_ticked() {
     let tasks = r.env.read("docs/features/001-login/tasks.md");
     assert!(tasks.starts_with("- [x] T1: Add the login endpoint"), "{tasks}");
     let cycles: Value = serde_json::from_str(&r.env.read("docs/features/001-login/.review-cycles.json")).unwrap();
+    assert!(cycles["updated_at"].as_str().unwrap().starts_with("20"), "{cycles}");
     let t1 = &cycles["sessions"]["001-login"]["tasks"]["T1"];
     assert_eq!((t1["current_cycle"].as_u64(), t1["reviewers"][1]["status"].as_str()), (Some(2), Some("APPROVED")));
     let rate = &cycles["sessions"]["001-login"]["global_patterns"]["reviewer_failure_rates"]["security-auditor"];

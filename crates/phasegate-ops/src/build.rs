@@ -47,9 +47,7 @@ pub fn fail(
     let (project, feature) = feature::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (mut list, file) = read(guard.feature())?;
-    let Some(task) = list.get(id).cloned() else {
-        return Err(OpError::Invalid(format!("{file} has no task {id}")));
-    };
+    let task = crate::tasks::task(&list, &file, id)?.clone();
     if task.mark != Mark::InProgress {
         return Err(OpError::Refused(format!("{} is {}; only a task in progress can fail", task.id, task.mark.name())));
     }
@@ -71,7 +69,8 @@ pub fn fail(
         rolled_back = phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(&project, &dir))?;
     }
     let mark = if decision.action == Action::Skip { Mark::Skipped } else { Mark::Failed };
-    let changes = vec![tick(guard.feature(), &file, &task, mark)?, guard.feature().review_cycles_change(&cycles)];
+    let changes =
+        vec![tick(guard.feature(), &file, &task, mark)?, guard.feature().review_cycles_change(&cycles, env.now)];
     guard.commit(&format!("tasks fail {}", task.id), changes)?;
     drop(guard);
     if let Some(t) = list.tasks.iter_mut().find(|t| t.id == task.id) {
@@ -148,6 +147,6 @@ pub fn stop(env: &Env, given: Option<&str>, clear: bool) -> OpResult<bool> {
     let guard = feature.lock(env.lock_timeout)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     cycles.sessions.entry(feature.name().to_owned()).or_default().build.stop_requested = !clear;
-    guard.commit("tasks stop", vec![guard.feature().review_cycles_change(&cycles)])?;
+    guard.commit("tasks stop", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
     Ok(!clear)
 }

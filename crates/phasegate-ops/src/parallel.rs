@@ -51,7 +51,7 @@ pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktr
     let (project, feature) = feature::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (list, file) = read(guard.feature())?;
-    let task = list.get(id).ok_or_else(|| OpError::Invalid(format!("{file} has no task {id}")))?;
+    let task = crate::tasks::task(&list, &file, id)?;
     if task.mark != Mark::InProgress {
         return Err(OpError::Refused(format!(
             "{} is {}; start it first (`tasks start {}`)",
@@ -73,7 +73,7 @@ pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktr
         .build
         .worktrees
         .insert(task.id.clone(), path.display().to_string());
-    guard.commit("tasks worktree", vec![guard.feature().review_cycles_change(&cycles)])?;
+    guard.commit("tasks worktree", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
     Ok(TaskWorktree {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -89,7 +89,7 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Session) -> OpRe
     let (project, feature) = feature::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (list, file) = read(guard.feature())?;
-    let task = list.get(id).cloned().ok_or_else(|| OpError::Invalid(format!("{file} has no task {id}")))?;
+    let task = crate::tasks::task(&list, &file, id)?.clone();
     let (name, branch) = names(feature.name(), &task.id);
     let path = project.root().join(WORKTREES_DIR).join(&name);
     let dir = project.code_dir(&guard.load()?);
@@ -126,7 +126,7 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Session) -> OpRe
     git::remove_task_worktree(&dir, &name, &path, &branch)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     cycles.sessions.entry(feature.name().to_owned()).or_default().build.worktrees.remove(&task.id);
-    guard.commit("tasks merge", vec![guard.feature().review_cycles_change(&cycles)])?;
+    guard.commit("tasks merge", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
     Ok(MergedTask {
         feature: feature.name().to_owned(),
         task: task.id,

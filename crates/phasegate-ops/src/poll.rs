@@ -49,8 +49,11 @@ pub struct PollReport {
     pub reminded: Vec<String>,
     /// Posting or reading failed; the question stays and is retried.
     pub failed: Vec<String>,
-    /// Still waiting for a person.
+    /// Still waiting for a person in Slack.
     pub waiting: usize,
+    /// Waiting for a person outside Slack (no Slack, or no channel for its
+    /// item type): answered with `question answer`, nothing to poll.
+    pub local: usize,
     /// Question files that could not be read (left alone).
     pub unreadable: Vec<String>,
 }
@@ -119,14 +122,14 @@ fn poll_one(
         return Ok(());
     }
     let Some(m) = messenger else {
-        report.waiting += 1;
+        report.local += 1;
         return Ok(());
     };
     let (channel, ts) = match (&q.slack_channel_id, &q.slack_thread_ts) {
         (Some(c), Some(t)) => (c.clone(), t.clone()),
         _ => {
             let Some(channel) = config.slack.channels.for_item(q.item_type) else {
-                report.waiting += 1;
+                report.local += 1;
                 return Ok(());
             };
             match m.post(channel, &q.slack_text(), None) {

@@ -105,12 +105,7 @@ fn implementer(task: &Task) -> String {
 
 fn task_of(feature: &Feature, id: &str) -> OpResult<(Task, String)> {
     let (list, file) = tasks::read(feature)?;
-    let task = list.get(id).cloned().ok_or_else(|| {
-        OpError::Invalid(format!(
-            "{file} has no task {id} (tasks: {})",
-            list.tasks.iter().map(|t| t.id.as_str()).collect::<Vec<_>>().join(", ")
-        ))
-    })?;
+    let task = tasks::task(&list, &file, id)?.clone();
     Ok((task, file))
 }
 
@@ -205,7 +200,7 @@ pub fn review(env: &Env, given: Option<&str>, id: &str, reviewer: &str, max_cycl
     let asked_at = pending.map_or(env.now, |r| r.timestamp);
     let deadline = asked_at + chrono::Duration::minutes(config.review_timeout_minutes as i64);
     let base = session.bases.get(&task.id).cloned();
-    guard.commit("tasks review", vec![guard.feature().review_cycles_change(&cycles)])?;
+    guard.commit("tasks review", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
     drop(guard);
     let change = change_of(&project, &feature, base.as_deref())?;
     let changes = match &change {
@@ -269,7 +264,7 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
     let recorded = session.record(&task.id, reply, &available, env.now).map_err(|e| OpError::Refused(e.to_string()))?;
-    let mut changes = vec![guard.feature().review_cycles_change(&cycles)];
+    let mut changes = vec![guard.feature().review_cycles_change(&cycles, env.now)];
     let ticked = recorded.decision == Some(Decision::Approved) && task.mark != Mark::Done;
     if ticked {
         changes.push(tasks::tick(guard.feature(), &file, &task, Mark::Done)?);
@@ -384,7 +379,7 @@ pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut>
             format!("The build stops: {} did not review {} in time. Tell the user.", entry.agent, task.id)
         }
     };
-    changes.insert(0, guard.feature().review_cycles_change(&cycles));
+    changes.insert(0, guard.feature().review_cycles_change(&cycles, env.now));
     guard.commit("tasks record --timed-out", changes)?;
     Ok(TimedOut {
         feature: feature.name().to_owned(),

@@ -98,7 +98,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     let (project, feature) = feature::resolve(env, given)?;
     let (list, _) = read(&feature)?;
     let name = feature.name().to_owned();
-    if let Some(q) = project.marker(&name)?.filter(|q| q.answer.is_none()) {
+    if let Some(q) = crate::questions::suspended_on(&project, &name)? {
         let ready =
             Ready { tasks: Vec::new(), reason: Some(format!("{name} is suspended on {}: {}", q.id, q.question)) };
         return Ok(Next { feature: name, ready, details: Vec::new() });
@@ -122,10 +122,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
     let (project, feature) = feature::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (list, file) = read(guard.feature())?;
-    let Some(task) = list.get(id) else {
-        let known: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
-        return Err(OpError::Invalid(format!("{file} has no task {id} (tasks: {})", known.join(", "))));
-    };
+    let task = task(&list, &file, id)?;
     let target = action.target();
     if !action.from().contains(&task.mark) {
         return Err(OpError::Refused(format!(
@@ -135,9 +132,9 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
             target.name()
         )));
     }
-    if action == Action::Start && task.mark == Mark::Pending && !list.next(usize::MAX).tasks.contains(&task.id) {
-        let why =
-            list.next(usize::MAX).reason.unwrap_or_else(|| "its dependencies or earlier tasks are not done".into());
+    let ready = list.next(usize::MAX);
+    if action == Action::Start && task.mark == Mark::Pending && !ready.tasks.contains(&task.id) {
+        let why = ready.reason.unwrap_or_else(|| "its dependencies or earlier tasks are not done".into());
         let unmet: Vec<&str> = task
             .depends_on
             .iter()
@@ -169,7 +166,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: Action) -> OpResul
         }
         *s.build.attempts.entry(task.id.clone()).or_default() += 1;
         s.build.started_at.get_or_insert(env.now);
-        changes.push(guard.feature().review_cycles_change(&cycles));
+        changes.push(guard.feature().review_cycles_change(&cycles, env.now));
     }
     guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;
     Ok(Marked {
@@ -199,6 +196,15 @@ pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> Op
         OpError::Invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
     })?;
     Ok(Change::put(&path, changed))
+}
+
+/// The task `id` of `list`, or an error naming the file and the
+/// tasks it has.
+pub(crate) fn task<'a>(list: &'a TaskList, file: &str, id: &str) -> OpResult<&'a Task> {
+    list.get(id).ok_or_else(|| {
+        let known: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
+        OpError::Invalid(format!("{file} has no task {id} (tasks: {})", known.join(", ")))
+    })
 }
 
 /// The parsed tasks.md and its path relative to the project.
@@ -232,7 +238,7 @@ pub struct Context {
 pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
     let (_, feature) = feature::resolve(env, given)?;
     let (list, file) = read(&feature)?;
-    let task = list.get(id).ok_or_else(|| OpError::Invalid(format!("{file} has no task {id}")))?;
+    let task = task(&list, &file, id)?;
     let mut docs: Vec<(String, String)> = Vec::new();
     for a in [Artifact::Spec, Artifact::Design, Artifact::Plan] {
         let path = feature.artifact_path(a);

@@ -91,9 +91,15 @@ impl crate::Feature {
         }
     }
 
-    /// The change that writes `cycles` (commit it with the guard).
-    pub fn review_cycles_change(&self, cycles: &phasegate_core::task_review::ReviewCycles) -> crate::Change {
-        let mut text = serde_json::to_string_pretty(cycles).expect("our files always serialise");
+    /// The change that writes `cycles`, stamped `updated_at: now` (commit
+    /// it with the guard).
+    pub fn review_cycles_change(
+        &self,
+        cycles: &phasegate_core::task_review::ReviewCycles,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> crate::Change {
+        let stamped = phasegate_core::task_review::ReviewCycles { updated_at: Some(now), ..cycles.clone() };
+        let mut text = serde_json::to_string_pretty(&stamped).expect("our files always serialise");
         text.push('\n');
         crate::Change::put(self.review_cycles_path(), text)
     }

@@ -86,7 +86,7 @@ fn run(args: &PollArgs, env: &Env, out: &mut Printer<'_>) -> CmdResult {
             for line in lines(&report) {
                 out.line(line)?;
             }
-            out.line(format!("{} waiting for an answer.", report.waiting))?;
+            out.line(format!("{} waiting for an answer in Slack, {} elsewhere.", report.waiting, report.local))?;
         }
         return Ok(exit(&report));
     }
