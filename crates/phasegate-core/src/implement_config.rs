@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::build::DEFAULT_TIME_LIMIT_MINUTES;
-use crate::schema::{Schema, SchemaErrors};
+use crate::schema::{ConfigError, Schema};
 use crate::task_review::{DEFAULT_MAX_CYCLES, ESCALATION_TIMEOUT_MINUTES};
 
 pub const IMPLEMENT_CONFIG_PATH: &str = ".phasegate/implement.config.json";
@@ -117,24 +117,12 @@ impl Default for ImplementConfig {
     }
 }
 
-/// Why the file is not usable.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ImplementConfigError {
-    #[error("is not valid JSON: {0}")]
-    Syntax(String),
-    #[error("{0}")]
-    Schema(SchemaErrors),
-    #[error("{0}")]
-    Rule(String),
-}
-
 impl ImplementConfig {
     /// The schema, then the reading.
-    pub fn parse(text: &str) -> Result<ImplementConfig, ImplementConfigError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ImplementConfigError::Syntax(e.to_string()))?;
-        Schema::ImplementConfig.check(&value).map_err(ImplementConfigError::Schema)?;
-        serde_json::from_value(value).map_err(|e| ImplementConfigError::Rule(e.to_string()))
+    pub fn parse(text: &str) -> Result<ImplementConfig, ConfigError> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.to_string()))?;
+        Schema::ImplementConfig.check(&value).map_err(ConfigError::Schema)?;
+        serde_json::from_value(value).map_err(|e| ConfigError::Rule(e.to_string()))
     }
 }
 

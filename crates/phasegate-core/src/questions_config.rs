@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::question::{DEFAULT_TIMEOUT_MINUTES, ItemType, MAX_MINUTES, RoutePreference};
 use crate::rounds::{DEFAULT_MAX_ROUNDS, MAX_ROUNDS_LIMIT};
-use crate::schema::{Schema, SchemaErrors};
+use crate::schema::Schema;
 
 pub const CONFIG_PATH: &str = ".phasegate/questions.config.json";
 
@@ -118,16 +118,7 @@ impl Default for QuestionsConfig {
     }
 }
 
-/// Why the file is not usable.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ConfigError {
-    #[error("is not valid JSON: {0}")]
-    Syntax(String),
-    #[error("{0}")]
-    Schema(SchemaErrors),
-    #[error("{0}")]
-    Rule(String),
-}
+pub use crate::schema::ConfigError;
 
 impl QuestionsConfig {
     /// The one definition of a valid file: its schema, then the reading.

@@ -131,6 +131,18 @@ impl Schema {
     }
 }
 
+/// Why a configuration file is not usable: not JSON, against its schema,
+/// or against a rule the schema cannot say.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("is not valid JSON: {0}")]
+    Syntax(String),
+    #[error("{0}")]
+    Schema(SchemaErrors),
+    #[error("{0}")]
+    Rule(String),
+}
+
 /// Resolves `$ref`s between our schemas from the embedded copies.
 struct Embedded;
 
