@@ -121,17 +121,55 @@ impl Default for QuestionsConfig {
 pub use crate::schema::ConfigError;
 
 impl QuestionsConfig {
-    /// The one definition of a valid file: its schema, then the reading.
+    /// A valid file is what its schema accepts. The typed reading below
+    /// accepts exactly that (a test holds the two together), so the schema,
+    /// whose compilation costs the hooks milliseconds, is consulted only to
+    /// say what is wrong with a file the reading refused.
     pub fn parse(text: &str) -> Result<QuestionsConfig, ConfigError> {
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.to_string()))?;
-        Schema::QuestionsConfig.check(&value).map_err(ConfigError::Schema)?;
-        let c: QuestionsConfig = serde_json::from_value(value).map_err(|e| ConfigError::Rule(e.to_string()))?;
-        // The schema holds these ranges; kept here so no reading accepts more.
-        if !(1..=MAX_MINUTES).contains(&c.timeout_minutes) || !(1..=MAX_ROUNDS_LIMIT).contains(&c.max_rounds) {
-            return Err(ConfigError::Rule("`timeoutMinutes` or `maxRounds` is out of range".into()));
-        }
-        Ok(c)
+        typed(&value).map_err(|why| match Schema::QuestionsConfig.check(&value) {
+            Err(errors) => ConfigError::Schema(errors),
+            Ok(()) => ConfigError::Rule(why),
+        })
     }
+}
+
+/// The reading with every constraint of the schema.
+fn typed(value: &serde_json::Value) -> Result<QuestionsConfig, String> {
+    // serde also reads a struct from an array of its fields.
+    let nested = [value, &value["models"], &value["slack"], &value["slack"]["channels"]];
+    if nested.iter().any(|v| !(v.is_object() || v.is_null())) || !value.is_object() {
+        return Err("the file and its sections are JSON objects".into());
+    }
+    let c = QuestionsConfig::deserialize(value).map_err(|e| e.to_string())?;
+    if !(1..=MAX_MINUTES).contains(&c.timeout_minutes) || !(1..=MAX_ROUNDS_LIMIT).contains(&c.max_rounds) {
+        return Err("`timeoutMinutes` or `maxRounds` is out of range".into());
+    }
+    for model in [&c.models.orchestrator, &c.models.implementer] {
+        if !MODELS.contains(&model.as_str()) {
+            return Err(format!("`models` takes one of {}", MODELS.join(", ")));
+        }
+    }
+    for channel in [&c.slack.channels.feature, &c.slack.channels.defect].into_iter().flatten() {
+        if !channel_id(channel) {
+            return Err(format!("{channel:?} is not a Slack channel id (C…, G… or D…)"));
+        }
+    }
+    if !(5..=3600).contains(&c.slack.poll_interval_seconds) {
+        return Err("`slack.pollIntervalSeconds` is out of range (5–3600)".into());
+    }
+    Ok(c)
+}
+
+/// The models a role may name.
+const MODELS: [&str; 4] = ["opus", "sonnet", "haiku", "inherit"];
+
+/// The schema's `^[CGD][A-Z0-9]{2,}$`.
+fn channel_id(s: &str) -> bool {
+    let mut bytes = s.bytes();
+    matches!(bytes.next(), Some(b'C' | b'G' | b'D'))
+        && s.len() >= 3
+        && bytes.all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -153,6 +191,52 @@ mod tests {
             assert_eq!((c.slack.poll_interval_seconds, c.slack.background), (60, true), "{text}");
         }
         assert_eq!(QuestionsConfig::default(), QuestionsConfig::parse("{}").unwrap());
+    }
+
+    /// The schema and the typed reading accept the same files.
+    #[test]
+    fn the_typed_reading_accepts_what_the_schema_accepts() {
+        let cases = [
+            "{}",
+            r#"{"$schema": "x"}"#,
+            r#"{"$schema": 1}"#,
+            r#"{"routing": "park"}"#,
+            r#"{"routing": "ask"}"#,
+            r#"{"timeoutMinutes": 1}"#,
+            r#"{"timeoutMinutes": 0}"#,
+            r#"{"timeoutMinutes": 525600}"#,
+            r#"{"timeoutMinutes": 525601}"#,
+            r#"{"timeoutMinutes": -1}"#,
+            r#"{"timeoutMinutes": 1.5}"#,
+            r#"{"maxRounds": 20}"#,
+            r#"{"maxRounds": 21}"#,
+            r#"{"models": {"orchestrator": "haiku", "implementer": "inherit"}}"#,
+            r#"{"models": {"orchestrator": "gpt"}}"#,
+            r#"{"models": {"reviewer": "opus"}}"#,
+            r#"{"slack": {"channels": {"feature": "C0FEATURES", "defect": "G12"}}}"#,
+            r#"{"slack": {"channels": {"feature": "D1"}}}"#,
+            r#"{"slack": {"channels": {"feature": "c0lower"}}}"#,
+            r#"{"slack": {"channels": {"feature": "X0ABC"}}}"#,
+            r#"{"slack": {"channels": {"feature": "C0ABC "}}}"#,
+            r#"{"slack": {"channels": {"feature": "CÄBC"}}}"#,
+            r#"{"slack": {"channels": {"team": "C0ABC"}}}"#,
+            r#"{"slack": {"pollIntervalSeconds": 5, "background": false}}"#,
+            r#"{"slack": {"pollIntervalSeconds": 4}}"#,
+            r#"{"slack": {"pollIntervalSeconds": 3601}}"#,
+            r#"{"slack": {"background": "yes"}}"#,
+            r#"{"slack": {"token": "xoxb-1"}}"#,
+            r#"{"extra": true}"#,
+            r#"[]"#,
+            r#"{"models": []}"#,
+            r#"{"slack": ["C0ABC"]}"#,
+            r#"{"slack": {"channels": []}}"#,
+            r#"{"slack": null}"#,
+        ];
+        for text in cases {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            let schema = Schema::QuestionsConfig.check(&value).is_ok();
+            assert_eq!(typed(&value).is_ok(), schema, "{text}: the schema says {schema}");
+        }
     }
 
     #[test]

@@ -503,8 +503,13 @@ fn read_all(
             meta => Some(Listed { meta, feature: f }),
         }
     };
+    // Asked only for many folders: available_parallelism reads the cgroup
+    // files under /proc (about a millisecond).
+    if candidates.len() < 256 {
+        return candidates.into_iter().filter_map(one).collect();
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if candidates.len() < 256 || threads == 1 {
+    if threads == 1 {
         return candidates.into_iter().filter_map(one).collect();
     }
     let chunk = candidates.len().div_ceil(threads);
