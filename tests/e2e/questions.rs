@@ -102,13 +102,17 @@ fn a_headless_question_suspends_a_while_the_backlog_moves_to_b_until_the_answer_
     assert!(context.contains("the answer to 001-alpha.1 arrived"), "{context}");
 }
 
-#[test]
-fn a_question_in_slack_suspends_a_the_backlog_moves_to_b_and_a_resumes_with_the_slack_answer() {
+const CHANNEL: &str = "C0FEATURES";
+
+/// A fake Slack that knows `tokens` (a bot token, then a user token) and a
+/// project whose feature questions go to its channel, with feature alpha in
+/// its design round loop: the implementer asked what the orchestrator cannot
+/// answer.
+fn alpha_asks_in_slack(tokens: &[&str; 2]) -> (phasegate_testkit::FakeSlack, Fixture) {
     use phasegate_testkit::{FakeSlack, SlackTokenKind};
-    const CHANNEL: &str = "C0FEATURES";
     let slack = FakeSlack::start();
-    slack.add_token("xoxb-e2e-bot", SlackTokenKind::Bot, "U0BOT");
-    slack.add_token("xoxp-e2e-reader", SlackTokenKind::User, "U0READER");
+    slack.add_token(tokens[0], SlackTokenKind::Bot, "U0BOT");
+    slack.add_token(tokens[1], SlackTokenKind::User, "U0READER");
     slack.add_channel(CHANNEL, true);
     let f = Fixture::repo();
     f.write(
@@ -116,14 +120,19 @@ fn a_question_in_slack_suspends_a_the_backlog_moves_to_b_and_a_resumes_with_the_
         &format!(r#"{{"slack": {{"channels": {{"feature": "{CHANNEL}"}}, "pollIntervalSeconds": 5}}}}"#),
     );
     f.ws(&["feature", "new", "alpha"]);
-    f.ws(&["feature", "new", "beta"]);
-    // Alpha is in its design round loop, and the implementer asked what the orchestrator cannot answer.
     f.write("docs/features/001-alpha/spec.md", "# Spec\nR1 a dashboard.\n");
     f.ws(&["phase", "complete", "specify", "--feature", "001-alpha"]);
     f.write("brief.md", "Design the dashboard of R1.\n");
     f.write("reply.md", "STATUS: QUESTION\nQUESTION: Grid or list?\nCONTEXT: The spec names both.\n");
     f.ws(&["rounds", "start", "design", "--brief-file", "brief.md", "--feature", "001-alpha"]);
     f.ws(&["rounds", "record", "design", "--reply-file", "reply.md", "--feature", "001-alpha"]);
+    (slack, f)
+}
+
+#[test]
+fn a_question_in_slack_suspends_a_the_backlog_moves_to_b_and_a_resumes_with_the_slack_answer() {
+    let (slack, f) = alpha_asks_in_slack(&["xoxb-e2e-bot", "xoxp-e2e-reader"]);
+    f.ws(&["feature", "new", "beta"]);
     let with_slack = |c: phasegate_testkit::ClaudeCode| {
         c.env("PHASEGATE_SLACK_API_URL", slack.base_url())
             .env("PHASEGATE_SLACK_TOKEN", "xoxb-e2e-bot")
@@ -177,6 +186,76 @@ fn a_question_in_slack_suspends_a_the_backlog_moves_to_b_and_a_resumes_with_the_
     let context = crate::support::session_context(&api).expect("SessionStart said nothing");
     assert!(context.contains("the answer to 001-alpha.1 arrived"), "{context}");
     assert!(!f.path(".claude/suspended/001-alpha.json").exists(), "the answer was taken in");
+}
+
+/// The token only in the plugin's configuration (`userConfig`, kept by
+/// Claude Code): Claude Code hands it to the plugin's hooks, not to Bash
+/// commands, so the ask cannot post; the Stop hook at the end of the
+/// headless session starts the background poller, which outlives the
+/// session, posts the question and records the answer from the thread.
+#[test]
+fn a_slack_token_in_the_plugin_configuration_reaches_slack_through_the_hooks() {
+    let (slack, f) = alpha_asks_in_slack(&["xoxb-e2e-config-bot", "xoxp-e2e-config-reader"]);
+    // What Claude Code keeps once the user filled in the plugin's options.
+    let settings = f.home.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        r#"{"pluginConfigs": {"phasegate@inline": {"options": {"slack_token": "xoxb-e2e-config-bot", "slack_read_token": "xoxp-e2e-config-reader"}}}}"#,
+    )
+    .unwrap();
+
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::bash("workflow-state rounds ask design --feature 001-alpha")]),
+        Turn::text("Alpha waits for an answer.")
+            .expect_tool_result_contains("\"route\":\"suspend\"")
+            .expect_tool_result_contains("\"posted\":false")
+            .expect_tool_result_contains("the plugin's slack_token option"),
+    ]));
+    let out = f.claude().prompt("go on").env("PHASEGATE_SLACK_API_URL", slack.base_url()).spare_detached().run(&api);
+    let survivors = out.survivors();
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let posted = loop {
+        let posted = slack.messages(CHANNEL);
+        if !posted.is_empty() {
+            break posted;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "nothing posted the question; {} processes left",
+            survivors.alive()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(posted[0]["text"].as_str().unwrap().contains("Grid or list?"), "{posted:?}");
+    slack.add_human_reply(CHANNEL, posted[0]["ts"].as_str().unwrap(), "U0ALICE", "Grid");
+    let marker = f.path(".claude/suspended/001-alpha.json");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&marker).unwrap()).unwrap();
+        if m["answer"]["acknowledged"] == true {
+            assert_eq!((m["answer"]["text"].as_str(), m["answer"]["user"].as_str()), (Some("Grid"), Some("U0ALICE")));
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the background poller recorded no answer: {m}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // Nothing waits on Slack any more, so the poller ends by itself.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while survivors.alive() > 0 {
+        assert!(std::time::Instant::now() < deadline, "the background poller did not end once idle");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // The token is in no file of the project, the poller's log included.
+    for entry in walkdir::WalkDir::new(&f.repo).into_iter().filter_map(Result::ok) {
+        if entry.file_type().is_file() {
+            let text = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
+            assert!(!text.contains("e2e-config"), "{} holds the token", entry.path().display());
+        }
+    }
 }
 
 #[test]

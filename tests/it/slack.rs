@@ -497,3 +497,73 @@ fn kill_session(sid: u32) -> Vec<u32> {
     }
     killed
 }
+
+#[test]
+fn the_plugin_options_tokens_post_and_read_when_the_environment_has_none() {
+    let s = Slacked::new()
+        .with_tokens(&[("CLAUDE_PLUGIN_OPTION_SLACK_TOKEN", BOT), ("CLAUDE_PLUGIN_OPTION_SLACK_READ_TOKEN", READER)]);
+    s.ws(&["slack", "doctor"])
+        .ok()
+        .stdout_has("CLAUDE_PLUGIN_OPTION_SLACK_TOKEN is a bot token")
+        .stdout_has("CLAUDE_PLUGIN_OPTION_SLACK_READ_TOKEN can read threads");
+    assert_eq!(s.ask(BLOCKING)["slack"]["posted"], true);
+    s.reply("U0ALICE", "List");
+    assert_eq!(s.poll()["answered"][0]["answer"], "List");
+    // PHASEGATE_SLACK_TOKEN wins over the option.
+    let both = Slacked::new()
+        .with_tokens(&[("PHASEGATE_SLACK_TOKEN", READER), ("CLAUDE_PLUGIN_OPTION_SLACK_TOKEN", "xoxb-refused-0003")]);
+    both.ws(&["slack", "doctor"]).ok().stdout_has("PHASEGATE_SLACK_TOKEN is a user token");
+}
+
+/// Claude Code hands the plugin's options to its hooks only, so a question
+/// asked from a Bash command has no token: the Stop hook at the end of the
+/// turn starts the background poller, which has it, and that posts the
+/// question and reads its answer.
+#[test]
+fn the_stop_hook_wakes_the_poller_with_the_option_token_a_shell_does_not_have() {
+    let s = Slacked::new().with_tokens(&[]);
+    s.background();
+    let asked = s.ask(BLOCKING);
+    assert_eq!(asked["slack"]["posted"], false, "{asked}");
+    assert!(asked["slack"]["error"].as_str().unwrap().contains("the plugin's slack_token option"), "{asked}");
+    assert!(s.slack.messages(CHANNEL).is_empty());
+
+    let stop = |session: &str| {
+        Run::new(HOOK, &["stop"], s.env.root())
+            .env("PHASEGATE_SLACK_API_URL", &s.slack.base_url())
+            .env("CLAUDE_PLUGIN_OPTION_SLACK_TOKEN", BOT)
+            .env("CLAUDE_PLUGIN_OPTION_SLACK_READ_TOKEN", READER)
+            .stdin(format!(r#"{{"hook_event_name":"Stop","session_id":"{session}","stop_hook_active":false}}"#))
+    };
+    let started = Instant::now();
+    let out = stop("s1").ok();
+    assert!(out.stdout.trim().is_empty() && out.stderr.is_empty(), "{}", out.report());
+    assert!(started.elapsed() < Duration::from_secs(2), "the hook waited on Slack");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while s.slack.messages(CHANNEL).is_empty() {
+        assert!(Instant::now() < deadline, "the woken poller posted nothing");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Another stop meanwhile posts nothing twice.
+    stop("s1").ok();
+    s.reply("U0ALICE", "Grid");
+    assert_eq!(s.wait_for_answer()["text"], "Grid");
+    let is_parent = |m: &Value| m.get("thread_ts").is_none_or(|t| *t == m["ts"]);
+    let parents: Vec<Value> = s.slack.messages(CHANNEL).into_iter().filter(is_parent).collect();
+    assert_eq!(parents.len(), 1, "posted once: {parents:?}");
+}
+
+#[test]
+fn hooks_without_a_token_say_so_instead_of_starting_a_poller_that_cannot_post() {
+    let s = Slacked::new().with_tokens(&[]);
+    s.background();
+    s.ask(BLOCKING);
+    for (event, name) in [("stop", "Stop"), ("session-start", "SessionStart")] {
+        let out = Run::new(HOOK, &[event], s.env.root())
+            .env("PHASEGATE_SLACK_API_URL", &s.slack.base_url())
+            .stdin(format!(r#"{{"hook_event_name":"{name}","session_id":"s1"}}"#))
+            .ok();
+        out.stdout_has("no Slack token reaches phasegate's hooks: set the plugin's slack_token option");
+    }
+    assert!(!s.env.path(".git/phasegate/slack-watch.log").exists(), "a poller was started");
+}

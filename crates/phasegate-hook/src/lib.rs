@@ -112,7 +112,7 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
             Err(failed) => failed,
         },
         Event::Stop => match env() {
-            Ok(env) => match stop::stop(input, &env, note) {
+            Ok(env) => match stop::stop(input, &env, note, workflow_state().as_deref()) {
                 StopOutcome::Silent => String::new(),
                 StopOutcome::Allow { message } => json!({ "systemMessage": clip(&message) }).to_string(),
                 StopOutcome::Block { reason } => json!({ "decision": "block", "reason": clip(&reason) }).to_string(),
@@ -123,7 +123,7 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
 }
 
 /// `workflow-state`, beside this binary (both are built and installed
-/// together): the background Slack poller the session start may start.
+/// together): the background Slack poller SessionStart and Stop may start.
 fn workflow_state() -> Option<std::path::PathBuf> {
     let exe = std::env::current_exe().ok()?;
     Some(exe.parent()?.join("workflow-state")).filter(|p| p.is_file())

@@ -27,6 +27,18 @@ pub const SLACK_TOKEN: &str = "PHASEGATE_SLACK_TOKEN";
 /// An optional second token that reads threads: a user `xoxp-` token, for
 /// channels where a bot token may not read threads.
 pub const SLACK_READ_TOKEN: &str = "PHASEGATE_SLACK_READ_TOKEN";
+/// The plugin's `slack_token` option (`userConfig` in plugin.json), as
+/// Claude Code hands it to the plugin's hooks, and so to the background
+/// poller they start; Bash commands do not get it. `PHASEGATE_SLACK_TOKEN`
+/// wins when both are set.
+pub const SLACK_TOKEN_OPTION: &str = "CLAUDE_PLUGIN_OPTION_SLACK_TOKEN";
+/// The plugin's `slack_read_token` option, likewise.
+pub const SLACK_READ_TOKEN_OPTION: &str = "CLAUDE_PLUGIN_OPTION_SLACK_READ_TOKEN";
+
+/// Whether this process has a Slack token to hand on (its value unread).
+pub fn slack_token_set() -> bool {
+    [SLACK_TOKEN, SLACK_TOKEN_OPTION].iter().any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
+}
 /// The Slack Web API base URL (default `https://slack.com/api/`); tests
 /// point it at a local server.
 pub const SLACK_API_URL: &str = "PHASEGATE_SLACK_API_URL";

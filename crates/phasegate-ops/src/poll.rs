@@ -339,8 +339,40 @@ pub fn start_background(env: &Env, workflow_state: &std::path::Path) -> OpResult
     Ok(spawn_watcher(&project, workflow_state).map(|()| true))
 }
 
-/// Whether questions go to Slack with a background poller
-/// (`slack.background`, on by default).
-pub fn background_wanted(project: &Project) -> bool {
-    project.questions_config().is_ok_and(|c| c.slack.configured() && c.slack.background)
+/// Whether a poll has something to do for `q` in Slack: post it, read its
+/// thread, or acknowledge its answer there.
+pub fn waits_on_slack(q: &Question, config: &QuestionsConfig) -> bool {
+    match &q.answer {
+        Some(a) => !a.acknowledged && q.slack_thread_ts.is_some(),
+        None => q.slack_thread_ts.is_some() || config.slack.channels.for_item(q.item_type).is_some(),
+    }
+}
+
+/// From a hook: starts the background poller when a question waits on
+/// Slack, the configuration wants it, and no poller runs. The hooks get the
+/// plugin's `slack_token` option where Bash commands do not, so this is
+/// what posts a question asked from a shell without a token. Ok(false)
+/// when nothing was started; the cost without questions is two folder
+/// lookups.
+pub fn wake_watcher(project: &Project, workflow_state: &std::path::Path) -> Result<bool, String> {
+    let (questions, _) = project.questions().map_err(|e| e.to_string())?;
+    if questions.is_empty() {
+        return Ok(false);
+    }
+    let config = project.questions_config().map_err(|e| e.to_string())?;
+    if !config.slack.background || !questions.iter().any(|s| waits_on_slack(&s.question, &config)) {
+        return Ok(false);
+    }
+    if !crate::env::slack_token_set() {
+        return Err(format!(
+            "a question waits on Slack but no Slack token reaches phasegate's hooks: set the plugin's slack_token option, or export {} before starting Claude Code",
+            crate::env::SLACK_TOKEN
+        ));
+    }
+    match project.try_watcher_lock().map_err(|e| e.to_string())? {
+        // Released at once: the poller started next takes it.
+        Some(_free) => {}
+        None => return Ok(false),
+    }
+    spawn_watcher(project, workflow_state).map(|()| true)
 }

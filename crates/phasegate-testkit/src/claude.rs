@@ -46,6 +46,7 @@ pub struct ClaudeCode {
     prompt: Option<String>,
     args: Vec<String>,
     timeout: Duration,
+    spare_detached: bool,
 }
 
 impl ClaudeCode {
@@ -67,6 +68,7 @@ impl ClaudeCode {
             prompt: None,
             args: Vec::new(),
             timeout: DEFAULT_TIMEOUT,
+            spare_detached: false,
         }
     }
 
@@ -136,6 +138,15 @@ impl ClaudeCode {
         self
     }
 
+    /// Lets the run's processes that lead a session of their own (what a
+    /// hook starts to outlive the session, e.g. phasegate's background Slack
+    /// poller) live on after the run; [`ClaudeOutput::survivors`] ends them.
+    /// The rest of the run is ended as always.
+    pub fn spare_detached(mut self) -> Self {
+        self.spare_detached = true;
+        self
+    }
+
     /// The arguments passed to the binary.
     fn argv(&self) -> Vec<OsString> {
         let prompt = self.prompt.clone().expect("phasegate-testkit: ClaudeCode::prompt(...) must be set before run()");
@@ -202,7 +213,7 @@ impl ClaudeCode {
         let (status, timed_out) = wait_bounded(&mut child, self.timeout, &tag);
         let elapsed = started.elapsed();
         // Whatever the run left behind (background shells, agents) goes too.
-        kill_run(child.id(), &tag);
+        kill_run(Some(child.id()), &tag, self.spare_detached);
 
         ClaudeOutput {
             status,
@@ -212,6 +223,7 @@ impl ClaudeCode {
             stderr: collect(&stderr, "stderr"),
             command_line,
             api_report: api.report(),
+            tag,
         }
     }
 
@@ -291,7 +303,7 @@ fn wait_bounded(child: &mut Child, timeout: Duration, tag: &str) -> (ExitStatus,
             Err(e) => panic!("phasegate-testkit: cannot wait for claude: {e}"),
         }
     }
-    kill_run(child.id(), tag);
+    kill_run(Some(child.id()), tag, false);
     // In case the kills above could not run (no `sh`), kill the child itself.
     let _ = child.kill();
     let status = child.wait().unwrap_or_else(|e| panic!("phasegate-testkit: cannot reap the killed claude: {e}"));
@@ -306,18 +318,26 @@ fn run_tag() -> String {
 }
 
 /// SIGKILLs the run: every process whose environment carries the run's tag
-/// and the process group `pgid` (the child leads its own group), for a few
-/// rounds until no tagged process is left, as processes may fork meanwhile.
-/// A failed kill means the process is already gone.
-fn kill_run(pgid: u32, tag: &str) {
+/// (but for session leaders when `spare_detached`) and the process group
+/// `pgid` (the child leads its own group), for a few rounds until no such
+/// process is left, as processes may fork meanwhile. A failed kill means
+/// the process is already gone.
+fn kill_run(pgid: Option<u32>, tag: &str, spare_detached: bool) {
     let needle = format!("{RUN_TAG_ENV}={tag}");
     for round in 0..10 {
-        let mut targets: Vec<String> = tagged_pids(&needle).iter().map(u32::to_string).collect();
+        let mut targets: Vec<String> = tagged_pids(&needle)
+            .into_iter()
+            .filter(|pid| !(spare_detached && leads_a_session(*pid)))
+            .map(|pid| pid.to_string())
+            .collect();
         if round > 0 && targets.is_empty() {
             return;
         }
         // Last, so that the shell's `kill` cannot take it for an option.
-        targets.push(format!("-{pgid}"));
+        targets.extend(pgid.map(|g| format!("-{g}")));
+        if targets.is_empty() {
+            return;
+        }
         let _ = Command::new("sh")
             .args(["-c", "kill -9 \"$@\" 2>/dev/null", "sh"])
             .args(&targets)
@@ -328,6 +348,14 @@ fn kill_run(pgid: u32, tag: &str) {
             .status();
         thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Whether `pid` leads its own session (its session id, the fourth field
+/// after the command name in `/proc/<pid>/stat`, is its pid).
+fn leads_a_session(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(3)?.parse::<u32>().ok()) == Some(pid)
+    })
 }
 
 /// Live processes whose environment contains the entry `needle` (Linux
@@ -375,6 +403,27 @@ pub struct ClaudeOutput {
     /// The command line, for reports.
     pub command_line: String,
     api_report: String,
+    tag: String,
+}
+
+/// The processes a [`ClaudeCode::spare_detached`] run left running; killed
+/// when dropped (so a failing test leaves none behind).
+#[derive(Debug)]
+pub struct Survivors {
+    tag: String,
+}
+
+impl Survivors {
+    /// How many are still alive.
+    pub fn alive(&self) -> usize {
+        tagged_pids(&format!("{RUN_TAG_ENV}={}", self.tag)).len()
+    }
+}
+
+impl Drop for Survivors {
+    fn drop(&mut self) {
+        kill_run(None, &self.tag, false);
+    }
 }
 
 impl ClaudeOutput {
@@ -405,6 +454,11 @@ impl ClaudeOutput {
         self.try_json()
             .and_then(|json| json.get("result").and_then(Value::as_str).map(str::to_owned))
             .unwrap_or_default()
+    }
+
+    /// The run's processes still alive (see [`ClaudeCode::spare_detached`]).
+    pub fn survivors(&self) -> Survivors {
+        Survivors { tag: self.tag.clone() }
     }
 
     /// The session id claude reported, for `--resume`.

@@ -91,9 +91,7 @@ fn suspension_lines(project: &Project, workflow_state: Option<&Path>) -> Vec<Str
     let mut out = Vec::new();
     let waiting: Vec<_> = markers.iter().filter(|m| m.question.answer.is_none()).collect();
     if let Some(exe) = workflow_state
-        && !waiting.is_empty()
-        && crate::poll::background_wanted(project)
-        && let Err(why) = crate::poll::spawn_watcher(project, exe)
+        && let Err(why) = crate::poll::wake_watcher(project, exe)
     {
         out.push(format!("phasegate: the background Slack poller did not start: {}", one_line(&why)));
     }

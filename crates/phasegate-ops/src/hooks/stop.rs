@@ -6,8 +6,13 @@
 //! its own background worker is let through and not counted. A session that
 //! owns no loop is never blocked: the lookup is one small file named after
 //! the session id, and its absence ends the hook.
+//!
+//! Every stop also wakes the background Slack poller when a question waits
+//! on Slack and no poller runs (two folder lookups when none waits): the
+//! hooks get the plugin's `slack_token` option, a Bash command does not.
 
 use std::cell::RefCell;
+use std::path::Path;
 use std::time::Duration;
 
 use phasegate_core::pipeline::files::STATE_FILE;
@@ -34,7 +39,7 @@ pub enum StopOutcome {
     Block { reason: String },
 }
 
-pub fn stop(input: &HookInput, env: &Env, note: Option<String>) -> StopOutcome {
+pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: Option<&Path>) -> StopOutcome {
     let Some(session) = input.session(env) else {
         return match note {
             Some(n) => StopOutcome::Allow { message: format!("phasegate: {n}; the stop is allowed.") },
@@ -53,6 +58,16 @@ pub fn stop(input: &HookInput, env: &Env, note: Option<String>) -> StopOutcome {
             };
         }
     };
+    if let Some(exe) = workflow_state
+        && let Err(why) = crate::poll::wake_watcher(&project, exe)
+    {
+        return StopOutcome::Allow {
+            message: format!(
+                "phasegate: the background Slack poller did not start: {}; the stop is allowed.",
+                one_line(&why)
+            ),
+        };
+    }
     let feature = match project.session_feature(&session) {
         Ok(Some(f)) => f,
         Ok(None) => return StopOutcome::Silent,

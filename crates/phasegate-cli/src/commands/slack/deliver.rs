@@ -33,7 +33,8 @@ fn deliver(ctx: &Ctx<'_>, id: &str) -> Result<Option<serde_json::Value>, OpError
         Ok(Some(t)) => t,
         Ok(None) => {
             return Ok(not_posted(format!(
-                "{} is not set: export it, then `workflow-state slack poll` posts the question",
+                "not posted from this shell: {}; when that option is set, the background poller phasegate's hooks start posts it at the end of this turn; else export {} and run `workflow-state slack poll`",
+                transport::no_token(),
                 phasegate_ops::env::SLACK_TOKEN
             )));
         }

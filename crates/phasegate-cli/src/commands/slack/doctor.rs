@@ -1,7 +1,6 @@
 //! `workflow-state slack doctor`: is Slack set up for questions?
 
 use clap::Args;
-use phasegate_ops::env::{SLACK_READ_TOKEN, SLACK_TOKEN};
 use phasegate_slack::{Client, SlackError, Token, TokenKind};
 
 use super::transport::{self, Patience, Tokens};
@@ -46,14 +45,16 @@ pub fn cmd_doctor(args: DoctorArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     }
     let Some(tokens) = transport::tokens()? else {
         ctx.out.line(format!(
-            "fail: {SLACK_TOKEN} is not set: export the Slack app's bot token (xoxb-) or a user token (xoxp-)"
+            "fail: {}: export the Slack app's bot token (xoxb-) or a user token (xoxp-) as {} (doctor checks only a token it can see: to check the plugin option's token, export the same token for this command)",
+            transport::no_token(),
+            phasegate_ops::env::SLACK_TOKEN
         ))?;
         return Ok(ExitStatus::Error);
     };
-    let Some(poster) = identify(ctx, SLACK_TOKEN, &tokens.post, &mut status)? else { return Ok(status) };
+    let Some(poster) = identify(ctx, tokens.post_from, &tokens.post, &mut status)? else { return Ok(status) };
     let reader = match &tokens.read {
         None => None,
-        Some(t) => match identify(ctx, SLACK_READ_TOKEN, t, &mut status)? {
+        Some((t, from)) => match identify(ctx, from, t, &mut status)? {
             Some(c) => Some(c),
             None => return Ok(status),
         },
@@ -109,7 +110,7 @@ fn check_read(
     tokens: &Tokens,
     status: &mut ExitStatus,
 ) -> Result<(), crate::CmdError> {
-    let var = if tokens.read.is_some() { SLACK_READ_TOKEN } else { SLACK_TOKEN };
+    let (_, var) = tokens.reader();
     match reader.replies(channel, PROBE_TS) {
         Ok(_) => ctx.out.line(format!("ok: {var} can read threads in {channel}"))?,
         Err(SlackError::Api { error, .. }) if error == "thread_not_found" => {

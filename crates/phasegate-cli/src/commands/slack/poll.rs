@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use clap::Args;
-use phasegate_ops::env::SLACK_TOKEN;
 use phasegate_ops::poll::{self, Messenger, PollReport};
 use phasegate_ops::{Env, OpError};
 
@@ -137,7 +136,8 @@ fn messenger(config: &phasegate_core::questions_config::QuestionsConfig) -> Resu
     }
     let Some(tokens) = transport::tokens()? else {
         return Err(OpError::Invalid(format!(
-            ".phasegate/questions.config.json names Slack channels but {SLACK_TOKEN} is not set: export the Slack app's token, or remove slack.channels to answer questions with `workflow-state question answer`"
+            ".phasegate/questions.config.json names Slack channels but {}: export the Slack app's token, or remove slack.channels to answer questions with `workflow-state question answer`",
+            transport::no_token()
         )));
     };
     SlackMessenger::new(&tokens, Patience::Poll).map(Some)

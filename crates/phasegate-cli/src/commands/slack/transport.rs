@@ -6,7 +6,7 @@ use std::cell::OnceCell;
 use std::time::Duration;
 
 use phasegate_ops::OpError;
-use phasegate_ops::env::{SLACK_API_URL, SLACK_READ_TOKEN, SLACK_TOKEN};
+use phasegate_ops::env::{SLACK_API_URL, SLACK_READ_TOKEN, SLACK_READ_TOKEN_OPTION, SLACK_TOKEN, SLACK_TOKEN_OPTION};
 use phasegate_ops::poll::{Messenger, ThreadMessage};
 use phasegate_slack::{Client, SlackError, Token, TokenKind};
 
@@ -31,18 +31,44 @@ impl Patience {
     }
 }
 
-/// The tokens, as the environment gives them (values never printed).
+/// The tokens, as the environment gives them (values never printed), each
+/// with the variable it came from.
 pub struct Tokens {
     pub post: Token,
+    pub post_from: &'static str,
     /// A second token for reading threads, when set.
-    pub read: Option<Token>,
+    pub read: Option<(Token, &'static str)>,
 }
 
-/// Reads `PHASEGATE_SLACK_TOKEN` (None when unset) and
-/// `PHASEGATE_SLACK_READ_TOKEN`.
+impl Tokens {
+    /// The token that reads threads and its variable.
+    pub fn reader(&self) -> (&Token, &'static str) {
+        self.read.as_ref().map(|(t, from)| (t, *from)).unwrap_or((&self.post, self.post_from))
+    }
+}
+
+/// The posting token: `PHASEGATE_SLACK_TOKEN`, else the plugin's
+/// `slack_token` option (None when neither is set); the reading token
+/// likewise from `PHASEGATE_SLACK_READ_TOKEN` or `slack_read_token`.
 pub fn tokens() -> Result<Option<Tokens>, OpError> {
-    let Some(post) = token_var(SLACK_TOKEN)? else { return Ok(None) };
-    Ok(Some(Tokens { post, read: token_var(SLACK_READ_TOKEN)? }))
+    let Some((post, post_from)) = first_token(&[SLACK_TOKEN, SLACK_TOKEN_OPTION])? else { return Ok(None) };
+    Ok(Some(Tokens { post, post_from, read: first_token(&[SLACK_READ_TOKEN, SLACK_READ_TOKEN_OPTION])? }))
+}
+
+/// Why there is no token, for messages.
+pub fn no_token() -> String {
+    format!(
+        "{SLACK_TOKEN} is not set, nor the plugin's slack_token option (which reaches phasegate's hooks, not a shell)"
+    )
+}
+
+fn first_token(names: &[&'static str]) -> Result<Option<(Token, &'static str)>, OpError> {
+    for name in names {
+        if let Some(token) = token_var(name)? {
+            return Ok(Some((token, name)));
+        }
+    }
+    Ok(None)
 }
 
 fn token_var(name: &str) -> Result<Option<Token>, OpError> {
@@ -88,7 +114,7 @@ impl SlackMessenger {
         Ok(SlackMessenger {
             poster: client(&tokens.post, patience)?,
             poster_kind: tokens.post.kind(),
-            reader: tokens.read.as_ref().map(|t| client(t, patience)).transpose()?,
+            reader: tokens.read.as_ref().map(|(t, _)| client(t, patience)).transpose()?,
             own_user: OnceCell::new(),
         })
     }
@@ -136,7 +162,7 @@ impl Messenger for SlackMessenger {
 pub fn reading_hint(e: &SlackError, bot_reads: bool) -> String {
     match e {
         SlackError::Api { error, .. } if bot_reads && error == "missing_scope" => format!(
-            "{e}; a bot token may not read this channel's threads: set {SLACK_READ_TOKEN} to a user token (xoxp-) with channels:history"
+            "{e}; a bot token may not read this channel's threads: set {SLACK_READ_TOKEN} (or the plugin's slack_read_token) to a user token (xoxp-) with channels:history"
         ),
         _ => e.to_string(),
     }
