@@ -221,3 +221,25 @@ fn a_code_change_after_the_gate_passed_reopens_it() {
     assert_eq!(env.run_state(&f)["state"], "complete");
     assert_eq!(env.meta(&f)["status"], "completed");
 }
+
+/// Regression: a question waiting on Slack with no token made the Stop hook
+/// return its note before it looked at the session's pipeline loop, so the
+/// loop's gates were skipped and the session stopped early.
+#[test]
+fn a_slack_poller_that_cannot_start_never_lets_a_loop_stop_early() {
+    let env = TestEnv::new();
+    let f = env.to_loop(S, "true", 5);
+    env.write(".phasegate/questions.config.json", r#"{"slack": {"channels": {"feature": "C0FEATURES"}}}"#);
+    env.write(
+        "q.json",
+        r#"{"question": {"type": "blocking", "text": "Grid or list?", "options": [{"label": "Grid"}, {"label": "List"}]}}"#,
+    );
+    let other = env.feature("other", "standard");
+    env.ws(&["question", "ask", "--file", "q.json", "--headless", "--feature", &other]).ok();
+    let out = stop(&env, S, "I think I am done", false).expect("blocked");
+    assert_eq!(out["decision"], "block", "{out}");
+    assert_eq!(env.loop_state(&f)["iteration"], 1);
+    // A session without a loop is told why nothing polls Slack.
+    let note = stop(&env, "session-2", "bye", false).expect("a note");
+    assert!(note["systemMessage"].as_str().unwrap().contains("no Slack token reaches phasegate's hooks"), "{note}");
+}

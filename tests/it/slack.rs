@@ -487,10 +487,7 @@ fn kill_session(sid: u32) -> Vec<u32> {
     let mut killed = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
-        // After the command name: state, ppid, pgrp, session.
-        let session = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(3)?.parse::<u32>().ok());
-        if session == Some(sid) {
+        if phasegate_testkit::session_of(pid) == Some(sid) {
             let _ = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status();
             killed.push(pid);
         }

@@ -22,7 +22,8 @@ pub const ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
 /// The project directory of the Claude Code session (set for hooks).
 pub const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 /// The Slack token questions are posted with (a bot `xoxb-` token, or a
-/// user `xoxp-` one). Read by `workflow-state` only, never by a hook.
+/// user `xoxp-` one). Its value is read by `workflow-state` only; a hook
+/// only checks that it is set.
 pub const SLACK_TOKEN: &str = "PHASEGATE_SLACK_TOKEN";
 /// An optional second token that reads threads: a user `xoxp-` token, for
 /// channels where a bot token may not read threads.
@@ -34,14 +35,14 @@ pub const SLACK_READ_TOKEN: &str = "PHASEGATE_SLACK_READ_TOKEN";
 pub const SLACK_TOKEN_OPTION: &str = "CLAUDE_PLUGIN_OPTION_SLACK_TOKEN";
 /// The plugin's `slack_read_token` option, likewise.
 pub const SLACK_READ_TOKEN_OPTION: &str = "CLAUDE_PLUGIN_OPTION_SLACK_READ_TOKEN";
+/// The Slack Web API base URL (default `https://slack.com/api/`); tests
+/// point it at a local server.
+pub const SLACK_API_URL: &str = "PHASEGATE_SLACK_API_URL";
 
 /// Whether this process has a Slack token to hand on (its value unread).
 pub fn slack_token_set() -> bool {
     [SLACK_TOKEN, SLACK_TOKEN_OPTION].iter().any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()))
 }
-/// The Slack Web API base URL (default `https://slack.com/api/`); tests
-/// point it at a local server.
-pub const SLACK_API_URL: &str = "PHASEGATE_SLACK_API_URL";
 
 /// The plugin's root, set by Claude Code for hooks.
 pub const PLUGIN_ROOT: &str = "CLAUDE_PLUGIN_ROOT";

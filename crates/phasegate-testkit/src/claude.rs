@@ -350,12 +350,16 @@ fn kill_run(pgid: Option<u32>, tag: &str, spare_detached: bool) {
     }
 }
 
-/// Whether `pid` leads its own session (its session id, the fourth field
-/// after the command name in `/proc/<pid>/stat`, is its pid).
+/// Whether `pid` leads its own session.
 fn leads_a_session(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(3)?.parse::<u32>().ok()) == Some(pid)
-    })
+    session_of(pid) == Some(pid)
+}
+
+/// The session id of process `pid` (Linux: the fourth field after the
+/// command name in `/proc/<pid>/stat`); None when it is gone.
+pub fn session_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?.1.split_whitespace().nth(3)?.parse().ok()
 }
 
 /// Live processes whose environment contains the entry `needle` (Linux

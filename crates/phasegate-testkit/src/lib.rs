@@ -81,7 +81,9 @@ mod server;
 pub mod slack;
 mod text;
 
-pub use claude::{CLAUDE_BIN_ENV, ClaudeCode, ClaudeOutput, DEFAULT_TIMEOUT, RUN_TAG_ENV, Survivors, locate_binary};
+pub use claude::{
+    CLAUDE_BIN_ENV, ClaudeCode, ClaudeOutput, DEFAULT_TIMEOUT, RUN_TAG_ENV, Survivors, locate_binary, session_of,
+};
 pub use request::{RecordedRequest, Route, SUBAGENT_MARKER, ToolResult};
 pub use scenario::{Expectation, Scenario, ToolUse, Turn};
 pub use server::{AUXILIARY_REPLY, MISMATCH_REPLY, MockApi};

@@ -81,8 +81,9 @@ pub fn context(input: &HookInput, env: &Env, note: Option<String>, workflow_stat
     clip(&lines.join("\n"), MAX_CONTEXT)
 }
 
-/// Suspended features and answers that arrived (one folder read; nothing
-/// when there is no `.claude/suspended`).
+/// Suspended features and answers that arrived, and the background Slack
+/// poller started when a question waits on Slack (two folder reads: the
+/// markers and the question queue; nothing when neither exists).
 fn suspension_lines(project: &Project, workflow_state: Option<&Path>) -> Vec<String> {
     let (markers, bad) = match project.markers() {
         Ok(m) => m,

@@ -58,17 +58,15 @@ pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: 
             };
         }
     };
-    if let Some(exe) = workflow_state
-        && let Err(why) = crate::poll::wake_watcher(&project, exe)
-    {
-        return StopOutcome::Allow {
-            message: format!(
-                "phasegate: the background Slack poller did not start: {}; the stop is allowed.",
-                one_line(&why)
-            ),
-        };
-    }
-    let feature = match project.session_feature(&session) {
+    let poller = workflow_state
+        .and_then(|exe| crate::poll::wake_watcher(&project, exe).err())
+        .map(|why| format!("phasegate: the background Slack poller did not start: {}.", one_line(&why)));
+    with_note(loop_outcome(&project, &session, input, env), poller)
+}
+
+/// The decision on this session's pipeline loop, if it owns one.
+fn loop_outcome(project: &Project, session: &SessionId, input: &HookInput, env: &Env) -> StopOutcome {
+    let feature = match project.session_feature(session) {
         Ok(Some(f)) => f,
         Ok(None) => return StopOutcome::Silent,
         Err(e) => {
@@ -77,7 +75,7 @@ pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: 
             };
         }
     };
-    match decide_and_apply(&project, &feature, &session, input, env) {
+    match decide_and_apply(project, &feature, session, input, env) {
         Ok(out) => out,
         Err(why) => StopOutcome::Allow {
             message: format!(
@@ -85,6 +83,17 @@ pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: 
                 feature.name()
             ),
         },
+    }
+}
+
+/// Adds a note for the user to the decision. A block keeps its reason
+/// alone: it goes to the model, and the note comes again at a later stop.
+fn with_note(outcome: StopOutcome, note: Option<String>) -> StopOutcome {
+    let Some(note) = note else { return outcome };
+    match outcome {
+        StopOutcome::Silent => StopOutcome::Allow { message: note },
+        StopOutcome::Allow { message } => StopOutcome::Allow { message: format!("{message}\n{note}") },
+        block @ StopOutcome::Block { .. } => block,
     }
 }
 
