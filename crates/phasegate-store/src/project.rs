@@ -148,6 +148,12 @@ impl Project {
     /// reading it says what is wrong), in feature order; plus the names of
     /// folders that look like features but whose name is not a valid one.
     fn candidates(&self) -> Result<(Vec<Feature>, Vec<String>), StoreError> {
+        self.candidates_named(|_| true)
+    }
+
+    /// [`Self::candidates`] whose folder name passes `wanted`, checked before
+    /// the one `stat` per folder that tells a feature from another folder.
+    fn candidates_named(&self, wanted: impl Fn(&str) -> bool) -> Result<(Vec<Feature>, Vec<String>), StoreError> {
         let dir = self.features_dir();
         sfs::confine(&self.root, &dir)?;
         let entries = match fs::read_dir(&dir) {
@@ -163,6 +169,9 @@ impl Project {
             let name = raw.to_string_lossy();
             match split_name(&name) {
                 Some((n, s)) if slug::validate(s).is_ok() => {
+                    if !wanted(&name) {
+                        continue;
+                    }
                     let f = self.feature_for_dir(entry.path());
                     if sfs::exists_entry(&f.meta_path()) {
                         out.push((n, f));
@@ -271,11 +280,10 @@ impl Project {
                 return Ok(f);
             }
         }
-        let features = self.features()?;
-        let matches: Vec<&Feature> = features.iter().filter(|f| name_matches(f.name(), given)).collect();
+        let (matches, _) = self.candidates_named(|name| name_matches(name, given))?;
         match matches.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Err(ResolveError::NoMatch { given: given.to_owned(), known: names(&features) }),
+            [one] => Ok(one.clone()),
+            [] => Err(ResolveError::NoMatch { given: given.to_owned(), known: names(&self.features()?) }),
             many => Err(ResolveError::Ambiguous {
                 given: given.to_owned(),
                 matches: many.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "),
