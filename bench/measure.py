@@ -292,7 +292,7 @@ def main():
            "Times are wall-clock per run, mean ± σ.", "",
            floor_table(floor),
            table("SessionStart hook: `phasegate-hook session-start` vs `bench/seed/session-start.sh`", report["hook"]),
-           table("`workflow-state validate design` at the repository root (no --feature: resolves the feature by reading every .meta.json; with two active features both refuse, exit 2)",
+           table("`workflow-state validate design` at the repository root (no --feature: finds the only active feature through the index of active features; with two active features both refuse, exit 2)",
                  report["validate_root"]),
            table("`workflow-state validate design --feature <id>` at the repository root (the decision path: proceed)",
                  report["validate_feature"]),
