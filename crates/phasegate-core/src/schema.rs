@@ -131,8 +131,9 @@ impl Schema {
     }
 }
 
-/// Why a configuration file is not usable: not JSON, against its schema,
-/// or against a rule the schema cannot say.
+/// Why a JSON file of ours (a configuration, a pipeline file) is not
+/// usable: not JSON, against its schema, or against a rule the schema
+/// cannot say.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error("is not valid JSON: {0}")]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::schema::{Schema, SchemaErrors};
+use crate::schema::Schema;
 
 /// The folder inside a pipeline feature that holds its files.
 pub const TASK_DIR: &str = ".task";
@@ -71,16 +71,8 @@ impl FileKind {
 
 crate::named!(FileKind, "file kind");
 
-/// Why a pipeline file is not usable.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FileError {
-    #[error("is not valid JSON: {0}")]
-    Syntax(String),
-    #[error("{0}")]
-    Schema(SchemaErrors),
-    #[error("{0}")]
-    Rule(String),
-}
+/// Why a pipeline file is not usable: the one error of our JSON files.
+pub type FileError = crate::schema::ConfigError;
 
 /// Parses `text` as JSON and checks it against the kind's schema.
 fn check_schema(kind: FileKind, text: &str) -> Result<Value, FileError> {
