@@ -18,6 +18,7 @@ const AGENTS: &[(&str, &str)] = &[
     ("implementer", "You are the implementer of a phasegate pipeline"),
     ("code-reviewer", "You are the code reviewer of a phasegate pipeline"),
     ("design-implementer", "You are a stateless implementer"),
+    ("task-implementer", "You implement one task of a phasegate feature"),
 ];
 
 #[derive(serde::Deserialize)]

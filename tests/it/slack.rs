@@ -100,8 +100,18 @@ impl Slacked {
         self.slack.thread(m["slack_channel_id"].as_str().unwrap(), m["slack_thread_ts"].as_str().unwrap())
     }
 
+    /// Replies in the question's thread, once the poller that posted it has
+    /// recorded the thread in the marker (a background poller may still be
+    /// between the post and that write).
     fn reply(&self, user: &str, text: &str) -> String {
-        let ts = self.marker()["slack_thread_ts"].as_str().unwrap().to_owned();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let ts = loop {
+            if let Some(ts) = self.marker()["slack_thread_ts"].as_str() {
+                break ts.to_owned();
+            }
+            assert!(Instant::now() < deadline, "the question's thread was never recorded: {}", self.marker());
+            std::thread::sleep(Duration::from_millis(100));
+        };
         self.slack.add_human_reply(CHANNEL, &ts, user, text)
     }
 

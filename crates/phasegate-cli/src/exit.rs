@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use phasegate_core::meta::MetaError;
+use phasegate_core::feature::MetaError;
 use phasegate_core::pipeline::gate::GateError;
 use phasegate_core::pipeline::run::RunError;
 use phasegate_ops::OpError;

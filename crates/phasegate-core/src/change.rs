@@ -30,7 +30,7 @@ pub struct FileChange {
 /// Everything that changed in a working tree since `base`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Change {
+pub struct CodeChange {
     /// The base commit (full id).
     pub base: String,
     pub files: Vec<FileChange>,
@@ -42,7 +42,7 @@ pub struct Change {
 /// How much of a patch goes into a brief; the rest is read from a file.
 pub const BRIEF_PATCH_BYTES: usize = 12_000;
 
-impl Change {
+impl CodeChange {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
@@ -98,8 +98,8 @@ impl Change {
 mod tests {
     use super::*;
 
-    fn change(patch: &str) -> Change {
-        Change {
+    fn change(patch: &str) -> CodeChange {
+        CodeChange {
             base: "0123456789abcdef0123".into(),
             files: vec![FileChange {
                 path: "src/a.rs".into(),
@@ -124,7 +124,7 @@ mod tests {
         assert!(text.contains("read the whole diff with the Read tool: /r/.git/phasegate/review/001-a/implement.diff"));
         let short = change("+x\n").render(None);
         assert!(short.ends_with("```diff\n+x\n```\n"), "{short}");
-        let none = Change { files: vec![], ..change("") }.render(None);
+        let none = CodeChange { files: vec![], ..change("") }.render(None);
         assert!(none.contains("none (no file differs"), "{none}");
     }
 }

@@ -8,37 +8,7 @@
 //! attempt was approved. At the cap only an end is possible, so every loop
 //! converges; a counter never wraps.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
-
-use crate::phase::Phase;
-use crate::pipeline::gate::GateKind;
-
-/// What a cycle reviews. Messages name it; stores key cycles by it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "name", rename_all = "kebab-case")]
-pub enum Subject {
-    /// A phase's artifact (or, for implement and verify, its code).
-    Phase(Phase),
-    /// One of the pipeline's review gates; one attempt is one round.
-    Gate(GateKind),
-    /// The pipeline's implementation loop; one attempt is one blocked stop.
-    ImplementationLoop,
-    /// One task of a task list.
-    Task(String),
-}
-
-impl fmt::Display for Subject {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Subject::Phase(p) => write!(f, "phase {p}"),
-            Subject::Gate(g) => write!(f, "the {} review gate", g.name()),
-            Subject::ImplementationLoop => f.write_str("the implementation loop"),
-            Subject::Task(id) => write!(f, "task {id}"),
-        }
-    }
-}
 
 /// What the loop does after an attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray)]
@@ -144,14 +114,7 @@ mod tests {
     }
 
     #[test]
-    fn subjects_name_themselves() {
-        assert_eq!(Subject::Phase(Phase::Design).to_string(), "phase design");
-        assert_eq!(Subject::Gate(GateKind::Code).to_string(), "the code review gate");
-        assert_eq!(Subject::Task("T3".into()).to_string(), "task T3");
-        assert_eq!(
-            serde_json::to_value(Subject::Task("T3".into())).unwrap(),
-            serde_json::json!({"kind": "task", "name": "T3"})
-        );
+    fn decision_names() {
         crate::names::assert_serde_names::<Decision>();
     }
 }

@@ -1,36 +1,31 @@
-//! phasegate's domain, free of I/O: phases and their order, the transition
-//! rules, modes and their iteration caps, the `.meta.json` model, reviewer
-//! verdicts and briefs, the review-cycle engine, the review-history format,
-//! pipeline mode's state machine, and the schemas of every file phasegate
-//! owns. Callers pass in the clock and the file contents.
+//! phasegate's domain, free of I/O. A small kernel at the root (the
+//! review-cycle engine, names, slugs, time, schemas, code changes, session
+//! ids, the plugin's agents) and one folder per capability, each exporting
+//! its few public types from its `mod.rs`:
+//!
+//! - [`feature`]: phases and their facts, modes, `.meta.json`, transitions,
+//!   verdicts, review history, reviewer briefs, the next step;
+//! - [`questions`]: questions, suspension, the round loop and its replies;
+//! - [`tasks`]: task lists, per-task review cycles, build decisions;
+//! - [`pipeline`]: pipeline mode's state machine, files, gates and loop.
+//!
+//! A capability depends on the kernel and on capabilities listed before it,
+//! never sideways. Callers pass in the clock and file contents.
 
-pub mod agents;
-pub mod build;
+pub mod agent;
 pub mod change;
 pub mod cycle;
-pub mod history;
-pub mod implement_config;
-pub mod meta;
-pub mod mode;
 pub mod names;
-pub mod next_step;
-pub mod phase;
-pub mod pipeline;
-pub mod question;
-pub mod questions_config;
-pub mod reply;
-pub mod reviewer;
-pub mod rounds;
 pub mod schema;
 pub mod session;
 pub mod slug;
-pub mod task_review;
-pub mod tasks;
 pub mod time;
-pub mod transition;
-pub mod verdict;
 
-pub use meta::{Meta, PhaseRecord, PhaseState, Status};
-pub use mode::Mode;
+pub mod feature;
+pub mod pipeline;
+pub mod questions;
+pub mod tasks;
+
+pub use agent::Agent;
+pub use feature::{Artifact, ArtifactSet, Meta, Mode, Phase, PhaseRecord, PhaseState, Status};
 pub use names::Named;
-pub use phase::{Artifact, ArtifactSet, Phase};

@@ -2,7 +2,7 @@
 //! a front end decides what it means (the CLI's exit code, in one place)
 //! without parsing messages, and every message says what to do.
 
-use phasegate_core::meta::MetaError;
+use phasegate_core::feature::MetaError;
 use phasegate_core::pipeline::gate::GateError;
 use phasegate_core::pipeline::run::RunError;
 use phasegate_store::{ResolveError, StoreError};

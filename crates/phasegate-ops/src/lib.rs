@@ -2,24 +2,21 @@
 //! hook's decision, with typed outcomes and one error type. The CLI and the
 //! hook binary are thin front ends over this crate: they parse arguments or
 //! hook input, call an operation, and render what it returns.
+//!
+//! The folders mirror `phasegate-core`'s capabilities (`feature`,
+//! `questions`, `tasks`, `pipeline`); `session` resolves which project,
+//! feature and session an operation acts on; `hooks` folds each hook event
+//! over the capabilities that contribute to it.
 
-pub mod backlog;
-pub mod build;
 pub mod env;
 pub mod error;
+pub mod session;
+
 pub mod feature;
 pub mod hooks;
-pub mod parallel;
-pub mod phase;
 pub mod pipeline;
-pub mod poll;
 pub mod questions;
-pub mod review;
-pub mod rounds;
-pub mod status;
-pub mod task_review;
 pub mod tasks;
-pub mod worktree;
 
 pub use env::Env;
 pub use error::{OpError, OpResult};

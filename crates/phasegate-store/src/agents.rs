@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use phasegate_core::agents::frontmatter;
+use phasegate_core::tasks::frontmatter;
 use serde::Serialize;
 
 use crate::fs;
@@ -76,12 +76,12 @@ pub fn discover(project_root: &Path, home: Option<&Path>, plugin_root: Option<&P
 impl crate::Feature {
     /// `.review-cycles.json`: the per-task review cycles of seed 003.
     pub fn review_cycles_path(&self) -> PathBuf {
-        self.dir().join(phasegate_core::task_review::REVIEW_CYCLES_FILE)
+        self.dir().join(phasegate_core::tasks::REVIEW_CYCLES_FILE)
     }
 
     /// The review cycles (empty without a file); an unreadable file is an
     /// error naming it, never overwritten.
-    pub fn read_review_cycles(&self) -> Result<phasegate_core::task_review::ReviewCycles, crate::StoreError> {
+    pub fn read_review_cycles(&self) -> Result<phasegate_core::tasks::ReviewCycles, crate::StoreError> {
         let path = self.review_cycles_path();
         fs::confine(self.root(), &path)?;
         match fs::read_optional(&path)? {
@@ -95,21 +95,21 @@ impl crate::Feature {
     /// it with the guard).
     pub fn review_cycles_change(
         &self,
-        cycles: &phasegate_core::task_review::ReviewCycles,
+        cycles: &phasegate_core::tasks::ReviewCycles,
         now: chrono::DateTime<chrono::Utc>,
-    ) -> crate::Change {
-        let stamped = phasegate_core::task_review::ReviewCycles { updated_at: Some(now), ..cycles.clone() };
+    ) -> crate::FileWrite {
+        let stamped = phasegate_core::tasks::ReviewCycles { updated_at: Some(now), ..cycles.clone() };
         let mut text = serde_json::to_string_pretty(&stamped).expect("our files always serialise");
         text.push('\n');
-        crate::Change::put(self.review_cycles_path(), text)
+        crate::FileWrite::put(self.review_cycles_path(), text)
     }
 }
 
 impl crate::Project {
     /// `.phasegate/implement.config.json` (defaults without a file); an
     /// invalid file is an error naming it.
-    pub fn implement_config(&self) -> Result<phasegate_core::implement_config::ImplementConfig, crate::StoreError> {
-        use phasegate_core::implement_config::{IMPLEMENT_CONFIG_PATH, ImplementConfig};
+    pub fn implement_config(&self) -> Result<phasegate_core::tasks::ImplementConfig, crate::StoreError> {
+        use phasegate_core::tasks::{IMPLEMENT_CONFIG_PATH, ImplementConfig};
         let path = self.root().join(IMPLEMENT_CONFIG_PATH);
         fs::confine(self.root(), &path)?;
         match fs::read_optional(&path)? {

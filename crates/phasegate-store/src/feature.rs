@@ -5,15 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use phasegate_core::history::HISTORY_FILE;
-use phasegate_core::meta::{self, META_FILE, Meta, MetaParseError};
-use phasegate_core::verdict::VERDICT_FILE;
+use phasegate_core::feature::HISTORY_FILE;
+use phasegate_core::feature::VERDICT_FILE;
+use phasegate_core::feature::{self, META_FILE, Meta, MetaParseError};
 use phasegate_core::{Artifact, ArtifactSet, Status};
 
 use crate::error::StoreError;
 use crate::fs;
 use crate::index;
-use crate::journal::{self, Change};
+use crate::journal::{self, FileWrite};
 use crate::lock::FileLock;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,8 +169,8 @@ impl FeatureGuard<'_> {
     }
 
     /// The change that writes `meta` (to combine with others in [`Self::commit`]).
-    pub fn meta_change(&self, meta: &Meta) -> Change {
-        Change::put(self.feature.meta_path(), render_meta(meta))
+    pub fn meta_change(&self, meta: &Meta) -> FileWrite {
+        FileWrite::put(self.feature.meta_path(), render_meta(meta))
     }
 
     pub fn save(&self, meta: &Meta) -> Result<(), StoreError> {
@@ -179,7 +179,7 @@ impl FeatureGuard<'_> {
 
     /// Writes `meta` together with `others`, all or nothing, and keeps the
     /// index of active features in step with the status.
-    pub fn commit_with_meta(&self, operation: &str, meta: &Meta, others: Vec<Change>) -> Result<(), StoreError> {
+    pub fn commit_with_meta(&self, operation: &str, meta: &Meta, others: Vec<FileWrite>) -> Result<(), StoreError> {
         let mut changes = vec![self.meta_change(meta)];
         changes.extend(others);
         self.commit(operation, changes)?;
@@ -187,7 +187,7 @@ impl FeatureGuard<'_> {
     }
 
     /// Applies `changes` as one (through the journal when there are several).
-    pub fn commit(&self, operation: &str, changes: Vec<Change>) -> Result<(), StoreError> {
+    pub fn commit(&self, operation: &str, changes: Vec<FileWrite>) -> Result<(), StoreError> {
         journal::commit(&self.feature.journal_path(), &self.feature.root, operation, changes)?;
         // Temporary files of writers that were killed before their rename;
         // no other writer of this folder can be running while we hold the lock.
@@ -211,7 +211,7 @@ pub(crate) fn render_meta(meta: &Meta) -> String {
 /// where the problem is: the JSON position, each field against the schema,
 /// or the rule broken.
 pub fn parse_meta(path: &Path, folder: &str, text: &str) -> Result<Meta, StoreError> {
-    meta::parse(text, folder).map_err(|e| StoreError::Corrupt {
+    feature::parse_meta(text, folder).map_err(|e| StoreError::Corrupt {
         path: path.to_owned(),
         detail: match e {
             MetaParseError::Syntax(s) => format!("invalid JSON: {s}"),

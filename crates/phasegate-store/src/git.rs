@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use git2::{DiffFormat, DiffOptions, ErrorCode, Oid, Repository, WorktreeAddOptions, WorktreePruneOptions};
-use phasegate_core::change::{Change, FileChange, FileStatus};
+use phasegate_core::change::{CodeChange, FileChange, FileStatus};
 
 use crate::error::{IoContext, StoreError};
 
@@ -156,7 +156,7 @@ pub const MAX_PATCH_BYTES: usize = 4 * 1024 * 1024;
 /// commits since, staged and unstaged changes, and untracked files that git
 /// does not ignore. Paths under any of `skip` (relative to the working tree,
 /// e.g. `docs/features/`) are left out: phasegate's own files are not code.
-pub fn change_since(dir: &Path, base: &str, skip: &[String]) -> Result<Change, StoreError> {
+pub fn change_since(dir: &Path, base: &str, skip: &[String]) -> Result<CodeChange, StoreError> {
     let repo = open(dir)?;
     let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
     let commit = repo.revparse_single(base).and_then(|o| o.peel_to_commit()).map_err(|e| {
@@ -220,12 +220,12 @@ pub fn change_since(dir: &Path, base: &str, skip: &[String]) -> Result<Change, S
             "\n[phasegate: the diff is longer than {MAX_PATCH_BYTES} bytes; the rest is left out]\n"
         ));
     }
-    Ok(Change { base: commit.id().to_string(), files, patch })
+    Ok(CodeChange { base: commit.id().to_string(), files, patch })
 }
 
 /// A short identity of a change's content: two working trees with the same
 /// change since the same base have the same fingerprint.
-pub fn fingerprint(change: &Change) -> String {
+pub fn fingerprint(change: &CodeChange) -> String {
     let mut text = change.base.clone();
     text.push('\n');
     text.push_str(&change.patch);

@@ -20,19 +20,19 @@ use crate::fs;
 
 /// One file of a change: its new contents, or its removal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Change {
+pub struct FileWrite {
     pub path: PathBuf,
     /// None removes the file.
     pub contents: Option<String>,
 }
 
-impl Change {
+impl FileWrite {
     pub fn put(path: impl Into<PathBuf>, contents: impl Into<String>) -> Self {
-        Change { path: path.into(), contents: Some(contents.into()) }
+        FileWrite { path: path.into(), contents: Some(contents.into()) }
     }
 
     pub fn remove(path: impl Into<PathBuf>) -> Self {
-        Change { path: path.into(), contents: None }
+        FileWrite { path: path.into(), contents: None }
     }
 
     /// Whether the change can be applied: nothing but a regular file (or
@@ -67,12 +67,12 @@ impl Change {
 struct Journal {
     /// What the change was, for a human who finds the file.
     operation: String,
-    changes: Vec<Change>,
+    changes: Vec<FileWrite>,
 }
 
 /// Applies `changes` as one: directly when there is a single file, else
 /// through the journal at `journal`. Every path must be inside `root`.
-pub fn commit(journal: &Path, root: &Path, operation: &str, changes: Vec<Change>) -> Result<(), StoreError> {
+pub fn commit(journal: &Path, root: &Path, operation: &str, changes: Vec<FileWrite>) -> Result<(), StoreError> {
     for c in &changes {
         fs::confine(root, &c.path)?;
         c.preflight()?;
@@ -127,8 +127,10 @@ mod tests {
         let (a, b) = (root.join("a.json"), root.join("b.md"));
         std::fs::write(&b, "old").unwrap();
         // A writer that died after the journal and the first file.
-        let record =
-            Journal { operation: "review record".into(), changes: vec![Change::put(&a, "new a"), Change::remove(&b)] };
+        let record = Journal {
+            operation: "review record".into(),
+            changes: vec![FileWrite::put(&a, "new a"), FileWrite::remove(&b)],
+        };
         std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
         std::fs::write(&journal, serde_json::to_vec(&record).unwrap()).unwrap();
         std::fs::write(&a, "new a").unwrap();
@@ -136,7 +138,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
         assert!(!b.exists() && !journal.exists());
         assert!(!recover(&journal, &root).unwrap());
-        commit(&journal, &root, "x", vec![Change::put(&a, "1"), Change::put(&b, "2")]).unwrap();
+        commit(&journal, &root, "x", vec![FileWrite::put(&a, "1"), FileWrite::put(&b, "2")]).unwrap();
         assert_eq!(
             (std::fs::read_to_string(&a).unwrap(), std::fs::read_to_string(&b).unwrap()),
             ("1".into(), "2".into())
@@ -153,7 +155,7 @@ mod tests {
         let err = recover(&journal, &root).unwrap_err().to_string();
         assert!(err.contains("interrupted change"), "{err}");
         assert!(journal.exists());
-        let outside = commit(&journal, &root, "x", vec![Change::put("/tmp/elsewhere", "x")]).unwrap_err();
+        let outside = commit(&journal, &root, "x", vec![FileWrite::put("/tmp/elsewhere", "x")]).unwrap_err();
         assert!(outside.to_string().contains("outside the repository"), "{outside}");
     }
 }

@@ -19,5 +19,5 @@ pub mod questions;
 
 pub use error::StoreError;
 pub use feature::{Feature, FeatureGuard};
-pub use journal::Change;
+pub use journal::FileWrite;
 pub use project::{Listed, Project, ResolveError, WorktreeStatus};

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{IoContext, StoreError};
 use crate::feature::{Feature, FeatureGuard};
 use crate::fs;
-use crate::journal::Change;
+use crate::journal::FileWrite;
 use crate::project::Project;
 
 impl Feature {
@@ -78,10 +78,10 @@ pub fn describe(e: FileError) -> String {
 
 impl FeatureGuard<'_> {
     /// The change that writes a `.task/` file (to commit with others).
-    pub fn task_change<T: Serialize>(&self, file: &str, value: &T) -> Change {
+    pub fn task_change<T: Serialize>(&self, file: &str, value: &T) -> FileWrite {
         let mut text = serde_json::to_string_pretty(value).expect("pipeline files always serialise");
         text.push('\n');
-        Change::put(self.feature().task_path(file), text)
+        FileWrite::put(self.feature().task_path(file), text)
     }
 
     /// Writes a `.task/` file atomically.
@@ -141,7 +141,7 @@ impl Project {
         let record: SessionRecord = serde_json::from_str(&text)
             .map_err(|e| StoreError::Corrupt { path: path.clone(), detail: format!("invalid JSON: {e}") })?;
         let inside = record.dir.parent() == Some(self.features_dir().as_path());
-        if !inside || !fs::exists_entry(&record.dir.join(phasegate_core::meta::META_FILE)) {
+        if !inside || !fs::exists_entry(&record.dir.join(phasegate_core::feature::META_FILE)) {
             let _ = fs::remove_if_exists(&path);
             return Ok(None);
         }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::Mode;
-use phasegate_core::meta::{META_FILE, Meta, Workflow};
+use phasegate_core::feature::{META_FILE, Meta, Workflow};
 use phasegate_core::slug;
 use serde::{Deserialize, Serialize};
 
@@ -347,7 +347,7 @@ impl Project {
     /// inside the repository (the model refuses any other when reading).
     pub fn worktree_path(&self, meta: &Meta) -> Option<PathBuf> {
         let rel = meta.worktree.as_deref()?;
-        phasegate_core::meta::check_worktree(rel).ok()?;
+        phasegate_core::feature::check_worktree(rel).ok()?;
         let path = self.root.join(rel);
         sfs::confine(&self.root, &path).ok()?;
         Some(path)

@@ -12,15 +12,15 @@
 
 use std::path::{Path, PathBuf};
 
-use phasegate_core::question::{Preferences, QUESTIONS_DIR, Question, SUSPENDED_DIR};
-use phasegate_core::questions_config::{CONFIG_PATH, QuestionsConfig};
-use phasegate_core::rounds::{ROUNDS_FILE, RoundsFile};
+use phasegate_core::questions::{Preferences, QUESTIONS_DIR, Question, SUSPENDED_DIR};
+use phasegate_core::questions::{QUESTIONS_CONFIG_PATH, QuestionsConfig};
+use phasegate_core::questions::{ROUNDS_FILE, RoundsFile};
 use phasegate_core::schema::Schema;
 
 use crate::error::StoreError;
 use crate::feature::{Feature, FeatureGuard};
 use crate::fs;
-use crate::journal::Change;
+use crate::journal::FileWrite;
 use crate::lock::FileLock;
 use crate::project::Project;
 
@@ -75,7 +75,7 @@ impl Project {
     }
 
     pub fn questions_config_path(&self) -> PathBuf {
-        self.root().join(CONFIG_PATH)
+        self.root().join(QUESTIONS_CONFIG_PATH)
     }
 
     /// The questions configuration (defaults when there is no file).
@@ -192,14 +192,14 @@ impl Feature {
 }
 
 impl FeatureGuard<'_> {
-    pub fn rounds_change(&self, rounds: &RoundsFile) -> Change {
-        Change::put(self.feature().rounds_path(), render(rounds))
+    pub fn rounds_change(&self, rounds: &RoundsFile) -> FileWrite {
+        FileWrite::put(self.feature().rounds_path(), render(rounds))
     }
 }
 
 /// The change that writes `q` at `path`.
-pub fn question_change(path: &Path, q: &Question) -> Change {
-    Change::put(path, render(q))
+pub fn question_change(path: &Path, q: &Question) -> FileWrite {
+    FileWrite::put(path, render(q))
 }
 
 fn render<T: serde::Serialize>(v: &T) -> String {

@@ -1,7 +1,7 @@
 //! `workflow-state backlog`: the backlog runner's order.
 
 use clap::Args;
-use phasegate_ops::backlog;
+use phasegate_ops::feature::backlog;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

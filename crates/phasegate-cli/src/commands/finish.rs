@@ -1,7 +1,7 @@
 //! `workflow-state finish`: end a feature.
 
 use clap::Args;
-use phasegate_ops::feature;
+use phasegate_ops::feature::lifecycle as feature;
 
 use super::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::Path;
 
 use phasegate_ops::OpError;
-use phasegate_ops::review;
+use phasegate_ops::feature::review;
 
 /// Text read, with where it came from (for messages).
 pub struct Text {

@@ -1,7 +1,7 @@
 //! `workflow-state next`: the suggested next command.
 
 use clap::Args;
-use phasegate_ops::status;
+use phasegate_ops::feature::status;
 
 use super::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -1,7 +1,7 @@
 //! `workflow-state status`: every feature, as a table or JSON.
 
 use clap::Args;
-use phasegate_ops::status::{self, Row};
+use phasegate_ops::feature::status::{self, Row};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

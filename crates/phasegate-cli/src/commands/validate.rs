@@ -2,7 +2,8 @@
 
 use clap::Args;
 use phasegate_core::{ArtifactSet, Phase};
-use phasegate_ops::{OpError, phase};
+use phasegate_ops::OpError;
+use phasegate_ops::feature::phase;
 
 use super::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -160,7 +160,7 @@ pub struct Implementation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-pub enum ReviewStatus {
+pub enum GateReviewStatus {
     Approved,
     NeedsChanges,
     NeedsClarification,
@@ -169,14 +169,14 @@ pub enum ReviewStatus {
     Skipped,
 }
 
-crate::named!(ReviewStatus, "review status");
+crate::named!(GateReviewStatus, "review status");
 
 /// The part of a review file the binary acts on.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Review {
     pub reviewer: String,
     pub model: String,
-    pub status: ReviewStatus,
+    pub status: GateReviewStatus,
     pub summary: String,
     #[serde(default)]
     pub findings: Vec<Value>,
@@ -198,7 +198,7 @@ pub enum SignalStatus {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Question {
+pub struct WorkerQuestion {
     pub id: String,
     pub question: String,
     #[serde(default)]
@@ -213,7 +213,7 @@ pub struct WorkerSignal {
     pub phase: String,
     pub status: SignalStatus,
     #[serde(default)]
-    pub questions: Vec<Question>,
+    pub questions: Vec<WorkerQuestion>,
     #[serde(default)]
     pub error: Option<String>,
     #[serde(default)]

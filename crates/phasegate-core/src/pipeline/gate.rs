@@ -13,7 +13,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::files::ReviewStatus;
+use super::files::GateReviewStatus;
 use crate::cycle::{Cycle, Decision};
 
 /// Plan review (plan_reviewing) or code review (implementing_loop).
@@ -137,7 +137,7 @@ pub struct Gate {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StageResult {
     pub stage: Stage,
-    pub status: ReviewStatus,
+    pub status: GateReviewStatus,
 }
 
 /// What the orchestrator does after a review was recorded.
@@ -210,9 +210,9 @@ impl Gate {
         match self.results.last() {
             None => Some(Stage::Sonnet),
             Some(r) => match r.status {
-                ReviewStatus::Approved | ReviewStatus::Skipped => r.stage.next(),
+                GateReviewStatus::Approved | GateReviewStatus::Skipped => r.stage.next(),
                 // Waiting for the user's answer: the same stage reviews again.
-                ReviewStatus::NeedsClarification | ReviewStatus::NeedsChanges => Some(r.stage),
+                GateReviewStatus::NeedsClarification | GateReviewStatus::NeedsChanges => Some(r.stage),
             },
         }
     }
@@ -244,12 +244,12 @@ impl Gate {
     pub fn record(
         &mut self,
         stage: Stage,
-        status: ReviewStatus,
+        status: GateReviewStatus,
         version: &str,
         loop_limit: u32,
         now: DateTime<Utc>,
     ) -> Result<GateDecision, GateError> {
-        if status == ReviewStatus::Skipped && stage != Stage::Final {
+        if status == GateReviewStatus::Skipped && stage != Stage::Final {
             return Err(GateError::SkipNotFinal);
         }
         let expected = self.expected().ok_or(GateError::AlreadyPassed)?;
@@ -264,7 +264,7 @@ impl Gate {
         }
         self.round_version = Some(version.to_owned());
         match status {
-            ReviewStatus::Approved | ReviewStatus::Skipped => {
+            GateReviewStatus::Approved | GateReviewStatus::Skipped => {
                 self.results.push(StageResult { stage, status });
                 match stage.next() {
                     Some(next) => Ok(GateDecision::Next { stage: next }),
@@ -275,11 +275,11 @@ impl Gate {
                     }
                 }
             }
-            ReviewStatus::NeedsClarification => {
+            GateReviewStatus::NeedsClarification => {
                 self.results.push(StageResult { stage, status });
                 Ok(GateDecision::Clarify)
             }
-            ReviewStatus::NeedsChanges => {
+            GateReviewStatus::NeedsChanges => {
                 let mut cycle = Cycle::new(self.loops, loop_limit);
                 let decision = cycle.record(false);
                 self.loops = cycle.attempts;
@@ -345,14 +345,14 @@ impl Gate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ReviewStatus::*;
+    use GateReviewStatus::*;
     use chrono::TimeZone;
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
     }
 
-    fn rec(g: &mut Gate, stage: Stage, status: ReviewStatus, limit: u32) -> Result<GateDecision, GateError> {
+    fn rec(g: &mut Gate, stage: Stage, status: GateReviewStatus, limit: u32) -> Result<GateDecision, GateError> {
         g.admit(stage, "v1", GateKind::Code)?;
         g.record(stage, status, "v1", limit, now())
     }

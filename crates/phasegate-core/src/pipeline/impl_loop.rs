@@ -293,7 +293,7 @@ pub fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::files::ReviewStatus;
+    use crate::pipeline::files::GateReviewStatus;
     use crate::pipeline::gate::Stage;
     use chrono::TimeZone;
 
@@ -345,7 +345,7 @@ mod tests {
     fn approve(run: &mut PipelineRun) {
         for s in Stage::ALL {
             run.code_review.admit(s, "v", GateKind::Code).unwrap();
-            run.code_review.record(s, ReviewStatus::Approved, "v", 15, t(0)).unwrap();
+            run.code_review.record(s, GateReviewStatus::Approved, "v", 15, t(0)).unwrap();
         }
     }
 
@@ -362,7 +362,7 @@ mod tests {
         let (mut run, mut l) = looping_run();
         let cfg = StopHook::default();
         run.code_review.admit(Stage::Sonnet, "v", GateKind::Code).unwrap();
-        run.code_review.record(Stage::Sonnet, ReviewStatus::Approved, "v", 15, t(0)).unwrap();
+        run.code_review.record(Stage::Sonnet, GateReviewStatus::Approved, "v", 15, t(0)).unwrap();
         let d = decide(&ctx(&run, &l, &cfg, Stop { msg: "working", ..Stop::default() }), no_tests);
         let StopDecision::Block { reason } = &d else { panic!("{d:?}") };
         assert!(reason.contains("round 1, the opus review is next"), "{reason}");

@@ -3,14 +3,14 @@
 //! only says "do what it prints". Every file a worker must write is named by
 //! its absolute path, with the command that prints its shape.
 
-use super::files::ReviewStatus;
+use super::files::GateReviewStatus;
 use super::gate::{Gate, GateDecision, GateKind, Stage};
 use super::run::PipelineRun;
 use super::state::State;
 
 /// One next step, for the model and the user.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Action {
+pub struct NextAction {
     pub state: State,
     /// What to do now.
     pub action: String,
@@ -50,7 +50,7 @@ fn file_for_worker(task_dir: &str, file: &str, kind: &str) -> String {
     )
 }
 
-pub fn next(run: &PipelineRun, place: Place<'_>) -> Action {
+pub fn next(run: &PipelineRun, place: Place<'_>) -> NextAction {
     let Place { feature, task_dir: t, question } = place;
     let f = format!("--feature {feature}");
     let (action, then): (String, Vec<String>) = match run.state {
@@ -137,7 +137,7 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> Action {
             )
         }
     };
-    Action { state: run.state, action, then }
+    NextAction { state: run.state, action, then }
 }
 
 /// `text` ending like a sentence.
@@ -167,7 +167,8 @@ fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Ve
             ),
         };
     };
-    let waiting = gate.results.last().is_some_and(|r| r.stage == stage && r.status == ReviewStatus::NeedsClarification);
+    let waiting =
+        gate.results.last().is_some_and(|r| r.stage == stage && r.status == GateReviewStatus::NeedsClarification);
     let prefix = if waiting {
         format!("The {stage} reviewer asked for clarification; re-run it with the user's answer. ")
     } else {
@@ -242,11 +243,11 @@ mod tests {
         assert_eq!(a.then, ["workflow-state pipeline review sonnet --feature 001-a"]);
         for s in [Stage::Sonnet, Stage::Opus] {
             run.plan_review.admit(s, "v", GateKind::Plan).unwrap();
-            run.plan_review.record(s, ReviewStatus::Approved, "v", 10, now).unwrap();
+            run.plan_review.record(s, GateReviewStatus::Approved, "v", 10, now).unwrap();
         }
         assert_eq!(next(&run, PLACE).then, ["workflow-state pipeline final-gate --feature 001-a"]);
         run.plan_review.admit(Stage::Final, "v", GateKind::Plan).unwrap();
-        run.plan_review.record(Stage::Final, ReviewStatus::NeedsChanges, "v", 10, now).unwrap();
+        run.plan_review.record(Stage::Final, GateReviewStatus::NeedsChanges, "v", 10, now).unwrap();
         let a = next(&run, PLACE);
         assert!(a.action.starts_with("The planner is fixing the findings of round 1"), "{}", a.action);
         assert_eq!(a.then, ["workflow-state pipeline fixed --feature 001-a"]);

@@ -352,7 +352,7 @@ pub fn gate_missing(gate: &Gate, kind: GateKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::files::ReviewStatus;
+    use crate::pipeline::files::GateReviewStatus;
     use crate::pipeline::gate::Stage;
     use chrono::TimeZone;
 
@@ -367,7 +367,7 @@ mod tests {
     fn pass(gate: &mut Gate) {
         for s in Stage::ALL {
             gate.admit(s, "v", GateKind::Code).unwrap();
-            gate.record(s, ReviewStatus::Approved, "v", 10, t(0)).unwrap();
+            gate.record(s, GateReviewStatus::Approved, "v", 10, t(0)).unwrap();
         }
     }
 
@@ -427,7 +427,7 @@ mod tests {
         for s in [State::RequirementsGathering, State::PlanDrafting, State::PlanRefining, State::PlanReviewing] {
             r.transition(s, t(1), None, ok).unwrap();
         }
-        r.plan_review.record(Stage::Sonnet, ReviewStatus::NeedsChanges, "v", 1, t(2)).unwrap();
+        r.plan_review.record(Stage::Sonnet, GateReviewStatus::NeedsChanges, "v", 1, t(2)).unwrap();
         r.pause(PauseReason::ReviewLoopExceeded, "10 rounds".into(), t(2)).unwrap();
         assert_eq!(r.state, State::NeedsUserInput);
         assert!(r.pause(PauseReason::Cancelled, "again".into(), t(3)).is_err());

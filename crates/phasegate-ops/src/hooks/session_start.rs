@@ -8,8 +8,8 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use phasegate_core::meta::{Meta, PhaseState, Workflow};
-use phasegate_core::next_step;
+use phasegate_core::feature::next_step;
+use phasegate_core::feature::{Meta, PhaseState, Workflow};
 use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
@@ -92,7 +92,7 @@ fn suspension_lines(project: &Project, workflow_state: Option<&Path>) -> Vec<Str
     let mut out = Vec::new();
     let waiting: Vec<_> = markers.iter().filter(|m| m.question.answer.is_none()).collect();
     if let Some(exe) = workflow_state
-        && let Err(why) = crate::poll::wake_watcher(project, exe)
+        && let Err(why) = crate::questions::poll::wake_watcher(project, exe)
     {
         out.push(format!("phasegate: the background Slack poller did not start: {}", one_line(&why)));
     }
@@ -126,7 +126,7 @@ fn feature_line(l: &Listed, meta: &Meta, session: Option<&str>) -> String {
         None => "no phase started yet".to_owned(),
         Some(p) => phase_text(meta, p, max),
     };
-    let next = next_step::next(meta).command.unwrap_or_else(|| "none".into());
+    let next = next_step(meta).command.unwrap_or_else(|| "none".into());
     let concerns: usize = meta.open_concerns_before(Phase::Finish).iter().map(|c| c.concerns.len()).sum();
     let concerns = if concerns > 0 {
         format!("; {concerns} reviewer concern(s) left open at a cap (`workflow-state status`)")

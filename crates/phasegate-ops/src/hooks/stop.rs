@@ -59,7 +59,7 @@ pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: 
         }
     };
     let poller = workflow_state
-        .and_then(|exe| crate::poll::wake_watcher(&project, exe).err())
+        .and_then(|exe| crate::questions::poll::wake_watcher(&project, exe).err())
         .map(|why| format!("phasegate: the background Slack poller did not start: {}.", one_line(&why)));
     with_note(loop_outcome(&project, &session, input, env), poller)
 }

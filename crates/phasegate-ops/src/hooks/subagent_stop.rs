@@ -4,7 +4,7 @@
 //! it says (`stop_hook_active`), so the hook can never loop, and
 //! `rounds record` refuses what is still malformed.
 
-use phasegate_core::reply;
+use phasegate_core::questions::parse_reply;
 
 use super::HookInput;
 
@@ -28,7 +28,7 @@ pub fn subagent_stop(input: &HookInput) -> SubagentOutcome {
         return SubagentOutcome::Silent;
     }
     let Some(last) = input.last_assistant_message.as_deref() else { return SubagentOutcome::Silent };
-    match reply::parse(last) {
+    match parse_reply(last) {
         Ok(_) => SubagentOutcome::Silent,
         Err(e) => SubagentOutcome::Block {
             reason: format!("phasegate: {e}\nAnswer again now, in that format, with the complete content."),

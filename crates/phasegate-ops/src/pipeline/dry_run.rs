@@ -81,7 +81,7 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
     );
 
     // The project's configuration and the pipeline's files.
-    let project = crate::feature::project(env)?;
+    let project = crate::session::project(env)?;
     let config = match project.pipeline_config() {
         Ok(c) => {
             let path = project.pipeline_config_path();

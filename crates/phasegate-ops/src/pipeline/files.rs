@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use phasegate_core::pipeline::FileKind;
-use phasegate_core::pipeline::files::{self, FileError, Question, SignalStatus, WorkerSignal};
+use phasegate_core::pipeline::files::{self, FileError, SignalStatus, WorkerQuestion as Question, WorkerSignal};
 use phasegate_store::fs;
 use serde::Serialize;
 
@@ -17,7 +17,7 @@ use crate::error::{OpError, OpResult};
 pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>) -> OpResult<String> {
     let path = match (file, kind) {
         (Some(f), _) => env.cwd.join(f),
-        (None, FileKind::Config) => crate::feature::project(env)?.pipeline_config_path(),
+        (None, FileKind::Config) => crate::session::project(env)?.pipeline_config_path(),
         (None, FileKind::Review) => {
             return Err(OpError::Invalid(
                 "pass the review file with --file (e.g. --file .task/review-sonnet.json)".into(),

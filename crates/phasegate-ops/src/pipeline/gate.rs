@@ -5,12 +5,12 @@
 use std::path::Path;
 use std::time::Duration;
 
+use phasegate_core::feature::extract_json;
 use phasegate_core::pipeline::config::WhenUnavailable;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, Review};
 use phasegate_core::pipeline::gate::{GateDecision, GateError, GateKind, Stage};
-use phasegate_core::pipeline::next::{Action, after_review};
+use phasegate_core::pipeline::next::{NextAction as Action, after_review};
 use phasegate_core::pipeline::{Config, PauseReason, PipelineRun, State};
-use phasegate_core::verdict::extract_json;
 use phasegate_store::pipeline::parse_file;
 use phasegate_store::{Feature, Project, fs, process};
 use serde::Serialize;
@@ -107,7 +107,7 @@ fn subject(project: &Project, feature: &Feature, run: &PipelineRun, kind: GateKi
             let dir = project.code_dir(&feature.load()?);
             let change = match &run.code_base {
                 Some(base) => {
-                    let c = crate::review::code_change(project, &dir, base)?;
+                    let c = crate::feature::review::code_change(project, &dir, base)?;
                     let path = feature.scratch_dir().join("code-gate.diff");
                     fs::create_dir_all(&feature.scratch_dir())?;
                     fs::write_atomic(&path, c.patch.as_bytes())?;

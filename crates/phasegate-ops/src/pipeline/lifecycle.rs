@@ -1,9 +1,9 @@
 //! Starting a pipeline and moving it along its state machine.
 
 use phasegate_core::Mode;
-use phasegate_core::meta::Workflow;
+use phasegate_core::feature::Workflow;
 use phasegate_core::pipeline::files::{FileKind, STATE_FILE, TASK_DIR};
-use phasegate_core::pipeline::next::Action;
+use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::run::Requirement;
 use phasegate_core::pipeline::{LoopState, PipelineRun, State, TestOutcome};
 use phasegate_store::git;
@@ -41,8 +41,8 @@ pub fn start(
     }
     // Checked before anything is created on its behalf.
     let session = env.session(session)?;
-    let created = crate::feature::create(env, words, mode, Workflow::Pipeline, worktree)?;
-    let project = crate::feature::project(env)?;
+    let created = crate::feature::lifecycle::create(env, words, mode, Workflow::Pipeline, worktree)?;
+    let project = crate::session::project(env)?;
     let feature = created.feature;
     project.exclude_from_git(&format!("{TASK_DIR}/"))?;
     let mut run = PipelineRun::new(request.to_owned(), session.as_ref().map(|s| s.as_str().to_owned()), env.now);

@@ -7,13 +7,13 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::Status;
-use phasegate_core::meta::Workflow;
+use phasegate_core::feature::Workflow;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, PlanRefined, STATE_FILE};
-use phasegate_core::pipeline::next::{self, Action, Place};
+use phasegate_core::pipeline::next::{self, NextAction as Action, Place};
 use phasegate_core::pipeline::test_outcome::{self, CommandRun};
 use phasegate_core::pipeline::{Config, GateKind, LoopState, PipelineRun, State, TestOutcome};
 use phasegate_core::session::SessionId;
-use phasegate_store::{Change, Feature, FeatureGuard, Project, git, process};
+use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, git, process};
 
 use crate::env::Env;
 use crate::error::{OpError, OpResult};
@@ -35,7 +35,7 @@ pub fn loop_file() -> &'static str {
 /// The pipeline feature a command is about: `--feature`, else the pipeline
 /// this session runs, else the only active pipeline.
 pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
-    let project = crate::feature::project(env)?;
+    let project = crate::session::project(env)?;
     let feature = match given.filter(|f| !f.trim().is_empty()) {
         Some(given) => project.resolve(Some(given), &env.cwd)?,
         None => match env.session(None).ok().flatten().map(|s| project.session_feature(&s)).transpose()?.flatten() {
@@ -164,7 +164,7 @@ pub fn version(project: &Project, feature: &Feature, run: &PipelineRun, kind: Ga
         GateKind::Code => match &run.code_base {
             Some(base) => {
                 let dir = project.code_dir(&feature.load()?);
-                let change = crate::review::code_change(project, &dir, base)?;
+                let change = crate::feature::review::code_change(project, &dir, base)?;
                 Ok(git::fingerprint(&change))
             }
             // No commit to compare with (no git, or no commit yet): every
@@ -181,7 +181,7 @@ pub fn completion_changes(
     guard: &FeatureGuard<'_>,
     loop_state: Option<&mut LoopState>,
     now: DateTime<Utc>,
-) -> OpResult<Vec<Change>> {
+) -> OpResult<Vec<FileWrite>> {
     let feature = guard.feature();
     let mut changes = Vec::new();
     if let Some(l) = loop_state {
@@ -190,7 +190,7 @@ pub fn completion_changes(
         }
         changes.push(guard.task_change(loop_file(), &*l));
     }
-    changes.push(Change::remove(feature.task_path(FINAL_GATE_SESSION_MARKER)));
+    changes.push(FileWrite::remove(feature.task_path(FINAL_GATE_SESSION_MARKER)));
     let mut meta = guard.load()?;
     if meta.status == Status::Active {
         meta.close(now);

@@ -3,9 +3,9 @@
 //! seed's /cancel-loop).
 
 use phasegate_core::pipeline::files::STATE_FILE;
-use phasegate_core::pipeline::next::Action;
+use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::{PauseReason, PipelineRun, State};
-use phasegate_core::question::{ItemType, Request};
+use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, FeatureGuard};
 use serde::Serialize;
@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::{action, load_loop, loop_file, resolve, with_run};
 use crate::env::Env;
 use crate::error::{OpError, OpResult};
-use crate::questions::{self, AskInput, Asked, Session, Taken};
+use crate::questions::ask::{self, AskInput, Asked, Session, Taken};
 
 /// The run after a change, and its next action.
 #[derive(Debug, Clone, Serialize)]
@@ -93,7 +93,7 @@ pub fn ask(env: &Env, given: Option<&str>, session: Session) -> OpResult<Asked> 
         session,
         round: None,
     };
-    questions::ask(env, Some(feature.name()), input)
+    ask::ask(env, Some(feature.name()), input)
 }
 
 /// Back to the state that paused. After a review loop limit the gate's
@@ -103,13 +103,13 @@ pub fn ask(env: &Env, given: Option<&str>, session: Session) -> OpResult<Asked> 
 pub fn resume(env: &Env, given: Option<&str>) -> OpResult<Resumed> {
     let (project, feature) = resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
-    if let Some(q) = questions::suspended_on(&project, feature.name())? {
-        return Err(questions::suspended_refusal(&q));
+    if let Some(q) = ask::suspended_on(&project, feature.name())? {
+        return Err(ask::suspended_refusal(&q));
     }
     let mut run = super::load_run(&feature)?;
     let reason = run.paused.as_ref().map(|p| p.reason);
     run.resume(env.now)?;
-    let (answers, mut changes) = questions::take_answers(&project, &guard, env)?;
+    let (answers, mut changes) = ask::take_answers(&project, &guard, env)?;
     changes.insert(0, guard.task_change(STATE_FILE, &run));
     guard.commit("pipeline resume", changes)?;
     reactivate_loop(&guard, &run, env, reason == Some(PauseReason::LoopLimit))?;

@@ -1,7 +1,7 @@
 //! What a pipeline looks like: its status, its next action (the seed's
 //! orchestrator), and the brief a command's `!` injection shows.
 
-use phasegate_core::pipeline::next::Action;
+use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::run::{Failure, Pause};
 use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, State};
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! `reset`: back to idle, under the seed's PID lock.
 
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, ORCHESTRATOR_LOCK, STATE_FILE};
-use phasegate_core::pipeline::next::Action;
+use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::run::Step;
 use phasegate_core::pipeline::{PipelineRun, Stage, State};
 use phasegate_core::session::SessionId;
@@ -58,7 +58,7 @@ pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
         FileKind::ImplResult.task_file().expect("task file"),
     ];
     for file in removed.into_iter().chain(Stage::ALL.map(Stage::file)) {
-        changes.push(phasegate_store::Change::remove(feature.task_path(file)));
+        changes.push(phasegate_store::FileWrite::remove(feature.task_path(file)));
     }
     changes.push(guard.task_change(STATE_FILE, &run));
     guard.commit("pipeline reset", changes)?;

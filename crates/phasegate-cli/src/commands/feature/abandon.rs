@@ -1,7 +1,7 @@
 //! `workflow-state feature abandon`.
 
 use clap::Args;
-use phasegate_ops::feature;
+use phasegate_ops::feature::lifecycle as feature;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -2,8 +2,8 @@
 
 use clap::Args;
 use phasegate_core::Mode;
-use phasegate_core::meta::Workflow;
-use phasegate_ops::feature;
+use phasegate_core::feature::Workflow;
+use phasegate_ops::feature::lifecycle as feature;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

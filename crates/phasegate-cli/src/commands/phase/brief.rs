@@ -4,7 +4,7 @@
 
 use clap::Args;
 use phasegate_core::Phase;
-use phasegate_ops::phase;
+use phasegate_ops::feature::phase;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

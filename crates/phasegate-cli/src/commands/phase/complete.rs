@@ -2,8 +2,8 @@
 
 use clap::Args;
 use phasegate_core::Phase;
-use phasegate_core::meta::Completion;
-use phasegate_ops::phase;
+use phasegate_core::feature::Completion;
+use phasegate_ops::feature::phase;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

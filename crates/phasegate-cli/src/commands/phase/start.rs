@@ -1,9 +1,9 @@
 //! `workflow-state phase start`.
 
 use clap::Args;
-use phasegate_core::meta::StartMode;
+use phasegate_core::feature::StartMode;
 use phasegate_core::{Mode, Phase};
-use phasegate_ops::phase::{self, Target};
+use phasegate_ops::feature::phase::{self, Target};
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

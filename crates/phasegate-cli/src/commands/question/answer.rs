@@ -1,8 +1,8 @@
 //! `workflow-state question answer`.
 
 use clap::Args;
-use phasegate_core::question::Source;
-use phasegate_ops::questions;
+use phasegate_core::questions::Source;
+use phasegate_ops::questions::ask as questions;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

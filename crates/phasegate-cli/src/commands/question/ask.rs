@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use phasegate_core::question::{ItemType, Request};
+use phasegate_core::questions::{ItemType, Request};
 use phasegate_ops::OpError;
-use phasegate_ops::questions::{self, AskInput};
+use phasegate_ops::questions::ask::{self as questions, AskInput};
 
 use super::SessionArg;
 use crate::commands::{FeatureArg, input, slack};

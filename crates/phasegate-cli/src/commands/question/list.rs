@@ -1,7 +1,7 @@
 //! `workflow-state question list`.
 
 use clap::Args;
-use phasegate_ops::questions;
+use phasegate_ops::questions::ask as questions;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

@@ -2,7 +2,7 @@
 //! suspensions they cause (seed 000 Part 2).
 
 use clap::{Args, Subcommand};
-use phasegate_ops::questions::Session;
+use phasegate_ops::questions::ask::Session;
 
 use crate::{CmdResult, Ctx};
 

@@ -1,7 +1,7 @@
 //! `workflow-state question show`.
 
 use clap::Args;
-use phasegate_ops::questions;
+use phasegate_ops::questions::ask as questions;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
@@ -12,7 +12,7 @@ pub struct ShowArgs {
 }
 
 pub fn cmd_show(a: ShowArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let project = phasegate_ops::feature::project(&ctx.env)?;
+    let project = phasegate_ops::session::project(&ctx.env)?;
     let found = questions::find(&project, &a.id)?;
     ctx.out.json_pretty(&found.question)?;
     Ok(ExitStatus::Success)

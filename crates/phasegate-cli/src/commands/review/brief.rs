@@ -2,7 +2,7 @@
 
 use clap::Args;
 use phasegate_core::Phase;
-use phasegate_ops::review;
+use phasegate_ops::feature::review;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

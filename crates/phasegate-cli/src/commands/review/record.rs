@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use phasegate_core::Phase;
 use phasegate_ops::OpError;
-use phasegate_ops::review::{self, VerdictInput};
+use phasegate_ops::feature::review::{self, VerdictInput};
 
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use phasegate_core::Phase;
-use phasegate_core::question::Request;
+use phasegate_core::questions::Request;
 use phasegate_ops::OpError;
-use phasegate_ops::rounds;
+use phasegate_ops::questions::rounds;
 
 use crate::commands::question::SessionArg;
 use crate::commands::{FeatureArg, input, slack};

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use phasegate_core::Phase;
-use phasegate_ops::rounds;
+use phasegate_ops::questions::rounds;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use phasegate_core::Phase;
-use phasegate_ops::rounds;
+use phasegate_ops::questions::rounds;
 
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};

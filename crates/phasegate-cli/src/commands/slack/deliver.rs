@@ -1,8 +1,8 @@
 //! A question just asked goes to Slack at once, not at the next poll.
 
 use phasegate_ops::OpError;
-use phasegate_ops::poll;
-use phasegate_ops::questions::Asked;
+use phasegate_ops::questions::ask::Asked;
+use phasegate_ops::questions::poll;
 
 use super::transport::{self, Patience, SlackMessenger};
 use crate::Ctx;

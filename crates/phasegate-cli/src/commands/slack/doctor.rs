@@ -24,7 +24,7 @@ pub struct DoctorArgs {
 const PROBE_TS: &str = "1000000000.000001";
 
 pub fn cmd_doctor(args: DoctorArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let config = phasegate_ops::poll::config(&ctx.env)?;
+    let config = phasegate_ops::questions::poll::config(&ctx.env)?;
     let mut status = ExitStatus::Success;
     let mut channels: Vec<(&str, &str)> = Vec::new();
     if let Some(c) = &config.slack.channels.feature {

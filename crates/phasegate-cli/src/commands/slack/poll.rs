@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use clap::Args;
-use phasegate_ops::poll::{self, Messenger, PollReport};
+use phasegate_ops::questions::poll::{self, Messenger, PollReport};
 use phasegate_ops::{Env, OpError};
 
 use super::transport::{self, Patience, SlackMessenger};
@@ -130,7 +130,7 @@ fn run(args: &PollArgs, env: &Env, out: &mut Printer<'_>) -> CmdResult {
 
 /// The poll's transport: Slack when a channel is configured (then the token
 /// must be set), else none.
-fn messenger(config: &phasegate_core::questions_config::QuestionsConfig) -> Result<Option<SlackMessenger>, OpError> {
+fn messenger(config: &phasegate_core::questions::QuestionsConfig) -> Result<Option<SlackMessenger>, OpError> {
     if !config.slack.configured() {
         return Ok(None);
     }

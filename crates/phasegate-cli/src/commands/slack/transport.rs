@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use phasegate_ops::OpError;
 use phasegate_ops::env::{SLACK_API_URL, SLACK_READ_TOKEN, SLACK_READ_TOKEN_OPTION, SLACK_TOKEN, SLACK_TOKEN_OPTION};
-use phasegate_ops::poll::{Messenger, ThreadMessage};
+use phasegate_ops::questions::poll::{Messenger, ThreadMessage};
 use phasegate_slack::{Client, SlackError, Token, TokenKind};
 
 pub const DEFAULT_API_URL: &str = "https://slack.com/api/";

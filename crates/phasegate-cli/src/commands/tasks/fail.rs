@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use phasegate_ops::build;
+use phasegate_ops::tasks::build;
 
 use crate::commands::question::SessionArg;
 use crate::commands::{FeatureArg, input};

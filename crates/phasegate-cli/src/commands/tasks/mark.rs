@@ -1,7 +1,7 @@
 //! `workflow-state tasks start|complete|skip|fail`.
 
 use clap::Args;
-use phasegate_ops::tasks::{self, Action};
+use phasegate_ops::tasks::marks::{self as tasks, MarkAction as Action};
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -1,7 +1,7 @@
 //! `workflow-state tasks merge`.
 
 use clap::Args;
-use phasegate_ops::parallel;
+use phasegate_ops::tasks::parallel;
 
 use crate::commands::FeatureArg;
 use crate::commands::question::SessionArg;

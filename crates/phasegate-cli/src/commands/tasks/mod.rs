@@ -39,7 +39,7 @@ pub enum TasksCommand {
 }
 
 pub fn run(cmd: TasksCommand, ctx: &mut Ctx<'_>) -> CmdResult {
-    use phasegate_ops::tasks::Action;
+    use phasegate_ops::tasks::marks::MarkAction as Action;
     match cmd {
         TasksCommand::List(a) => list::cmd_list(a, ctx),
         TasksCommand::Next(a) => next::cmd_next(a, ctx),

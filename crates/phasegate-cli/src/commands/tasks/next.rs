@@ -1,7 +1,7 @@
 //! `workflow-state tasks next`.
 
 use clap::Args;
-use phasegate_ops::tasks;
+use phasegate_ops::tasks::marks as tasks;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

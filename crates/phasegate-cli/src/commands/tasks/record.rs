@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use phasegate_ops::task_review;
+use phasegate_ops::tasks::review as task_review;
 
 use crate::commands::question::SessionArg;
 use crate::commands::{FeatureArg, input};

@@ -1,7 +1,7 @@
 //! `workflow-state tasks reviewers`.
 
 use clap::Args;
-use phasegate_ops::task_review;
+use phasegate_ops::tasks::review as task_review;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

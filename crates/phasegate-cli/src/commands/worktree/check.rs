@@ -1,7 +1,7 @@
 //! `workflow-state worktree check`.
 
 use clap::Args;
-use phasegate_ops::worktree;
+use phasegate_ops::feature::worktree;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -1,0 +1,27 @@
+//! A feature's phased workflow: the phases and the facts about each, modes
+//! and their caps, the `.meta.json` model, the transition rules, reviewer
+//! verdicts and briefs, the review-history format and the suggested next
+//! step.
+
+mod history;
+mod meta;
+mod mode;
+mod next_step;
+mod phase;
+mod reviewer;
+mod transition;
+mod verdict;
+
+pub use history::{HISTORY_FILE, HistoryEntry, append_history};
+pub use meta::{
+    Completion, LoopOutcome, META_FILE, Meta, MetaError, MetaParseError, OpenConcerns, PhaseRecord, PhaseState,
+    Position, StartKind, StartMode, Status, Step, Workflow, check_worktree, parse_meta,
+};
+pub use mode::Mode;
+pub use next_step::{Next, next_step};
+pub use phase::{Artifact, ArtifactSet, Phase, PhaseFacts, ReviewFocus};
+pub use reviewer::{BriefInput, CodeUnderReview, previous_artifact, review_brief};
+pub use transition::{Validation, ValidationKind, validate, validate_status};
+pub use verdict::{
+    Issue, IssueCounts, ReviewVerdict, Severity, VERDICT_FILE, VerdictError, extract_json, parse_verdict,
+};

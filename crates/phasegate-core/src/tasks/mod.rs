@@ -1,0 +1,28 @@
+//! An orchestrated implement: the task list as data, per-task review cycles
+//! with reviewers chosen at run time, build decisions on a failed task, and
+//! the implement configuration.
+
+mod agents;
+mod build;
+mod config;
+mod list;
+mod review;
+
+pub use agents::{Frontmatter, PRIORITIES, RequestInput, frontmatter, priorities, review_request};
+pub use build::{
+    BuildAction, DEFAULT_TIME_LIMIT_MINUTES, ErrorType, FailureDecision, MAX_FAILED_TASKS, SYNTAX_RETRIES,
+    VALIDATION_RETRIES, classify, decide_failure, should_continue,
+};
+pub use config::{
+    Build, DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, Escalation, IMPLEMENT_CONFIG_PATH, ImplementConfig,
+};
+pub use list::{
+    CONTEXT_BUDGET, Execution, LAYERS, Mark, Ready, Task, TaskList, TaskPhase, TaskWarning, TasksError,
+    context_package, layer, set_mark,
+};
+pub use review::{
+    ARCHITECT, BuildState, CommonIssue, CycleError, CycleRecorded, DEFAULT_MAX_CYCLES, ESCALATION_TIMEOUT_MINUTES,
+    FAILURE_RATE_SWITCH, FailureRate, GlobalPatterns, MIN_REVIEWS_FOR_RATE, PatternTracking, REVIEW_CYCLES_FILE,
+    ReviewCycles, ReviewerEntry, SAME_ISSUE_THRESHOLD, SPECIALISTS, SessionCycles, Switch, TaskCycle, TaskReviewStatus,
+    detect_status, read_reply, review_patterns, specialist, specialist_for,
+};

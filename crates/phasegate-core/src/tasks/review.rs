@@ -1,0 +1,728 @@
+//! Per-task review cycles (seed 003): the persisted state in the seed's
+//! shape (`sessions → tasks → current_cycle, max_cycles, implementer,
+//! reviewers[], pattern_tracking` and `global_patterns`), the seed's status
+//! detection (a JSON verdict first, then its approval and revision patterns
+//! on the first line, then its keyword rule, else `UNCLEAR`), recurring
+//! issues with the seed's specialist map, and reviewer failure rates with
+//! the automatic switch above 0.7. Counting goes through [`crate::cycle`],
+//! the one review-cycle engine. Pure: the clock and the agents are given.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use chrono::{DateTime, Utc};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use crate::cycle::{Cycle, Decision};
+use crate::feature::{ReviewVerdict, extract_json, parse_verdict};
+
+/// Next to tasks.md in the feature folder.
+pub const REVIEW_CYCLES_FILE: &str = ".review-cycles.json";
+/// Seed 003: "Maximum 3 review cycles per task (configurable)".
+pub const DEFAULT_MAX_CYCLES: u32 = 3;
+/// Seed 003: "High failure rate (>70%) triggers automatic reviewer switching".
+pub const FAILURE_RATE_SWITCH: f64 = 0.7;
+/// Reviews a reviewer needs on record before its failure rate may switch it
+/// (ours: the seed gives no floor, and one failed review is a rate of 1.0).
+pub const MIN_REVIEWS_FOR_RATE: u32 = 5;
+/// Seed 003: "After 2 occurrences of same issue: suggest alternative reviewer".
+pub const SAME_ISSUE_THRESHOLD: u32 = 2;
+/// Seed 003: "After 3 cycles OR timeout (5 minutes default): escalate to
+/// user ... apply default action if no response".
+pub const ESCALATION_TIMEOUT_MINUTES: u64 = 5;
+/// Seed 003: the default reviewer for persistent issues.
+pub const ARCHITECT: &str = "the-architect";
+
+/// Seed 003's `specializations`: a recurring pattern's specialist.
+pub const SPECIALISTS: [(&str, &str); 5] = [
+    ("rate_limiting", "the-architect"),
+    ("authentication", "the-security-engineer"),
+    ("performance", "the-site-reliability-engineer"),
+    ("data_integrity", "the-data-engineer"),
+    ("api_design", "the-architect"),
+];
+
+/// A review's status, spelled as the seed's state file spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TaskReviewStatus {
+    #[serde(rename = "APPROVED")]
+    Approved,
+    #[serde(rename = "NEEDS_REVISION")]
+    NeedsRevision,
+    #[serde(rename = "UNCLEAR")]
+    Unclear,
+    #[serde(rename = "pending")]
+    Pending,
+    /// Seed 003: no reply within the review timeout.
+    #[serde(rename = "TIMEOUT")]
+    Timeout,
+}
+
+impl TaskReviewStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskReviewStatus::Approved => "APPROVED",
+            TaskReviewStatus::NeedsRevision => "NEEDS_REVISION",
+            TaskReviewStatus::Unclear => "UNCLEAR",
+            TaskReviewStatus::Pending => "pending",
+            TaskReviewStatus::Timeout => "TIMEOUT",
+        }
+    }
+}
+
+static APPROVAL: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        r"(?i)^APPROVED$",
+        r"(?i)^LOOKS\s+GOOD$",
+        r"(?i)^LGTM$",
+        r"(?i)^SHIP\s+IT$",
+        r"^\+1$",
+        r"(?i)^READY\s+TO\s+(MERGE|SHIP)$",
+        r"(?i)^ALL\s+GOOD$",
+        r"(?i)^PASSED\s+REVIEW$",
+        r"^✅",
+        r"^👍",
+    ]
+    .iter()
+    .map(|p| Regex::new(p).expect("the seed's approval patterns compile"))
+    .collect()
+});
+
+static REVISION: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    [
+        r"(?i)^NEEDS[\s_]REVISION$",
+        r"(?i)^REQUIRES?\s+CHANGES?$",
+        r"(?i)^NEEDS?\s+WORK$",
+        r"(?i)^NOT\s+READY$",
+        r"^-1$",
+        r"(?i)^BLOCKED$",
+        r"(?i)^FIX\s+REQUIRED$",
+        r"^❌",
+        r"^👎",
+    ]
+    .iter()
+    .map(|p| Regex::new(p).expect("the seed's revision patterns compile"))
+    .collect()
+});
+
+static ISSUE_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(issue|problem|error|bug|wrong|incorrect|missing)\b").expect("compiles"));
+static APPROVAL_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(good|great|excellent|perfect|works|correct)\b").expect("compiles"));
+
+/// The seed's `detectReviewStatus`: the first line against the approval,
+/// then the revision patterns; else the keyword rule; else `UNCLEAR`.
+pub fn detect_status(feedback: &str) -> TaskReviewStatus {
+    let first = feedback.split('\n').next().unwrap_or("").trim();
+    if APPROVAL.iter().any(|p| p.is_match(first)) {
+        return TaskReviewStatus::Approved;
+    }
+    if REVISION.iter().any(|p| p.is_match(first)) {
+        return TaskReviewStatus::NeedsRevision;
+    }
+    let lower = feedback.to_lowercase();
+    match (ISSUE_WORDS.is_match(&lower), APPROVAL_WORDS.is_match(&lower)) {
+        (true, false) => TaskReviewStatus::NeedsRevision,
+        (false, true) => TaskReviewStatus::Approved,
+        _ => TaskReviewStatus::Unclear,
+    }
+}
+
+/// A reviewer's reply read: the JSON verdict when the reply holds a valid
+/// one, else the seed's fuzzy detection.
+pub fn read_reply(reply: &str) -> (TaskReviewStatus, Option<ReviewVerdict>) {
+    if extract_json(reply).is_some()
+        && let Ok(v) = parse_verdict(reply)
+    {
+        let status = if v.approved { TaskReviewStatus::Approved } else { TaskReviewStatus::NeedsRevision };
+        return (status, Some(v));
+    }
+    (detect_status(reply), None)
+}
+
+/// Recurring-issue patterns of a reply: the seed's specialisation keys it
+/// mentions, and (for a JSON verdict) each issue's description as a key.
+pub fn review_patterns(reply: &str, verdict: Option<&ReviewVerdict>) -> Vec<String> {
+    let lower = reply.to_lowercase();
+    let mut out = Vec::new();
+    let mentions = [
+        ("rate_limiting", &["rate limit", "rate-limit", "rate_limit", "throttl"][..]),
+        ("authentication", &["authenticat", "auth ", "login", "password", "token"][..]),
+        ("performance", &["performance", "slow", "latency", "n+1"][..]),
+        ("data_integrity", &["data integrity", "transaction", "constraint", "migration"][..]),
+        ("api_design", &["api design", "endpoint", "contract", "interface"][..]),
+    ];
+    for (key, words) in mentions {
+        if words.iter().any(|w| lower.contains(w)) {
+            out.push(key.to_owned());
+        }
+    }
+    if let Some(v) = verdict {
+        for i in &v.issues {
+            let key: String = i
+                .description
+                .to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .take(6)
+                .collect::<Vec<_>>()
+                .join("_");
+            if !key.is_empty() && !out.contains(&key) {
+                out.push(key);
+            }
+        }
+    }
+    out
+}
+
+/// `.review-cycles.json`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReviewCycles {
+    #[serde(default)]
+    pub sessions: BTreeMap<String, SessionCycles>,
+    #[serde(default)]
+    pub updated_at: Option<DateTime<Utc>>,
+}
+
+/// One implement run (keyed by the feature: a new Claude Code session
+/// resumes the same run).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionCycles {
+    #[serde(default)]
+    pub tasks: BTreeMap<String, TaskCycle>,
+    #[serde(default)]
+    pub global_patterns: GlobalPatterns,
+    /// The commit each task started at (`tasks start`): its change is what
+    /// differs from it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bases: BTreeMap<String, String>,
+    /// The build loop's state (seed 004 §5.3).
+    #[serde(default, skip_serializing_if = "BuildState::is_empty")]
+    pub build: BuildState,
+}
+
+/// What the build decisions need across sessions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuildState {
+    /// When the first task started (the time limit counts from here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<DateTime<Utc>>,
+    /// How often each task was started.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attempts: BTreeMap<String, u32>,
+    /// A snapshot of the working tree (a git tree id) when each task started,
+    /// for a rollback that keeps the user's uncommitted work.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub snapshots: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stop_requested: bool,
+    /// The worktree of each task of a parallel batch, until it is merged.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub worktrees: BTreeMap<String, String>,
+}
+
+impl BuildState {
+    pub fn is_empty(&self) -> bool {
+        *self == BuildState::default()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskCycle {
+    pub description: String,
+    pub current_cycle: u32,
+    pub max_cycles: u32,
+    pub implementer: String,
+    #[serde(default)]
+    pub reviewers: Vec<ReviewerEntry>,
+    #[serde(default)]
+    pub pattern_tracking: PatternTracking,
+    /// Reviewer switches, with their reasons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub switches: Vec<Switch>,
+    /// How the cycle ended, once it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Decision>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewerEntry {
+    pub agent: String,
+    pub cycle: u32,
+    pub status: TaskReviewStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<String>,
+    pub timestamp: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PatternTracking {
+    pub same_issue_count: u32,
+    pub recurring_patterns: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Switch {
+    pub from: String,
+    pub to: String,
+    pub reason: String,
+    pub cycle: u32,
+    pub timestamp: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GlobalPatterns {
+    #[serde(default)]
+    pub reviewer_failure_rates: BTreeMap<String, FailureRate>,
+    #[serde(default)]
+    pub common_issues: Vec<CommonIssue>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FailureRate {
+    pub total_reviews: u32,
+    pub revisions_required: u32,
+    pub failure_rate: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommonIssue {
+    pub pattern: String,
+    pub count: u32,
+    pub suggested_reviewer: String,
+}
+
+/// Why a review cannot be requested or recorded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CycleError {
+    #[error("task {0} has no review cycle yet: start it with `tasks review start`")]
+    NotStarted(String),
+    #[error("{agent} implemented task {task}; a task is never reviewed by its own implementer")]
+    OwnImplementer { task: String, agent: String },
+    #[error("{agent} is not an available agent; available: {available}")]
+    UnknownAgent { agent: String, available: String },
+    #[error("the review cycle of task {task} is over ({outcome})")]
+    Over { task: String, outcome: &'static str },
+}
+
+/// What recording a review decided.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CycleRecorded {
+    pub task: String,
+    pub status: TaskReviewStatus,
+    /// `revise`, `approved`, `cap-reached`; absent for `UNCLEAR` (nothing
+    /// counted: ask the user whether it approves).
+    pub decision: Option<Decision>,
+    pub cycle: u32,
+    pub max_cycles: u32,
+    /// The reviewer of the next cycle, when there is one.
+    pub next_reviewer: Option<String>,
+    /// A switch made or suggested, with its reason.
+    pub switch: Option<Switch>,
+    pub same_issue_count: u32,
+    pub recurring: Vec<String>,
+}
+
+impl SessionCycles {
+    /// The task's cycle, started at cycle 1 with `reviewer` pending when it
+    /// has none; an existing one is returned as it is (a restart resumes
+    /// the same cycle).
+    pub fn begin(
+        &mut self,
+        task: &str,
+        description: &str,
+        implementer: &str,
+        reviewer: &str,
+        max_cycles: u32,
+        now: DateTime<Utc>,
+    ) -> Result<&TaskCycle, CycleError> {
+        if reviewer == implementer {
+            return Err(CycleError::OwnImplementer { task: task.into(), agent: reviewer.into() });
+        }
+        let entry = self.tasks.entry(task.to_owned()).or_insert_with(|| TaskCycle {
+            description: description.to_owned(),
+            current_cycle: 1,
+            max_cycles: max_cycles.max(1),
+            implementer: implementer.to_owned(),
+            reviewers: vec![ReviewerEntry {
+                agent: reviewer.to_owned(),
+                cycle: 1,
+                status: TaskReviewStatus::Pending,
+                feedback: None,
+                timestamp: now,
+            }],
+            pattern_tracking: PatternTracking::default(),
+            switches: Vec::new(),
+            outcome: None,
+        });
+        Ok(entry)
+    }
+
+    /// Records the pending reviewer's reply for `task`.
+    pub fn record(
+        &mut self,
+        task: &str,
+        reply: &str,
+        available: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<CycleRecorded, CycleError> {
+        let (status, verdict) = read_reply(reply);
+        let patterns = review_patterns(reply, verdict.as_ref());
+        let global = &mut self.global_patterns;
+        let t = self.tasks.get_mut(task).ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        if let Some(o) = t.outcome {
+            return Err(CycleError::Over { task: task.into(), outcome: o.name() });
+        }
+        let cycle = t.current_cycle;
+        let reviewer = t
+            .reviewers
+            .iter()
+            .rev()
+            .find(|r| r.cycle == cycle && r.status == TaskReviewStatus::Pending)
+            .map(|r| r.agent.clone())
+            .unwrap_or_else(|| t.reviewers.last().map(|r| r.agent.clone()).unwrap_or_default());
+        let feedback = Some(reply.trim().chars().take(2000).collect::<String>());
+        if status == TaskReviewStatus::Unclear {
+            return Ok(CycleRecorded {
+                task: task.into(),
+                status,
+                decision: None,
+                cycle,
+                max_cycles: t.max_cycles,
+                next_reviewer: Some(reviewer),
+                switch: None,
+                same_issue_count: t.pattern_tracking.same_issue_count,
+                recurring: Vec::new(),
+            });
+        }
+        // The pending entry of this cycle takes the status.
+        match t.reviewers.iter_mut().rev().find(|r| r.cycle == cycle && r.status == TaskReviewStatus::Pending) {
+            Some(r) => {
+                r.status = status;
+                r.feedback = feedback;
+                r.timestamp = now;
+            }
+            None => {
+                t.reviewers.push(ReviewerEntry { agent: reviewer.clone(), cycle, status, feedback, timestamp: now })
+            }
+        }
+        let approved = status == TaskReviewStatus::Approved;
+        let rate = global.reviewer_failure_rates.entry(reviewer.clone()).or_default();
+        rate.total_reviews = rate.total_reviews.saturating_add(1);
+        if !approved {
+            rate.revisions_required = rate.revisions_required.saturating_add(1);
+        }
+        rate.failure_rate = f64::from(rate.revisions_required) / f64::from(rate.total_reviews.max(1));
+        let rate = if rate.total_reviews >= MIN_REVIEWS_FOR_RATE { rate.failure_rate } else { 0.0 };
+        let decision = Cycle::new(cycle - 1, t.max_cycles).record(approved);
+        // Recurring issues (seed: trackRecurringPatterns).
+        let mut recurring = Vec::new();
+        if !approved {
+            for p in &patterns {
+                if t.pattern_tracking.recurring_patterns.contains(p) {
+                    t.pattern_tracking.same_issue_count = t.pattern_tracking.same_issue_count.saturating_add(1);
+                    recurring.push(p.clone());
+                } else {
+                    t.pattern_tracking.recurring_patterns.push(p.clone());
+                }
+            }
+        }
+        let mut switch = None;
+        let mut next_reviewer = None;
+        match decision {
+            Decision::Revise => {
+                let alternative = if t.pattern_tracking.same_issue_count >= SAME_ISSUE_THRESHOLD {
+                    specialist(&recurring, &reviewer, &t.implementer, available)
+                } else if rate > FAILURE_RATE_SWITCH {
+                    specialist(&[], &reviewer, &t.implementer, available).map(|(to, _)| {
+                        (to, format!("{reviewer}'s failure rate is {rate:.2}, above {FAILURE_RATE_SWITCH}"))
+                    })
+                } else {
+                    None
+                };
+                let next = match alternative {
+                    Some((to, reason)) => {
+                        let s =
+                            Switch { from: reviewer.clone(), to: to.clone(), reason, cycle: cycle + 1, timestamp: now };
+                        t.switches.push(s.clone());
+                        switch = Some(s);
+                        to
+                    }
+                    None => reviewer.clone(),
+                };
+                t.current_cycle = cycle + 1;
+                t.reviewers.push(ReviewerEntry {
+                    agent: next.clone(),
+                    cycle: cycle + 1,
+                    status: TaskReviewStatus::Pending,
+                    feedback: None,
+                    timestamp: now,
+                });
+                next_reviewer = Some(next);
+            }
+            Decision::Approved | Decision::CapReached => t.outcome = Some(decision),
+        }
+        for p in &recurring {
+            match global.common_issues.iter_mut().find(|c| &c.pattern == p) {
+                Some(c) => c.count = c.count.saturating_add(1),
+                None => global.common_issues.push(CommonIssue {
+                    pattern: p.clone(),
+                    count: 1,
+                    suggested_reviewer: specialist_for(p).unwrap_or(ARCHITECT).to_owned(),
+                }),
+            }
+        }
+        Ok(CycleRecorded {
+            task: task.into(),
+            status,
+            decision: Some(decision),
+            cycle,
+            max_cycles: t.max_cycles,
+            next_reviewer,
+            switch,
+            same_issue_count: t.pattern_tracking.same_issue_count,
+            recurring,
+        })
+    }
+}
+
+impl SessionCycles {
+    /// Seed 003's TIMEOUT: the pending review of `task` got no reply in
+    /// time. Nothing is counted; the caller applies the default action.
+    pub fn time_out(&mut self, task: &str, now: DateTime<Utc>) -> Result<ReviewerEntry, CycleError> {
+        let t = self.tasks.get_mut(task).ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        let cycle = t.current_cycle;
+        let r = t
+            .reviewers
+            .iter_mut()
+            .rev()
+            .find(|r| r.cycle == cycle && r.status == TaskReviewStatus::Pending)
+            .ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        r.status = TaskReviewStatus::Timeout;
+        r.timestamp = now;
+        Ok(r.clone())
+    }
+}
+
+/// The seed's specialist for a pattern.
+pub fn specialist_for(pattern: &str) -> Option<&'static str> {
+    SPECIALISTS.iter().find(|(k, _)| pattern.contains(k)).map(|(_, a)| *a)
+}
+
+/// The seed's `suggestAlternativeReviewer`, checked against the available
+/// agents (by name, with or without a plugin prefix): the specialist of a
+/// recurring pattern, else the architect; never the current reviewer or the
+/// implementer.
+pub fn specialist(
+    recurring: &[String],
+    current: &str,
+    implementer: &str,
+    available: &[String],
+) -> Option<(String, String)> {
+    let find = |name: &str| -> Option<String> {
+        available
+            .iter()
+            .find(|a| a.as_str() == name || a.rsplit(':').next() == Some(name))
+            .filter(|a| a.as_str() != current && a.as_str() != implementer)
+            .cloned()
+    };
+    for p in recurring {
+        for (key, agent) in SPECIALISTS {
+            if p.contains(key)
+                && let Some(a) = find(agent)
+            {
+                return Some((a, format!("Recurring {key} issues detected, switching to specialist")));
+            }
+        }
+    }
+    find(ARCHITECT).map(|a| (a, "Escalating to architect after recurring issues".to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        "2026-11-23T10:00:00Z".parse().unwrap()
+    }
+
+    #[test]
+    fn every_approval_pattern_of_the_seed_approves() {
+        for first in [
+            "APPROVED",
+            "approved",
+            "Looks  good",
+            "LGTM",
+            "ship it",
+            "+1",
+            "Ready to merge",
+            "READY TO SHIP",
+            "all good",
+            "Passed review",
+            "✅ fine by me",
+            "👍",
+        ] {
+            assert_eq!(detect_status(&format!("{first}\nmore text with a bug")), TaskReviewStatus::Approved, "{first}");
+        }
+    }
+
+    #[test]
+    fn every_revision_pattern_of_the_seed_asks_for_revision() {
+        for first in [
+            "NEEDS REVISION",
+            "needs_revision",
+            "Requires changes",
+            "require change",
+            "needs work",
+            "need work",
+            "not ready",
+            "-1",
+            "BLOCKED",
+            "fix required",
+            "❌ no",
+            "👎",
+        ] {
+            assert_eq!(
+                detect_status(&format!("{first}\nlooks great otherwise")),
+                TaskReviewStatus::NeedsRevision,
+                "{first}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_keyword_rule_decides_when_the_first_line_does_not() {
+        assert_eq!(detect_status("Reviewed.\nThere is a missing null check."), TaskReviewStatus::NeedsRevision);
+        for word in ["issue", "problem", "error", "bug", "wrong", "incorrect", "missing"] {
+            assert_eq!(
+                detect_status(&format!("Reviewed.\nOne {word} here.")),
+                TaskReviewStatus::NeedsRevision,
+                "{word}"
+            );
+        }
+        for word in ["good", "great", "excellent", "perfect", "works", "correct"] {
+            assert_eq!(detect_status(&format!("Reviewed.\nIt {word}.")), TaskReviewStatus::Approved, "{word}");
+        }
+        assert_eq!(detect_status("Reviewed.\nGood, but one bug."), TaskReviewStatus::Unclear);
+        assert_eq!(detect_status("Reviewed the change."), TaskReviewStatus::Unclear);
+        // Whole lines only: "approved with changes" is not the approval pattern.
+        assert_eq!(detect_status("Approved with changes"), TaskReviewStatus::Unclear);
+    }
+
+    #[test]
+    fn a_json_verdict_comes_before_the_patterns() {
+        let r = r#"LGTM
+```json
+{"approved": false, "issues": [{"severity": "blocker", "description": "No rate limiting on login"}], "summary": "x"}
+```"#;
+        let (status, v) = read_reply(r);
+        assert_eq!(status, TaskReviewStatus::NeedsRevision);
+        assert!(v.is_some());
+    }
+
+    fn agents() -> Vec<String> {
+        ["phasegate:code-reviewer", "the-security-engineer", "the-architect", "the-developer"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    #[test]
+    fn a_task_converges_in_at_most_max_cycles_and_resumes_where_it_was() {
+        let mut s = SessionCycles::default();
+        s.begin("T1", "JWT auth", "the-developer", "the-security-engineer", 3, now()).unwrap();
+        let r = s.record("T1", "NEEDS REVISION\nAdd input validation", &agents(), now()).unwrap();
+        assert_eq!(
+            (r.decision, r.cycle, r.next_reviewer.as_deref()),
+            (Some(Decision::Revise), 1, Some("the-security-engineer"))
+        );
+        // A restart: begin again returns the same cycle.
+        let t = s.begin("T1", "JWT auth", "the-developer", "other", 3, now()).unwrap();
+        assert_eq!(t.current_cycle, 2);
+        let r = s.record("T1", "Reviewed.\nThe docs are unclear", &agents(), now()).unwrap();
+        assert_eq!((r.status, r.decision), (TaskReviewStatus::Unclear, None), "nothing counted");
+        let r = s.record("T1", "-1\nstill failing", &agents(), now()).unwrap();
+        assert_eq!((r.decision, r.cycle), (Some(Decision::Revise), 2));
+        let r = s.record("T1", "-1\nstill failing", &agents(), now()).unwrap();
+        assert_eq!((r.decision, r.cycle), (Some(Decision::CapReached), 3));
+        assert!(matches!(s.record("T1", "LGTM", &agents(), now()), Err(CycleError::Over { .. })));
+        let t = &s.tasks["T1"];
+        assert_eq!(t.reviewers.len(), 3);
+        assert_eq!(t.reviewers[0].status, TaskReviewStatus::NeedsRevision);
+        assert_eq!(t.reviewers[0].feedback.as_deref(), Some("NEEDS REVISION\nAdd input validation"));
+    }
+
+    #[test]
+    fn the_same_issue_twice_switches_to_the_seeds_specialist() {
+        let mut s = SessionCycles::default();
+        s.begin("T2", "login", "the-developer", "phasegate:code-reviewer", 5, now()).unwrap();
+        let reply = "NEEDS REVISION\nNo rate limiting on the login endpoint.";
+        s.record("T2", reply, &agents(), now()).unwrap();
+        let r = s.record("T2", reply, &agents(), now()).unwrap();
+        assert!(r.recurring.contains(&"rate_limiting".to_owned()), "{r:?}");
+        let r = if r.switch.is_some() { r } else { s.record("T2", reply, &agents(), now()).unwrap() };
+        let sw = r.switch.expect("a switch after the same issue twice");
+        assert_eq!(sw.to, "the-architect");
+        assert!(sw.reason.contains("rate_limiting"), "{}", sw.reason);
+        assert_eq!(s.tasks["T2"].switches.len(), 1);
+        assert!(s.global_patterns.common_issues.iter().any(|c| c.pattern == "rate_limiting"));
+    }
+
+    #[test]
+    fn a_reviewer_failing_more_than_seven_in_ten_is_switched_and_logged() {
+        let mut s = SessionCycles::default();
+        s.global_patterns.reviewer_failure_rates.insert(
+            "phasegate:code-reviewer".into(),
+            FailureRate { total_reviews: 9, revisions_required: 7, failure_rate: 0.78 },
+        );
+        s.begin("T3", "x", "the-developer", "phasegate:code-reviewer", 3, now()).unwrap();
+        let r = s.record("T3", "NEEDS WORK", &agents(), now()).unwrap();
+        let sw = r.switch.unwrap();
+        assert_eq!((sw.from.as_str(), sw.to.as_str()), ("phasegate:code-reviewer", "the-architect"));
+        assert!(sw.reason.contains("failure rate is 0.80"), "{}", sw.reason);
+        assert_eq!(r.next_reviewer.as_deref(), Some("the-architect"));
+    }
+
+    /// Regression: one failed review is a failure rate of 1.0, which switched
+    /// every reviewer after its first revision.
+    #[test]
+    fn a_reviewer_with_few_reviews_is_not_switched_by_its_rate() {
+        let mut s = SessionCycles::default();
+        s.begin("T4", "x", "the-developer", "phasegate:code-reviewer", 3, now()).unwrap();
+        let r = s.record("T4", "NEEDS WORK", &agents(), now()).unwrap();
+        assert!(r.switch.is_none());
+        assert_eq!(r.next_reviewer.as_deref(), Some("phasegate:code-reviewer"));
+    }
+
+    #[test]
+    fn the_implementer_never_reviews_its_own_task() {
+        let mut s = SessionCycles::default();
+        assert!(matches!(
+            s.begin("T1", "x", "the-developer", "the-developer", 3, now()),
+            Err(CycleError::OwnImplementer { .. })
+        ));
+        // Nor is it switched to.
+        assert_eq!(specialist(&[], "a", "the-architect", &agents()), None);
+    }
+
+    #[test]
+    fn the_state_file_has_the_seeds_shape() {
+        let mut file = ReviewCycles::default();
+        let s = file.sessions.entry("001-auth".into()).or_default();
+        s.begin("T1", "JWT", "the-developer", "the-security-engineer", 3, now()).unwrap();
+        s.record("T1", "NEEDS_REVISION\nAdd rate limiting", &agents(), now()).unwrap();
+        let v = serde_json::to_value(&file).unwrap();
+        let t = &v["sessions"]["001-auth"]["tasks"]["T1"];
+        for k in ["description", "current_cycle", "max_cycles", "implementer", "reviewers", "pattern_tracking"] {
+            assert!(t.get(k).is_some(), "{k}: {t}");
+        }
+        assert_eq!(t["reviewers"][0]["status"], "NEEDS_REVISION");
+        assert_eq!(t["reviewers"][1]["status"], "pending");
+        assert_eq!(t["pattern_tracking"]["same_issue_count"], 0);
+        let g = &v["sessions"]["001-auth"]["global_patterns"];
+        assert_eq!(g["reviewer_failure_rates"]["the-security-engineer"]["failure_rate"], 1.0);
+        let back: ReviewCycles = serde_json::from_value(v).unwrap();
+        assert_eq!(back, file);
+    }
+}

@@ -1,0 +1,97 @@
+//! The backlog runner's order (seed 000's auto-pipeline): the active
+//! features one after another, each to its next step; suspended ones are
+//! skipped, and one whose answer arrived comes first, to be taken up again.
+
+use phasegate_core::feature::Workflow;
+use phasegate_core::feature::next_step;
+use phasegate_store::questions::Place;
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::OpResult;
+use crate::session;
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ready {
+    pub feature: String,
+    pub workflow: Workflow,
+    pub phase: Option<String>,
+    /// What to run for it (the phase command, or the pipeline's).
+    pub command: Option<String>,
+    pub reason: String,
+    /// An answer to its question arrived: take it up first.
+    pub answer_arrived: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Waiting {
+    pub feature: String,
+    pub question_id: String,
+    pub question: String,
+    pub state: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Backlog {
+    /// The feature to work on now, if any.
+    pub next: Option<Ready>,
+    pub ready: Vec<Ready>,
+    pub suspended: Vec<Waiting>,
+    /// Active features whose state cannot be read (skipped).
+    pub unreadable: Vec<String>,
+}
+
+pub fn backlog(env: &Env) -> OpResult<Backlog> {
+    let project = session::project(env)?;
+    let (questions, _) = project.questions()?;
+    let mut ready = Vec::new();
+    let mut suspended = Vec::new();
+    let mut unreadable = Vec::new();
+    for l in project.list_active()? {
+        let name = l.feature.name().to_owned();
+        let meta = match l.meta {
+            Ok(m) => m,
+            Err(e) => {
+                unreadable.push(e.to_string());
+                continue;
+            }
+        };
+        let mine = questions.iter().filter(|s| s.question.slug == name && s.question.taken_at.is_none());
+        let mut waiting_on = None;
+        let mut arrived = false;
+        for s in mine {
+            match (&s.question.answer, s.place) {
+                (None, Place::Marker) => waiting_on = Some(s),
+                (Some(_), _) => arrived = true,
+                (None, Place::Queue) => {}
+            }
+        }
+        if let Some(s) = waiting_on {
+            suspended.push(Waiting {
+                feature: name,
+                question_id: s.question.id.clone(),
+                question: s.question.question.clone(),
+                state: s.question.state(env.now).into(),
+            });
+            continue;
+        }
+        let n = next_step(&meta);
+        if n.command.is_none() && !arrived {
+            continue;
+        }
+        ready.push(Ready {
+            feature: name,
+            workflow: meta.workflow,
+            phase: n.phase.map(|p| p.to_string()),
+            command: n.command,
+            reason: n.reason,
+            answer_arrived: arrived,
+        });
+    }
+    // Answers first; otherwise the features' own order (by number).
+    ready.sort_by_key(|r| !r.answer_arrived);
+    Ok(Backlog { next: ready.first().cloned(), ready, suspended, unreadable })
+}

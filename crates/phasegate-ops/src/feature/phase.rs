@@ -1,0 +1,255 @@
+//! Phases: the transition check, starting (and creating the feature on a
+//! first run), completing, showing, and the brief a phase command starts
+//! from.
+
+use phasegate_core::feature::{self as transition, Position, Validation, ValidationKind as Verdict};
+use phasegate_core::feature::{Completion, Meta, PhaseRecord, PhaseState, StartKind, StartMode, Workflow};
+use phasegate_core::{ArtifactSet, Mode, Phase, time};
+use phasegate_store::{Feature, ResolveError, WorktreeStatus, git};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+use crate::session;
+
+/// The rule table applied to a feature on disk.
+pub fn validate(env: &Env, given: Option<&str>, target: Phase) -> OpResult<Validation> {
+    let (_, feature) = session::resolve(env, given)?;
+    let meta = feature.load()?;
+    Ok(validate_meta(&feature, &meta, target))
+}
+
+/// The rule table applied to a feature's state.
+pub fn validate_meta(feature: &Feature, meta: &Meta, target: Phase) -> Validation {
+    match transition::validate_status(meta.status, meta.workflow, feature.name()) {
+        Some(v) => v,
+        None => transition::validate(meta.position(), target, feature.artifacts()),
+    }
+}
+
+/// The rule table without any files.
+pub fn validate_table(current: Option<Phase>, in_progress: bool, target: Phase, artifacts: ArtifactSet) -> Validation {
+    transition::validate(Position { phase: current, in_progress }, target, artifacts)
+}
+
+/// What `phase start` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Started {
+    pub feature: String,
+    pub dir: String,
+    pub phase: Phase,
+    pub start: StartKind,
+    /// Reviewer iterations already recorded in this run of the phase.
+    pub iterations: u32,
+    pub max_iterations: u32,
+    /// True when this call created the feature (`--new`).
+    pub created: bool,
+    pub warning: Option<String>,
+    /// Where the phase loop goes next.
+    pub next: String,
+    /// Answers to this feature's questions that arrived and are taken in
+    /// now: work with them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<crate::questions::ask::Taken>,
+}
+
+/// How to find (or make) the feature a phase starts on.
+#[derive(Debug, Clone, Copy)]
+pub enum Target<'a> {
+    /// `--feature`, or the working directory.
+    Existing(Option<&'a str>),
+    /// `--new <words>`: create the feature (from a slug or a description)
+    /// and start the phase in one call.
+    New { words: &'a str, mode: Mode },
+}
+
+/// Marks a phase started (refused when the rules block it). For implement and
+/// verify, records the commit the code is at, so reviewers see the change.
+pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> OpResult<Started> {
+    let (project, feature, created) = match target {
+        Target::Existing(given) => {
+            let (p, f) = session::resolve(env, given)?;
+            (p, f, false)
+        }
+        Target::New { words, mode } => {
+            let c = crate::feature::lifecycle::create(env, words, mode, Workflow::Phased, false)?;
+            (session::project(env)?, c.feature, true)
+        }
+    };
+    if let Some(q) = crate::questions::ask::suspended_on(&project, feature.name())? {
+        return Err(crate::questions::ask::suspended_refusal(&q));
+    }
+    let artifacts = feature.artifacts();
+    let now = env.now;
+    let (started, warning) = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
+        let v = validate_meta(&feature, meta, phase);
+        let warning = match v.kind {
+            Verdict::Blocked => return Err(OpError::Refused(v.message.unwrap_or_default())),
+            Verdict::Warning => v.message,
+            Verdict::Proceed => None,
+        };
+        let kind = meta.start_phase(phase, now, mode, artifacts)?;
+        if phase.reviews_code() && meta.record(phase).is_some_and(|r| r.base_commit.is_none()) {
+            let head = git::head_commit(&project.code_dir(meta))?;
+            meta.phases.get_mut(&phase).expect("start_phase made the record").base_commit = head;
+        }
+        Ok((kind, warning))
+    })?;
+    let answers = {
+        let guard = feature.lock(env.lock_timeout)?;
+        let (taken, changes) = crate::questions::ask::take_answers(&project, &guard, env)?;
+        guard.commit("phase start: take answers", changes)?;
+        taken
+    };
+    let meta = feature.load()?;
+    let next = match started {
+        StartKind::ReviewOnly => "Review the existing result as it is: go to step 3b of the phase loop.".to_owned(),
+        StartKind::Started | StartKind::Resumed | StartKind::Restarted => {
+            "Produce the result with the phase's skill: step 3a of the phase loop.".to_owned()
+        }
+    };
+    Ok(Started {
+        feature: feature.name().to_owned(),
+        dir: feature.dir().display().to_string(),
+        phase,
+        start: started,
+        iterations: meta.record(phase).map_or(0, |r| r.iterations),
+        max_iterations: meta.mode.max_iterations(),
+        created,
+        warning,
+        next,
+        answers,
+    })
+}
+
+/// What `phase complete` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct Completed {
+    pub feature: String,
+    pub phase: Phase,
+    pub record: PhaseRecord,
+}
+
+pub fn complete(env: &Env, given: Option<&str>, phase: Phase, update: Completion) -> OpResult<Completed> {
+    let (_, feature) = session::resolve(env, given)?;
+    let now = env.now;
+    let record = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
+        meta.complete_phase(phase, now, update)?;
+        Ok(meta.record(phase).cloned().unwrap_or_default())
+    })?;
+    Ok(Completed { feature: feature.name().to_owned(), phase, record })
+}
+
+/// What `phase show` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shown {
+    pub feature: String,
+    pub phase: Phase,
+    pub state: PhaseState,
+    pub record: Option<PhaseRecord>,
+    pub max_iterations: u32,
+}
+
+pub fn show(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Shown> {
+    let (_, feature) = session::resolve(env, given)?;
+    let meta = feature.load()?;
+    Ok(Shown {
+        feature: feature.name().to_owned(),
+        phase,
+        state: meta.phase_state(phase),
+        record: meta.record(phase).cloned(),
+        max_iterations: meta.mode.max_iterations(),
+    })
+}
+
+/// The few lines a phase command starts from (its `!` injection): the
+/// transition check, the phase's state with the choices a partial phase
+/// offers, concerns earlier phases left open, the worktree check. Never an
+/// error: a problem becomes a line saying what to do.
+pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> Vec<String> {
+    match brief_lines(env, given, phase) {
+        Ok(lines) => lines,
+        Err(OpError::Resolve(ResolveError::NoActive { .. })) => vec![
+            format!(
+                "phasegate: no active feature yet. Start one from the user's words (or a short slug) and begin {phase} in one step:"
+            ),
+            format!("  workflow-state phase start {phase} --new \"<the user's words>\""),
+        ],
+        Err(e) => vec![format!("phasegate: {}", phasegate_store::project::one_line(&e.to_string()))],
+    }
+}
+
+fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<String>> {
+    let (project, feature) = session::resolve(env, given)?;
+    let meta = feature.load()?;
+    let max = meta.mode.max_iterations();
+    let mut out = vec![format!(
+        "phasegate: feature {} (mode {}, at most {max} reviewer iteration{} per phase), folder {}",
+        feature.name(),
+        meta.mode,
+        if max == 1 { "" } else { "s" },
+        feature.dir().display()
+    )];
+    let v = validate_meta(&feature, &meta, phase);
+    out.push(match v.kind {
+        Verdict::Proceed => match v.message {
+            Some(m) => format!("transition to {phase}: proceed ({m})"),
+            None => format!("transition to {phase}: proceed"),
+        },
+        Verdict::Warning => format!("transition to {phase}: WARNING: {}", v.message.unwrap_or_default()),
+        Verdict::Blocked => format!("transition to {phase}: BLOCKED: {}", v.message.unwrap_or_default()),
+    });
+    let record = meta.record(phase);
+    let iterations = record.map_or(0, |r| r.iterations);
+    out.push(match meta.phase_state(phase) {
+        PhaseState::NotStarted => format!("{phase}: not started"),
+        PhaseState::Partial => format!(
+            "{phase}: PARTIAL: started {} and not completed, {iterations} of {max} iterations recorded. Ask the user: continue (`phase start {phase}`), start fresh (`--fresh`), or only review the existing result (`--review-only`)",
+            record.and_then(|r| r.started).map(time::stamp).unwrap_or_default(),
+        ),
+        PhaseState::Completed => format!(
+            "{phase}: completed {} after {iterations} iteration(s)",
+            record.and_then(|r| r.completed).map(time::stamp).unwrap_or_default(),
+        ),
+    });
+    for s in
+        project.questions()?.0.iter().filter(|s| s.question.slug == feature.name() && s.question.taken_at.is_none())
+    {
+        let q = &s.question;
+        match (&q.answer, s.place) {
+            (None, phasegate_store::questions::Place::Marker) => out.push(format!(
+                "SUSPENDED: question {} waits for a person: \"{}\". Do not start {phase}: tell the user to answer it (`/phasegate:answer {} <answer>`), or work on another feature (`/phasegate:auto`).",
+                q.id, q.question, q.id
+            )),
+            (None, phasegate_store::questions::Place::Queue) => {
+                out.push(format!("open question {} (non-blocking; default \"{}\"): {}", q.id, q.default_option.clone().unwrap_or_default(), q.question))
+            }
+            (Some(a), _) => out.push(format!(
+                "answer arrived for {}: Q: {} A: {} (taken in by `phase start`; work with it)",
+                q.id, q.question, a.text
+            )),
+        }
+    }
+    for c in meta.open_concerns_before(phase) {
+        out.push(format!(
+            "open concerns from {} (its loop hit the cap): {}; address them in this phase or say why they stay",
+            c.phase,
+            c.concerns.join("; ")
+        ));
+    }
+    out.push(match project.worktree_status(&meta, &env.cwd) {
+        WorktreeStatus::NoWorktree => "worktree: none (the feature works in the main checkout)".to_owned(),
+        WorktreeStatus::Inside { worktree } => format!("worktree: ok, working in {}", worktree.display()),
+        WorktreeStatus::Outside { worktree } => format!(
+            "worktree: WARNING: working in {} but the feature's worktree is {}; cd there before changing code",
+            env.cwd.display(),
+            worktree.display()
+        ),
+        WorktreeStatus::Missing { worktree } => {
+            format!("worktree: WARNING: {} is recorded but does not exist", worktree.display())
+        }
+    });
+    Ok(out)
+}

@@ -1,0 +1,168 @@
+//! The phase reviewer loop's bookkeeping: the reviewer's brief (with the code
+//! change for the phases that change code) and recording its verdict.
+
+use std::path::PathBuf;
+
+use phasegate_core::change::CodeChange;
+use phasegate_core::feature::Step;
+use phasegate_core::feature::parse_verdict;
+use phasegate_core::feature::{BriefInput, CodeUnderReview, review_brief};
+use phasegate_core::feature::{HistoryEntry as Entry, append_history};
+use phasegate_core::{Phase, Status};
+use phasegate_store::project::FEATURES_DIR;
+use phasegate_store::questions::PREFERENCES_PATH;
+use phasegate_store::{Feature, FileWrite, Project, fs, git};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+use crate::session;
+
+/// What `review brief` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewerBrief {
+    /// The agent to spawn (`subagent_type`).
+    pub agent: String,
+    /// Where to save the reviewer's reply, unchanged (kept out of git).
+    pub verdict_file: String,
+    /// For implement and verify: the whole diff, for the reviewer to read.
+    pub diff_file: Option<String>,
+    /// The prompt for the reviewer.
+    pub prompt: String,
+}
+
+/// The brief for the reviewer of `phase`'s current iteration.
+pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerBrief> {
+    let Some(agent) = phase.reviewer() else {
+        return Err(OpError::Refused(format!(
+            "{phase} has no reviewer: it is not a phase with a result to review; run `workflow-state finish` to end the feature"
+        )));
+    };
+    let (project, feature) = session::resolve(env, given)?;
+    crate::feature::lifecycle::exclude_scratch(&project)?;
+    let meta = feature.load()?;
+    let code_dir = project.code_dir(&meta);
+    let present = feature.artifacts();
+    let record = meta.record(phase);
+    let carried = meta.open_concerns_before(phase);
+    let change: Option<(CodeChange, Option<String>)>;
+    let why_no_change;
+    let code = if phase.reviews_code() {
+        match meta.review_base(phase) {
+            Some(base) => {
+                let c = code_change(&project, &code_dir, base)?;
+                let path = write_diff(&feature, phase, &c)?;
+                change = Some((c, Some(path)));
+                change.as_ref().map(|(c, p)| CodeUnderReview::Change { change: c, full_diff: p.as_deref() })
+            }
+            None => {
+                why_no_change = if project.repo().is_none() {
+                    "the project is not a git repository"
+                } else {
+                    "no commit was recorded when the phase started"
+                };
+                Some(CodeUnderReview::Tree { why: why_no_change })
+            }
+        }
+    } else {
+        None
+    };
+    let dir = feature.dir().display().to_string();
+    let code_text = code_dir.display().to_string();
+    let previous_issues: &[String] = record.map_or(&[], |r| &r.open_issues);
+    let prompt = review_brief(&BriefInput {
+        phase,
+        feature: feature.name(),
+        feature_dir: &dir,
+        code_dir: &code_text,
+        iteration: record.map_or(0, |r| r.iterations).saturating_add(1),
+        max_iterations: meta.mode.max_iterations(),
+        present,
+        previous_issues,
+        carried: &carried,
+        code,
+    });
+    let diff_file = diff_path(&feature, phase);
+    Ok(ReviewerBrief {
+        agent: agent.qualified(),
+        verdict_file: feature.verdict_path().display().to_string(),
+        diff_file: fs::is_regular_file(&diff_file).then(|| diff_file.display().to_string()),
+        prompt,
+    })
+}
+
+fn diff_path(feature: &Feature, phase: Phase) -> PathBuf {
+    feature.scratch_dir().join(format!("{phase}.diff"))
+}
+
+/// phasegate's own files in `code_dir`, which are not code: the features
+/// folder and the question state at the project's root (never in a
+/// worktree), as path prefixes.
+pub fn own_files(project: &Project, code_dir: &std::path::Path) -> Vec<String> {
+    if code_dir == project.root() {
+        [&format!("{FEATURES_DIR}/"), ".claude/suspended/", ".claude/questions/", PREFERENCES_PATH]
+            .iter()
+            .map(|d| d.to_string())
+            .collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The change in the code directory since `base`, without phasegate's files.
+pub fn code_change(project: &Project, code_dir: &std::path::Path, base: &str) -> OpResult<CodeChange> {
+    Ok(git::change_since(code_dir, base, &own_files(project, code_dir))?)
+}
+
+fn write_diff(feature: &Feature, phase: Phase, change: &CodeChange) -> OpResult<String> {
+    let path = diff_path(feature, phase);
+    fs::create_dir_all(&feature.scratch_dir())?;
+    fs::write_atomic(&path, change.patch.as_bytes())?;
+    Ok(path.display().to_string())
+}
+
+/// The most of a reviewer's reply that is read.
+pub const MAX_REPLY_BYTES: u64 = fs::MAX_STATE_BYTES;
+
+/// Reads a file a command was given (a regular file only); None when it
+/// does not exist.
+pub fn read_file(path: &std::path::Path) -> OpResult<Option<String>> {
+    Ok(fs::read_optional(path)?)
+}
+
+/// Where a verdict comes from, for messages.
+pub struct VerdictInput {
+    /// "the verdict in <file>" or "the verdict on stdin".
+    pub source: String,
+    pub text: String,
+}
+
+/// Records one reviewer verdict: the iteration is counted, the cycle decides,
+/// the history gains an entry; `.meta.json` and `.review-history.md` change
+/// together or not at all. An invalid verdict records nothing.
+pub fn record(
+    env: &Env,
+    given: Option<&str>,
+    phase: Phase,
+    verdict: VerdictInput,
+    changes: Option<&str>,
+) -> OpResult<Step> {
+    let (_, feature) = session::resolve(env, given)?;
+    let parsed = parse_verdict(&verdict.text).map_err(|e| {
+        OpError::Invalid(format!(
+            "{}: {e}\nNothing was recorded. Do not edit the reviewer's reply: ask the reviewer to answer again in the verdict format (the phase loop, step 3d, says how), then record its new reply.",
+            verdict.source
+        ))
+    })?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut meta = guard.load()?;
+    let step = meta.record_review(phase, &parsed, env.now)?;
+    let changes = changes.unwrap_or(if step.iteration == 1 { "Initial version." } else { "" });
+    let entry = Entry { phase, iteration: step.iteration, at: env.now, verdict: &parsed, changes };
+    let existing = guard.read_history()?;
+    let history = FileWrite::put(feature.history_path(), append_history(&existing, &entry));
+    guard.commit_with_meta("review record", &meta, vec![history])?;
+    debug_assert_eq!(meta.status, Status::Active);
+    Ok(step)
+}

@@ -1,0 +1,445 @@
+//! Questions to a person: asking (routed to AskUserQuestion, a suspension,
+//! or the queue; or not asked at all when the binary can answer it),
+//! answering by id, listing, and taking an arrived answer back into the
+//! item's work. Slack delivery is the poller's (`phasegate-slack`), through
+//! [`Messenger`]; nothing here touches the network.
+
+use phasegate_core::Status;
+use phasegate_core::feature::Workflow;
+use phasegate_core::questions::AnsweredBy;
+use phasegate_core::questions::{
+    self, Answer, Item, ItemType, Preference, Question, QuestionState, Request, Route, Skip, Source,
+};
+use phasegate_store::questions::{Place, Stored, question_change};
+use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+use crate::session;
+
+/// How the session that asks can be reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Session {
+    /// A person is at the session (Claude Code's interactive CLI).
+    Interactive,
+    /// Nobody is: `claude -p`, a pipeline, a shell or CI.
+    Headless,
+}
+
+impl Session {
+    /// Claude Code sets `CLAUDE_CODE_ENTRYPOINT` to `cli` in an interactive
+    /// session and `sdk-cli` for `claude -p`; anything else is headless.
+    pub fn from_entrypoint(value: Option<&str>) -> Session {
+        match value {
+            Some("cli") => Session::Interactive,
+            _ => Session::Headless,
+        }
+    }
+}
+
+/// What a feature asks, and from where.
+#[derive(Debug, Clone)]
+pub struct AskInput {
+    pub request: Request,
+    /// The phase or task that asks.
+    pub task: Option<String>,
+    pub item_type: ItemType,
+    pub session: Session,
+    /// The implementer round this came from.
+    pub round: Option<u32>,
+}
+
+/// What `question ask` prints: where the question went and what to do now.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Asked {
+    /// `ask-user`, `suspend`, `queue`, or `answered` (the binary answered
+    /// it: a preference or an earlier answer) or `already-asked`.
+    pub route: &'static str,
+    pub id: Option<String>,
+    pub feature: String,
+    pub file: Option<String>,
+    /// For `ask-user`: the AskUserQuestion tool's input.
+    pub ask_user_question: Option<serde_json::Value>,
+    /// For `answered`: the answer.
+    pub answer: Option<String>,
+    /// For `queue`: the default to go on with meanwhile.
+    pub proceed_with: Option<String>,
+    pub message: String,
+}
+
+/// Asks a question for the feature `given`.
+pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
+    let (project, feature) = session::resolve(env, given)?;
+    let config = project.questions_config()?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let meta = guard.load()?;
+    if meta.status != Status::Active {
+        return Err(OpError::Refused(format!("{} is {}: it asks no more questions", feature.name(), meta.status)));
+    }
+    let slug = feature.name().to_owned();
+    let (stored, _) = project.questions()?;
+    let known: Vec<Question> = stored.iter().filter(|s| s.question.slug == slug).map(|s| s.question.clone()).collect();
+    let prefs = project.preferences()?;
+    let base = |route: &'static str, id: Option<String>, message: String| Asked {
+        route,
+        id,
+        feature: slug.clone(),
+        file: None,
+        ask_user_question: None,
+        answer: None,
+        proceed_with: None,
+        message,
+    };
+    match questions::skip(&input.request, &slug, &known, &prefs) {
+        Some(Skip::Preference { tag, answer }) => {
+            return Ok(Asked {
+                answer: Some(answer.clone()),
+                ..base("answered", None, format!("A stored preference ({tag}) answers it: {answer}. Go on with it."))
+            });
+        }
+        Some(Skip::AlreadyAnswered { id, answer }) => {
+            return Ok(Asked {
+                answer: Some(answer.clone()),
+                ..base("answered", Some(id.clone()), format!("{id} asked this before and was answered: {answer}."))
+            });
+        }
+        Some(Skip::AlreadyAsked { id }) => {
+            return Ok(base(
+                "already-asked",
+                Some(id.clone()),
+                format!("{id} asks this already and waits for an answer; do not ask again."),
+            ));
+        }
+        None => {}
+    }
+    // A pipeline runs unattended whatever the session is.
+    let session = if meta.workflow == Workflow::Pipeline { Session::Headless } else { input.session };
+    let route = questions::route(input.request.blocking(), session == Session::Interactive, config.routing);
+    if route == Route::Suspend
+        && let Some(marker) = project.marker(&slug)?
+    {
+        return Err(OpError::Refused(match marker.answer {
+            None => format!(
+                "{slug} is already suspended on {}: \"{}\"; one question at a time: wait for its answer",
+                marker.id, marker.question
+            ),
+            // Regression: this named `question take`, a command that does not exist.
+            Some(_) => format!(
+                "the answer to {} waits to be taken in: go on with {slug}'s next step first (`phase start`, `rounds prompt` or `pipeline resume` take it)",
+                marker.id
+            ),
+        }));
+    }
+    let id = next_id(&slug, &known);
+    let item = Item {
+        slug: slug.clone(),
+        item_type: input.item_type,
+        item_path: fs::relative(feature.dir(), project.root()).display().to_string(),
+        plan_path: feature_plan(&project, &feature),
+        task_id: input.task.clone(),
+    };
+    let mut q = Question::new(id.clone(), item, &input.request, config.timeout_minutes, env.now);
+    q.round = input.round;
+    q.session_id = env.session_var.clone();
+    let path = match route {
+        Route::Suspend => project.marker_path(&slug),
+        Route::AskUser | Route::Queue => project.queued_path(&id),
+    };
+    ensure_parent(&path)?;
+    guard.commit("question ask", vec![question_change(&path, &q)])?;
+    let slack = config.slack.channels.for_item(q.item_type).is_some();
+    let later = if slack {
+        "It is posted to Slack; the answer comes from its thread (read by `workflow-state slack poll`) or from `workflow-state question answer <id> <text>`."
+    } else {
+        "Answer it with `workflow-state question answer <id> <text>` (or /phasegate:answer in Claude Code)."
+    };
+    let file = Some(path.display().to_string());
+    Ok(match route {
+        Route::AskUser => Asked {
+            file,
+            ask_user_question: Some(q.ask_user_question()),
+            ..base(
+                "ask-user",
+                Some(id.clone()),
+                format!(
+                    "Ask the user now with the AskUserQuestion tool (input below), then record the reply: `workflow-state question answer {id} \"<answer>\"`."
+                ),
+            )
+        },
+        Route::Suspend => Asked {
+            file,
+            ..base(
+                "suspend",
+                Some(id.clone()),
+                format!(
+                    "{slug} is suspended until {id} is answered. Stop working on it and move on to other work. {}",
+                    later.replace("<id>", &id)
+                ),
+            )
+        },
+        Route::Queue => Asked {
+            file,
+            proceed_with: q.default_option.clone(),
+            ..base(
+                "queue",
+                Some(id.clone()),
+                format!(
+                    "Queued as {id}; go on with \"{}\" meanwhile (it applies if nobody answers). {}",
+                    q.default_option.clone().unwrap_or_default(),
+                    later.replace("<id>", &id)
+                ),
+            )
+        },
+    })
+}
+
+fn feature_plan(project: &Project, feature: &Feature) -> Option<String> {
+    let plan = feature.artifact_path(phasegate_core::Artifact::Plan);
+    fs::is_regular_file(&plan).then(|| fs::relative(&plan, project.root()).display().to_string())
+}
+
+fn ensure_parent(path: &std::path::Path) -> OpResult<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    Ok(())
+}
+
+/// `<slug>.<n>`, one more than any question of the item on record.
+fn next_id(slug: &str, known: &[Question]) -> String {
+    let n =
+        known.iter().filter_map(|q| q.id.strip_prefix(slug)?.strip_prefix('.')?.parse::<u32>().ok()).max().unwrap_or(0);
+    format!("{slug}.{}", n + 1)
+}
+
+/// A question as `question list` shows it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct View {
+    pub id: String,
+    pub feature: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub blocking: bool,
+    pub state: &'static str,
+    /// Its item is suspended on it.
+    pub suspends: bool,
+    pub question: String,
+    pub task: Option<String>,
+    pub asked: String,
+    pub slack: Option<String>,
+    pub answer: Option<String>,
+    pub answered_by: Option<&'static str>,
+    pub file: String,
+}
+
+impl View {
+    pub fn of(s: &Stored, now: chrono::DateTime<chrono::Utc>) -> View {
+        let q = &s.question;
+        let state = q.state(now);
+        View {
+            id: q.id.clone(),
+            feature: q.slug.clone(),
+            kind: q.kind.name(),
+            blocking: q.blocking,
+            state: state.name(),
+            suspends: s.place == Place::Marker && state != QuestionState::Answered,
+            question: q.question.clone(),
+            task: q.task_id.clone(),
+            asked: phasegate_core::time::stamp(q.suspended_at),
+            slack: q
+                .slack_thread_ts
+                .as_ref()
+                .map(|ts| format!("{} {ts}", q.slack_channel_id.clone().unwrap_or_default())),
+            answer: q.answer.as_ref().map(|a| a.text.clone()),
+            answered_by: q.answer.as_ref().map(|a| a.by.name()),
+            file: s.path.display().to_string(),
+        }
+    }
+}
+
+/// Every question on record; `open_only` leaves out answered ones that were
+/// taken (archived). Unreadable files are errors listed by the caller.
+pub fn list(env: &Env, open_only: bool) -> OpResult<(Vec<View>, Vec<String>)> {
+    let project = session::project(env)?;
+    let (stored, bad) = project.questions()?;
+    let views =
+        stored.iter().filter(|s| !open_only || s.question.taken_at.is_none()).map(|s| View::of(s, env.now)).collect();
+    Ok((views, bad.into_iter().map(|u| u.error.to_string()).collect()))
+}
+
+/// Finds a question by id, or by feature (its marker, else its one open
+/// question).
+pub fn find(project: &Project, id: &str) -> OpResult<Stored> {
+    let (stored, bad) = project.questions()?;
+    if let Some(s) = stored.iter().find(|s| s.question.id == id) {
+        return Ok(s.clone());
+    }
+    let open: Vec<&Stored> = stored.iter().filter(|s| s.question.slug == id && s.question.answer.is_none()).collect();
+    if let Some(m) = open.iter().find(|s| s.place == Place::Marker) {
+        return Ok((*m).clone());
+    }
+    if let [one] = open.as_slice() {
+        return Ok((*one).clone());
+    }
+    let mut msg = format!("no question `{id}`");
+    if open.len() > 1 {
+        msg.push_str(&format!(
+            "; {id} has {} open questions: {}",
+            open.len(),
+            open.iter().map(|s| s.question.id.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    } else {
+        msg.push_str("; `workflow-state question list` shows the open ones");
+    }
+    if let Some(b) = bad.first() {
+        msg.push_str(&format!(" ({} question file(s) cannot be read, e.g. {})", bad.len(), b.path.display()));
+    }
+    Err(OpError::Invalid(msg))
+}
+
+/// What answering did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Answered {
+    pub id: String,
+    pub feature: String,
+    pub answer: String,
+    pub option: Option<String>,
+    /// The item was suspended on this question and may go on now.
+    pub resumes: bool,
+    pub remembered: bool,
+}
+
+/// Records a person's answer to question `id` (once: a second answer is
+/// refused). `user` says who, for the record.
+pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Source) -> OpResult<Answered> {
+    let project = session::project(env)?;
+    let found = find(&project, id)?;
+    let feature = project.feature_named(&found.question.slug);
+    let guard = feature.lock(env.lock_timeout)?;
+    // Read again under the lock: another answer may have won.
+    let Some(mut q) = phasegate_store::questions::read_question(project.root(), &found.path)? else {
+        return Err(OpError::Refused(format!(
+            "{} was taken back into its work meanwhile; nothing to answer",
+            found.question.id
+        )));
+    };
+    if let Some(a) = &q.answer {
+        return Err(OpError::Refused(format!(
+            "{} is already answered ({} by {}, {}): \"{}\"",
+            q.id,
+            a.source,
+            a.by,
+            phasegate_core::time::stamp(a.at),
+            a.text
+        )));
+    }
+    let Some((text, option)) = q.interpret(text) else {
+        let labels: Vec<String> = q.options.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.label)).collect();
+        return Err(OpError::Invalid(format!(
+            "`{}` does not answer {}: pick an option by number or label ({})",
+            text.trim(),
+            q.id,
+            labels.join(", ")
+        )));
+    };
+    q.answer = Some(Answer {
+        text: text.clone(),
+        option: option.clone(),
+        by: AnsweredBy::Human,
+        source,
+        user: user.map(str::to_owned),
+        at: env.now,
+        acknowledged: source != Source::Slack,
+    });
+    guard.commit("question answer", vec![question_change(&found.path, &q)])?;
+    drop(guard);
+    let remembered = remember(&project, env, &q)?;
+    Ok(Answered {
+        id: q.id.clone(),
+        feature: q.slug.clone(),
+        answer: text,
+        option,
+        resumes: found.place == Place::Marker,
+        remembered,
+    })
+}
+
+/// A preference question's answer is remembered for later questions.
+pub fn remember(project: &Project, env: &Env, q: &Question) -> OpResult<bool> {
+    let Some(a) = &q.answer else { return Ok(false) };
+    if q.kind != questions::QuestionType::Preference || a.by != AnsweredBy::Human {
+        return Ok(false);
+    }
+    let keys = questions::preference_keys(&q.tags, &q.question);
+    project.update_preferences(env.lock_timeout, |prefs| {
+        for k in keys {
+            prefs.insert(k, Preference { answer: a.text.clone(), question: q.question.clone(), at: a.at });
+        }
+    })?;
+    Ok(true)
+}
+
+/// An answer taken back into its item's work.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Taken {
+    pub id: String,
+    pub question: String,
+    pub answer: String,
+    pub by: AnsweredBy,
+    pub task: Option<String>,
+    pub round: Option<u32>,
+}
+
+/// The changes that take the feature's arrived answers (its marker, and
+/// expired defaults) out of the open questions: the marker moves to the
+/// archive, so the item is no longer suspended. The caller commits them with
+/// its own changes, under `guard`.
+pub fn take_answers(project: &Project, guard: &FeatureGuard<'_>, env: &Env) -> OpResult<(Vec<Taken>, Vec<FileWrite>)> {
+    let slug = guard.feature().name();
+    let (stored, _) = project.questions()?;
+    let mut taken = Vec::new();
+    let mut changes = Vec::new();
+    for s in stored.iter().filter(|s| s.question.slug == slug && s.question.taken_at.is_none()) {
+        let mut q = s.question.clone();
+        if q.answer.is_none() && q.state(env.now) == QuestionState::Expired {
+            q.answer = q.default_answer(env.now);
+        }
+        let Some(a) = q.answer.clone() else { continue };
+        q.taken_at = Some(env.now);
+        let archived = project.queued_path(&q.id);
+        changes.push(question_change(&archived, &q));
+        if s.place == Place::Marker {
+            changes.push(FileWrite::remove(&s.path));
+        }
+        taken.push(Taken {
+            id: q.id.clone(),
+            question: q.question.clone(),
+            answer: a.text.clone(),
+            by: a.by,
+            task: q.task_id.clone(),
+            round: q.round,
+        });
+    }
+    if !changes.is_empty() {
+        ensure_parent(&project.queued_path("x"))?;
+    }
+    Ok((taken, changes))
+}
+
+/// Why an item may not go on: it is suspended on an unanswered question.
+pub fn suspended_on(project: &Project, slug: &str) -> OpResult<Option<Question>> {
+    Ok(project.marker(slug)?.filter(|q| q.answer.is_none()))
+}
+
+/// The refusal for starting work on a suspended item.
+pub fn suspended_refusal(q: &Question) -> OpError {
+    OpError::Refused(format!(
+        "{} is suspended: question {} waits for an answer: \"{}\". Answer it with `workflow-state question answer {} \"<answer>\"` (or in its Slack thread), or work on another feature.",
+        q.slug, q.id, q.question, q.id
+    ))
+}

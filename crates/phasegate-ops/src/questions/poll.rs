@@ -1,0 +1,378 @@
+//! One poll of the open questions (`workflow-state slack poll`): expired
+//! non-blocking questions take their default, questions not yet posted go to
+//! their channel, posted ones have their threads read for a person's reply,
+//! overdue blocking ones get one reminder. Every change is written under the
+//! feature's lock on a fresh read, so two pollers answer a question once; a
+//! failed post leaves the question queued, to be retried.
+//!
+//! The transport is a [`Messenger`]: Slack's Web API in the CLI
+//! (`phasegate-slack`); this crate never links a network client.
+
+use phasegate_core::questions::AnsweredBy;
+use phasegate_core::questions::QuestionsConfig;
+use phasegate_core::questions::{Answer, Question, QuestionState, Source};
+use phasegate_store::Project;
+use phasegate_store::questions::{Stored, question_change, read_question};
+use serde::Serialize;
+use std::time::Duration;
+
+use crate::env::Env;
+use crate::error::OpResult;
+use crate::questions::ask::remember;
+
+/// A message of a question's thread.
+#[derive(Debug, Clone)]
+pub struct ThreadMessage {
+    pub ts: String,
+    pub user: Option<String>,
+    pub text: String,
+    /// Written by a person (not a bot, no subtype).
+    pub from_person: bool,
+}
+
+/// Where questions are posted and answered.
+pub trait Messenger {
+    /// Posts `text` (in the thread `thread_ts` when given); returns the
+    /// message's channel id and ts.
+    fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), String>;
+    /// Every message of the thread, the parent first.
+    fn replies(&self, channel: &str, ts: &str) -> Result<Vec<ThreadMessage>, String>;
+}
+
+/// What one poll did, per question id.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PollReport {
+    pub posted: Vec<String>,
+    pub answered: Vec<AnsweredNote>,
+    pub defaulted: Vec<String>,
+    pub reminded: Vec<String>,
+    /// Posting or reading failed; the question stays and is retried.
+    pub failed: Vec<String>,
+    /// Still waiting for a person in Slack.
+    pub waiting: usize,
+    /// Waiting for a person outside Slack (no Slack, or no channel for its
+    /// item type): answered with `question answer`, nothing to poll.
+    pub local: usize,
+    /// Question files that could not be read (left alone).
+    pub unreadable: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnsweredNote {
+    pub id: String,
+    pub feature: String,
+    pub answer: String,
+}
+
+/// Polls every open question once (only the question `only` when given),
+/// holding the project's poll-pass lock (waiting at most `wait` for another
+/// pass) so two pollers never post the same question twice.
+pub fn poll(env: &Env, messenger: Option<&dyn Messenger>, only: Option<&str>, wait: Duration) -> OpResult<PollReport> {
+    let project = crate::session::project(env)?;
+    let config = project.questions_config()?;
+    let _pass = project.poll_pass_lock(wait)?;
+    let (stored, bad) = project.questions()?;
+    let mut report = PollReport { unreadable: bad.iter().map(|b| b.error.to_string()).collect(), ..Default::default() };
+    for s in stored {
+        let q = &s.question;
+        if only.is_some_and(|id| id != q.id) {
+            continue;
+        }
+        let needs_ack = q.answer.as_ref().is_some_and(|a| !a.acknowledged) && q.slack_thread_ts.is_some();
+        if q.answer.is_some() && !needs_ack {
+            continue;
+        }
+        if let Err(why) = poll_one(&project, env, &config, messenger, &s, &mut report) {
+            report.failed.push(format!("{}: {why}", q.id));
+        }
+    }
+    Ok(report)
+}
+
+fn poll_one(
+    project: &Project,
+    env: &Env,
+    config: &QuestionsConfig,
+    messenger: Option<&dyn Messenger>,
+    s: &Stored,
+    report: &mut PollReport,
+) -> Result<(), String> {
+    let q = &s.question;
+    // An answer recorded elsewhere (the CLI, a default) is told in its thread.
+    if let Some(a) = &q.answer {
+        if let (Some(m), Some(ch), Some(ts)) = (messenger, &q.slack_channel_id, &q.slack_thread_ts) {
+            m.post(ch, &ack_text(a), Some(ts))?;
+            update(project, env, s, acknowledge)?;
+        }
+        return Ok(());
+    }
+    if q.state(env.now) == QuestionState::Expired {
+        let applied = update(project, env, s, |q| {
+            if q.answer.is_some() {
+                return false;
+            }
+            q.answer = q.default_answer(env.now);
+            true
+        })?;
+        if applied {
+            report.defaulted.push(q.id.clone());
+        }
+        return Ok(());
+    }
+    let Some(m) = messenger else {
+        report.local += 1;
+        return Ok(());
+    };
+    let (channel, ts) = match (&q.slack_channel_id, &q.slack_thread_ts) {
+        (Some(c), Some(t)) => (c.clone(), t.clone()),
+        _ => {
+            let Some(channel) = config.slack.channels.for_item(q.item_type) else {
+                report.local += 1;
+                return Ok(());
+            };
+            match m.post(channel, &q.slack_text(), None) {
+                Ok((c, t)) => {
+                    update(project, env, s, |q| {
+                        if q.slack_thread_ts.is_some() {
+                            return false;
+                        }
+                        q.slack_channel_id = Some(c.clone());
+                        q.slack_thread_ts = Some(t.clone());
+                        q.delivery.last_error = None;
+                        true
+                    })?;
+                    report.posted.push(q.id.clone());
+                    report.waiting += 1;
+                    return Ok(());
+                }
+                Err(why) => {
+                    update(project, env, s, |q| {
+                        q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
+                        q.delivery.last_error = Some(why.clone());
+                        true
+                    })?;
+                    return Err(why);
+                }
+            }
+        }
+    };
+    let messages = m.replies(&channel, &ts)?;
+    for msg in messages.iter().filter(|r| r.ts != ts && r.from_person) {
+        if q.delivery.rejected_replies.contains(&msg.ts) {
+            continue;
+        }
+        match q.interpret(&msg.text) {
+            Some((text, option)) => {
+                let answer = Answer {
+                    text: text.clone(),
+                    option,
+                    by: AnsweredBy::Human,
+                    source: Source::Slack,
+                    user: msg.user.clone(),
+                    at: env.now,
+                    acknowledged: false,
+                };
+                let won = update(project, env, s, |q| {
+                    if q.answer.is_some() {
+                        return false;
+                    }
+                    q.answer = Some(answer.clone());
+                    true
+                })?;
+                if won {
+                    report.answered.push(AnsweredNote { id: q.id.clone(), feature: q.slug.clone(), answer: text });
+                    let mut answered = q.clone();
+                    answered.answer = Some(answer.clone());
+                    let _ = remember(project, env, &answered);
+                    // Not acknowledged yet when the post fails: the next poll tries again.
+                    match m.post(&channel, &ack_text(&answer), Some(&ts)) {
+                        Ok(_) => {
+                            update(project, env, s, acknowledge)?;
+                        }
+                        Err(why) => report.failed.push(format!("{}: acknowledging: {why}", q.id)),
+                    }
+                }
+                return Ok(());
+            }
+            None => {
+                let hint = format!(
+                    "That does not pick an option. Reply with one of: {}.",
+                    q.options
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| format!("{} {}", i + 1, c.label))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                m.post(&channel, &hint, Some(&ts))?;
+                update(project, env, s, |q| {
+                    q.delivery.rejected_replies.push(msg.ts.clone());
+                    true
+                })?;
+            }
+        }
+    }
+    report.waiting += 1;
+    if q.reminder_due(env.now) {
+        let text = format!(
+            ":hourglass: Still waiting: {} is suspended until this is answered ({} minutes so far).",
+            q.slug,
+            (env.now - q.suspended_at).num_minutes()
+        );
+        m.post(&channel, &text, Some(&ts))?;
+        update(project, env, s, |q| {
+            q.delivery.reminded_at = Some(env.now);
+            true
+        })?;
+        report.reminded.push(q.id.clone());
+    }
+    Ok(())
+}
+
+fn acknowledge(q: &mut Question) -> bool {
+    match q.answer.as_mut() {
+        Some(a) if !a.acknowledged => {
+            a.acknowledged = true;
+            true
+        }
+        _ => false,
+    }
+}
+
+fn ack_text(a: &Answer) -> String {
+    match a.by {
+        AnsweredBy::Default => {
+            format!(":white_check_mark: Nobody answered in time, so the default applies: {}", a.text)
+        }
+        _ => format!(":white_check_mark: Thanks, taken ({}): {}", a.source.name(), a.text),
+    }
+}
+
+/// Re-reads the question under its feature's lock and applies `change`
+/// (which returns false when there is nothing to do). True when written.
+fn update(
+    project: &Project,
+    env: &Env,
+    s: &Stored,
+    change: impl FnOnce(&mut Question) -> bool,
+) -> Result<bool, String> {
+    let feature = project.feature_named(&s.question.slug);
+    let guard = feature.lock(env.lock_timeout).map_err(|e| e.to_string())?;
+    let Some(mut q) = read_question(project.root(), &s.path).map_err(|e| e.to_string())? else { return Ok(false) };
+    if !change(&mut q) {
+        return Ok(false);
+    }
+    guard.commit("slack poll", vec![question_change(&s.path, &q)]).map_err(|e| e.to_string())?;
+    Ok(true)
+}
+
+/// The project's questions configuration (defaults without a file).
+pub fn config(env: &Env) -> OpResult<QuestionsConfig> {
+    Ok(crate::session::project(env)?.questions_config()?)
+}
+
+/// The right to be the project's one background poller, held until dropped.
+#[derive(Debug)]
+pub struct Watcher {
+    _lock: phasegate_store::lock::FileLock,
+}
+
+/// Becomes the project's background poller; None when another one is.
+pub fn watcher(env: &Env) -> OpResult<Option<Watcher>> {
+    Ok(crate::session::project(env)?.try_watcher_lock()?.map(|l| Watcher { _lock: l }))
+}
+
+/// Starts `workflow-state slack poll --watch --until-idle --detached` in the
+/// background for `project` and returns once it has left the caller's
+/// session (a few milliseconds; a hook or a command never waits on Slack).
+/// Claude Code ends every process of a Bash command's session when the
+/// command ends, so the poller makes its own session first. Its output goes
+/// to [`watch_log`]. It steps aside when another poller runs, and ends when
+/// no question waits on Slack any more.
+pub fn spawn_watcher(project: &Project, workflow_state: &std::path::Path) -> Result<(), String> {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let log_path = watch_log(project);
+    if let Some(dir) = log_path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+    let mut child = Command::new(workflow_state)
+        .args(["slack", "poll", "--watch", "--until-idle", "--if-configured", "--detached"])
+        .current_dir(project.root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", workflow_state.display()))?;
+    // One line once it has its own session (or nothing: it ended at once).
+    if let Some(mut out) = child.stdout.take() {
+        let mut byte = [0u8; 1];
+        let _ = out.read(&mut byte);
+    }
+    Ok(())
+}
+
+/// The background poller's log: `slack-watch.log` in the runtime folder.
+pub fn watch_log(project: &Project) -> std::path::PathBuf {
+    project.runtime_dir().join("slack-watch.log")
+}
+
+/// [`watch_log`] for the project of `env`.
+pub fn watch_log_of(env: &Env) -> OpResult<std::path::PathBuf> {
+    Ok(watch_log(&crate::session::project(env)?))
+}
+
+/// [`spawn_watcher`] for the project of `env`, unless its configuration
+/// turns the background poller off (`slack.background: false`); false then.
+pub fn start_background(env: &Env, workflow_state: &std::path::Path) -> OpResult<Result<bool, String>> {
+    let project = crate::session::project(env)?;
+    if !project.questions_config()?.slack.background {
+        return Ok(Ok(false));
+    }
+    Ok(spawn_watcher(&project, workflow_state).map(|()| true))
+}
+
+/// Whether a poll has something to do for `q` in Slack: post it, read its
+/// thread, or acknowledge its answer there.
+pub fn waits_on_slack(q: &Question, config: &QuestionsConfig) -> bool {
+    match &q.answer {
+        Some(a) => !a.acknowledged && q.slack_thread_ts.is_some(),
+        None => q.slack_thread_ts.is_some() || config.slack.channels.for_item(q.item_type).is_some(),
+    }
+}
+
+/// From a hook: starts the background poller when a question waits on
+/// Slack, the configuration wants it, and no poller runs. The hooks get the
+/// plugin's `slack_token` option where Bash commands do not, so this is
+/// what posts a question asked from a shell without a token. Ok(false)
+/// when nothing was started; the cost without questions is two folder
+/// lookups.
+pub fn wake_watcher(project: &Project, workflow_state: &std::path::Path) -> Result<bool, String> {
+    let (questions, _) = project.questions().map_err(|e| e.to_string())?;
+    if questions.is_empty() {
+        return Ok(false);
+    }
+    let config = project.questions_config().map_err(|e| e.to_string())?;
+    if !config.slack.background || !questions.iter().any(|s| waits_on_slack(&s.question, &config)) {
+        return Ok(false);
+    }
+    if !crate::env::slack_token_set() {
+        return Err(format!(
+            "a question waits on Slack but no Slack token reaches phasegate's hooks: set the plugin's slack_token option, or export {} before starting Claude Code",
+            crate::env::SLACK_TOKEN
+        ));
+    }
+    match project.try_watcher_lock().map_err(|e| e.to_string())? {
+        // Released at once: the poller started next takes it.
+        Some(_free) => {}
+        None => return Ok(false),
+    }
+    spawn_watcher(project, workflow_state).map(|()| true)
+}

@@ -1,0 +1,311 @@
+//! The implementer round loop of a phase (seed 000 Part 1): start it with
+//! the orchestrator's brief, get each call's prompt (the brief plus every
+//! answered question), record each reply (a `STATUS: COMPLETE` document is
+//! written to the phase's artifact), answer questions (or hand one to a
+//! person), and check a capped result's `Open Questions`.
+
+use phasegate_core::Phase;
+use phasegate_core::questions::parse_reply;
+use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop};
+use phasegate_core::questions::{ItemType, Request};
+use phasegate_store::{Feature, FileWrite, fs};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+use crate::questions::ask::{self, AskInput, Asked, Session};
+use crate::session;
+
+/// The implementer agent of the round loop.
+pub const IMPLEMENTER_AGENT: &str = "phasegate:design-implementer";
+
+fn rounds_err(e: rounds::RoundsError) -> OpError {
+    match e {
+        rounds::RoundsError::EmptyAnswer => OpError::Invalid(e.to_string()),
+        _ => OpError::Refused(e.to_string()),
+    }
+}
+
+fn artifact_of(feature: &Feature, phase: Phase) -> OpResult<std::path::PathBuf> {
+    let a = phase
+        .artifact()
+        .ok_or_else(|| OpError::Invalid(format!("{phase} writes no document, so it has no implementer round loop")))?;
+    Ok(feature.artifact_path(a))
+}
+
+/// Where the loop stands, as every rounds command prints it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoopView {
+    pub phase: Phase,
+    pub round: u32,
+    pub max_rounds: u32,
+    pub outcome: Option<&'static str>,
+    /// The question waiting for an answer (number, text).
+    pub pending: Option<(usize, String)>,
+    pub answered: usize,
+}
+
+fn view(phase: Phase, l: &RoundLoop) -> LoopView {
+    LoopView {
+        phase,
+        round: l.rounds,
+        max_rounds: l.max_rounds,
+        outcome: l.outcome.map(|o| o.name()),
+        pending: l.pending().map(|(n, e)| (n, e.question.clone())),
+        answered: l.qa.iter().filter(|e| e.answer.is_some()).count(),
+    }
+}
+
+/// Starts (or, unless `fresh`, keeps) the phase's loop with `brief`.
+pub fn start(env: &Env, given: Option<&str>, phase: Phase, brief: &str, fresh: bool) -> OpResult<LoopView> {
+    let (project, feature) = session::resolve(env, given)?;
+    artifact_of(&feature, phase)?;
+    if brief.trim().is_empty() {
+        return Err(OpError::Invalid("the brief is empty: write what the implementer must produce".into()));
+    }
+    let config = project.questions_config()?;
+    let guard = feature.lock(env.lock_timeout)?;
+    guard.load()?;
+    let mut file = guard.feature().read_rounds()?;
+    let keep = !fresh && file.phases.get(&phase).is_some_and(|l| l.outcome.is_none());
+    if !keep {
+        file.phases.insert(phase, RoundLoop::new(brief.trim().to_owned(), config.max_rounds, env.now));
+    }
+    guard.commit("rounds start", vec![guard.rounds_change(&file)])?;
+    Ok(view(phase, &file.phases[&phase]))
+}
+
+/// What `rounds prompt` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Prompt {
+    pub agent: &'static str,
+    pub model: String,
+    pub round: u32,
+    pub max_rounds: u32,
+    /// Where to save the implementer's reply, unchanged.
+    pub reply_file: String,
+    /// Answers that arrived since the last call and were taken in.
+    pub taken: Vec<ask::Taken>,
+    pub prompt: String,
+}
+
+/// The next call's prompt. An answer that arrived for the pending question
+/// (from a person, Slack, or an expired default) is taken in first.
+pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> {
+    let (project, feature) = session::resolve(env, given)?;
+    let artifact = artifact_of(&feature, phase)?;
+    let config = project.questions_config()?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut file = guard.feature().read_rounds()?;
+    let l = file.phases.get_mut(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
+    let (taken, changes) = ask::take_answers(&project, &guard, env)?;
+    fill_pending(phase, l, &taken, env)?;
+    let text = l.prompt(phase, &artifact.display().to_string()).map_err(|e| match (&e, l.pending()) {
+        (rounds::RoundsError::Unanswered { .. }, Some((_, ex))) if ex.question_id.is_some() => {
+            match ask::suspended_on(&project, feature.name()) {
+                Ok(Some(q)) => ask::suspended_refusal(&q),
+                _ => rounds_err(e),
+            }
+        }
+        _ => rounds_err(e),
+    });
+    let round = l.rounds.saturating_add(1);
+    let max_rounds = l.max_rounds;
+    if !changes.is_empty() {
+        // Written even if the prompt is refused: the answer is on record.
+        let mut all = vec![guard.rounds_change(&file)];
+        all.extend(changes);
+        guard.commit("rounds prompt", all)?;
+    }
+    let text = text?;
+    crate::feature::lifecycle::exclude_scratch(&project)?;
+    Ok(Prompt {
+        agent: IMPLEMENTER_AGENT,
+        model: config.models.implementer.clone(),
+        round,
+        max_rounds,
+        reply_file: reply_path(&feature, phase).display().to_string(),
+        taken,
+        prompt: text,
+    })
+}
+
+/// Scratch, in the feature folder (kept out of git), where the model's
+/// Write tool can reach it.
+fn reply_path(feature: &Feature, phase: Phase) -> std::path::PathBuf {
+    feature.dir().join(format!(".{phase}.reply.md"))
+}
+
+/// Fills the pending question's answer from its human question, if that
+/// was answered and is among `taken`.
+fn fill_pending(phase: Phase, l: &mut RoundLoop, taken: &[ask::Taken], env: &Env) -> OpResult<()> {
+    let Some(id) = l.pending().and_then(|(_, ex)| ex.question_id.clone()) else { return Ok(()) };
+    if let Some(t) = taken.iter().find(|t| t.id == id) {
+        l.answer(phase, &t.answer, t.by, env.now).map_err(rounds_err)?;
+    }
+    Ok(())
+}
+
+/// What recording a reply decided.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recorded {
+    /// `complete`, `answer` or `cap-reached`.
+    pub decision: &'static str,
+    pub round: u32,
+    pub max_rounds: u32,
+    /// For `complete`: the artifact the document was written to.
+    pub artifact: Option<String>,
+    /// For `answer`: the question's number and text.
+    pub question: Option<(usize, String)>,
+    pub context: Option<String>,
+    /// For `cap-reached`: what stays open.
+    pub open_questions: Vec<String>,
+    pub next: String,
+}
+
+/// Records the implementer's reply (saved unchanged in a file).
+pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, source: &str) -> OpResult<Recorded> {
+    let (_, feature) = session::resolve(env, given)?;
+    let artifact = artifact_of(&feature, phase)?;
+    let parsed = parse_reply(reply_text).map_err(|e| {
+        OpError::Invalid(format!(
+            "{source}: {e}\nNothing was recorded. Ask the implementer again with the same prompt; its reply must follow the format."
+        ))
+    })?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut file = guard.feature().read_rounds()?;
+    let l = file.phases.get_mut(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
+    let decision = l.record(phase, parsed, env.now).map_err(rounds_err)?;
+    let (round, max_rounds) = (l.rounds, l.max_rounds);
+    let mut changes = vec![guard.rounds_change(&file)];
+    let name = artifact.file_name().and_then(|n| n.to_str()).unwrap_or("the artifact").to_owned();
+    let out = match &decision {
+        Decision::Complete { document } => {
+            changes.push(FileWrite::put(&artifact, document.clone()));
+            Recorded {
+                decision: decision.name(),
+                round,
+                max_rounds,
+                artifact: Some(artifact.display().to_string()),
+                question: None,
+                context: None,
+                open_questions: Vec::new(),
+                next: format!("{name} is written; continue with the reviewer (phase loop step 3)."),
+            }
+        }
+        Decision::Answer { n, question, context } => Recorded {
+            decision: decision.name(),
+            round,
+            max_rounds,
+            artifact: None,
+            question: Some((*n, question.clone())),
+            context: Some(context.clone()),
+            open_questions: Vec::new(),
+            next: format!(
+                "Answer Q{n} yourself if the spec, the brief or the code answers it: `workflow-state rounds answer {phase} --text \"…\"`. If only a person can: `workflow-state rounds ask {phase}` (add `--file <question.json>` to offer options)."
+            ),
+        },
+        Decision::CapReached { open } => Recorded {
+            decision: decision.name(),
+            round,
+            max_rounds,
+            artifact: None,
+            question: None,
+            context: None,
+            open_questions: open.clone(),
+            next: format!(
+                "No rounds left. Write {name} yourself as a best effort, with a `## Open Questions` section listing each open question and what you assumed; then run `workflow-state rounds check {phase}`."
+            ),
+        },
+    };
+    guard.commit("rounds record", changes)?;
+    Ok(out)
+}
+
+/// The orchestrator answers the pending question.
+pub fn answer(env: &Env, given: Option<&str>, phase: Phase, text: &str) -> OpResult<LoopView> {
+    let (_, feature) = session::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut file = guard.feature().read_rounds()?;
+    let l = file.phases.get_mut(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
+    l.answer(phase, text, AnsweredBy::Orchestrator, env.now).map_err(rounds_err)?;
+    let v = view(phase, l);
+    guard.commit("rounds answer", vec![guard.rounds_change(&file)])?;
+    Ok(v)
+}
+
+/// Hands the pending question to a person: asked like any question (the
+/// request's text defaults to the implementer's question), linked to the
+/// round so its answer becomes the next `A_n`.
+pub fn ask(
+    env: &Env,
+    given: Option<&str>,
+    phase: Phase,
+    request: Option<Request>,
+    session: Session,
+) -> OpResult<Asked> {
+    let (_, feature) = session::resolve(env, given)?;
+    let (n, pending) = {
+        let file = feature.read_rounds()?;
+        let l = file.phases.get(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
+        let (n, ex) = l.pending().ok_or_else(|| rounds_err(rounds::RoundsError::NothingToAnswer(phase)))?;
+        (n, ex.clone())
+    };
+    let request = match request {
+        Some(r) => r,
+        None => Request::parse(
+            &serde_json::json!({ "type": "blocking", "text": pending.question, "context": pending.context })
+                .to_string(),
+        )
+        .map_err(|e| OpError::Invalid(e.to_string()))?,
+    };
+    let name = feature.name().to_owned();
+    let asked = ask::ask(
+        env,
+        Some(&name),
+        AskInput {
+            request,
+            task: Some(phase.name().to_owned()),
+            item_type: ItemType::Feature,
+            session,
+            round: Some(n as u32),
+        },
+    )?;
+    // Link the round to the question, or take the binary's answer at once.
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut file = guard.feature().read_rounds()?;
+    if let Some(l) = file.phases.get_mut(&phase) {
+        match (asked.route, &asked.answer) {
+            ("answered", Some(a)) => {
+                l.answer(phase, a, AnsweredBy::Preference, env.now).map_err(rounds_err)?;
+            }
+            _ => {
+                if let Some(ex) = l.qa.last_mut().filter(|e| e.answer.is_none()) {
+                    ex.question_id = asked.id.clone();
+                }
+            }
+        }
+        guard.commit("rounds ask", vec![guard.rounds_change(&file)])?;
+    }
+    Ok(asked)
+}
+
+/// Checks a capped loop's result: the artifact lists every open question.
+pub fn check(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<String>> {
+    let (_, feature) = session::resolve(env, given)?;
+    let artifact = artifact_of(&feature, phase)?;
+    let file = feature.read_rounds()?;
+    let l = file.phases.get(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
+    let open = l.open_questions();
+    if open.is_empty() {
+        return Ok(open);
+    }
+    let text = fs::read_optional(&artifact)?
+        .ok_or_else(|| OpError::Refused(format!("{} does not exist yet: write it first", artifact.display())))?;
+    rounds::check_open_questions(&text, &open)
+        .map_err(|why| OpError::Refused(format!("{}: {why}", artifact.display())))?;
+    Ok(open)
+}

@@ -1,0 +1,153 @@
+//! Build decisions for an orchestrated implement (seed 004 §5.3): a failed
+//! task's error classified from its validation output and the seed's rule
+//! applied (retry, install and retry, rebase and retry, skip, escalate), a
+//! rollback to the task's checkpoint that keeps the user's earlier
+//! uncommitted work, and the build's stop conditions.
+
+use phasegate_core::questions::{ItemType, Request};
+use phasegate_core::tasks::Mark;
+use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailureDecision};
+use serde::Serialize;
+
+use super::marks::{elapsed, limit, read, tick};
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+use crate::feature::review;
+use crate::questions::ask::{self, AskInput, Asked, Session};
+use crate::session;
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Failed {
+    pub feature: String,
+    pub task: String,
+    /// How often the task was started.
+    pub attempts: u32,
+    pub error: ErrorType,
+    pub decision: FailureDecision,
+    /// The task's checkbox now: `failed`, or `skipped` when the rule skips it.
+    pub mark: Mark,
+    /// Files put back as they were when the task started (`--rollback`).
+    pub rolled_back: Vec<String>,
+    /// The build stops (seed 004's `should_continue`), and why.
+    pub stop: Option<String>,
+    /// For `ESCALATE`: the question and where it went.
+    pub escalation: Option<Asked>,
+    pub message: String,
+}
+
+/// Marks the task in progress failed and decides what follows.
+pub fn fail(
+    env: &Env,
+    given: Option<&str>,
+    id: &str,
+    output: Option<&str>,
+    rollback: bool,
+    session: Session,
+) -> OpResult<Failed> {
+    let (project, feature) = session::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let (mut list, file) = read(guard.feature())?;
+    let task = super::marks::task(&list, &file, id)?.clone();
+    if task.mark != Mark::InProgress {
+        return Err(OpError::Refused(format!("{} is {}; only a task in progress can fail", task.id, task.mark.name())));
+    }
+    let mut cycles = guard.feature().read_review_cycles()?;
+    let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    let attempts = s.build.attempts.get(&task.id).copied().unwrap_or(1);
+    let output = output.unwrap_or("");
+    let error = build::classify(output);
+    let decision = build::decide_failure(&error, attempts, output);
+    let mut rolled_back = Vec::new();
+    if rollback {
+        let (Some(base), Some(snapshot)) = (s.bases.get(&task.id), s.build.snapshots.get(&task.id)) else {
+            return Err(OpError::Refused(format!(
+                "{} has no checkpoint to roll back to (it was started before checkpoints)",
+                task.id
+            )));
+        };
+        let dir = project.code_dir(&guard.load()?);
+        rolled_back = phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(&project, &dir))?;
+    }
+    let mark = if decision.action == Action::Skip { Mark::Skipped } else { Mark::Failed };
+    let changes =
+        vec![tick(guard.feature(), &file, &task, mark)?, guard.feature().review_cycles_change(&cycles, env.now)];
+    guard.commit(&format!("tasks fail {}", task.id), changes)?;
+    drop(guard);
+    if let Some(t) = list.tasks.iter_mut().find(|t| t.id == task.id) {
+        t.mark = mark;
+    }
+    let s = cycles.sessions.get(feature.name()).cloned().unwrap_or_default();
+    let stop =
+        build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested).err();
+    let escalation = match (&decision.action, &stop) {
+        (Action::Escalate, None) => {
+            Some(escalate(env, feature.name(), &task.id, &task.title, &decision.reason, session)?)
+        }
+        _ => None,
+    };
+    let message = match (&stop, &decision.action) {
+        (Some(why), _) => format!("The build stops: {why}. Report it to the user."),
+        (None, Action::Retry) => {
+            format!("{}. Fix it and retry: `workflow-state tasks start {}`.", decision.reason, task.id)
+        }
+        (None, Action::InstallAndRetry) => format!(
+            "{}. Install {} with the project's package manager, then `workflow-state tasks start {}`.",
+            decision.reason,
+            decision.package.as_deref().unwrap_or("the missing package"),
+            task.id
+        ),
+        (None, Action::RebaseAndRetry) => {
+            format!(
+                "{}. Rebase on the current branch, resolve, then `workflow-state tasks start {}`.",
+                decision.reason, task.id
+            )
+        }
+        (None, Action::Skip) => format!("{}: {} is skipped; go on with `tasks next`.", decision.reason, task.id),
+        (None, Action::Escalate) => format!("{}. The user decides (see escalation).", decision.reason),
+    };
+    Ok(Failed {
+        feature: feature.name().to_owned(),
+        task: task.id,
+        attempts,
+        error,
+        decision,
+        mark,
+        rolled_back,
+        stop,
+        escalation,
+        message,
+    })
+}
+
+fn escalate(env: &Env, feature: &str, id: &str, title: &str, reason: &str, session: Session) -> OpResult<Asked> {
+    let request = Request::parse(
+        &serde_json::json!({
+            "type": "blocking",
+            "text": format!("Task {id} ({title}) failed: {reason}. How should the build go on?"),
+            "options": [
+                {"label": "Retry", "description": format!("start {id} again")},
+                {"label": "Skip", "description": format!("skip {id} and go on")},
+                {"label": "Abort", "description": "stop the build"}
+            ],
+            "allowFreeText": true
+        })
+        .to_string(),
+    )
+    .map_err(|e| OpError::Invalid(e.to_string()))?;
+    ask::ask(
+        env,
+        Some(feature),
+        AskInput { request, task: Some(id.to_owned()), item_type: ItemType::Feature, session, round: None },
+    )
+}
+
+/// Asks the build to stop (seed 004's stop signal), or clears the request.
+pub fn stop(env: &Env, given: Option<&str>, clear: bool) -> OpResult<bool> {
+    let (_, feature) = session::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut cycles = guard.feature().read_review_cycles()?;
+    cycles.sessions.entry(feature.name().to_owned()).or_default().build.stop_requested = !clear;
+    guard.commit("tasks stop", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
+    Ok(!clear)
+}

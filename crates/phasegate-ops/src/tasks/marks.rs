@@ -1,0 +1,258 @@
+//! `workflow-state tasks …`: the feature's task list as data (seed 003's
+//! PLAN.md and today's tasks.md), the next ready task(s), and the
+//! checkboxes, which only the binary ticks: under the feature's lock, on a
+//! fresh read, written atomically.
+
+use phasegate_core::Artifact;
+use phasegate_core::tasks as build;
+use phasegate_core::tasks::BuildState;
+use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
+use phasegate_store::{Feature, FileWrite, fs};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult};
+use crate::session;
+
+/// The task list of a feature.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    pub feature: String,
+    pub file: String,
+    /// The feature waits on a question: its id, the task (or phase) that
+    /// asked, and the question. Nothing is handed out meanwhile.
+    pub suspended: Option<Suspended>,
+    #[serde(flatten)]
+    pub list: TaskList,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Suspended {
+    pub id: String,
+    pub task: Option<String>,
+    pub question: String,
+}
+
+/// What `tasks next` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Next {
+    pub feature: String,
+    #[serde(flatten)]
+    pub ready: Ready,
+    /// The ready tasks in full.
+    pub details: Vec<Task>,
+}
+
+/// A checkbox change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkAction {
+    Start,
+    Complete,
+    Skip,
+}
+
+impl MarkAction {
+    fn target(self) -> Mark {
+        match self {
+            MarkAction::Start => Mark::InProgress,
+            MarkAction::Complete => Mark::Done,
+            MarkAction::Skip => Mark::Skipped,
+        }
+    }
+
+    /// The marks it may change.
+    fn from(self) -> &'static [Mark] {
+        match self {
+            MarkAction::Start => &[Mark::Pending, Mark::Failed],
+            MarkAction::Complete => &[Mark::Pending, Mark::InProgress],
+            MarkAction::Skip => &[Mark::Pending, Mark::InProgress, Mark::Failed],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Marked {
+    pub feature: String,
+    pub task: String,
+    pub from: Mark,
+    pub to: Mark,
+    pub line: usize,
+}
+
+pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
+    let (project, feature) = session::resolve(env, given)?;
+    let (list, file) = read(&feature)?;
+    let suspended = crate::questions::ask::suspended_on(&project, feature.name())?.map(|q| Suspended {
+        id: q.id,
+        task: q.task_id,
+        question: q.question,
+    });
+    Ok(Listed { feature: feature.name().to_owned(), file, suspended, list })
+}
+
+pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
+    let (project, feature) = session::resolve(env, given)?;
+    let (list, _) = read(&feature)?;
+    let name = feature.name().to_owned();
+    if let Some(q) = crate::questions::ask::suspended_on(&project, &name)? {
+        let ready =
+            Ready { tasks: Vec::new(), reason: Some(format!("{name} is suspended on {}: {}", q.id, q.question)) };
+        return Ok(Next { feature: name, ready, details: Vec::new() });
+    }
+    let cycles = feature.read_review_cycles()?;
+    if let Some(s) = cycles.sessions.get(&name)
+        && let Err(why) =
+            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
+    {
+        let ready = Ready { tasks: Vec::new(), reason: Some(format!("the build stopped: {why}")) };
+        return Ok(Next { feature: name, ready, details: Vec::new() });
+    }
+    let ready = list.next(max);
+    let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
+    Ok(Next { feature: name, ready, details })
+}
+
+/// Changes one task's checkbox. Start is refused unless the task is ready
+/// (`tasks next --parallel` would hand it out) or a retry of a failed one.
+pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction) -> OpResult<Marked> {
+    let (project, feature) = session::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let (list, file) = read(guard.feature())?;
+    let task = task(&list, &file, id)?;
+    let target = action.target();
+    if !action.from().contains(&task.mark) {
+        return Err(OpError::Refused(format!(
+            "{} is {}; it cannot become {}",
+            task.id,
+            task.mark.name(),
+            target.name()
+        )));
+    }
+    let ready = list.next(usize::MAX);
+    if action == MarkAction::Start && task.mark == Mark::Pending && !ready.tasks.contains(&task.id) {
+        let why = ready.reason.unwrap_or_else(|| "its dependencies or earlier tasks are not done".into());
+        let unmet: Vec<&str> = task
+            .depends_on
+            .iter()
+            .filter(|d| !list.get(d).is_some_and(|t| t.mark.settled()))
+            .map(String::as_str)
+            .collect();
+        return Err(OpError::Refused(if unmet.is_empty() {
+            format!("{} is not ready: {why}", task.id)
+        } else {
+            format!("{} is not ready: it depends on {}, not done yet", task.id, unmet.join(", "))
+        }));
+    }
+    let mut changes = vec![tick(guard.feature(), &file, task, target)?];
+    if action == MarkAction::Start {
+        let mut cycles = guard.feature().read_review_cycles()?;
+        let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
+        if let Err(why) =
+            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
+        {
+            return Err(OpError::Refused(format!("the build stopped: {why}")));
+        }
+        // A checkpoint: the task's change is what differs from its start
+        // commit, and a rollback returns to this snapshot of the working tree.
+        let dir = project.code_dir(&guard.load()?);
+        if let Some(head) = phasegate_store::git::head_commit(&dir)? {
+            s.bases.insert(task.id.clone(), head);
+            let skip = crate::feature::review::own_files(&project, &dir);
+            s.build.snapshots.insert(task.id.clone(), phasegate_store::git::snapshot(&dir, &skip)?);
+        }
+        *s.build.attempts.entry(task.id.clone()).or_default() += 1;
+        s.build.started_at.get_or_insert(env.now);
+        changes.push(guard.feature().review_cycles_change(&cycles, env.now));
+    }
+    guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;
+    Ok(Marked {
+        feature: feature.name().to_owned(),
+        task: task.id.clone(),
+        from: task.mark,
+        to: target,
+        line: task.line,
+    })
+}
+
+/// How long the build has run.
+pub(crate) fn elapsed(b: &BuildState, env: &Env) -> Option<chrono::Duration> {
+    b.started_at.map(|t| env.now - t)
+}
+
+/// The build's time limit in minutes (`build.time_limit_minutes`).
+pub(crate) fn limit(project: &phasegate_store::Project) -> OpResult<i64> {
+    Ok(project.implement_config()?.build.time_limit_minutes)
+}
+
+/// The change that sets `task`'s checkbox to `mark` in tasks.md.
+pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> OpResult<FileWrite> {
+    let path = feature.artifact_path(Artifact::Tasks);
+    let text = fs::read_optional(&path)?.unwrap_or_default();
+    let changed = set_mark(&text, task.line, mark).ok_or_else(|| {
+        OpError::Invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
+    })?;
+    Ok(FileWrite::put(&path, changed))
+}
+
+/// The task `id` of `list`, or an error naming the file and the
+/// tasks it has.
+pub(crate) fn task<'a>(list: &'a TaskList, file: &str, id: &str) -> OpResult<&'a Task> {
+    list.get(id).ok_or_else(|| {
+        let known: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
+        OpError::Invalid(format!("{file} has no task {id} (tasks: {})", known.join(", ")))
+    })
+}
+
+/// The parsed tasks.md and its path relative to the project.
+pub(crate) fn read(feature: &Feature) -> OpResult<(TaskList, String)> {
+    let path = feature.artifact_path(Artifact::Tasks);
+    fs::confine(feature.root(), &path)?;
+    let shown = fs::relative(&path, feature.root()).display().to_string();
+    let Some(text) = fs::read_optional(&path)? else {
+        return Err(OpError::Invalid(format!(
+            "{shown} does not exist: write it in the tasks phase (/phasegate:create-tasks)"
+        )));
+    };
+    let list =
+        TaskList::parse(&text).map_err(|e| OpError::Invalid(format!("{shown} cannot be read as a task list: {e}")))?;
+    Ok((list, shown))
+}
+
+/// What `tasks context` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Context {
+    pub feature: String,
+    pub task: String,
+    /// The agent to delegate to: the task's, else the default implementer.
+    pub agent: String,
+    pub prompt: String,
+}
+
+/// The task's context package (seed 003's CONTEXT / TASK / SUCCESS /
+/// EXCLUDE) from the feature's spec, design and plan.
+pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
+    let (_, feature) = session::resolve(env, given)?;
+    let (list, file) = read(&feature)?;
+    let task = task(&list, &file, id)?;
+    let mut docs: Vec<(String, String)> = Vec::new();
+    for a in [Artifact::Spec, Artifact::Design, Artifact::Plan] {
+        let path = feature.artifact_path(a);
+        fs::confine(feature.root(), &path)?;
+        if let Some(text) = fs::read_optional(&path)? {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            docs.push((name, text));
+        }
+    }
+    let docs: Vec<(&str, &str)> = docs.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    Ok(Context {
+        feature: feature.name().to_owned(),
+        task: task.id.clone(),
+        agent: task.agent.clone().unwrap_or_else(|| crate::tasks::review::DEFAULT_IMPLEMENTER.to_owned()),
+        prompt: phasegate_core::tasks::context_package(&list, task, &docs),
+    })
+}

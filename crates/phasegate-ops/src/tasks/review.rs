@@ -1,0 +1,392 @@
+//! Per-task review cycles (seed 003) for an orchestrated implement: the
+//! facts for choosing a reviewer (the task's change from git, the review
+//! priorities it calls for, the agents installed, each one's history), the
+//! seed's REVIEW REQUEST, and recording a reply (JSON verdict or the seed's
+//! fuzzy detection) through the one review-cycle engine. An approval ticks
+//! the task in the same journaled change; the cap escalates to a person.
+
+use phasegate_core::change::BRIEF_PATCH_BYTES;
+use phasegate_core::cycle::Decision;
+use phasegate_core::questions::{ItemType, Request};
+use phasegate_core::tasks::DefaultAction;
+use phasegate_core::tasks::{CycleRecorded as Recorded, FailureRate, TaskCycle, TaskReviewStatus as ReviewStatus};
+use phasegate_core::tasks::{Mark, Task};
+use phasegate_core::tasks::{RequestInput, priorities, review_request};
+use phasegate_store::agents::{AgentInfo, discover};
+use phasegate_store::{Feature, Project, fs};
+use serde::Serialize;
+
+use super::marks;
+use crate::env::{self, Env};
+use crate::error::{OpError, OpResult};
+use crate::questions::ask::{self, AskInput, Asked, Session};
+use crate::session;
+
+/// The implementer when a task names none.
+pub const DEFAULT_IMPLEMENTER: &str = "phasegate:implementer";
+
+/// What the reviewer answers with.
+const REPLY_FORMAT: &str = "Answer on the first line APPROVED or NEEDS REVISION, then your findings, one per line (or the verdict JSON of `workflow-state schema verdict`).";
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    pub name: String,
+    pub description: String,
+    pub source: phasegate_store::agents::Source,
+    pub model: Option<String>,
+    pub reviews: u32,
+    pub failure_rate: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Priority {
+    pub priority: &'static str,
+    pub evidence: Vec<&'static str>,
+}
+
+/// What `tasks reviewers` prints: the facts; the model reasons and picks.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Facts {
+    pub feature: String,
+    pub task: Task,
+    pub implementer: String,
+    pub base: Option<String>,
+    pub files: Vec<phasegate_core::change::FileChange>,
+    pub priorities: Vec<Priority>,
+    /// Every available agent but the implementer.
+    pub candidates: Vec<Candidate>,
+    /// Agent files that could not be read.
+    pub problems: Vec<String>,
+    /// The task's cycle so far.
+    pub cycle: Option<TaskCycle>,
+}
+
+/// What `tasks review` prints: the reviewer's prompt.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Brief {
+    pub feature: String,
+    pub task: String,
+    pub agent: String,
+    pub cycle: u32,
+    pub max_cycles: u32,
+    /// Where to save the reviewer's reply.
+    pub reply_file: String,
+    /// The TodoWrite text of the task while under review (seed: `review_cycle 2/3`).
+    pub todo: String,
+    /// When the review times out (seed 003: 5 minutes, `review_timeout_minutes`):
+    /// past it, record `--timed-out`.
+    pub deadline: String,
+    pub prompt: String,
+}
+
+/// What `tasks record` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    #[serde(flatten)]
+    pub recorded: Recorded,
+    /// The task was ticked done with the approval.
+    pub ticked: bool,
+    /// After the cap: the escalation question and where it went.
+    pub escalation: Option<Asked>,
+    pub message: String,
+}
+
+fn agents(project: &Project) -> (Vec<AgentInfo>, Vec<String>) {
+    discover(project.root(), env::home().as_deref(), env::plugin_root().as_deref())
+}
+
+fn implementer(task: &Task) -> String {
+    task.agent.clone().unwrap_or_else(|| DEFAULT_IMPLEMENTER.to_owned())
+}
+
+fn task_of(feature: &Feature, id: &str) -> OpResult<(Task, String)> {
+    let (list, file) = marks::read(feature)?;
+    let task = marks::task(&list, &file, id)?.clone();
+    Ok((task, file))
+}
+
+fn change_of(
+    project: &Project,
+    feature: &Feature,
+    base: Option<&str>,
+) -> OpResult<Option<phasegate_core::change::CodeChange>> {
+    let Some(base) = base else { return Ok(None) };
+    let meta = feature.load()?;
+    Ok(Some(crate::feature::review::code_change(project, &project.code_dir(&meta), base)?))
+}
+
+/// The facts for choosing the task's reviewer.
+pub fn reviewers(env: &Env, given: Option<&str>, id: &str) -> OpResult<Facts> {
+    let (project, feature) = session::resolve(env, given)?;
+    let (task, _) = task_of(&feature, id)?;
+    let cycles = feature.read_review_cycles()?;
+    let session = cycles.sessions.get(feature.name());
+    let base = session.and_then(|s| s.bases.get(&task.id)).cloned();
+    let change = change_of(&project, &feature, base.as_deref())?;
+    let implementer = implementer(&task);
+    let (found, problems) = agents(&project);
+    let rates = session.map(|s| s.global_patterns.reviewer_failure_rates.clone()).unwrap_or_default();
+    let candidates = found
+        .into_iter()
+        .filter(|a| a.name != implementer)
+        .map(|a| {
+            let r: Option<&FailureRate> = rates.get(&a.name);
+            Candidate {
+                reviews: r.map_or(0, |r| r.total_reviews),
+                failure_rate: r.map(|r| r.failure_rate),
+                name: a.name,
+                description: a.description,
+                source: a.source,
+                model: a.model,
+            }
+        })
+        .collect();
+    let (files, priorities) = match &change {
+        Some(c) => (
+            c.files.clone(),
+            priorities(c).into_iter().map(|(priority, evidence)| Priority { priority, evidence }).collect(),
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    Ok(Facts {
+        feature: feature.name().to_owned(),
+        cycle: session.and_then(|s| s.tasks.get(&task.id)).cloned(),
+        task,
+        implementer,
+        base,
+        files,
+        priorities,
+        candidates,
+        problems,
+    })
+}
+
+fn reply_path(feature: &Feature, task: &str) -> std::path::PathBuf {
+    feature.dir().join(format!(".{task}.review.md"))
+}
+
+/// Begins (or resumes at its current cycle) the task's review with
+/// `reviewer` and prints the seed's REVIEW REQUEST. Refused: an agent that
+/// is not installed, or the task's own implementer.
+pub fn review(env: &Env, given: Option<&str>, id: &str, reviewer: &str, max_cycles: Option<u32>) -> OpResult<Brief> {
+    let (project, feature) = session::resolve(env, given)?;
+    let (task, _) = task_of(&feature, id)?;
+    let implementer = implementer(&task);
+    let (found, _) = agents(&project);
+    if !found.iter().any(|a| a.name == reviewer) {
+        return Err(OpError::Refused(format!(
+            "{reviewer} is not an available agent; available: {}",
+            found.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let config = project.implement_config()?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut cycles = guard.feature().read_review_cycles()?;
+    let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    let title = format!("{}: {}", task.id, task.title);
+    let t = session
+        .begin(&task.id, &title, &implementer, reviewer, max_cycles.unwrap_or(config.max_cycles), env.now)
+        .map_err(|e| OpError::Refused(e.to_string()))?
+        .clone();
+    if let Some(o) = t.outcome {
+        return Err(OpError::Refused(format!("the review cycle of {} is over ({})", task.id, o.name())));
+    }
+    let pending = t.reviewers.iter().rev().find(|r| r.cycle == t.current_cycle && r.status == ReviewStatus::Pending);
+    let agent = pending.map_or_else(|| reviewer.to_owned(), |r| r.agent.clone());
+    let asked_at = pending.map_or(env.now, |r| r.timestamp);
+    let deadline = asked_at + chrono::Duration::minutes(config.review_timeout_minutes as i64);
+    let base = session.bases.get(&task.id).cloned();
+    guard.commit("tasks review", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
+    drop(guard);
+    let change = change_of(&project, &feature, base.as_deref())?;
+    let changes = match &change {
+        Some(c) => {
+            let (excerpt, cut) = c.excerpt(BRIEF_PATCH_BYTES);
+            let files: Vec<String> =
+                c.files.iter().map(|f| format!("{} (+{} -{})", f.path, f.insertions, f.deletions)).collect();
+            format!(
+                "{}\n{}{}",
+                files.join("\n"),
+                excerpt,
+                if cut { "\n[the rest of the diff is left out]" } else { "" }
+            )
+        }
+        None => "(the task has no start commit: see `git diff` and `git log`)".to_owned(),
+    };
+    let mut focus: Vec<String> = task.review_focus.clone();
+    if let Some(c) = &change {
+        for (p, _) in priorities(c) {
+            if !focus.iter().any(|f| f == p) {
+                focus.push(p.to_owned());
+            }
+        }
+    }
+    let previous: Vec<String> = t
+        .reviewers
+        .iter()
+        .filter(|r| r.status == ReviewStatus::NeedsRevision)
+        .filter_map(|r| r.feedback.clone())
+        .collect();
+    let prompt = review_request(&RequestInput {
+        cycle: t.current_cycle,
+        max_cycles: t.max_cycles,
+        task: &title,
+        implementer: &implementer,
+        changes: &changes,
+        focus: &focus,
+        previous: &previous,
+        reply_format: REPLY_FORMAT,
+    });
+    Ok(Brief {
+        feature: feature.name().to_owned(),
+        task: task.id.clone(),
+        agent,
+        cycle: t.current_cycle,
+        max_cycles: t.max_cycles,
+        reply_file: reply_path(&feature, &task.id).display().to_string(),
+        todo: format!("{} (review_cycle {}/{})", title, t.current_cycle, t.max_cycles),
+        deadline: phasegate_core::time::stamp(deadline),
+        prompt,
+    })
+}
+
+/// Records the reviewer's reply for the task's current cycle.
+pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kind: Session) -> OpResult<Outcome> {
+    let (project, feature) = session::resolve(env, given)?;
+    let (found, _) = agents(&project);
+    let available: Vec<String> = found.into_iter().map(|a| a.name).collect();
+    let guard = feature.lock(env.lock_timeout)?;
+    let (task, file) = task_of(guard.feature(), id)?;
+    let mut cycles = guard.feature().read_review_cycles()?;
+    let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    let recorded = session.record(&task.id, reply, &available, env.now).map_err(|e| OpError::Refused(e.to_string()))?;
+    let mut changes = vec![guard.feature().review_cycles_change(&cycles, env.now)];
+    let ticked = recorded.decision == Some(Decision::Approved) && task.mark != Mark::Done;
+    if ticked {
+        changes.push(marks::tick(guard.feature(), &file, &task, Mark::Done)?);
+    }
+    let reply_file = reply_path(guard.feature(), &task.id);
+    if fs::is_regular_file(&reply_file) {
+        changes.push(phasegate_store::FileWrite::remove(&reply_file));
+    }
+    guard.commit("tasks record", changes)?;
+    drop(guard);
+    let (escalation, message) = match (recorded.status, recorded.decision) {
+        (ReviewStatus::Unclear, _) => (
+            None,
+            format!(
+                "The reply says neither approved nor needs revision; nothing was counted. Ask the user whether {} approves, then record their words (APPROVED or NEEDS REVISION first).",
+                recorded.next_reviewer.as_deref().unwrap_or("the reviewer")
+            ),
+        ),
+        (_, Some(Decision::Approved)) => (None, format!("{} is approved and ticked done.", task.id)),
+        (_, Some(Decision::Revise)) => (
+            None,
+            format!(
+                "Send the findings back to {} to fix, then review cycle {} with {}.{}",
+                implementer(&task),
+                recorded.cycle + 1,
+                recorded.next_reviewer.as_deref().unwrap_or("the same reviewer"),
+                recorded.switch.as_ref().map(|s| format!(" Reviewer switched: {}.", s.reason)).unwrap_or_default()
+            ),
+        ),
+        (_, Some(Decision::CapReached)) | (_, None) => {
+            let config = project.implement_config()?;
+            let asked = escalate(env, feature.name(), &task, recorded.max_cycles, &config, session_kind)?;
+            let m = format!("{} reached its cap of {} review cycles: {}", task.id, recorded.max_cycles, asked.message);
+            (Some(asked), m)
+        }
+    };
+    Ok(Outcome { recorded, ticked, escalation, message })
+}
+
+/// Seed 003's escalation: accept as-is, fix by hand, skip, abort; the
+/// default (skip with a warning) applies when nobody answers in 5 minutes.
+fn escalate(
+    env: &Env,
+    feature: &str,
+    task: &Task,
+    max: u32,
+    config: &phasegate_core::tasks::ImplementConfig,
+    session: Session,
+) -> OpResult<Asked> {
+    let default = config.escalation.default_action.option();
+    let request = Request::parse(
+        &serde_json::json!({
+            "type": "confirming",
+            "text": format!("Task {} ({}) is still not approved after {max} review cycles. How should it go on?", task.id, task.title),
+            "options": [
+                {"label": "Accept as-is", "description": "tick it done as it is (`tasks complete`)", "recommended": default == "Accept as-is"},
+                {"label": "Fix by hand", "description": "you fix it; the task waits"},
+                {"label": "Skip", "description": "move on with a warning (`tasks skip`)", "recommended": default == "Skip"},
+                {"label": "Abort", "description": "stop the implement phase", "recommended": default == "Abort"}
+            ],
+            "allowFreeText": false,
+            "defaultOption": default,
+            "expiresAfterMinutes": config.escalation.timeout_minutes,
+            "tags": ["review-escalation"]
+        })
+        .to_string(),
+    )
+    .map_err(|e| OpError::Invalid(e.to_string()))?;
+    ask::ask(
+        env,
+        Some(feature),
+        AskInput { request, task: Some(task.id.clone()), item_type: ItemType::Feature, session, round: None },
+    )
+}
+
+/// What `tasks record --timed-out` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimedOut {
+    pub feature: String,
+    pub task: String,
+    pub reviewer: String,
+    /// The configured default action (seed 003: skip_with_warning).
+    pub action: &'static str,
+    pub message: String,
+}
+
+/// Seed 003's review timeout: the pending review is marked TIMEOUT and the
+/// configured default action applies: skip the task with a warning, accept
+/// it as it is, or stop the build.
+pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut> {
+    let (project, feature) = session::resolve(env, given)?;
+    let config = project.implement_config()?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let (task, file) = task_of(guard.feature(), id)?;
+    let mut cycles = guard.feature().read_review_cycles()?;
+    let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    let entry = session.time_out(&task.id, env.now).map_err(|e| OpError::Refused(e.to_string()))?;
+    let action = config.escalation.default_action;
+    let mut changes = Vec::new();
+    let message = match action {
+        DefaultAction::SkipWithWarning => {
+            changes.push(marks::tick(guard.feature(), &file, &task, Mark::Skipped)?);
+            format!("WARNING: {} was skipped: {} did not review it in time. Tell the user.", task.id, entry.agent)
+        }
+        DefaultAction::AcceptAsIs => {
+            changes.push(marks::tick(guard.feature(), &file, &task, Mark::Done)?);
+            format!("{} was accepted as it is: {} did not review it in time. Tell the user.", task.id, entry.agent)
+        }
+        DefaultAction::AbortProcess => {
+            session.build.stop_requested = true;
+            format!("The build stops: {} did not review {} in time. Tell the user.", entry.agent, task.id)
+        }
+    };
+    changes.insert(0, guard.feature().review_cycles_change(&cycles, env.now));
+    guard.commit("tasks record --timed-out", changes)?;
+    Ok(TimedOut {
+        feature: feature.name().to_owned(),
+        task: task.id,
+        reviewer: entry.agent,
+        action: action.name(),
+        message,
+    })
+}
