@@ -22,6 +22,7 @@ mod pipeline_ops;
 mod questions;
 mod review;
 mod rounds;
+mod run_bugs;
 mod schemas;
 mod slack;
 mod snapshots;

@@ -132,6 +132,25 @@ pub enum RoundsError {
     EmptyAnswer,
 }
 
+impl RoundsFile {
+    /// Gives the answer of the human question `question_id` to the round
+    /// loop whose pending question became it, as that loop's next `A_n`,
+    /// marked with who answered. Returns the phase and the question's
+    /// number, or None when no loop waits on that question.
+    pub fn take_answer(
+        &mut self,
+        question_id: &str,
+        text: &str,
+        by: AnsweredBy,
+        now: DateTime<Utc>,
+    ) -> Option<(Phase, usize)> {
+        let (phase, l) = self.phases.iter_mut().find(|(_, l)| {
+            l.outcome.is_none() && l.pending().is_some_and(|(_, e)| e.question_id.as_deref() == Some(question_id))
+        })?;
+        l.answer(*phase, text, by, now).ok().map(|n| (*phase, n))
+    }
+}
+
 impl RoundLoop {
     pub fn new(brief: String, max_rounds: u32, now: DateTime<Utc>) -> RoundLoop {
         RoundLoop { brief, max_rounds, rounds: 0, qa: Vec::new(), outcome: None, started: now, updated: now }
@@ -232,8 +251,8 @@ impl RoundLoop {
         let round = self.rounds.saturating_add(1);
         let mut out = format!(
             "You are the {phase} implementer, round {round} of {max}. You have no memory of earlier rounds: \
-             everything you need is below. Write the complete {artifact} from the brief. If one question \
-             blocks you, ask it instead of guessing (one question per reply); what the Q&A below already \
+             everything you need is below. Reply with the complete content of {artifact} (the binary \
+             writes the file) from the brief. If one question blocks you, ask it instead of guessing (one question per reply); what the Q&A below already \
              answers is decided.\n\n{REPLY_FORMAT}\n\n",
             max = self.max_rounds,
         );

@@ -98,7 +98,7 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
     })?;
     let answers = {
         let guard = feature.lock(env.lock_timeout)?;
-        let (taken, changes) = crate::questions::ask::take_answers(&project, &guard, env)?;
+        let (taken, changes) = crate::questions::ask::take_answers(&project, &guard, env, None)?;
         guard.commit("phase start: take answers", changes)?;
         taken
     };

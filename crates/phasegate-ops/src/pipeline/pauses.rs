@@ -109,7 +109,7 @@ pub fn resume(env: &Env, given: Option<&str>) -> OpResult<Resumed> {
     let mut run = super::load_run(&feature)?;
     let reason = run.paused.as_ref().map(|p| p.reason);
     run.resume(env.now)?;
-    let (answers, mut changes) = ask::take_answers(&project, &guard, env)?;
+    let (answers, mut changes) = ask::take_answers(&project, &guard, env, None)?;
     changes.insert(0, guard.task_change(STATE_FILE, &run));
     guard.commit("pipeline resume", changes)?;
     reactivate_loop(&guard, &run, env, reason == Some(PauseReason::LoopLimit))?;

@@ -8,7 +8,7 @@ use phasegate_core::Status;
 use phasegate_core::feature::Workflow;
 use phasegate_core::questions::AnsweredBy;
 use phasegate_core::questions::{
-    self, Answer, Item, ItemType, Preference, Question, QuestionState, Request, Route, Skip, Source,
+    self, Answer, Item, ItemType, Preference, Question, QuestionState, Request, Route, RoundsFile, Skip, Source,
 };
 use phasegate_store::questions::{Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
@@ -397,9 +397,17 @@ pub struct Taken {
 
 /// The changes that take the feature's arrived answers (its marker, and
 /// expired defaults) out of the open questions: the marker moves to the
-/// archive, so the item is no longer suspended. The caller commits them with
-/// its own changes, under `guard`.
-pub fn take_answers(project: &Project, guard: &FeatureGuard<'_>, env: &Env) -> OpResult<(Vec<Taken>, Vec<FileWrite>)> {
+/// archive, so the item is no longer suspended, and an answer to a round
+/// loop's question becomes that loop's next `A_n`, marked with who answered
+/// (in `rounds` when the caller holds the rounds file, else in a change of
+/// `.rounds.json` returned here). The caller commits the changes with its
+/// own, under `guard`.
+pub fn take_answers(
+    project: &Project,
+    guard: &FeatureGuard<'_>,
+    env: &Env,
+    rounds: Option<&mut RoundsFile>,
+) -> OpResult<(Vec<Taken>, Vec<FileWrite>)> {
     let slug = guard.feature().name();
     let (stored, _) = project.questions()?;
     let mut taken = Vec::new();
@@ -427,6 +435,23 @@ pub fn take_answers(project: &Project, guard: &FeatureGuard<'_>, env: &Env) -> O
     }
     if !changes.is_empty() {
         ensure_parent(&project.queued_path("x"))?;
+    }
+    if !taken.is_empty() {
+        let mut own;
+        let (file, write) = match rounds {
+            Some(file) => (file, false),
+            None => {
+                own = guard.feature().read_rounds()?;
+                (&mut own, true)
+            }
+        };
+        let mut changed = false;
+        for t in &taken {
+            changed |= file.take_answer(&t.id, &t.answer, t.by, env.now).is_some();
+        }
+        if changed && write {
+            changes.push(guard.rounds_change(file));
+        }
     }
     Ok((taken, changes))
 }

@@ -8,7 +8,7 @@ use phasegate_core::Phase;
 use phasegate_core::questions::parse_reply;
 use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop};
 use phasegate_core::questions::{ItemType, Request};
-use phasegate_store::{Feature, FileWrite, fs};
+use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
@@ -99,9 +99,12 @@ pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> 
     let config = project.questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut file = guard.feature().read_rounds()?;
+    if !file.phases.contains_key(&phase) {
+        return Err(rounds_err(rounds::RoundsError::NotStarted(phase)));
+    }
+    let (taken, changes) = ask::take_answers(&project, &guard, env, Some(&mut file))?;
     let l = file.phases.get_mut(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
-    let (taken, changes) = ask::take_answers(&project, &guard, env)?;
-    fill_pending(phase, l, &taken, env)?;
+    let healed = heal_pending(&project, phase, l)?;
     let text = l.prompt(phase, &artifact.display().to_string()).map_err(|e| match (&e, l.pending()) {
         (rounds::RoundsError::Unanswered { .. }, Some((_, ex))) if ex.question_id.is_some() => {
             match ask::suspended_on(&project, feature.name()) {
@@ -113,7 +116,7 @@ pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> 
     });
     let round = l.rounds.saturating_add(1);
     let max_rounds = l.max_rounds;
-    if !changes.is_empty() {
+    if !changes.is_empty() || healed {
         // Written even if the prompt is refused: the answer is on record.
         let mut all = vec![guard.rounds_change(&file)];
         all.extend(changes);
@@ -138,14 +141,17 @@ fn reply_path(feature: &Feature, phase: Phase) -> std::path::PathBuf {
     feature.dir().join(format!(".{phase}.reply.md"))
 }
 
-/// Fills the pending question's answer from its human question, if that
-/// was answered and is among `taken`.
-fn fill_pending(phase: Phase, l: &mut RoundLoop, taken: &[ask::Taken], env: &Env) -> OpResult<()> {
-    let Some(id) = l.pending().and_then(|(_, ex)| ex.question_id.clone()) else { return Ok(()) };
-    if let Some(t) = taken.iter().find(|t| t.id == id) {
-        l.answer(phase, &t.answer, t.by, env.now).map_err(rounds_err)?;
+/// A loop whose pending question was answered and taken in by an earlier
+/// command (before `phase start` gave answers to the round loop) gets that
+/// answer now. True when the loop changed.
+fn heal_pending(project: &Project, phase: Phase, l: &mut RoundLoop) -> OpResult<bool> {
+    let Some(id) = l.pending().and_then(|(_, ex)| ex.question_id.clone()) else { return Ok(false) };
+    let Ok(stored) = ask::find(project, &id) else { return Ok(false) };
+    let q = stored.question;
+    match (q.answer, q.taken_at) {
+        (Some(a), Some(at)) => Ok(l.answer(phase, &a.text, a.by, at).is_ok()),
+        (Some(_), None) | (None, _) => Ok(false),
     }
-    Ok(())
 }
 
 /// What recording a reply decided.
