@@ -12,7 +12,7 @@ use chrono::Duration;
 use regex::Regex;
 use serde::Serialize;
 
-use super::list::{Mark, Task, layer};
+use super::list::{Layer, Mark, Task, layer};
 
 /// Seed 004 §5.3: "Too many failures (>3)".
 pub const MAX_FAILED_TASKS: usize = 3;
@@ -135,7 +135,7 @@ pub fn should_continue(
     if failed.len() > MAX_FAILED_TASKS {
         return Err(format!("Too many failures (>{MAX_FAILED_TASKS}): {}", ids(&failed)));
     }
-    if let Some(t) = failed.iter().find(|t| layer(t) == Some("database")) {
+    if let Some(t) = failed.iter().find(|t| layer(t) == Some(Layer::Database)) {
         return Err(format!("Critical database task failed: {}", t.id));
     }
     if elapsed.is_some_and(|e| e > Duration::minutes(limit_minutes)) {
@@ -203,7 +203,7 @@ mod tests {
         assert_eq!(should_continue(&l.tasks, None, 120, false), Ok(()));
         l.tasks[3].mark = Mark::Failed;
         assert!(should_continue(&l.tasks, None, 120, false).unwrap_err().starts_with("Too many failures (>3)"));
-        let mut l = TaskList::parse("- [ ] T1: a\n- [ ] T2: Add the users migration\n").unwrap();
+        let mut l = TaskList::parse("- [ ] T1: a\n- [ ] T2: Add the users migration\n  - Files: db/migrations/002_users.sql\n").unwrap();
         l.tasks[1].mark = Mark::Failed;
         assert_eq!(should_continue(&l.tasks, None, 120, false), Err("Critical database task failed: T2".into()));
         let l = TaskList::parse("- [ ] T1: a\n").unwrap();

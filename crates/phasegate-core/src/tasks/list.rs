@@ -97,6 +97,8 @@ pub struct Task {
     pub depends_on: Vec<String>,
     pub files: Vec<String>,
     pub done_when: Option<String>,
+    /// The layer the author declared (`layer: database`), if any.
+    pub layer: Option<Layer>,
     /// A validation checkpoint: runs after every earlier task of its phase.
     pub checkpoint: bool,
     /// Other sub-bullets, as written.
@@ -123,7 +125,8 @@ pub struct TaskList {
 #[error("{}", .0.iter().map(|w| format!("line {}: {}", w.line, w.message)).collect::<Vec<_>>().join("; "))]
 pub struct TasksError(pub Vec<TaskWarning>);
 
-const KNOWN_KEYS: [&str; 7] = ["agent", "review", "review_focus", "depends_on", "depends", "files", "parallel"];
+const KNOWN_KEYS: [&str; 8] =
+    ["agent", "review", "review_focus", "depends_on", "depends", "files", "layer", "parallel"];
 
 impl TaskList {
     pub fn parse(text: &str) -> Result<TaskList, TasksError> {
@@ -284,6 +287,7 @@ fn task_line(
         depends_on: Vec::new(),
         files: Vec::new(),
         done_when: None,
+        layer: None,
         checkpoint,
         details: Vec::new(),
     };
@@ -299,6 +303,7 @@ fn task_line(
             "review_focus" => task.review_focus = list(&v),
             "depends_on" | "depends" => task.depends_on.extend(ids(&v)),
             "files" => task.files.extend(list(&v)),
+            "layer" => task.layer = Some(parse_layer(&v, n)?),
             "parallel" => parallel_hint = Some(v.eq_ignore_ascii_case("true")),
             _ => warnings.push(TaskWarning {
                 line: n,
@@ -368,6 +373,10 @@ fn sub_bullet(task: &mut Task, item: &str, n: usize, warnings: &mut Vec<TaskWarn
         "depends on" | "depends" | "dependencies" => task.depends_on.extend(ids(value)),
         "files" | "file" => task.files.extend(list(value)),
         "agent" => task.agent = Some(value.to_owned()),
+        "layer" => match parse_layer(value, n) {
+            Ok(l) => task.layer = Some(l),
+            Err(w) => warnings.push(w),
+        },
         _ => {
             if item.starts_with('[') && checkbox(item).is_some() {
                 warnings.push(TaskWarning {
@@ -403,57 +412,98 @@ fn check(tasks: &[Task], errors: &mut Vec<TaskWarning>) {
     if !errors.is_empty() {
         return;
     }
-    // Cycles: a depth-first walk.
+    // Cycles: an iterative depth-first walk (a chain of any depth, no
+    // recursion to overflow the stack).
     let index: BTreeMap<String, usize> = tasks.iter().enumerate().map(|(i, t)| (t.id.to_uppercase(), i)).collect();
+    let deps: Vec<Vec<usize>> = tasks
+        .iter()
+        .map(|t| t.depends_on.iter().filter_map(|d| index.get(&d.to_uppercase()).copied()).collect())
+        .collect();
+    // 0 unvisited, 1 on the current path, 2 done.
     let mut state = vec![0u8; tasks.len()];
-    fn visit(i: usize, tasks: &[Task], index: &BTreeMap<String, usize>, state: &mut [u8]) -> Option<usize> {
-        match state[i] {
-            1 => return Some(i),
-            2 => return None,
-            _ => {}
+    for root in 0..tasks.len() {
+        if state[root] != 0 {
+            continue;
         }
-        state[i] = 1;
-        for d in &tasks[i].depends_on {
-            if let Some(&j) = index.get(&d.to_uppercase())
-                && let Some(c) = visit(j, tasks, index, state)
-            {
-                return Some(c);
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some((node, next)) = stack.last_mut() {
+            let node = *node;
+            if let Some(&dep) = deps[node].get(*next) {
+                *next += 1;
+                match state[dep] {
+                    0 => {
+                        state[dep] = 1;
+                        stack.push((dep, 0));
+                    }
+                    1 => {
+                        errors.push(TaskWarning {
+                            line: tasks[dep].line,
+                            message: format!("{} is part of a dependency cycle", tasks[dep].id),
+                        });
+                        return;
+                    }
+                    _ => {}
+                }
+            } else {
+                state[node] = 2;
+                stack.pop();
             }
         }
-        state[i] = 2;
+    }
+}
+
+/// A task's layer, in seed 004 §4.3's order: "Phase order priority:
+/// database, types, queries, api, ui, tests".
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, strum::IntoStaticStr, strum::VariantArray,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Layer {
+    Database,
+    Types,
+    Queries,
+    Api,
+    Ui,
+    Tests,
+}
+
+crate::named!(Layer, "layer");
+
+fn parse_layer(v: &str, n: usize) -> Result<Layer, TaskWarning> {
+    v.trim().to_lowercase().parse().map_err(|e: crate::names::UnknownName| TaskWarning { line: n, message: e.to_string() })
+}
+
+/// A task's layer for the rules that depend on it (a failed database task
+/// stops the build; a database task is stuck sooner): the declared one, else
+/// what its files show beyond doubt (SQL and migrations are database, test
+/// files are tests). Never guessed from the title's words. It never orders
+/// tasks: only a declared layer does (see [`TaskList::next`]).
+pub fn layer(task: &Task) -> Option<Layer> {
+    if task.layer.is_some() {
+        return task.layer;
+    }
+    let is_db = |f: &str| {
+        let f = f.to_lowercase();
+        f.ends_with(".sql") || f.split('/').any(|part| part == "migrations")
+    };
+    let is_test = |f: &str| {
+        let f = f.to_lowercase();
+        let name = f.rsplit('/').next().unwrap_or(&f);
+        f.split('/').any(|part| part == "tests" || part == "test" || part == "__tests__")
+            || name.contains(".test.")
+            || name.contains(".spec.")
+            || name.starts_with("test_")
+            || name.contains("_test.")
+    };
+    if !task.files.is_empty() && task.files.iter().all(|f| is_db(f)) {
+        Some(Layer::Database)
+    } else if !task.files.is_empty() && task.files.iter().all(|f| is_test(f)) {
+        Some(Layer::Tests)
+    } else {
         None
     }
-    for i in 0..tasks.len() {
-        if let Some(c) = visit(i, tasks, &index, &mut state) {
-            errors.push(TaskWarning {
-                line: tasks[c].line,
-                message: format!("{} is part of a dependency cycle", tasks[c].id),
-            });
-            return;
-        }
-    }
-}
-
-/// Seed 004 §4.3's phase order, which orders the tasks of a phase.
-pub const LAYERS: [&str; 6] = ["database", "types", "queries", "api", "ui", "tests"];
-
-/// A task's layer (seed 004 §4.3), from its title and files.
-pub fn layer(task: &Task) -> Option<&'static str> {
-    let text = format!("{} {}", task.title, task.files.join(" ")).to_lowercase();
-    let words: [(&str, &[&str]); 6] = [
-        ("database", &["database", "migration", "schema", ".sql", " db "]),
-        ("types", &["type", "model", "entity", "struct"]),
-        ("queries", &["query", "queries", "repository", "dao"]),
-        ("api", &["api", "endpoint", "route", "handler", "server"]),
-        ("ui", &["ui", "page", "component", "view", "screen", "frontend", ".tsx", ".vue"]),
-        ("tests", &["test", "spec"]),
-    ];
-    words.iter().find(|(_, ws)| ws.iter().any(|w| text.contains(w))).map(|(l, _)| *l)
-}
-
-/// A task's place in [`LAYERS`]; a task of no known layer comes after them.
-fn rank(task: &Task) -> usize {
-    layer(task).and_then(|l| LAYERS.iter().position(|x| *x == l)).unwrap_or(LAYERS.len())
 }
 
 /// What `tasks next` hands out.
@@ -470,8 +520,10 @@ impl TaskList {
     /// The next task(s) to run: in phase order (a phase starts once every
     /// task of the earlier phases is done or skipped); dependencies done; no
     /// task past a checkpoint before the checkpoint, and a checkpoint after
-    /// every earlier task of its phase; in seed 004 §4.3's layer order
-    /// (database, types, queries, api, ui, tests), file order within a layer;
+    /// every earlier task of its phase; in the order the author wrote, except
+    /// that tasks with a declared layer take the places of declared tasks in
+    /// seed 004 §4.3's layer order (database, types, queries, api, ui, tests;
+    /// undeclared tasks never move, and nothing is guessed from titles);
     /// in a sequential phase one task when none is in progress; with `max`
     /// above 1, up to `max` ready tasks of a parallel phase that share no
     /// file with a task in progress or with each other.
@@ -494,7 +546,7 @@ impl TaskList {
             // order, file order within a layer.
             let marks: HashMap<String, Mark> = self.tasks.iter().map(|t| (t.id.to_uppercase(), t.mark)).collect();
             let settled = |id: &str| marks.get(&id.to_uppercase()).is_some_and(|m| m.settled());
-            let mut eligible: Vec<(usize, usize, &Task)> = Vec::new();
+            let mut eligible: Vec<(usize, &Task)> = Vec::new();
             // Whether every earlier task, and every earlier checkpoint, is settled.
             let (mut all_before, mut checkpoints_before) = (true, true);
             for (pos, t) in in_phase.iter().enumerate() {
@@ -505,14 +557,14 @@ impl TaskList {
                         checkpoints_before && t.depends_on.iter().all(|d| settled(d))
                     };
                 if ok {
-                    eligible.push((if t.checkpoint { 0 } else { rank(t) }, pos, t));
+                    eligible.push((pos, *t));
                 }
                 all_before &= t.mark.settled();
                 checkpoints_before &= !t.checkpoint || t.mark.settled();
             }
-            eligible.sort_by_key(|(r, pos, _)| (*r, *pos));
+            let eligible = declared_order(eligible);
             let mut busy: BTreeSet<String> = running.iter().flat_map(|t| t.files.iter().cloned()).collect();
-            for (_, _, t) in eligible {
+            for t in eligible {
                 if t.files.iter().any(|f| busy.contains(f)) {
                     continue;
                 }
@@ -541,6 +593,20 @@ impl TaskList {
         }
         Ready { tasks: batch, reason: None }
     }
+}
+
+/// The eligible tasks (with their positions) in the order they run: the
+/// written order, with the tasks that declare a layer sorted by it among the
+/// places they occupy.
+fn declared_order<'a>(eligible: Vec<(usize, &'a Task)>) -> Vec<&'a Task> {
+    let mut declared: Vec<(Layer, usize, &Task)> =
+        eligible.iter().filter_map(|(pos, t)| t.layer.filter(|_| !t.checkpoint).map(|l| (l, *pos, *t))).collect();
+    declared.sort_by_key(|(l, pos, _)| (*l, *pos));
+    let mut declared = declared.into_iter().map(|(_, _, t)| t);
+    eligible
+        .into_iter()
+        .map(|(_, t)| if t.layer.is_some() && !t.checkpoint { declared.next().expect("one per slot") } else { t })
+        .collect()
 }
 
 /// The most a context package's CONTEXT section holds, in bytes.
@@ -690,11 +756,11 @@ mod tests {
     }
 
     #[test]
-    fn a_phase_runs_in_the_seeds_layer_order_and_waits_at_checkpoints() {
-        let text = "- [ ] **Add the settings page** [`files: ui/settings.tsx`]\n- [ ] **Add the settings endpoint**\n- [ ] **Add the settings migration** [`files: db/002.sql`]\n- [ ] **Checkpoint**: the app starts\n- [ ] **Add the settings tests**\n";
+    fn declared_layers_run_in_the_seeds_order_and_checkpoints_wait() {
+        let text = "- [ ] **Add the settings page** [`layer: ui`]\n- [ ] **Add the settings endpoint** [`layer: api`]\n- [ ] **Add the settings migration** [`files: db/002.sql`] [`layer: database`]\n- [ ] **Checkpoint**: the app starts\n- [ ] **Add the settings tests** [`layer: tests`]\n";
         let mut l = TaskList::parse(text).unwrap();
-        let layers: Vec<Option<&str>> = l.tasks.iter().map(layer).collect();
-        assert_eq!(layers, [Some("ui"), Some("api"), Some("database"), None, Some("tests")]);
+        let layers: Vec<Option<Layer>> = l.tasks.iter().map(layer).collect();
+        assert_eq!(layers, [Some(Layer::Ui), Some(Layer::Api), Some(Layer::Database), None, Some(Layer::Tests)]);
         assert_eq!(l.next(1).tasks, ["T3"], "database before api before ui");
         l.tasks[2].mark = Mark::Done;
         assert_eq!(l.next(1).tasks, ["T2"]);
@@ -704,6 +770,52 @@ mod tests {
         assert_eq!(l.next(1).tasks, ["T4"], "the tests wait for the checkpoint before them");
         l.tasks[3].mark = Mark::Done;
         assert_eq!(l.next(1).tasks, ["T5"]);
+        let e = TaskList::parse("- [ ] **x** [`layer: backend`]\n").unwrap_err().to_string();
+        assert!(e.contains("unknown layer `backend`") && e.contains("database, types, queries, api, ui, tests"), "{e}");
+    }
+
+    /// Regression: `tasks next` reordered a sequential phase by words in the
+    /// titles ("api" in "Document the API" put T3 before T2, "suite" and
+    /// "guide" contain "ui", "prototype" contains "type").
+    #[test]
+    fn tasks_next_reorders_a_sequential_phase_by_keyword_guesses() {
+        let text = "## Phase 1 (sequential)\n\n- [x] T1: Set up the project\n- [ ] T2: Implement JWT authentication\n- [ ] T3: Document the API\n- [ ] T4: Build the suite\n- [ ] T5: Require a guide for the prototype\n";
+        let mut l = TaskList::parse(text).unwrap();
+        for t in &l.tasks {
+            assert_eq!(layer(t), None, "{} is guessed from its title", t.title);
+        }
+        for want in ["T2", "T3", "T4", "T5"] {
+            assert_eq!(l.next(1).tasks, [want], "the author's order");
+            let i = l.tasks.iter().position(|t| t.id == want).unwrap();
+            l.tasks[i].mark = Mark::Done;
+        }
+        // Declared layers move only declared tasks, among their own places.
+        let text = "- [ ] T1: Write the docs\n- [ ] T2: The page [`layer: ui`]\n- [ ] T3: Notes\n- [ ] T4: The table [`layer: database`]\n";
+        let mut l = TaskList::parse(text).unwrap();
+        let mut order = Vec::new();
+        while let Some(id) = l.next(1).tasks.first().cloned() {
+            let i = l.tasks.iter().position(|t| t.id == id).unwrap();
+            l.tasks[i].mark = Mark::Done;
+            order.push(id);
+        }
+        assert_eq!(order, ["T1", "T4", "T2", "T3"]);
+        // File evidence, not words, marks a database task for the build rules.
+        let l = TaskList::parse("- [ ] T1: Add users\n  - Files: db/migrations/001_users.sql\n- [ ] T2: Add the schema types\n").unwrap();
+        assert_eq!((layer(&l.tasks[0]), layer(&l.tasks[1])), (Some(Layer::Database), None));
+    }
+
+    /// Regression: a dependency chain 50,000 tasks deep overflowed the stack
+    /// of every `tasks` command.
+    #[test]
+    fn a_deep_dependency_chain_crashes_every_tasks_command() {
+        let mut text = String::from("- [ ] T1: start\n");
+        for i in 2..=50_000 {
+            text.push_str(&format!("- [ ] T{i}: step\n  - Depends on: T{}\n", i - 1));
+        }
+        let l = TaskList::parse(&text).unwrap();
+        assert_eq!(l.next(1).tasks, ["T1"]);
+        let cyclic = text.replacen("- [ ] T1: start\n", "- [ ] T1: start\n  - Depends on: T50000\n", 1);
+        assert!(TaskList::parse(&cyclic).unwrap_err().to_string().contains("dependency cycle"));
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub use config::{
     Build, DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, Escalation, IMPLEMENT_CONFIG_PATH, ImplementConfig,
 };
 pub use list::{
-    CONTEXT_BUDGET, Execution, LAYERS, Mark, Ready, Task, TaskList, TaskPhase, TaskWarning, TasksError,
+    CONTEXT_BUDGET, Execution, Layer, Mark, Ready, Task, TaskList, TaskPhase, TaskWarning, TasksError,
     context_package, layer, set_mark,
 };
 pub use review::{
