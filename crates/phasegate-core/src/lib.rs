@@ -1,6 +1,6 @@
 //! phasegate's domain, free of I/O. A small kernel at the root (the
 //! review-cycle engine, names, slugs, time, schemas, code changes, session
-//! ids, the plugin's agents) and one folder per capability, each exporting
+//! ids, the plugin's agents, the brief builder) and one folder per capability, each exporting
 //! its few public types from its `mod.rs`:
 //!
 //! - [`feature`]: phases and their facts, modes, `.meta.json`, transitions,
@@ -13,6 +13,7 @@
 //! never sideways. Callers pass in the clock and file contents.
 
 pub mod agent;
+pub mod brief;
 pub mod change;
 pub mod cycle;
 pub mod names;

@@ -8,6 +8,7 @@
 //! feature and session an operation acts on; `hooks` folds each hook event
 //! over the capabilities that contribute to it.
 
+pub mod brief;
 pub mod env;
 pub mod error;
 pub mod session;

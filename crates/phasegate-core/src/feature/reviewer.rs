@@ -5,6 +5,8 @@
 
 use super::meta::OpenConcerns;
 use super::phase::{Artifact, ArtifactSet, Phase};
+use super::verdict::VERDICT_EXAMPLE;
+use crate::brief::{Brief, SectionKind};
 use crate::change::CodeChange;
 
 /// The phase whose artifact the reviewer compares against: the nearest
@@ -42,8 +44,12 @@ pub struct BriefInput<'a> {
     pub code: Option<CodeUnderReview<'a>>,
 }
 
+/// The estimated tokens a reviewer brief may take (the change's excerpt is
+/// bounded before it gets here).
+pub const REVIEW_BUDGET: usize = 16_000;
+
 /// The prompt a phase command hands to the reviewer agent.
-pub fn review_brief(input: &BriefInput<'_>) -> String {
+pub fn review_brief(input: &BriefInput<'_>) -> Brief {
     let BriefInput {
         phase,
         feature,
@@ -68,6 +74,7 @@ pub fn review_brief(input: &BriefInput<'_>) -> String {
         None => format!("the code in {code_dir} (the change is below)"),
     };
     let next = phase.next().map_or("(none)", |n| n.into());
+    let mut brief = Brief::new("review", REVIEW_BUDGET);
     let mut text = format!(
         "Review the {phase} phase of feature {feature} (iteration {iteration} of {max_iterations}).\n\
          Previous artifact: {previous}\n\
@@ -79,31 +86,44 @@ pub fn review_brief(input: &BriefInput<'_>) -> String {
     if phase == Phase::Implement && present.contains(Artifact::Tasks) {
         text.push_str(&format!("The tasks to check against: {}\n", path(Artifact::Tasks)));
     }
+    brief.push("review", SectionKind::Task, text);
     match code {
-        Some(CodeUnderReview::Change { change, full_diff }) => text.push_str(&change.render(*full_diff)),
-        Some(CodeUnderReview::Tree { why }) => text
-            .push_str(&format!("No change since a known commit can be shown ({why}); read the code in {code_dir}.\n")),
+        Some(CodeUnderReview::Change { change, full_diff }) => {
+            brief.push_from("change", SectionKind::Task, change.render(*full_diff), *full_diff);
+        }
+        Some(CodeUnderReview::Tree { why }) => {
+            brief.push(
+                "change",
+                SectionKind::Task,
+                format!("No change since a known commit can be shown ({why}); read the code in {code_dir}.\n"),
+            );
+        }
         None => {}
     }
     if !previous_issues.is_empty() {
-        text.push_str("The previous iteration raised these; check whether each is resolved:\n");
+        let mut text = String::from("The previous iteration raised these; check whether each is resolved:\n");
         for i in previous_issues {
             text.push_str(&format!("- {i}\n"));
         }
+        brief.push("previous-issues", SectionKind::Task, text);
     }
     if !carried.is_empty() {
-        text.push_str("Concerns earlier phases left open at their iteration cap; say if this artifact resolves or inherits them:\n");
+        let mut text = String::from(
+            "Concerns earlier phases left open at their iteration cap; say if this artifact resolves or inherits them:\n",
+        );
         for c in carried {
             for concern in &c.concerns {
                 text.push_str(&format!("- ({}) {concern}\n", c.phase));
             }
         }
+        brief.push("carried-concerns", SectionKind::Task, text);
     }
-    text.push_str(facts.focus.instruction());
-    text.push_str(
-        "Reply with the verdict JSON only: {\"approved\": bool, \"issues\": [{\"severity\": \"blocker|warning|note\", \"description\": \"...\", \"location\": \"...\"}], \"summary\": \"...\"}",
+    brief.push(
+        "reply",
+        SectionKind::Task,
+        format!("{}Reply with the verdict JSON only (its schema: `workflow-state schema verdict`; `approved` is true only when no blocker remains), for example: {VERDICT_EXAMPLE}", facts.focus.instruction()),
     );
-    text
+    brief
 }
 
 #[cfg(test)]
@@ -128,7 +148,8 @@ mod tests {
 
     #[test]
     fn brief_names_both_artifacts_and_the_expectations() {
-        let text = review_brief(&input(Phase::Design, ArtifactSet::parse_list("brainstorm,spec,design").unwrap()));
+        let text =
+            review_brief(&input(Phase::Design, ArtifactSet::parse_list("brainstorm,spec,design").unwrap())).pack().text;
         assert!(text.contains("Previous artifact: /r/docs/features/001-a/spec.md"), "{text}");
         assert!(text.contains("Current artifact: /r/docs/features/001-a/design.md"), "{text}");
         assert!(text.contains("Plan needs: components defined"), "{text}");
@@ -152,7 +173,7 @@ mod tests {
         };
         let mut i = input(Phase::Implement, ArtifactSet::parse_list("spec,tasks").unwrap());
         i.code = Some(CodeUnderReview::Change { change: &change, full_diff: Some("/d/implement.diff") });
-        let text = review_brief(&i);
+        let text = review_brief(&i).pack().text;
         assert!(!text.contains("git diff"), "{text}");
         assert!(text.contains("added src/login.rs (+3 -0)") && text.contains("+fn login() {}"), "{text}");
         assert!(text.contains("The tasks to check against: /r/docs/features/001-a/tasks.md"), "{text}");
@@ -167,7 +188,7 @@ mod tests {
         let mut i = input(Phase::CreatePlan, ArtifactSet::parse_list("design,plan").unwrap());
         i.carried = &carried;
         i.previous_issues = &previous;
-        let text = review_brief(&i);
+        let text = review_brief(&i).pack().text;
         assert!(text.contains("- (design) [blocker] no API errors"), "{text}");
         assert!(text.contains("check whether each is resolved:\n- [warning] step 3 vague"), "{text}");
     }

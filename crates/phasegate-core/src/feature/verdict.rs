@@ -16,6 +16,10 @@ use crate::schema::{Schema, SchemaErrors};
 /// iteration, and removed by `workflow-state finish`.
 pub const VERDICT_FILE: &str = ".verdict.json";
 
+/// The verdict's shape as briefs show it; a test holds it to the schema
+/// (`workflow-state schema verdict`).
+pub const VERDICT_EXAMPLE: &str = r#"{"approved": false, "issues": [{"severity": "blocker", "description": "what is wrong and why", "location": "file or section"}], "summary": "one paragraph"}"#;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray)]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -161,6 +165,12 @@ pub fn parse_verdict(text: &str) -> Result<ReviewVerdict, VerdictError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_example_briefs_show_is_a_valid_verdict() {
+        let v = parse_verdict(VERDICT_EXAMPLE).unwrap();
+        assert!(!v.approved && v.issues.len() == 1);
+    }
 
     #[test]
     fn plain_json() {

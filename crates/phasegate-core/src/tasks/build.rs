@@ -203,7 +203,9 @@ mod tests {
         assert_eq!(should_continue(&l.tasks, None, 120, false), Ok(()));
         l.tasks[3].mark = Mark::Failed;
         assert!(should_continue(&l.tasks, None, 120, false).unwrap_err().starts_with("Too many failures (>3)"));
-        let mut l = TaskList::parse("- [ ] T1: a\n- [ ] T2: Add the users migration\n  - Files: db/migrations/002_users.sql\n").unwrap();
+        let mut l =
+            TaskList::parse("- [ ] T1: a\n- [ ] T2: Add the users migration\n  - Files: db/migrations/002_users.sql\n")
+                .unwrap();
         l.tasks[1].mark = Mark::Failed;
         assert_eq!(should_continue(&l.tasks, None, 120, false), Err("Critical database task failed: T2".into()));
         let l = TaskList::parse("- [ ] T1: a\n").unwrap();

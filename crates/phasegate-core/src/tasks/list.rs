@@ -455,9 +455,7 @@ fn check(tasks: &[Task], errors: &mut Vec<TaskWarning>) {
 
 /// A task's layer, in seed 004 §4.3's order: "Phase order priority:
 /// database, types, queries, api, ui, tests".
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, strum::IntoStaticStr, strum::VariantArray,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, strum::IntoStaticStr, strum::VariantArray)]
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 pub enum Layer {
@@ -472,7 +470,10 @@ pub enum Layer {
 crate::named!(Layer, "layer");
 
 fn parse_layer(v: &str, n: usize) -> Result<Layer, TaskWarning> {
-    v.trim().to_lowercase().parse().map_err(|e: crate::names::UnknownName| TaskWarning { line: n, message: e.to_string() })
+    v.trim()
+        .to_lowercase()
+        .parse()
+        .map_err(|e: crate::names::UnknownName| TaskWarning { line: n, message: e.to_string() })
 }
 
 /// A task's layer for the rules that depend on it (a failed database task
@@ -800,7 +801,10 @@ mod tests {
         }
         assert_eq!(order, ["T1", "T4", "T2", "T3"]);
         // File evidence, not words, marks a database task for the build rules.
-        let l = TaskList::parse("- [ ] T1: Add users\n  - Files: db/migrations/001_users.sql\n- [ ] T2: Add the schema types\n").unwrap();
+        let l = TaskList::parse(
+            "- [ ] T1: Add users\n  - Files: db/migrations/001_users.sql\n- [ ] T2: Add the schema types\n",
+        )
+        .unwrap();
         assert_eq!((layer(&l.tasks[0]), layer(&l.tasks[1])), (Some(Layer::Database), None));
     }
 

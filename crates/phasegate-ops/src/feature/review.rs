@@ -71,7 +71,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     let dir = feature.dir().display().to_string();
     let code_text = code_dir.display().to_string();
     let previous_issues: &[String] = record.map_or(&[], |r| &r.open_issues);
-    let prompt = review_brief(&BriefInput {
+    let brief = review_brief(&BriefInput {
         phase,
         feature: feature.name(),
         feature_dir: &dir,
@@ -83,6 +83,12 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
         carried: &carried,
         code,
     });
+    let prompt = crate::brief::finish(
+        &project,
+        brief,
+        &crate::brief::Subject { feature: Some(feature.name()), ..Default::default() },
+    )
+    .text;
     let diff_file = diff_path(&feature, phase);
     Ok(ReviewerBrief {
         agent: agent.qualified(),

@@ -8,7 +8,7 @@ use phasegate_core::Status;
 use phasegate_core::feature::Workflow;
 use phasegate_core::questions::AnsweredBy;
 use phasegate_core::questions::{
-    self, Answer, Item, ItemType, Preference, Question, QuestionState, Request, Route, RoundsFile, Skip, Source,
+    self, Answer, Item, ItemType, Preference, Question, QuestionState, Request, RoundsFile, Route, Skip, Source,
 };
 use phasegate_store::questions::{Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
