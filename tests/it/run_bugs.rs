@@ -41,3 +41,58 @@ fn an_answered_question_never_reaches_the_round_loop() {
     let healed = json_file(&env, &format!("docs/features/{f}/.rounds.json"));
     assert_eq!(healed["phases"]["design"]["qa"][0]["answer"]["by"], "human");
 }
+
+/// A feature with a task list and a reviewer agent the project adds.
+fn reviewed(tasks: &str) -> (TestEnv, String, tempfile::TempDir) {
+    let env = TestEnv::new();
+    let f = env.feature("login", "standard");
+    env.write(&format!("docs/features/{f}/tasks.md"), tasks);
+    env.write(
+        ".claude/agents/security-auditor.md",
+        "---\nname: security-auditor\ndescription: Reviews authentication.\nmodel: opus\n---\nYou audit security.\n",
+    );
+    crate::util::commit_all(env.root());
+    (env, f, tempfile::tempdir().unwrap())
+}
+
+/// Bug 4: a task with no `agent` went to the pipeline's implementer, told to
+/// implement `.task/plan-refined.json`; orchestrated tasks get a delegate of
+/// their own, and the package names the feature.
+#[test]
+fn the_default_task_delegate_gets_pipeline_instructions() {
+    let (env, f, home) = reviewed("- [ ] T1: Add the login endpoint\n  - Files: src/auth.rs\n");
+    let c = env.ws(&["tasks", "context", "T1"]).env("HOME", home.path().to_str().unwrap()).ok().json();
+    assert_eq!(c["agent"], "phasegate:task-implementer");
+    assert!(c["prompt"].as_str().unwrap().starts_with(&format!("FEATURE: {f} (")), "{c}");
+    let agent =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("agents/task-implementer.md"))
+            .unwrap();
+    for pipeline_only in [".task/", "plan-refined", "pipeline test", "impl-result"] {
+        assert!(!agent.contains(pipeline_only), "task-implementer.md speaks of {pipeline_only}");
+    }
+}
+
+/// Bug 6: when the session did a task itself, the review request and the
+/// revise message still named phasegate:implementer. Also: re-review needs
+/// no --reviewer once the cycle began (friction), and workers are no
+/// reviewer candidates.
+#[test]
+fn the_wrong_implementer_is_named() {
+    let (env, _f, home) = reviewed("- [ ] T1: Add the login endpoint\n  - Files: src/auth.rs\n");
+    let ws = |args: &[&str]| env.ws(args).env("HOME", home.path().to_str().unwrap());
+    ws(&["tasks", "start", "T1", "--by", "self"]).ok();
+    env.write("src/auth.rs", "pub fn login() {}\n");
+    ws(&["tasks", "review", "T1"]).code(2).stderr_has("--reviewer");
+    let brief = ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok().json();
+    let prompt = brief["prompt"].as_str().unwrap();
+    assert!(prompt.contains("Implemented by: the orchestrating session itself\n"), "{prompt}");
+    env.write("reply.md", "NEEDS REVISION\nThe password is never checked.");
+    let out = ws(&["tasks", "record", "T1", "--reply-file", "reply.md", "--headless"]).ok().json();
+    let message = out["message"].as_str().unwrap();
+    assert!(message.starts_with("Fix the findings yourself in this session"), "{message}");
+    assert!(!message.contains("phasegate:implementer"), "{message}");
+    // The next cycle resumes with its reviewer, without naming it again.
+    let again = ws(&["tasks", "review", "T1"]).ok().json();
+    assert_eq!((again["cycle"].as_u64(), again["agent"].as_str()), (Some(2), Some("security-auditor")));
+    ws(&["tasks", "start", "T1", "--by", "rm -rf /"]).code(2).stderr_has("--by");
+}

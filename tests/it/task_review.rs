@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::util::{Run, TestEnv};
+use crate::util::{Run, TestEnv, commit_all};
 
 const TASKS: &str =
     "- [ ] T1: Add the login endpoint\n  - Files: src/auth.rs\n- [ ] T2: Add the report page\n  - Depends on: T1\n";
@@ -40,31 +40,28 @@ impl Reviewed {
     }
 }
 
-fn commit_all(root: &std::path::Path) {
-    let repo = git2::Repository::open(root).unwrap();
-    let sig = git2::Signature::now("t", "t@example.com").unwrap();
-    let mut index = repo.index().unwrap();
-    index.add_all(["*"], git2::IndexAddOption::DEFAULT, None).unwrap();
-    index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let parent = repo.head().unwrap().peel_to_commit().unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, "setup", &tree, &[&parent]).unwrap();
-}
-
 #[test]
 fn reviewers_lists_installed_agents_and_the_changes_priorities() {
     let r = Reviewed::new();
     r.ws(&["tasks", "start", "T1"]).ok();
     r.env.write("src/auth.rs", "pub fn login(password: &str) -> bool { !password.is_empty() }\n");
     let facts = r.ws(&["tasks", "reviewers", "T1"]).ok().json();
-    assert_eq!(facts["implementer"], "phasegate:implementer");
+    assert_eq!(facts["implementer"], "phasegate:task-implementer");
     assert_eq!(facts["files"][0]["path"], "src/auth.rs");
     assert_eq!(facts["priorities"][0]["priority"], "security");
     let names: Vec<&str> =
         facts["candidates"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert!(names.contains(&"security-auditor"), "{names:?}");
     assert!(names.contains(&"phasegate:code-reviewer"), "the plugin's own agents: {names:?}");
-    assert!(!names.contains(&"phasegate:implementer"), "never the implementer");
+    assert!(!names.contains(&"phasegate:task-implementer"), "never the implementer");
+    for worker in [
+        "phasegate:implementer",
+        "phasegate:planner",
+        "phasegate:design-implementer",
+        "phasegate:requirements-gatherer",
+    ] {
+        assert!(!names.contains(&worker), "the plugin's workers do not review: {names:?}");
+    }
     let auditor = facts["candidates"].as_array().unwrap().iter().find(|c| c["name"] == "security-auditor").unwrap();
     assert_eq!((auditor["source"].as_str(), auditor["model"].as_str()), (Some("project"), Some("opus")));
 }
@@ -75,10 +72,10 @@ fn a_task_is_reviewed_in_cycles_until_approved_and_ticked() {
     r.ws(&["tasks", "start", "T1"]).ok();
     r.env.write("src/auth.rs", "pub fn login() {}\n");
     r.ws(&["tasks", "review", "T1", "--reviewer", "no-such-agent"]).code(1).stderr_has("not an available agent");
-    r.ws(&["tasks", "review", "T1", "--reviewer", "phasegate:implementer"]).code(1).stderr_has("own implementer");
+    r.ws(&["tasks", "review", "T1", "--reviewer", "phasegate:task-implementer"]).code(1).stderr_has("own implementer");
     let brief = r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok().json();
     let prompt = brief["prompt"].as_str().unwrap();
-    assert!(prompt.starts_with("REVIEW REQUEST [Cycle: 1/3]\nOriginal Task: T1: Add the login endpoint\nImplemented by: phasegate:implementer\n"), "{prompt}");
+    assert!(prompt.starts_with("REVIEW REQUEST [Cycle: 1/3]\nOriginal Task: T1: Add the login endpoint\nImplemented by: phasegate:task-implementer\n"), "{prompt}");
     assert!(prompt.contains("src/auth.rs (+1 -0)"), "{prompt}");
     assert!(prompt.contains("Focus Areas: security"), "{prompt}");
     assert_eq!(brief["todo"], "T1: Add the login endpoint (review_cycle 1/3)");

@@ -128,10 +128,11 @@ fn tasks_context_builds_the_delegates_package_from_the_features_documents() {
     env.write(&format!("docs/features/{f}/spec.md"), "# Spec\nR1: search and export endpoints.\n");
     env.write(&format!("docs/features/{f}/plan.md"), "# Plan\n1. Schema. 2. Endpoints.\n");
     let c = env.ws(&["tasks", "context", "T2"]).ok().json();
-    assert_eq!(c["agent"], "phasegate:implementer");
+    assert_eq!(c["agent"], "phasegate:task-implementer");
     let p = c["prompt"].as_str().unwrap();
+    let root = env.root().display().to_string();
     assert!(
-        p.starts_with("CONTEXT:\n--- spec.md ---\n# Spec\nR1: search and export endpoints.\n--- plan.md ---\n"),
+        p.starts_with(&format!("FEATURE: {f} ({root}/docs/features/{f}); work in {root}\nCONTEXT:\n--- spec.md ---\n# Spec\nR1: search and export endpoints.\n--- plan.md ---\n")),
         "{p}"
     );
     assert!(p.contains("Builds on:\n- T1: Create the schema (pending)\n"), "{p}");

@@ -80,6 +80,18 @@ impl TestEnv {
     }
 }
 
+/// Commits everything in the repository at `root` (a setup step).
+pub fn commit_all(root: &Path) {
+    let repo = git2::Repository::open(root).unwrap();
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_all(["*"], git2::IndexAddOption::DEFAULT, None).unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let parent = repo.head().unwrap().peel_to_commit().unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "setup", &tree, &[&parent]).unwrap();
+}
+
 fn rand_suffix() -> u128 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
 }

@@ -86,8 +86,12 @@ impl crate::Feature {
         fs::confine(self.root(), &path)?;
         match fs::read_optional(&path)? {
             None => Ok(Default::default()),
-            Some(text) => serde_json::from_str(&text)
-                .map_err(|e| crate::StoreError::Corrupt { path: path.clone(), detail: e.to_string() }),
+            Some(text) => phasegate_core::tasks::ReviewCycles::parse(&text).map_err(|detail| {
+                crate::StoreError::Corrupt {
+                    path: path.clone(),
+                    detail: format!("{detail}; it is written by `workflow-state tasks` only, so restore it from git or remove it to start the review cycles again"),
+                }
+            }),
         }
     }
 

@@ -380,7 +380,7 @@ impl Meta {
             .collect()
     }
 
-    fn ensure_active(&self) -> Result<(), MetaError> {
+    pub fn ensure_active(&self) -> Result<(), MetaError> {
         match self.status {
             Status::Active => Ok(()),
             status @ (Status::Completed | Status::Abandoned) => {

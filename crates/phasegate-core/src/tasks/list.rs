@@ -10,6 +10,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
+use crate::brief::{Brief, SectionKind};
+
 /// A task's checkbox.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -613,12 +615,25 @@ fn declared_order<'a>(eligible: Vec<(usize, &'a Task)>) -> Vec<&'a Task> {
 /// The most a context package's CONTEXT section holds, in bytes.
 pub const CONTEXT_BUDGET: usize = 6_000;
 
+/// The estimated tokens a task's context package may take.
+pub const TASK_BRIEF_BUDGET: usize = 6_000;
+
 /// Seed 003's bounded prompt for a delegate (CONTEXT / TASK / SUCCESS /
-/// EXCLUDE): excerpts of the feature's documents (`docs`: name and text)
-/// within [`CONTEXT_BUDGET`], the task with its details and the tasks it
-/// builds on, its success criterion, and the other open tasks as out of
-/// scope. Every delegate gets the same shape.
-pub fn context_package(list: &TaskList, task: &Task, docs: &[(&str, &str)]) -> String {
+/// EXCLUDE) for a task of `feature` (its folder `feature_dir`): excerpts of
+/// the feature's documents (`docs`: name and text) within
+/// [`CONTEXT_BUDGET`], the task with its details and the tasks it builds on,
+/// its success criterion, and the other open tasks as out of scope. Every
+/// delegate gets the same shape.
+pub fn context_package(
+    list: &TaskList,
+    task: &Task,
+    docs: &[(&str, &str)],
+    feature: &str,
+    feature_dir: &str,
+    code_dir: &str,
+) -> Brief {
+    let mut brief = Brief::new("task-context", TASK_BRIEF_BUDGET);
+    brief.push("feature", SectionKind::Task, format!("FEATURE: {feature} ({feature_dir}); work in {code_dir}\n"));
     let mut out = String::from("CONTEXT:\n");
     let share = CONTEXT_BUDGET / docs.len().max(1);
     for (name, text) in docs {
@@ -646,15 +661,17 @@ pub fn context_package(list: &TaskList, task: &Task, docs: &[(&str, &str)]) -> S
     if !done.is_empty() {
         out.push_str(&format!("Builds on:\n{}\n", done.join("\n")));
     }
-    out.push_str(&format!("\nTASK: {}: {}\n", task.id, task.title));
+    brief.push_from("context", SectionKind::Template, out, Some(feature_dir));
+    let mut out = format!("\nTASK: {}: {}\n", task.id, task.title);
     if !task.files.is_empty() {
         out.push_str(&format!("Files: {}\n", task.files.join(", ")));
     }
     for d in &task.details {
         out.push_str(&format!("- {d}\n"));
     }
+    brief.push("task", SectionKind::Task, out);
     let success = task.done_when.clone().unwrap_or_else(|| "its tests and the project's tests pass".to_owned());
-    out.push_str(&format!("\nSUCCESS: Task complete when {success}\n"));
+    brief.push("success", SectionKind::Task, format!("\nSUCCESS: Task complete when {success}\n"));
     let others: Vec<String> = list
         .tasks
         .iter()
@@ -662,13 +679,14 @@ pub fn context_package(list: &TaskList, task: &Task, docs: &[(&str, &str)]) -> S
         .take(20)
         .map(|t| format!("- {}: {}", t.id, t.title))
         .collect();
-    out.push_str("\nEXCLUDE: anything outside this task; in particular the other open tasks");
+    let mut out = String::from("\nEXCLUDE: anything outside this task; in particular the other open tasks");
     if others.is_empty() {
         out.push_str(".\n");
     } else {
         out.push_str(&format!(":\n{}\n", others.join("\n")));
     }
-    out
+    brief.push("exclude", SectionKind::Task, out);
+    brief
 }
 
 /// `text` with the checkbox of the task on `line` set to `mark`; None when
@@ -826,8 +844,17 @@ mod tests {
     fn a_context_package_has_the_seeds_four_parts_within_its_budget() {
         let l = TaskList::parse(TODAY).unwrap();
         let spec = "# Spec\n".to_owned() + &"R1 the model.\n".repeat(1000);
-        let p = context_package(&l, &l.tasks[1], &[("spec.md", &spec), ("plan.md", "# Plan\nStep 1.\n")]);
-        assert!(p.starts_with("CONTEXT:\n--- spec.md (excerpt; read the file for the rest) ---\n# Spec\n"), "{p}");
+        let p = context_package(
+            &l,
+            &l.tasks[1],
+            &[("spec.md", &spec), ("plan.md", "# Plan\nStep 1.\n")],
+            "001-a",
+            "/r/docs/features/001-a",
+            "/r",
+        )
+        .pack()
+        .text;
+        assert!(p.starts_with("FEATURE: 001-a (/r/docs/features/001-a); work in /r\nCONTEXT:\n--- spec.md (excerpt; read the file for the rest) ---\n# Spec\n"), "{p}");
         assert!(p.contains("--- plan.md ---\n# Plan\nStep 1.\n"));
         assert!(p.contains("Builds on:\n- T1: Add the model in src/model.rs (done)\n"));
         assert!(p.contains("\nTASK: T2: Add the API\n"));

@@ -17,12 +17,12 @@ pub use config::{
     Build, DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, Escalation, IMPLEMENT_CONFIG_PATH, ImplementConfig,
 };
 pub use list::{
-    CONTEXT_BUDGET, Execution, Layer, Mark, Ready, Task, TaskList, TaskPhase, TaskWarning, TasksError, context_package,
-    layer, set_mark,
+    CONTEXT_BUDGET, Execution, Layer, Mark, Ready, TASK_BRIEF_BUDGET, Task, TaskList, TaskPhase, TaskWarning,
+    TasksError, context_package, layer, set_mark,
 };
 pub use review::{
     ARCHITECT, BuildState, CommonIssue, CycleError, CycleRecorded, DEFAULT_MAX_CYCLES, ESCALATION_TIMEOUT_MINUTES,
     FAILURE_RATE_SWITCH, FailureRate, GlobalPatterns, MIN_REVIEWS_FOR_RATE, PatternTracking, REVIEW_CYCLES_FILE,
-    ReviewCycles, ReviewerEntry, SAME_ISSUE_THRESHOLD, SPECIALISTS, SessionCycles, Switch, TaskCycle, TaskReviewStatus,
-    detect_status, read_reply, review_patterns, specialist, specialist_for,
+    ReviewCycles, ReviewerEntry, SAME_ISSUE_THRESHOLD, SELF_IMPLEMENTER, SPECIALISTS, SessionCycles, Switch, TaskCycle,
+    TaskReviewStatus, detect_status, read_reply, review_patterns, specialist, specialist_for,
 };

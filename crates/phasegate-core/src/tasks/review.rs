@@ -177,7 +177,13 @@ pub fn review_patterns(reply: &str, verdict: Option<&ReviewVerdict>) -> Vec<Stri
 }
 
 /// `.review-cycles.json`.
+///
+/// Read with [`ReviewCycles::parse`]: an object with the known fields only
+/// (its schema's `additionalProperties: false`), so a file another tool or
+/// a hand wrote is refused with the reason rather than rewritten without
+/// what it added.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ReviewCycles {
     #[serde(default)]
     pub sessions: BTreeMap<String, SessionCycles>,
@@ -188,6 +194,7 @@ pub struct ReviewCycles {
 /// One implement run (keyed by the feature: a new Claude Code session
 /// resumes the same run).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SessionCycles {
     #[serde(default)]
     pub tasks: BTreeMap<String, TaskCycle>,
@@ -204,6 +211,7 @@ pub struct SessionCycles {
 
 /// What the build decisions need across sessions.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BuildState {
     /// When the first task started (the time limit counts from here).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -220,6 +228,26 @@ pub struct BuildState {
     /// The worktree of each task of a parallel batch, until it is merged.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub worktrees: BTreeMap<String, String>,
+    /// Who implements each task, from `tasks start --by`: an agent, or
+    /// [`SELF_IMPLEMENTER`] when the session does it itself.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub implementers: BTreeMap<String, String>,
+}
+
+/// The implementer recorded when the orchestrating session does a task
+/// itself instead of delegating it.
+pub const SELF_IMPLEMENTER: &str = "self";
+
+impl ReviewCycles {
+    /// Parses `.review-cycles.json`: a JSON object of the known shape.
+    pub fn parse(text: &str) -> Result<ReviewCycles, String> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if !value.is_object() {
+            return Err("it must be a JSON object with `sessions` (see `workflow-state schema review-cycles`)".into());
+        }
+        serde_json::from_value(value)
+            .map_err(|e| format!("{e} (see `workflow-state schema review-cycles`; unknown fields are not kept)"))
+    }
 }
 
 impl BuildState {
@@ -229,6 +257,7 @@ impl BuildState {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TaskCycle {
     pub description: String,
     pub current_cycle: u32,
@@ -247,6 +276,7 @@ pub struct TaskCycle {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ReviewerEntry {
     pub agent: String,
     pub cycle: u32,
@@ -257,12 +287,14 @@ pub struct ReviewerEntry {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PatternTracking {
     pub same_issue_count: u32,
     pub recurring_patterns: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Switch {
     pub from: String,
     pub to: String,
@@ -272,6 +304,7 @@ pub struct Switch {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GlobalPatterns {
     #[serde(default)]
     pub reviewer_failure_rates: BTreeMap<String, FailureRate>,
@@ -280,6 +313,7 @@ pub struct GlobalPatterns {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FailureRate {
     pub total_reviews: u32,
     pub revisions_required: u32,
@@ -287,6 +321,7 @@ pub struct FailureRate {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CommonIssue {
     pub pattern: String,
     pub count: u32,

@@ -3,10 +3,10 @@
 //! checkboxes, which only the binary ticks: under the feature's lock, on a
 //! fresh read, written atomically.
 
-use phasegate_core::Artifact;
 use phasegate_core::tasks as build;
-use phasegate_core::tasks::BuildState;
+use phasegate_core::tasks::{BuildState, SELF_IMPLEMENTER};
 use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
+use phasegate_core::{Agent, Artifact};
 use phasegate_store::{Feature, FileWrite, fs};
 use serde::Serialize;
 
@@ -44,6 +44,10 @@ pub struct Next {
     pub ready: Ready,
     /// The ready tasks in full.
     pub details: Vec<Task>,
+    /// Said when more tasks of a parallel phase are ready than were asked
+    /// for: how to get the batch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// A checkbox change.
@@ -101,7 +105,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     if let Some(q) = crate::questions::ask::suspended_on(&project, &name)? {
         let ready =
             Ready { tasks: Vec::new(), reason: Some(format!("{name} is suspended on {}: {}", q.id, q.question)) };
-        return Ok(Next { feature: name, ready, details: Vec::new() });
+        return Ok(Next { feature: name, ready, details: Vec::new(), note: None });
     }
     let cycles = feature.read_review_cycles()?;
     if let Some(s) = cycles.sessions.get(&name)
@@ -109,18 +113,37 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
             build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
     {
         let ready = Ready { tasks: Vec::new(), reason: Some(format!("the build stopped: {why}")) };
-        return Ok(Next { feature: name, ready, details: Vec::new() });
+        return Ok(Next { feature: name, ready, details: Vec::new(), note: None });
     }
     let ready = list.next(max);
+    let batch = if max == 1 { list.next(PARALLEL_MAX).tasks.len() } else { 0 };
+    let note = (batch > 1).then(|| {
+        format!(
+            "{batch} tasks of this parallel phase can run at once: `workflow-state tasks next --parallel` gives the batch"
+        )
+    });
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
-    Ok(Next { feature: name, ready, details })
+    Ok(Next { feature: name, ready, details, note })
 }
+
+/// The most tasks a parallel batch holds unless `--max` says otherwise.
+pub const PARALLEL_MAX: usize = 4;
 
 /// Changes one task's checkbox. Start is refused unless the task is ready
 /// (`tasks next --parallel` would hand it out) or a retry of a failed one.
-pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction) -> OpResult<Marked> {
+pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Option<&str>) -> OpResult<Marked> {
     let (project, feature) = session::resolve(env, given)?;
+    if let Some(by) = by {
+        check_implementer(by)?;
+    }
     let guard = feature.lock(env.lock_timeout)?;
+    // Tasks of a completed or abandoned feature do not move (exit 1).
+    guard.load()?.ensure_active()?;
+    if action == MarkAction::Start
+        && let Some(q) = crate::questions::ask::suspended_on(&project, feature.name())?
+    {
+        return Err(crate::questions::ask::suspended_refusal(&q));
+    }
     let (list, file) = read(guard.feature())?;
     let task = task(&list, &file, id)?;
     let target = action.target();
@@ -165,6 +188,8 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction) -> OpR
             s.build.snapshots.insert(task.id.clone(), phasegate_store::git::snapshot(&dir, &skip)?);
         }
         *s.build.attempts.entry(task.id.clone()).or_default() += 1;
+        let implementer = by.map(str::to_owned).unwrap_or_else(|| delegate(task));
+        s.build.implementers.insert(task.id.clone(), implementer);
         s.build.started_at.get_or_insert(env.now);
         changes.push(guard.feature().review_cycles_change(&cycles, env.now));
     }
@@ -176,6 +201,26 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction) -> OpR
         to: target,
         line: task.line,
     })
+}
+
+/// Who implements a task that names no `agent`: the plugin's task
+/// implementer.
+pub fn delegate(task: &Task) -> String {
+    task.agent.clone().unwrap_or_else(|| Agent::TaskImplementer.qualified())
+}
+
+/// `--by`: an agent name or `self`.
+fn check_implementer(by: &str) -> OpResult<()> {
+    let ok = !by.is_empty()
+        && by.len() <= 120
+        && by.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.' | '/' | '@'));
+    if ok {
+        Ok(())
+    } else {
+        Err(OpError::Invalid(format!(
+            "--by `{by}`: give the agent that implements the task (as `tasks reviewers` lists it) or `{SELF_IMPLEMENTER}` when this session does it"
+        )))
+    }
 }
 
 /// How long the build has run.
@@ -236,7 +281,7 @@ pub struct Context {
 /// The task's context package (seed 003's CONTEXT / TASK / SUCCESS /
 /// EXCLUDE) from the feature's spec, design and plan.
 pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::resolve(env, given)?;
     let (list, file) = read(&feature)?;
     let task = task(&list, &file, id)?;
     let mut docs: Vec<(String, String)> = Vec::new();
@@ -249,10 +294,26 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
         }
     }
     let docs: Vec<(&str, &str)> = docs.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    Ok(Context {
-        feature: feature.name().to_owned(),
-        task: task.id.clone(),
-        agent: task.agent.clone().unwrap_or_else(|| crate::tasks::review::DEFAULT_IMPLEMENTER.to_owned()),
-        prompt: phasegate_core::tasks::context_package(&list, task, &docs),
-    })
+    let cycles = feature.read_review_cycles()?;
+    let recorded = cycles.sessions.get(feature.name()).and_then(|s| s.build.implementers.get(&task.id));
+    // A task the session does itself still gets its package; it names the
+    // delegate the session would have used.
+    let agent = match recorded {
+        Some(a) if a != SELF_IMPLEMENTER => a.clone(),
+        Some(_) | None => delegate(task),
+    };
+    let meta = feature.load()?;
+    let code_dir = project.code_dir(&meta).display().to_string();
+    let brief = phasegate_core::tasks::context_package(
+        &list,
+        task,
+        &docs,
+        feature.name(),
+        &feature.dir().display().to_string(),
+        &code_dir,
+    );
+    let subject =
+        crate::brief::Subject { feature: Some(feature.name()), task: Some(&task.id), files: task.files.clone() };
+    let packed = crate::brief::finish(&project, brief, &subject);
+    Ok(Context { feature: feature.name().to_owned(), task: task.id.clone(), agent, prompt: packed.text })
 }

@@ -10,8 +10,9 @@ use phasegate_core::cycle::Decision;
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::tasks::DefaultAction;
 use phasegate_core::tasks::{CycleRecorded as Recorded, FailureRate, TaskCycle, TaskReviewStatus as ReviewStatus};
-use phasegate_core::tasks::{Mark, Task};
+use phasegate_core::tasks::{Mark, SELF_IMPLEMENTER, SessionCycles, Task};
 use phasegate_core::tasks::{RequestInput, priorities, review_request};
+use phasegate_core::{Agent, agent::AgentRole};
 use phasegate_store::agents::{AgentInfo, discover};
 use phasegate_store::{Feature, Project, fs};
 use serde::Serialize;
@@ -21,9 +22,6 @@ use crate::env::{self, Env};
 use crate::error::{OpError, OpResult};
 use crate::questions::ask::{self, AskInput, Asked, Session};
 use crate::session;
-
-/// The implementer when a task names none.
-pub const DEFAULT_IMPLEMENTER: &str = "phasegate:implementer";
 
 /// What the reviewer answers with.
 const REPLY_FORMAT: &str = "Answer on the first line APPROVED or NEEDS REVISION, then your findings, one per line (or the verdict JSON of `workflow-state schema verdict`).";
@@ -100,8 +98,36 @@ fn agents(project: &Project) -> (Vec<AgentInfo>, Vec<String>) {
     discover(project.root(), env::home().as_deref(), env::plugin_root().as_deref())
 }
 
-fn implementer(task: &Task) -> String {
-    task.agent.clone().unwrap_or_else(|| DEFAULT_IMPLEMENTER.to_owned())
+/// Who implemented the task: as `tasks start --by` recorded it, else its
+/// `agent`, else the plugin's task implementer.
+fn implementer(task: &Task, session: Option<&SessionCycles>) -> String {
+    session.and_then(|s| s.build.implementers.get(&task.id)).cloned().unwrap_or_else(|| super::marks::delegate(task))
+}
+
+/// The implementer as a review request and a message name it.
+fn implementer_name(implementer: &str) -> String {
+    if implementer == SELF_IMPLEMENTER { "the orchestrating session itself".to_owned() } else { implementer.to_owned() }
+}
+
+/// What to do with review findings: fix them in this session, or send them
+/// back to the agent that implemented the task.
+fn fix_instruction(implementer: &str) -> String {
+    if implementer == SELF_IMPLEMENTER {
+        "Fix the findings yourself in this session (you implemented the task)".to_owned()
+    } else {
+        format!("Send the findings back to {implementer} to fix (resume it, or start it again with the findings)")
+    }
+}
+
+/// Whether an agent may review: not the implementer, and not one of this
+/// plugin's workers (they write documents and code; they do not judge).
+fn may_review(name: &str, implementer: &str) -> bool {
+    let plugin_worker = name.starts_with("phasegate:")
+        && Agent::from_qualified(name).is_some_and(|a| match a.role() {
+            AgentRole::Reviewer => false,
+            AgentRole::Worker => true,
+        });
+    name != implementer && !plugin_worker
 }
 
 fn task_of(feature: &Feature, id: &str) -> OpResult<(Task, String)> {
@@ -128,12 +154,12 @@ pub fn reviewers(env: &Env, given: Option<&str>, id: &str) -> OpResult<Facts> {
     let session = cycles.sessions.get(feature.name());
     let base = session.and_then(|s| s.bases.get(&task.id)).cloned();
     let change = change_of(&project, &feature, base.as_deref())?;
-    let implementer = implementer(&task);
+    let implementer = implementer(&task, session);
     let (found, problems) = agents(&project);
     let rates = session.map(|s| s.global_patterns.reviewer_failure_rates.clone()).unwrap_or_default();
     let candidates = found
         .into_iter()
-        .filter(|a| a.name != implementer)
+        .filter(|a| may_review(&a.name, &implementer))
         .map(|a| {
             let r: Option<&FailureRate> = rates.get(&a.name);
             Candidate {
@@ -173,12 +199,19 @@ fn reply_path(feature: &Feature, task: &str) -> std::path::PathBuf {
 /// Begins (or resumes at its current cycle) the task's review with
 /// `reviewer` and prints the seed's REVIEW REQUEST. Refused: an agent that
 /// is not installed, or the task's own implementer.
-pub fn review(env: &Env, given: Option<&str>, id: &str, reviewer: &str, max_cycles: Option<u32>) -> OpResult<Brief> {
+pub fn review(
+    env: &Env,
+    given: Option<&str>,
+    id: &str,
+    reviewer: Option<&str>,
+    max_cycles: Option<u32>,
+) -> OpResult<Brief> {
     let (project, feature) = session::resolve(env, given)?;
     let (task, _) = task_of(&feature, id)?;
-    let implementer = implementer(&task);
     let (found, _) = agents(&project);
-    if !found.iter().any(|a| a.name == reviewer) {
+    if let Some(reviewer) = reviewer
+        && !found.iter().any(|a| a.name == reviewer)
+    {
         return Err(OpError::Refused(format!(
             "{reviewer} is not an available agent; available: {}",
             found.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
@@ -188,6 +221,19 @@ pub fn review(env: &Env, given: Option<&str>, id: &str, reviewer: &str, max_cycl
     let guard = feature.lock(env.lock_timeout)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    let implementer = implementer(&task, Some(session));
+    // A cycle under way resumes with its reviewer; the first review needs one.
+    let reviewer = match (reviewer, session.tasks.get(&task.id).and_then(|t| t.reviewers.last())) {
+        (Some(r), _) => r.to_owned(),
+        (None, Some(last)) => last.agent.clone(),
+        (None, None) => {
+            return Err(OpError::Invalid(format!(
+                "{} has no review cycle yet: name its reviewer with --reviewer (candidates: `workflow-state tasks reviewers {}`)",
+                task.id, task.id
+            )));
+        }
+    };
+    let reviewer = reviewer.as_str();
     let title = format!("{}: {}", task.id, task.title);
     let t = session
         .begin(&task.id, &title, &implementer, reviewer, max_cycles.unwrap_or(config.max_cycles), env.now)
@@ -236,7 +282,7 @@ pub fn review(env: &Env, given: Option<&str>, id: &str, reviewer: &str, max_cycl
         cycle: t.current_cycle,
         max_cycles: t.max_cycles,
         task: &title,
-        implementer: &implementer,
+        implementer: &implementer_name(&implementer),
         changes: &changes,
         focus: &focus,
         previous: &previous,
@@ -264,6 +310,7 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
     let (task, file) = task_of(guard.feature(), id)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    let task_implementer = implementer(&task, Some(session));
     let recorded = session.record(&task.id, reply, &available, env.now).map_err(|e| OpError::Refused(e.to_string()))?;
     let mut changes = vec![guard.feature().review_cycles_change(&cycles, env.now)];
     let ticked = recorded.decision == Some(Decision::Approved) && task.mark != Mark::Done;
@@ -288,10 +335,11 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
         (_, Some(Decision::Revise)) => (
             None,
             format!(
-                "Send the findings back to {} to fix, then review cycle {} with {}.{}",
-                implementer(&task),
+                "{}, then review cycle {} with {} (`workflow-state tasks review {}`).{}",
+                fix_instruction(&task_implementer),
                 recorded.cycle + 1,
                 recorded.next_reviewer.as_deref().unwrap_or("the same reviewer"),
+                task.id,
                 recorded.switch.as_ref().map(|s| format!(" Reviewer switched: {}.", s.reason)).unwrap_or_default()
             ),
         ),

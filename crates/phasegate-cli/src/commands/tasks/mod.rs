@@ -20,8 +20,7 @@ mod worktree;
 pub enum TasksCommand {
     List(list::ListArgs),
     Next(next::NextArgs),
-    /// Mark a ready task (or a failed one, to retry) in progress: `[~]`.
-    Start(mark::MarkArgs),
+    Start(mark::StartArgs),
     /// Tick a task done: `[x]`.
     Complete(mark::MarkArgs),
     /// Skip a task: `[-]`.
@@ -43,7 +42,7 @@ pub fn run(cmd: TasksCommand, ctx: &mut Ctx<'_>) -> CmdResult {
     match cmd {
         TasksCommand::List(a) => list::cmd_list(a, ctx),
         TasksCommand::Next(a) => next::cmd_next(a, ctx),
-        TasksCommand::Start(a) => mark::cmd_mark(a, Action::Start, ctx),
+        TasksCommand::Start(a) => mark::cmd_start(a, ctx),
         TasksCommand::Complete(a) => mark::cmd_mark(a, Action::Complete, ctx),
         TasksCommand::Skip(a) => mark::cmd_mark(a, Action::Skip, ctx),
         TasksCommand::Fail(a) => fail::cmd_fail(a, ctx),

@@ -16,9 +16,10 @@ use crate::{CmdResult, Ctx, ExitStatus};
 pub struct ReviewArgs {
     /// The task id (T1).
     id: String,
-    /// The reviewer agent (a name from `tasks reviewers`).
+    /// The reviewer agent (a name from `tasks reviewers`); needed for the
+    /// first review, optional after (the cycle resumes with its reviewer).
     #[arg(long, value_name = "AGENT")]
-    reviewer: String,
+    reviewer: Option<String>,
     /// The cycle cap for this task (default 3).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=20))]
     max_cycles: Option<u32>,
@@ -27,7 +28,7 @@ pub struct ReviewArgs {
 }
 
 pub fn cmd_review(args: ReviewArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let brief = task_review::review(&ctx.env, args.feature.get(), &args.id, &args.reviewer, args.max_cycles)?;
+    let brief = task_review::review(&ctx.env, args.feature.get(), &args.id, args.reviewer.as_deref(), args.max_cycles)?;
     ctx.out.json(&brief)?;
     Ok(ExitStatus::Success)
 }
