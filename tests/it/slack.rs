@@ -574,3 +574,108 @@ fn hooks_without_a_token_say_so_instead_of_starting_a_poller_that_cannot_post() 
     }
     assert!(!s.env.path(".git/phasegate/slack-watch.log").exists(), "a poller was started");
 }
+
+/// Bug 7: `question answer` marked the answer acknowledged, so people in
+/// Slack still saw an open question; it is told in the thread.
+#[test]
+fn an_answer_given_outside_slack_is_never_told_in_its_slack_thread() {
+    let s = Slacked::new();
+    s.ask(BLOCKING);
+    assert_eq!(s.slack.messages(CHANNEL).len(), 1);
+    let out = s.ws(&["question", "answer", &s.feature, "List", "--by", "alice"]).ok().json();
+    assert_eq!(out["slack"]["told"], true, "{out}");
+    let told = texts(&s.thread());
+    assert!(
+        told.last().unwrap().contains("Answered outside Slack (cli, by alice): List. Nothing more is needed here."),
+        "{told:?}"
+    );
+    assert_eq!(s.marker()["answer"]["acknowledged"], true);
+    // Without a token at hand, the next poll tells it.
+    let s = Slacked::new();
+    s.ask(BLOCKING);
+    let out = s.env.ws(&["question", "answer", &s.feature, "Grid"]).ok().json();
+    assert_eq!(out["slack"]["told"], false, "{out}");
+    assert!(out["slack"]["error"].as_str().unwrap().contains("background poller"), "{out}");
+    assert_ne!(s.marker()["answer"]["acknowledged"], true);
+    assert_eq!(s.poll()["told"][0], "001-a.1");
+    assert!(texts(&s.thread()).last().unwrap().contains("Answered outside Slack (cli): Grid"));
+}
+
+/// Attack: a Slack answer of the wrong shape ended in a decode error that
+/// quoted the token, printed by `slack poll` and `slack doctor` and written
+/// to the background poller's log.
+#[test]
+fn a_misshaped_slack_answer_quotes_the_token_in_an_error() {
+    let s = Slacked::new();
+    s.ask(BLOCKING);
+    s.slack.misshape_next(1);
+    let out = s.ws(&["slack", "poll"]).code(3);
+    assert!(out.stdout.contains("another shape than Slack documents"), "{}", out.report());
+    s.slack.misshape_next(1);
+    let doctor = s.ws(&["slack", "doctor"]).code(3);
+    let json = s.ws(&["slack", "poll", "--json"]);
+    s.slack.misshape_next(1);
+    let json = json.code(3);
+    for (what, text) in
+        [("poll", &out.stdout), ("poll stderr", &out.stderr), ("doctor", &doctor.stdout), ("json", &json.stdout)]
+    {
+        assert!(!text.contains(BOT) && !text.contains(READER), "{what} printed a token:\n{text}");
+        assert!(!text.contains("xoxb-") && !text.contains("xoxp-"), "{what}:\n{text}");
+    }
+}
+
+/// Attack: each reply that picked no option got a hint of its own (2,000
+/// replies, 2,000 posts in one pass holding the poll lock).
+#[test]
+fn a_slack_reply_that_picks_no_option_gets_a_hint_each() {
+    let s = Slacked::new();
+    s.ask(BLOCKING);
+    for i in 0..200 {
+        s.reply(&format!("U{i:04}"), "not sure");
+    }
+    let started = Instant::now();
+    s.poll();
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    let hints = texts(&s.thread()).iter().filter(|t| t.contains("does not pick an option")).count();
+    assert_eq!(hints, 1, "one hint per question");
+    s.reply("U9999", "still unsure");
+    s.poll();
+    assert_eq!(texts(&s.thread()).iter().filter(|t| t.contains("does not pick an option")).count(), 1);
+    s.reply("U9999", "2");
+    assert_eq!(s.poll()["answered"][0]["answer"], "List");
+}
+
+/// Attack: a `kill -9` between posting a question and recording its thread
+/// posted it again at the next poll, and the thread kept was the later one,
+/// so a reply in the first was never read.
+#[test]
+fn a_kill_during_slack_poll_posts_a_question_twice() {
+    let s = Slacked::new();
+    s.ask(BLOCKING);
+    let marker = format!(".claude/suspended/{}.json", s.feature);
+    let first = s.marker()["slack_thread_ts"].as_str().unwrap().to_owned();
+    // Killed after the post, before the thread was written down.
+    let crashed = |s: &Slacked, posting: bool| {
+        let mut m = s.marker();
+        m.as_object_mut().unwrap().remove("slack_thread_ts");
+        m.as_object_mut().unwrap().remove("slack_channel_id");
+        if posting {
+            m["delivery"]["postingSince"] = Value::from("2026-11-24T10:00:00Z");
+        }
+        s.env.write(&marker, &m.to_string());
+    };
+    crashed(&s, true);
+    assert_eq!(s.poll()["posted"][0], "001-a.1");
+    assert_eq!(s.slack.messages(CHANNEL).len(), 1, "found, not posted again");
+    assert_eq!(s.marker()["slack_thread_ts"], first.as_str());
+    // A question posted twice by an older version: both threads are read.
+    crashed(&s, false);
+    s.poll();
+    assert_eq!(s.slack.messages(CHANNEL).len(), 2);
+    crashed(&s, true);
+    s.poll();
+    assert_eq!(s.marker()["slack_thread_ts"], first.as_str(), "the first thread is the question's");
+    let second = s.marker()["delivery"]["otherThreads"][0].as_str().unwrap().to_owned();
+    s.slack.add_human_reply(CHANNEL, &second, "U0BOB", "Grid");
+    assert_eq!(s.poll()["answered"][0]["answer"], "Grid");
+}

@@ -171,6 +171,39 @@ impl Client {
         Err(SlackError::BadResponse { method: METHOD, reason: format!("more than {MAX_REPLY_PAGES} pages") })
     }
 
+    /// `conversations.history`: the channel's most recent top-level
+    /// messages, newest first, at most `max` of them (page after page).
+    pub fn history(&self, channel: &str, max: usize) -> Result<Vec<Message>, SlackError> {
+        const METHOD: &str = "conversations.history";
+        #[derive(Deserialize)]
+        struct Page {
+            messages: Vec<Message>,
+            response_metadata: Option<Metadata>,
+        }
+        #[derive(Deserialize)]
+        struct Metadata {
+            next_cursor: Option<String>,
+        }
+
+        let mut messages = Vec::new();
+        let mut cursor = String::new();
+        while messages.len() < max {
+            let mut form = vec![("channel", channel), ("limit", REPLIES_LIMIT)];
+            if !cursor.is_empty() {
+                form.push(("cursor", cursor.as_str()));
+            }
+            let page: Page = decode(METHOD, self.call(METHOD, &Body::Form(&form))?)?;
+            messages.extend(page.messages);
+            let next = page.response_metadata.and_then(|meta| meta.next_cursor).unwrap_or_default();
+            if next.is_empty() || next == cursor {
+                break;
+            }
+            cursor = next;
+        }
+        messages.truncate(max);
+        Ok(messages)
+    }
+
     /// One method call: `Ok` holds an `{"ok": true}` answer. Waits out 429s
     /// within the bounds described in the module docs.
     fn call(&self, method: &'static str, body: &Body<'_>) -> Result<Value, SlackError> {
@@ -299,8 +332,35 @@ fn retry_after_secs(header: Option<&str>) -> u64 {
 }
 
 /// An `{"ok": true}` answer as `T`; a missing field is a [`SlackError::BadResponse`].
+/// The envelope as the type Slack documents. A body of another shape is an
+/// error that names the shape, never the values: a reply may hold anything,
+/// a token included.
 fn decode<T: DeserializeOwned>(method: &'static str, value: Value) -> Result<T, SlackError> {
-    serde_json::from_value(value).map_err(|e| SlackError::BadResponse { method, reason: e.to_string() })
+    serde_json::from_value(value).map_err(|e| SlackError::BadResponse {
+        method,
+        reason: format!("a body of another shape than Slack documents ({})", without_values(&e.to_string())),
+    })
+}
+
+/// A serde message with every quoted value replaced by `…`.
+fn without_values(message: &str) -> String {
+    let mut out = String::new();
+    let mut quoted = false;
+    for c in message.chars() {
+        match (c, quoted) {
+            ('"' | '`', false) => {
+                quoted = true;
+                out.push('"');
+            }
+            ('"' | '`', true) => {
+                quoted = false;
+                out.push_str("…\"");
+            }
+            (_, true) => {}
+            (c, false) => out.push(c),
+        }
+    }
+    crate::token::scrub_secrets(&out)
 }
 
 #[cfg(test)]

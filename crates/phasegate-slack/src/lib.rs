@@ -27,4 +27,4 @@ mod token;
 
 pub use client::{Auth, Client, Message, Posted};
 pub use error::SlackError;
-pub use token::{Token, TokenKind};
+pub use token::{Token, TokenKind, scrub_secrets};

@@ -61,7 +61,52 @@ impl Token {
     /// `text` with every occurrence of the token replaced by [`REDACTED`]:
     /// for reasons built from text this crate does not control.
     pub(crate) fn scrub(&self, text: &str) -> String {
-        text.replace(&self.0, REDACTED)
+        scrub_secrets(&text.replace(&self.0, REDACTED))
+    }
+}
+
+/// `text` with every Slack token in it (`xoxb-…`, `xoxp-…`, `xoxa-…`,
+/// `xoxr-…`, `xoxe-…`, `xapp-…`) replaced, whoever's it is: a response may
+/// quote a token other than the one the call used.
+pub fn scrub_secrets(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(|c| c == 'x') {
+        let (before, at) = rest.split_at(i);
+        out.push_str(before);
+        let prefix = ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxe.", "xoxs-", "xapp-"]
+            .iter()
+            .find(|p| at.starts_with(**p));
+        match prefix {
+            Some(p) => {
+                let end = at[p.len()..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'))
+                    .map_or(at.len(), |e| e + p.len());
+                out.push_str(REDACTED);
+                rest = &at[end..];
+            }
+            None => {
+                out.push('x');
+                rest = &at[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod scrub_tests {
+    use super::*;
+
+    #[test]
+    fn every_slack_token_in_a_text_is_scrubbed() {
+        let t = scrub_secrets(
+            "invalid type: string \"xoxb-123-456-abcDEF\", expected a sequence; also xoxp-9-9 and xapp-1-A.",
+        );
+        assert!(!t.contains("xoxb-123") && !t.contains("xoxp-9") && !t.contains("xapp-1"), "{t}");
+        assert!(t.contains("expected a sequence"), "{t}");
+        assert_eq!(scrub_secrets("box xylophone xox"), "box xylophone xox");
     }
 }
 

@@ -1,6 +1,7 @@
 //! [`FakeSlack`]: the Slack Web API's wire format on 127.0.0.1, for tests.
 //!
-//! It serves `auth.test`, `chat.postMessage` and `conversations.replies`
+//! It serves `auth.test`, `chat.postMessage`, `conversations.replies` and
+//! `conversations.history`
 //! under `/api/` the way Slack documents them: HTTP 200 with `{"ok": true,
 //! ...}` or `{"ok": false, "error": "<code>"}`, HTTP 429 with `Retry-After`
 //! when rate limited, the token in `Authorization: Bearer <token>`,
@@ -186,6 +187,12 @@ impl FakeSlack {
         self.lock().faults.extend((0..n).map(|_| Fault::Garble));
     }
 
+    /// The next `n` requests get `ok: true` bodies whose fields have the
+    /// wrong shape and quote the caller's token.
+    pub fn misshape_next(&self, n: usize) {
+        self.lock().faults.extend((0..n).map(|_| Fault::Misshape));
+    }
+
     /// `conversations.replies` pages hold at most `n` messages, whatever `limit` asks.
     pub fn set_page_size_cap(&self, n: usize) {
         self.lock().page_size_cap = Some(n.max(1));
@@ -310,11 +317,22 @@ enum Fault {
     RateLimit(u64),
     Status(u16),
     Garble,
+    /// `ok: true` with every field of the wrong type, each holding the
+    /// caller's own token (a body that quotes the request).
+    Misshape,
 }
 
 impl Fault {
-    fn answer(self) -> Answer {
+    fn answer(self, token: Option<&str>) -> Answer {
         match self {
+            Fault::Misshape => {
+                let t = token.unwrap_or("none");
+                Answer::json(
+                    200,
+                    &json!({ "ok": true, "messages": t, "channel": [t], "ts": [t], "user_id": [t], "has_more": t }),
+                    None,
+                )
+            }
             Fault::RateLimit(secs) => Answer {
                 retry_after: Some(secs),
                 ..Answer::json(429, &json!({ "ok": false, "error": "ratelimited" }), Some("ratelimited"))
@@ -388,12 +406,13 @@ impl State {
         valid_body: bool,
     ) -> Answer {
         if let Some(fault) = self.faults.pop_front() {
-            return fault.answer();
+            let token = authorization.and_then(|value| value.strip_prefix("Bearer ")).map(str::trim);
+            return fault.answer(token);
         }
         let Some(method) = path.strip_prefix("/api/") else {
             return Answer::json(404, &json!({ "ok": false, "error": "unknown_method" }), Some("unknown_method"));
         };
-        if !matches!(method, "auth.test" | "chat.postMessage" | "conversations.replies") {
+        if !matches!(method, "auth.test" | "chat.postMessage" | "conversations.replies" | "conversations.history") {
             return Answer::error("unknown_method");
         }
         if !valid_body {
@@ -413,6 +432,7 @@ impl State {
         match method {
             "auth.test" => auth_test(&caller),
             "chat.postMessage" => self.post_message(&caller, param("channel"), param("text"), param("thread_ts")),
+            "conversations.history" => self.history(&caller, param("channel"), param("limit"), param("cursor")),
             _ => self.replies(&caller, param("channel"), param("ts"), param("limit"), param("cursor")),
         }
     }
@@ -444,6 +464,47 @@ impl State {
             }
             Err(code) => Answer::error(code),
         }
+    }
+
+    /// `conversations.history`: top-level messages, newest first.
+    fn history(&self, caller: &Caller, channel: Option<&str>, limit: Option<&str>, cursor: Option<&str>) -> Answer {
+        let Some(channel_id) = channel else { return Answer::error("channel_not_found") };
+        let channel = match self.channels.get(channel_id) {
+            None => return Answer::error("channel_not_found"),
+            Some(found) if !found.member => return Answer::error("not_in_channel"),
+            Some(found) => found,
+        };
+        if caller.kind == SlackTokenKind::Bot && channel_id.starts_with('C') {
+            return Answer::json(
+                200,
+                &json!({ "ok": false, "error": "missing_scope", "needed": "channels:history" }),
+                Some("missing_scope"),
+            );
+        }
+        let limit = match limit.map(str::parse::<usize>) {
+            None => DEFAULT_LIMIT,
+            Some(Ok(limit)) => limit.clamp(1, DEFAULT_LIMIT),
+            Some(Err(_)) => return Answer::error("invalid_limit"),
+        };
+        let limit = self.page_size_cap.map_or(limit, |cap| limit.min(cap));
+        let offset = match cursor.map(|c| c.strip_prefix(CURSOR_PREFIX).and_then(|n| n.parse::<usize>().ok())) {
+            None => 0,
+            Some(Some(offset)) => offset,
+            Some(None) => return Answer::error("invalid_cursor"),
+        };
+        let top: Vec<&Value> =
+            channel.messages.iter().rev().filter(|m| m.get("thread_ts").is_none_or(|t| *t == m["ts"])).collect();
+        if offset > top.len() {
+            return Answer::error("invalid_cursor");
+        }
+        let end = (offset + limit).min(top.len());
+        let has_more = end < top.len();
+        let next_cursor = if has_more { format!("{CURSOR_PREFIX}{end}") } else { String::new() };
+        Answer::ok(json!({
+            "messages": top[offset..end],
+            "has_more": has_more,
+            "response_metadata": { "next_cursor": next_cursor },
+        }))
     }
 
     fn replies(

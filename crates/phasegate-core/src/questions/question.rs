@@ -219,9 +219,32 @@ pub struct Delivery {
     /// When the overdue reminder went out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reminded_at: Option<DateTime<Utc>>,
-    /// Thread replies already seen that did not answer (for `allowFreeText: false`).
+    /// Thread replies already seen that did not answer (for `allowFreeText:
+    /// false`). Kept by earlier versions; a question with any has had its
+    /// hint.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rejected_replies: Vec<String>,
+    /// When the one hint ("that does not pick an option") was posted: one
+    /// hint per question, however many replies miss.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hinted_at: Option<DateTime<Utc>>,
+    /// Set just before the question is posted and cleared once its thread
+    /// is recorded: when a poll finds it set without a thread, the post may
+    /// have gone out before a crash, and the channel is searched for it
+    /// before posting again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub posting_since: Option<DateTime<Utc>>,
+    /// Further threads of the same question (posted twice before a crash
+    /// could be told apart): their replies are read too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_threads: Vec<String>,
+}
+
+impl Delivery {
+    /// Whether the one hint for a reply that picks no option went out.
+    pub fn hinted(&self) -> bool {
+        self.hinted_at.is_some() || !self.rejected_replies.is_empty()
+    }
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -311,6 +311,9 @@ pub struct Answered {
     /// The item was suspended on this question and may go on now.
     pub resumes: bool,
     pub remembered: bool,
+    /// The question was posted in Slack: the answer is told in its thread
+    /// (at once when a token is at hand, else by the background poller).
+    pub in_slack: bool,
 }
 
 /// Records a person's answer to question `id` (once: a second answer is
@@ -353,7 +356,9 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
         source,
         user: user.map(str::to_owned),
         at: env.now,
-        acknowledged: source != Source::Slack,
+        // Told in the question's Slack thread by the next poll, so people
+        // there see it answered; nothing to tell without a thread.
+        acknowledged: q.slack_thread_ts.is_none(),
     });
     guard.commit("question answer", vec![question_change(&found.path, &q)])?;
     drop(guard);
@@ -365,6 +370,7 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
         option,
         resumes: found.place == Place::Marker,
         remembered,
+        in_slack: q.slack_thread_ts.is_some(),
     })
 }
 

@@ -28,6 +28,8 @@ pub struct ThreadMessage {
     pub text: String,
     /// Written by a person (not a bot, no subtype).
     pub from_person: bool,
+    /// Posted with phasegate's own token.
+    pub own: bool,
 }
 
 /// Where questions are posted and answered.
@@ -37,6 +39,8 @@ pub trait Messenger {
     fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), String>;
     /// Every message of the thread, the parent first.
     fn replies(&self, channel: &str, ts: &str) -> Result<Vec<ThreadMessage>, String>;
+    /// The channel's recent top-level messages, newest first.
+    fn recent(&self, channel: &str) -> Result<Vec<ThreadMessage>, String>;
 }
 
 /// What one poll did, per question id.
@@ -47,6 +51,9 @@ pub struct PollReport {
     pub answered: Vec<AnsweredNote>,
     pub defaulted: Vec<String>,
     pub reminded: Vec<String>,
+    /// Answers given outside Slack (the CLI, /phasegate:answer, a default)
+    /// told in the question's thread.
+    pub told: Vec<String>,
     /// Posting or reading failed; the question stays and is retried.
     pub failed: Vec<String>,
     /// Still waiting for a person in Slack.
@@ -105,6 +112,7 @@ fn poll_one(
         if let (Some(m), Some(ch), Some(ts)) = (messenger, &q.slack_channel_id, &q.slack_thread_ts) {
             m.post(ch, &ack_text(a), Some(ts))?;
             update(project, env, s, acknowledge)?;
+            report.told.push(q.id.clone());
         }
         return Ok(());
     }
@@ -132,6 +140,30 @@ fn poll_one(
                 report.local += 1;
                 return Ok(());
             };
+            // A post that may have gone out before a crash is looked for
+            // before posting again (a question is posted once).
+            if q.delivery.posting_since.is_some()
+                && let Ok(found) = posted_before(m, channel, &q.id)
+                && let Some((first, others)) = found.split_first()
+            {
+                update(project, env, s, |q| {
+                    if q.slack_thread_ts.is_some() {
+                        return false;
+                    }
+                    q.slack_channel_id = Some(channel.to_owned());
+                    q.slack_thread_ts = Some(first.clone());
+                    q.delivery.other_threads = others.to_vec();
+                    q.delivery.posting_since = None;
+                    true
+                })?;
+                report.posted.push(q.id.clone());
+                report.waiting += 1;
+                return Ok(());
+            }
+            update(project, env, s, |q| {
+                q.delivery.posting_since = Some(env.now);
+                true
+            })?;
             match m.post(channel, &q.slack_text(), None) {
                 Ok((c, t)) => {
                     update(project, env, s, |q| {
@@ -140,6 +172,7 @@ fn poll_one(
                         }
                         q.slack_channel_id = Some(c.clone());
                         q.slack_thread_ts = Some(t.clone());
+                        q.delivery.posting_since = None;
                         q.delivery.last_error = None;
                         true
                     })?;
@@ -148,9 +181,13 @@ fn poll_one(
                     return Ok(());
                 }
                 Err(why) => {
+                    // Slack answered, with an error: nothing was posted.
+                    // (Only a crash between the post and the next write
+                    // leaves `posting_since` set.)
                     update(project, env, s, |q| {
                         q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
                         q.delivery.last_error = Some(why.clone());
+                        q.delivery.posting_since = None;
                         true
                     })?;
                     return Err(why);
@@ -158,11 +195,13 @@ fn poll_one(
             }
         }
     };
-    let messages = m.replies(&channel, &ts)?;
+    let mut messages = m.replies(&channel, &ts)?;
+    for other in &q.delivery.other_threads {
+        messages.extend(m.replies(&channel, other)?.into_iter().filter(|r| r.ts != *other));
+    }
+    messages.sort_by(|a, b| a.ts.cmp(&b.ts));
+    let mut hinted = q.delivery.hinted();
     for msg in messages.iter().filter(|r| r.ts != ts && r.from_person) {
-        if q.delivery.rejected_replies.contains(&msg.ts) {
-            continue;
-        }
         match q.interpret(&msg.text) {
             Some((text, option)) => {
                 let answer = Answer {
@@ -196,6 +235,8 @@ fn poll_one(
                 }
                 return Ok(());
             }
+            // One hint per question, however many replies miss.
+            None if hinted => {}
             None => {
                 let hint = format!(
                     "That does not pick an option. Reply with one of: {}.",
@@ -208,9 +249,10 @@ fn poll_one(
                 );
                 m.post(&channel, &hint, Some(&ts))?;
                 update(project, env, s, |q| {
-                    q.delivery.rejected_replies.push(msg.ts.clone());
+                    q.delivery.hinted_at = Some(env.now);
                     true
                 })?;
+                hinted = true;
             }
         }
     }
@@ -231,6 +273,16 @@ fn poll_one(
     Ok(())
 }
 
+/// The threads of question `id` phasegate already posted in `channel`,
+/// oldest first (its text names the id).
+fn posted_before(m: &dyn Messenger, channel: &str, id: &str) -> Result<Vec<String>, String> {
+    let marker = format!("(`{id}`)");
+    let mut found: Vec<String> =
+        m.recent(channel)?.into_iter().filter(|r| r.own && r.text.contains(&marker)).map(|r| r.ts).collect();
+    found.sort();
+    Ok(found)
+}
+
 fn acknowledge(q: &mut Question) -> bool {
     match q.answer.as_mut() {
         Some(a) if !a.acknowledged => {
@@ -246,7 +298,15 @@ fn ack_text(a: &Answer) -> String {
         AnsweredBy::Default => {
             format!(":white_check_mark: Nobody answered in time, so the default applies: {}", a.text)
         }
-        _ => format!(":white_check_mark: Thanks, taken ({}): {}", a.source.name(), a.text),
+        _ => match a.source {
+            Source::Slack => format!(":white_check_mark: Thanks, taken (slack): {}", a.text),
+            Source::Cli | Source::Preference | Source::Expiry => format!(
+                ":white_check_mark: Answered outside Slack ({}{}): {}. Nothing more is needed here.",
+                a.source.name(),
+                a.user.as_deref().map(|u| format!(", by {u}")).unwrap_or_default(),
+                a.text
+            ),
+        },
     }
 }
 

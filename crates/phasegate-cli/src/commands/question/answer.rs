@@ -7,7 +7,9 @@ use phasegate_ops::questions::ask as questions;
 use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Answer a question by id (or by feature: its suspension). An option may be
-/// picked by number or label. Exit 1 when it is already answered.
+/// picked by number or label. A question posted in Slack is told the answer
+/// in its thread (`slack`: told at once, or by the background poller). Exit
+/// 1 when it is already answered.
 #[derive(Debug, Args)]
 pub struct AnswerArgs {
     /// The question id (`001-auth.2`) or the feature of a suspension.
@@ -21,6 +23,6 @@ pub struct AnswerArgs {
 
 pub fn cmd_answer(a: AnswerArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let done = questions::answer(&ctx.env, &a.id, &a.text, a.by.as_deref(), Source::Cli)?;
-    ctx.out.json(&done)?;
+    ctx.out.json(&crate::commands::slack::told(ctx, &done)?)?;
     Ok(ExitStatus::Success)
 }

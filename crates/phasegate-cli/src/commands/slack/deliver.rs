@@ -20,6 +20,21 @@ pub fn delivered(ctx: &Ctx<'_>, asked: &Asked) -> Result<serde_json::Value, OpEr
     Ok(shown)
 }
 
+/// What `question answer` prints: the answer, plus `slack` ({told, error})
+/// when the question was posted in Slack, so people in its thread learn it
+/// was answered elsewhere.
+pub fn told(ctx: &Ctx<'_>, answered: &phasegate_ops::questions::ask::Answered) -> Result<serde_json::Value, OpError> {
+    let mut shown = serde_json::to_value(answered).expect("outputs always serialise");
+    if answered.in_slack
+        && let Some(mut slack) = deliver(ctx, &answered.id)?
+    {
+        let told = slack.get("told").and_then(serde_json::Value::as_bool).unwrap_or(false);
+        slack["told"] = told.into();
+        shown["slack"] = slack;
+    }
+    Ok(shown)
+}
+
 /// Posts a question just asked to Slack when a channel is configured, so it
 /// does not wait for the next poll. The question is on record whatever
 /// happens here: a failure is reported, and the next poll retries.
@@ -64,6 +79,7 @@ fn report_delivery(outcome: Result<poll::PollReport, OpError>, id: &str) -> Opti
     let not_posted = |why: String| Some(serde_json::json!({ "posted": false, "error": why }));
     match outcome {
         Ok(report) if report.posted.iter().any(|p| p == id) => Some(serde_json::json!({ "posted": true })),
+        Ok(report) if report.told.iter().any(|p| p == id) => Some(serde_json::json!({ "told": true })),
         Ok(report) => not_posted(match report.failed.first() {
             Some(f) => format!("{f}; the next `workflow-state slack poll` tries again"),
             None => "not posted yet; the next `workflow-state slack poll` posts it".to_owned(),

@@ -125,7 +125,7 @@ fn check_read(
 }
 
 fn fail(ctx: &mut Ctx<'_>, status: &mut ExitStatus, what: &str) -> Result<(), crate::CmdError> {
-    ctx.out.line(format!("fail: {what}"))?;
+    ctx.out.line(format!("fail: {}", phasegate_slack::scrub_secrets(what)))?;
     if *status == ExitStatus::Success {
         *status = ExitStatus::Unavailable;
     }

@@ -10,7 +10,7 @@ mod doctor;
 mod poll;
 mod transport;
 
-pub use deliver::delivered;
+pub use deliver::{delivered, told};
 
 #[derive(Debug, Subcommand)]
 pub enum SlackCommand {

@@ -122,11 +122,8 @@ impl SlackMessenger {
     /// A bot's posts carry `bot_id`; a user token's posts look like a
     /// person's, so they are told apart by the token's user.
     fn own_user(&self) -> Result<Option<&str>, String> {
-        if self.poster_kind == TokenKind::Bot {
-            return Ok(None);
-        }
         if self.own_user.get().is_none() {
-            let auth = self.poster.auth_test().map_err(|e| e.to_string())?;
+            let auth = self.poster.auth_test().map_err(|e| reading_hint(&e, false))?;
             let _ = self.own_user.set(auth.user_id);
         }
         Ok(self.own_user.get().and_then(|u| u.as_deref()))
@@ -145,25 +142,42 @@ impl Messenger for SlackMessenger {
         let messages = reader
             .replies(channel, ts)
             .map_err(|e| reading_hint(&e, self.reader.is_none() && self.poster_kind == TokenKind::Bot))?;
-        Ok(messages
-            .into_iter()
-            .map(|m| ThreadMessage {
-                from_person: m.is_from_person() && m.user.is_some() && m.user != own,
-                ts: m.ts,
-                user: m.user,
-                text: m.text,
-            })
-            .collect())
+        Ok(messages.into_iter().map(|m| message(m, own.as_deref())).collect())
+    }
+
+    fn recent(&self, channel: &str) -> Result<Vec<ThreadMessage>, String> {
+        let own = self.own_user()?.map(str::to_owned);
+        let reader = self.reader.as_ref().unwrap_or(&self.poster);
+        let messages = reader
+            .history(channel, RECENT_MESSAGES)
+            .map_err(|e| reading_hint(&e, self.reader.is_none() && self.poster_kind == TokenKind::Bot))?;
+        Ok(messages.into_iter().map(|m| message(m, own.as_deref())).collect())
     }
 }
 
-/// A Slack error as the poll reports it; a bot token refused a thread read
-/// is told what to set.
+/// How far back a channel is searched for a question posted before a crash.
+const RECENT_MESSAGES: usize = 1000;
+
+/// A Slack message as the poll sees it: phasegate's own posts (the
+/// token's user, bot or person) are never a person's answer.
+fn message(m: phasegate_slack::Message, own: Option<&str>) -> ThreadMessage {
+    let is_own = own.is_some() && m.user.as_deref() == own;
+    ThreadMessage {
+        from_person: m.is_from_person() && m.user.is_some() && !is_own,
+        own: is_own,
+        ts: m.ts,
+        user: m.user,
+        text: m.text,
+    }
+}
+
+/// A Slack error as the poll reports it (any token in it scrubbed); a bot
+/// token refused a thread read is told what to set.
 pub fn reading_hint(e: &SlackError, bot_reads: bool) -> String {
-    match e {
+    phasegate_slack::scrub_secrets(&match e {
         SlackError::Api { error, .. } if bot_reads && error == "missing_scope" => format!(
             "{e}; a bot token may not read this channel's threads: set {SLACK_READ_TOKEN} (or the plugin's slack_read_token) to a user token (xoxp-) with channels:history"
         ),
         _ => e.to_string(),
-    }
+    })
 }
