@@ -71,7 +71,7 @@ impl Token {
 pub fn scrub_secrets(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(i) = rest.find(|c| c == 'x') {
+    while let Some(i) = rest.find('x') {
         let (before, at) = rest.split_at(i);
         out.push_str(before);
         let prefix = ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxe.", "xoxs-", "xapp-"]

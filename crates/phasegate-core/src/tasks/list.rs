@@ -601,7 +601,7 @@ impl TaskList {
 /// The eligible tasks (with their positions) in the order they run: the
 /// written order, with the tasks that declare a layer sorted by it among the
 /// places they occupy.
-fn declared_order<'a>(eligible: Vec<(usize, &'a Task)>) -> Vec<&'a Task> {
+fn declared_order(eligible: Vec<(usize, &Task)>) -> Vec<&Task> {
     let mut declared: Vec<(Layer, usize, &Task)> =
         eligible.iter().filter_map(|(pos, t)| t.layer.filter(|_| !t.checkpoint).map(|l| (l, *pos, *t))).collect();
     declared.sort_by_key(|(l, pos, _)| (*l, *pos));
