@@ -19,6 +19,7 @@ mod phase;
 mod pipeline;
 mod pipeline_files;
 mod pipeline_ops;
+mod probes;
 mod questions;
 mod review;
 mod rounds;

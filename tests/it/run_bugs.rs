@@ -96,3 +96,54 @@ fn the_wrong_implementer_is_named() {
     assert_eq!((again["cycle"].as_u64(), again["agent"].as_str()), (Some(2), Some("security-auditor")));
     ws(&["tasks", "start", "T1", "--by", "rm -rf /"]).code(2).stderr_has("--by");
 }
+
+/// Bug 9: `phase start finish` was accepted, and a chain review ran with
+/// "Next phase ((none))"; finish is a command, not a phase to review.
+#[test]
+fn auto_runs_finish_as_a_phase() {
+    let env = TestEnv::new();
+    let f = env.feature("done", "standard");
+    env.ws(&["phase", "start", "finish", "--feature", &f]).code(1).stderr_has("`workflow-state finish`");
+    env.ws(&["review", "brief", "finish", "--feature", &f]).code(1).stderr_has("no reviewer");
+    let auto =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("commands/auto.md")).unwrap();
+    assert!(auto.contains("/phasegate:finish"), "auto.md says what to do with finish");
+}
+
+/// Bug 11: a suspension marker in seed 000's own shape (its example's 11
+/// fields, written by another tool or by hand) was refused as unreadable.
+/// It is read, answered, filled in, and its unknown fields kept.
+#[test]
+fn a_suspension_marker_in_seed_000s_own_shape_is_refused_as_unreadable() {
+    let env = TestEnv::new();
+    let f = env.feature("ux-designer-feature", "standard");
+    let seed = format!(
+        r#"{{
+  "slug": "{f}",
+  "item_type": "feature",
+  "item_path": "docs/feature-backlog/9-ux-designer-feature.md",
+  "plan_path": ".claude/plans/9-ux-designer-feature.yaml",
+  "task_id": "0.2",
+  "question": "Should the dashboard use a grid or list layout?",
+  "question_context": "The spec mentions both options...",
+  "slack_thread_ts": null,
+  "slack_channel_id": null,
+  "suspended_at": "2026-02-18T10:00:00Z",
+  "timeout_minutes": 1440,
+  "written_by": "another-tool"
+}}"#
+    );
+    env.write(&format!(".claude/suspended/{f}.json"), &seed);
+    let list = env.ws(&["question", "list", "--json"]).ok().json();
+    assert_eq!(list["questions"][0]["id"], format!("{f}.0"), "{list}");
+    env.ws(&["phase", "start", "brainstorm", "--feature", &f]).code(1).stderr_has("is suspended");
+    let b = env.ws(&["backlog", "--json"]).ok().json();
+    assert!(b["next"].is_null() && b["suspended"][0]["feature"] == f.as_str(), "{b}");
+    env.ws(&["question", "answer", &f, "a grid"]).ok();
+    let answered = json_file(&env, &format!(".claude/suspended/{f}.json"));
+    assert_eq!(answered["answer"]["text"], "a grid");
+    assert_eq!(answered["written_by"], "another-tool", "unknown fields are kept");
+    assert_eq!(answered["item_path"], "docs/feature-backlog/9-ux-designer-feature.md");
+    let started = env.ws(&["phase", "start", "brainstorm", "--feature", &f]).ok().json();
+    assert_eq!(started["answers"][0]["answer"], "a grid");
+}

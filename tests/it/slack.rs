@@ -679,3 +679,16 @@ fn a_kill_during_slack_poll_posts_a_question_twice() {
     s.slack.add_human_reply(CHANNEL, &second, "U0BOB", "Grid");
     assert_eq!(s.poll()["answered"][0]["answer"], "Grid");
 }
+
+/// Bug 8: the poller's line for an answer suggested `workflow-state phase
+/// start --feature X`, which exits 2 (the phase is required).
+#[test]
+fn the_pollers_log_suggests_phase_start_without_a_phase() {
+    let s = Slacked::new();
+    s.ask(BLOCKING);
+    s.reply("U0ALICE", "Grid");
+    let out = s.ws(&["slack", "poll"]).ok();
+    let line = out.stdout.lines().find(|l| l.contains("arrived")).unwrap().to_owned();
+    assert!(line.contains("001-a can go on: /phasegate:brainstorm (or /phasegate:auto)"), "{line}");
+    assert!(!line.contains("phase start"), "{line}");
+}

@@ -42,7 +42,9 @@ impl ExitStatus {
             OpError::Refused(_) => ExitStatus::Refused,
             OpError::Invalid(_) | OpError::Store(_) | OpError::Resolve(_) => ExitStatus::Error,
             OpError::Meta(e) => match e {
-                MetaError::NotActive { .. } | MetaError::NothingToReview { .. } => ExitStatus::Refused,
+                MetaError::NotActive { .. } | MetaError::NothingToReview { .. } | MetaError::NotStartable { .. } => {
+                    ExitStatus::Refused
+                }
                 MetaError::NotInProgress { .. } | MetaError::NoReviewLoop { .. } => ExitStatus::Error,
             },
             OpError::Run(e) => match e {

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use phasegate_core::questions::{Preferences, QUESTIONS_DIR, Question, SUSPENDED_DIR};
+use phasegate_core::questions::{Preferences, QUESTIONS_DIR, Question, QuestionFile, SUSPENDED_DIR};
 use phasegate_core::questions::{QUESTIONS_CONFIG_PATH, QuestionsConfig};
 use phasegate_core::questions::{ROUNDS_FILE, RoundsFile};
 use phasegate_core::schema::Schema;
@@ -49,6 +49,18 @@ pub struct Stored {
 pub struct Unreadable {
     pub path: PathBuf,
     pub error: StoreError,
+}
+
+impl Unreadable {
+    /// The feature the file belongs to, by its name: a marker is named
+    /// after its feature, a queued question `<feature>.<n>`.
+    pub fn feature(&self) -> Option<&str> {
+        let stem = self.path.file_stem()?.to_str()?;
+        match self.path.parent().and_then(Path::file_name).and_then(|n| n.to_str()) {
+            Some("suspended") => Some(stem),
+            _ => stem.rsplit_once('.').map(|(slug, _)| slug),
+        }
+    }
 }
 
 impl Project {
@@ -89,13 +101,40 @@ impl Project {
         }
     }
 
-    /// Every stored question, markers first; unreadable files apart.
+    /// Every stored question, markers first; unreadable files apart. Two
+    /// files with one question id are both unreadable (each names the
+    /// other): neither may stand for, or overwrite, the other.
     pub fn questions(&self) -> Result<(Vec<Stored>, Vec<Unreadable>), StoreError> {
-        let mut found = self.read_place(Place::Marker)?;
+        let (mut good, mut bad) = self.read_place(Place::Marker)?;
         let queued = self.read_place(Place::Queue)?;
-        found.0.extend(queued.0);
-        found.1.extend(queued.1);
-        Ok(found)
+        good.extend(queued.0);
+        bad.extend(queued.1);
+        let mut by_id: std::collections::BTreeMap<&str, Vec<usize>> = std::collections::BTreeMap::new();
+        for (i, s) in good.iter().enumerate() {
+            by_id.entry(s.question.id.as_str()).or_default().push(i);
+        }
+        let twice: Vec<usize> = by_id.into_values().filter(|v| v.len() > 1).flatten().collect();
+        if twice.is_empty() {
+            return Ok((good, bad));
+        }
+        let mut kept = Vec::new();
+        for (i, s) in good.into_iter().enumerate() {
+            if twice.contains(&i) {
+                bad.push(Unreadable {
+                    error: StoreError::Corrupt {
+                        path: s.path.clone(),
+                        detail: format!(
+                            "another file holds question `{}` too; keep one (the answered one, if any) and remove the other",
+                            s.question.id
+                        ),
+                    },
+                    path: s.path,
+                });
+            } else {
+                kept.push(s);
+            }
+        }
+        Ok((kept, bad))
     }
 
     /// The suspension markers only (the hooks' view): one small folder.
@@ -111,7 +150,7 @@ impl Project {
         let mut good = Vec::new();
         let mut bad = Vec::new();
         for path in json_files(self.root(), &dir)? {
-            match read_question(self.root(), &path) {
+            match read_question_in(self.root(), &path, place) {
                 Ok(Some(question)) => good.push(Stored { path, place, question }),
                 Ok(None) => {}
                 Err(error) => bad.push(Unreadable { path, error }),
@@ -122,7 +161,10 @@ impl Project {
 
     /// The marker of `slug`, if it is suspended (or was, and its answer waits).
     pub fn marker(&self, slug: &str) -> Result<Option<Question>, StoreError> {
-        read_question(self.root(), &self.marker_path(slug))
+        if phasegate_core::slug::validate(slug).is_err() {
+            return Ok(None);
+        }
+        read_question_in(self.root(), &self.marker_path(slug), Place::Marker)
     }
 
     pub fn preferences(&self) -> Result<Preferences, StoreError> {
@@ -211,12 +253,22 @@ fn render<T: serde::Serialize>(v: &T) -> String {
 /// Reads one question file: the typed reading, the schema only to explain
 /// a failure field by field. None when it does not exist.
 pub fn read_question(root: &Path, path: &Path) -> Result<Option<Question>, StoreError> {
+    let place = match path.parent().and_then(Path::file_name).and_then(|n| n.to_str()) {
+        Some("suspended") => Place::Marker,
+        _ => Place::Queue,
+    };
+    read_question_in(root, path, place)
+}
+
+fn read_question_in(root: &Path, path: &Path, place: Place) -> Result<Option<Question>, StoreError> {
     fs::confine(root, path)?;
     let Some(text) = fs::read_optional(path)? else { return Ok(None) };
-    let typed = serde_json::from_str::<Question>(&text).map_err(|e| e.to_string()).and_then(|q| {
-        q.rules()?;
-        Ok(q)
-    });
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let file = match place {
+        Place::Marker => QuestionFile::Marker,
+        Place::Queue => QuestionFile::Queue,
+    };
+    let typed = Question::parse(&text, stem, file);
     match typed {
         Ok(q) => Ok(Some(q)),
         Err(why) => {

@@ -264,6 +264,10 @@ pub enum MetaError {
     NotInProgress { phase: Phase, state: &'static str },
     #[error("phase {phase} has no reviewer loop")]
     NoReviewLoop { phase: Phase },
+    #[error(
+        "{phase} is not started like a phase: it has no result to review. Run `workflow-state finish` (/phasegate:finish) to end the feature"
+    )]
+    NotStartable { phase: Phase },
     #[error("phase {phase} has no {artifact} to review; produce it first (start without --review-only)")]
     NothingToReview { phase: Phase, artifact: &'static str },
 }
@@ -399,6 +403,9 @@ impl Meta {
         present: ArtifactSet,
     ) -> Result<StartKind, MetaError> {
         self.ensure_active()?;
+        if !phase.has_review_loop() {
+            return Err(MetaError::NotStartable { phase });
+        }
         if mode == StartMode::ReviewOnly
             && let Some(a) = phase.artifact().filter(|a| !present.contains(*a))
         {

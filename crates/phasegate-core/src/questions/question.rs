@@ -288,28 +288,44 @@ pub struct Answer {
 
 /// A stored question: seed 000's marker fields (snake_case, as the seed's
 /// example), then the question's own (camelCase).
+///
+/// The seed's marker is a contract with whoever suspends an item: a marker
+/// in its shape alone (its eleven fields, written by another tool or by
+/// hand) is a blocking question that allows free text, with the id
+/// `<slug>.0`; only `slug`, `question` and `suspended_at` must be there.
+/// Fields phasegate does not know are kept as they are, never dropped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Question {
     pub slug: String,
+    #[serde(default = "default_item_type")]
     pub item_type: ItemType,
+    #[serde(default)]
     pub item_path: String,
+    #[serde(default)]
     pub plan_path: Option<String>,
+    #[serde(default)]
     pub task_id: Option<String>,
     pub question: String,
+    #[serde(default)]
     pub question_context: String,
+    #[serde(default)]
     pub slack_thread_ts: Option<String>,
+    #[serde(default)]
     pub slack_channel_id: Option<String>,
     pub suspended_at: DateTime<Utc>,
+    #[serde(default = "default_timeout")]
     pub timeout_minutes: u64,
 
+    /// `<slug>.<n>`; `<slug>.0` for a marker another tool wrote.
+    #[serde(default)]
     pub id: String,
-    #[serde(rename = "type")]
+    #[serde(rename = "type", default = "default_kind")]
     pub kind: QuestionType,
+    #[serde(default = "yes")]
     pub blocking: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<Choice>,
-    #[serde(rename = "allowFreeText")]
+    #[serde(rename = "allowFreeText", default = "yes")]
     pub allow_free_text: bool,
     #[serde(rename = "defaultOption", default, skip_serializing_if = "Option::is_none")]
     pub default_option: Option<String>,
@@ -331,6 +347,77 @@ pub struct Question {
     /// When the answer was taken back into the item's work.
     #[serde(rename = "takenAt", default, skip_serializing_if = "Option::is_none")]
     pub taken_at: Option<DateTime<Utc>>,
+    /// Fields another tool wrote into the marker, kept as they are.
+    #[serde(flatten)]
+    pub extra: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+fn default_item_type() -> ItemType {
+    ItemType::Feature
+}
+
+fn default_timeout() -> u64 {
+    DEFAULT_TIMEOUT_MINUTES
+}
+
+fn default_kind() -> QuestionType {
+    QuestionType::Blocking
+}
+
+/// The longest question id.
+pub const MAX_ID: usize = 80;
+
+/// A question id names a file (`.claude/questions/<id>.json`): letters,
+/// digits, `.`, `_`, `-`, starting with a letter or digit, no `..`, at most
+/// 80 characters.
+pub fn validate_id(id: &str) -> Result<(), String> {
+    let ok = !id.is_empty()
+        && id.len() <= MAX_ID
+        && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && id.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && !id.contains("..")
+        && !id.ends_with(".lock");
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "invalid question id `{}`: use 1-{MAX_ID} letters, digits, '-', '_' or '.', starting with a letter or digit, without '..' or path separators (`<feature>.<n>`)",
+            id.chars().take(MAX_ID).collect::<String>()
+        ))
+    }
+}
+
+/// Where a question file lies, which its name must agree with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuestionFile {
+    /// `.claude/suspended/<slug>.json`.
+    Marker,
+    /// `.claude/questions/<id>.json`.
+    Queue,
+}
+
+impl Question {
+    /// Reads a question file named `<stem>.json` in its `place`: the JSON,
+    /// the defaults of a seed-shaped marker, and every rule the schema
+    /// cannot say (ids and slugs that become paths, the name agreeing with
+    /// the content, so one file never stands for another's question).
+    pub fn parse(text: &str, stem: &str, place: QuestionFile) -> Result<Question, String> {
+        let mut q: Question = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if q.id.is_empty() {
+            q.id = format!("{}.0", q.slug);
+        }
+        q.rules()?;
+        let (field, value) = match place {
+            QuestionFile::Marker => ("slug", &q.slug),
+            QuestionFile::Queue => ("id", &q.id),
+        };
+        if value != stem {
+            return Err(format!(
+                "its `{field}` is `{value}` but the file is named `{stem}.json`; a question file is named after its {field}"
+            ));
+        }
+        Ok(q)
+    }
 }
 
 /// Where a question stands now.
@@ -378,6 +465,7 @@ impl Question {
             delivery: Delivery::default(),
             answer: None,
             taken_at: None,
+            extra: Default::default(),
         }
     }
 
@@ -386,6 +474,8 @@ impl Question {
         if self.id.trim().is_empty() || self.slug.trim().is_empty() || self.question.trim().is_empty() {
             return Err("`id`, `slug` and `question` must not be empty".into());
         }
+        crate::slug::validate(&self.slug).map_err(|e| format!("`slug`: {e}"))?;
+        validate_id(&self.id).map_err(|e| format!("`id`: {e}"))?;
         if !(1..=MAX_MINUTES).contains(&self.timeout_minutes) {
             return Err(format!("`timeout_minutes` is {}; use 1 to {MAX_MINUTES}", self.timeout_minutes));
         }

@@ -46,7 +46,7 @@ pub struct Backlog {
 
 pub fn backlog(env: &Env) -> OpResult<Backlog> {
     let project = session::project(env)?;
-    let (questions, _) = project.questions()?;
+    let (questions, bad) = project.questions()?;
     let mut ready = Vec::new();
     let mut suspended = Vec::new();
     let mut unreadable = Vec::new();
@@ -59,6 +59,13 @@ pub fn backlog(env: &Env) -> OpResult<Backlog> {
                 continue;
             }
         };
+        // A question file of this feature that cannot be read may be the
+        // marker that suspends it: the feature is not ready until it is
+        // fixed, and the error names the file.
+        if let Some(b) = bad.iter().find(|b| b.feature() == Some(name.as_str())) {
+            unreadable.push(format!("{name}: {}", b.error));
+            continue;
+        }
         let mine = questions.iter().filter(|s| s.question.slug == name && s.question.taken_at.is_none());
         let mut waiting_on = None;
         let mut arrived = false;

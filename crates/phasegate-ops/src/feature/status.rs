@@ -52,9 +52,14 @@ impl Row {
 /// Every feature; refreshes the index of active features.
 pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
     let project = session::project(env)?;
-    let (markers, _) = project.markers()?;
+    let (markers, bad) = project.markers()?;
     let mut rows: Vec<Row> = project.list()?.into_iter().map(row).collect();
     for r in &mut rows {
+        if let Some(b) = bad.iter().find(|b| b.feature() == Some(r.name.as_str())) {
+            r.next = None;
+            r.error.get_or_insert_with(|| format!("{} (its suspension marker; fix or remove it)", b.error));
+            continue;
+        }
         if let Some(m) = markers.iter().find(|m| m.question.slug == r.name && m.question.answer.is_none()) {
             r.suspended = Some(m.question.id.clone());
             r.next = Some(format!("/phasegate:answer {}", m.question.id));

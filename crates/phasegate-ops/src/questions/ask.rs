@@ -294,7 +294,10 @@ pub fn find(project: &Project, id: &str) -> OpResult<Stored> {
     } else {
         msg.push_str("; `workflow-state question list` shows the open ones");
     }
-    if let Some(b) = bad.first() {
+    let slug = id.rsplit_once('.').map_or(id, |(slug, _)| slug);
+    if let Some(b) = bad.iter().find(|b| b.feature() == Some(slug) || b.feature() == Some(id)) {
+        msg.push_str(&format!("; a question file of {slug} cannot be read: {}", b.error));
+    } else if let Some(b) = bad.first() {
         msg.push_str(&format!(" ({} question file(s) cannot be read, e.g. {})", bad.len(), b.path.display()));
     }
     Err(OpError::Invalid(msg))

@@ -8,6 +8,7 @@
 //! The transport is a [`Messenger`]: Slack's Web API in the CLI
 //! (`phasegate-slack`); this crate never links a network client.
 
+use phasegate_core::feature::{Workflow, next_step};
 use phasegate_core::questions::AnsweredBy;
 use phasegate_core::questions::QuestionsConfig;
 use phasegate_core::questions::{Answer, Question, QuestionState, Source};
@@ -71,6 +72,8 @@ pub struct AnsweredNote {
     pub id: String,
     pub feature: String,
     pub answer: String,
+    /// What takes the answer in and goes on.
+    pub resume: String,
 }
 
 /// Polls every open question once (only the question `only` when given),
@@ -221,7 +224,12 @@ fn poll_one(
                     true
                 })?;
                 if won {
-                    report.answered.push(AnsweredNote { id: q.id.clone(), feature: q.slug.clone(), answer: text });
+                    report.answered.push(AnsweredNote {
+                        id: q.id.clone(),
+                        feature: q.slug.clone(),
+                        answer: text,
+                        resume: resume_command(project, &q.slug),
+                    });
                     let mut answered = q.clone();
                     answered.answer = Some(answer.clone());
                     let _ = remember(project, env, &answered);
@@ -271,6 +279,20 @@ fn poll_one(
         report.reminded.push(q.id.clone());
     }
     Ok(())
+}
+
+/// What goes on with a feature once its answer arrived: a pipeline resumes;
+/// a phased feature runs its next command (which takes the answer in); the
+/// backlog runner when the feature cannot be read.
+pub fn resume_command(project: &Project, slug: &str) -> String {
+    let feature = project.feature_named(slug);
+    match feature.load() {
+        Ok(meta) => match meta.workflow {
+            Workflow::Pipeline => format!("`workflow-state pipeline resume --feature {slug}`"),
+            Workflow::Phased => next_step(&meta).command.unwrap_or_else(|| "/phasegate:auto".to_owned()),
+        },
+        Err(_) => "/phasegate:auto".to_owned(),
+    }
 }
 
 /// The threads of question `id` phasegate already posted in `channel`,

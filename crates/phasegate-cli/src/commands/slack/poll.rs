@@ -151,8 +151,8 @@ pub fn lines(report: &PollReport) -> Vec<String> {
     }
     for a in &report.answered {
         out.push(format!(
-            "the answer to {} arrived: \"{}\"; {} can go on (/phasegate:auto, or `workflow-state phase start --feature {}`)",
-            a.id, a.answer, a.feature, a.feature
+            "the answer to {} arrived: \"{}\"; {} can go on: {} (or /phasegate:auto)",
+            a.id, a.answer, a.feature, a.resume
         ));
     }
     for id in &report.defaulted {
