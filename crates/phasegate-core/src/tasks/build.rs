@@ -22,7 +22,15 @@ pub const DEFAULT_TIME_LIMIT_MINUTES: i64 = 120;
 pub const SYNTAX_RETRIES: u32 = 3;
 /// Seed 004 §5.3: a failed validation is retried while `task.attempts < 2`.
 pub const VALIDATION_RETRIES: u32 = 2;
+/// A network error or a timeout is retried while `task.attempts < 2`, then
+/// escalated (ours: the seed has no such classes; both are usually gone on
+/// the next run, and a second failure says they are not).
+pub const TRANSIENT_RETRIES: u32 = 2;
 
+/// The seed's classes of a failed task's error, and three of ours that it
+/// calls unknown: `NETWORK` (refused, unreachable, a name not resolved),
+/// `TIMEOUT` (a test, a statement or a request out of time) and `RESOURCE`
+/// (the machine out of memory, disk space, file handles or processes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE", tag = "type")]
 pub enum ErrorType {
@@ -30,6 +38,9 @@ pub enum ErrorType {
     MissingDependency { package: Option<String> },
     Conflict,
     ValidationFailed,
+    Network,
+    Timeout,
+    Resource,
     Other,
 }
 
@@ -89,13 +100,20 @@ pub fn classify(output: &str) -> ErrorType {
 }
 
 /// The seed's `handle_task_failure`: `attempts` is how often the task ran,
-/// this failure included.
+/// this failure included. The seed's rules, and ours for the classes it
+/// lacks: a network error or a timeout is transient, retried while
+/// `attempts < 2` ([`TRANSIENT_RETRIES`]) and then escalated; a machine out
+/// of memory, disk space, file handles or processes is escalated at once,
+/// since no retry frees them.
 pub fn decide_failure(error: &ErrorType, attempts: u32, output: &str) -> FailureDecision {
     let d = |action, reason: &str| FailureDecision { action, reason: reason.to_owned(), package: None };
+    let escalate = |reason: String| FailureDecision { action: BuildAction::Escalate, reason, package: None };
+    let first = quote(first_line(output));
     match error {
         ErrorType::SyntaxError if attempts < SYNTAX_RETRIES => {
             d(BuildAction::Retry, "Syntax error - will retry with correction")
         }
+        ErrorType::SyntaxError => escalate(format!("Syntax error after {attempts} attempts: {first}")),
         ErrorType::MissingDependency { package } => FailureDecision {
             action: BuildAction::InstallAndRetry,
             reason: format!(
@@ -109,18 +127,37 @@ pub fn decide_failure(error: &ErrorType, attempts: u32, output: &str) -> Failure
             d(BuildAction::Retry, "Validation failed - will fix")
         }
         ErrorType::ValidationFailed => d(BuildAction::Skip, "Validation failed after 2 attempts"),
-        ErrorType::SyntaxError | ErrorType::Other => {
-            let first = output.lines().find(|l| !l.trim().is_empty()).unwrap_or("no output").trim();
-            let first: String = first.chars().take(200).collect();
-            FailureDecision {
-                action: BuildAction::Escalate,
-                reason: match error {
-                    ErrorType::SyntaxError => format!("Syntax error after {attempts} attempts: {first}"),
-                    _ => format!("Unknown error: {first}"),
-                },
-                package: None,
-            }
-        }
+        ErrorType::Network if attempts < TRANSIENT_RETRIES => d(BuildAction::Retry, "Network error - will retry"),
+        ErrorType::Network => escalate(format!("Network error after {attempts} attempts: {first}")),
+        ErrorType::Timeout if attempts < TRANSIENT_RETRIES => d(BuildAction::Retry, "Timed out - will retry"),
+        ErrorType::Timeout => escalate(format!("Timed out after {attempts} attempts: {first}")),
+        ErrorType::Resource => escalate(format!("The machine ran out of {}: {first}", ran_out_of(&first))),
+        ErrorType::Other => escalate(format!("Unknown error: {first}")),
+    }
+}
+
+fn first_line(output: &str) -> &str {
+    output.lines().find(|l| !l.trim().is_empty()).unwrap_or("no output")
+}
+
+fn quote(line: &str) -> String {
+    line.trim().chars().take(200).collect()
+}
+
+/// What a resource line says ran out.
+fn ran_out_of(line: &str) -> &'static str {
+    let l = line.to_ascii_lowercase();
+    let has = |keys: &[&str]| keys.iter().any(|k| l.contains(k));
+    if has(&["file watchers"]) {
+        "file watchers"
+    } else if has(&["no space", "enospc", "quota"]) {
+        "disk space"
+    } else if has(&["open files", "emfile", "enfile"]) {
+        "file handles"
+    } else if has(&["resource temporarily unavailable", "eagain"]) {
+        "processes"
+    } else {
+        "memory"
     }
 }
 
@@ -194,6 +231,75 @@ mod tests {
         assert_eq!((d.action, d.reason.as_str()), (BuildAction::Skip, "Validation failed after 2 attempts"));
         let d = decide_failure(&ErrorType::Other, 1, "\nKilled by OOM\n");
         assert_eq!((d.action, d.reason.as_str()), (BuildAction::Escalate, "Unknown error: Killed by OOM"));
+    }
+
+    #[test]
+    fn the_new_classes_serialise_like_the_seeds() {
+        for (e, want) in
+            [(ErrorType::Network, "NETWORK"), (ErrorType::Timeout, "TIMEOUT"), (ErrorType::Resource, "RESOURCE")]
+        {
+            assert_eq!(serde_json::to_value(&e).unwrap(), serde_json::json!({ "type": want }));
+        }
+        let missing = ErrorType::MissingDependency { package: Some("zod".into()) };
+        assert_eq!(
+            serde_json::to_value(&missing).unwrap(),
+            serde_json::json!({ "type": "MISSING_DEPENDENCY", "package": "zod" })
+        );
+    }
+
+    /// Ours, for the classes the seed lacks: a network error or a timeout is
+    /// retried while attempts < 2 and then escalated; a machine out of
+    /// something is escalated at once.
+    #[test]
+    fn network_errors_and_timeouts_are_retried_once_and_resources_escalate() {
+        let refused = "Error: connect ECONNREFUSED 127.0.0.1:5432";
+        let slow = "Error: Test timed out in 5000ms.";
+        let oom = "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory";
+        let disk = "npm ERR! nospc ENOSPC: no space left on device, write";
+        let files = "OSError: [Errno 24] Too many open files: 'data/part-0412.csv'";
+        for (error, attempts, output, action, reason) in [
+            (ErrorType::Network, 1, refused, BuildAction::Retry, "Network error - will retry"),
+            (
+                ErrorType::Network,
+                2,
+                refused,
+                BuildAction::Escalate,
+                "Network error after 2 attempts: Error: connect ECONNREFUSED 127.0.0.1:5432",
+            ),
+            (ErrorType::Timeout, 1, slow, BuildAction::Retry, "Timed out - will retry"),
+            (
+                ErrorType::Timeout,
+                2,
+                slow,
+                BuildAction::Escalate,
+                "Timed out after 2 attempts: Error: Test timed out in 5000ms.",
+            ),
+            (
+                ErrorType::Resource,
+                1,
+                oom,
+                BuildAction::Escalate,
+                "The machine ran out of memory: FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+            ),
+            (
+                ErrorType::Resource,
+                1,
+                disk,
+                BuildAction::Escalate,
+                "The machine ran out of disk space: npm ERR! nospc ENOSPC: no space left on device, write",
+            ),
+            (
+                ErrorType::Resource,
+                1,
+                files,
+                BuildAction::Escalate,
+                "The machine ran out of file handles: OSError: [Errno 24] Too many open files: 'data/part-0412.csv'",
+            ),
+            (ErrorType::Resource, 1, "Killed", BuildAction::Escalate, "The machine ran out of memory: Killed"),
+        ] {
+            let d = decide_failure(&error, attempts, output);
+            assert_eq!((&d.action, d.reason.as_str(), &d.package), (&action, reason, &None), "{error:?} {attempts}");
+        }
     }
 
     #[test]
