@@ -11,7 +11,7 @@ mod review;
 pub use agents::{Frontmatter, PRIORITIES, Priority, RequestInput, frontmatter, priorities, review_request};
 pub use build::{
     BuildAction, DEFAULT_TIME_LIMIT_MINUTES, ErrorType, FailureDecision, MAX_FAILED_TASKS, SYNTAX_RETRIES,
-    VALIDATION_RETRIES, classify, decide_failure, should_continue,
+    TRANSIENT_RETRIES, VALIDATION_RETRIES, classify, decide_failure, should_continue,
 };
 pub use config::{
     Build, DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, Escalation, IMPLEMENT_CONFIG_PATH, ImplementConfig,

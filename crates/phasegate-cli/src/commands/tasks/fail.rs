@@ -13,7 +13,9 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// decision to its validation output: SYNTAX_ERROR retries below 3
 /// attempts, MISSING_DEPENDENCY installs and retries, CONFLICT rebases and
 /// retries, VALIDATION_FAILED retries below 2 attempts and is then skipped
-/// (`[-]`), anything else escalates to the user (a question). With
+/// (`[-]`), NETWORK and TIMEOUT retry below 2 attempts, RESOURCE (the
+/// machine out of memory, disk or file handles) and anything else escalate
+/// to the user (a question). With
 /// --rollback the files the task changed go back to its checkpoint (the
 /// working tree when it started, uncommitted work included; refused when the
 /// task committed). Prints `error`, `decision`, `stop` (more than 3 failed
