@@ -1,0 +1,12 @@
+//! Several Claude Code sessions in one repository (terminals, background
+//! agents, worktrees): the pure rules behind their coordination, from seed
+//! 004's monitor and PM agents. The store keeps the records; these
+//! functions decide, with the clock passed in.
+//!
+//! - sessions: the record, §1.2's lifecycle, liveness by heartbeat (§7.2);
+
+mod session;
+
+pub use session::{
+    CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Priority, SessionRecord, SessionState, health,
+};
