@@ -4,9 +4,15 @@
 //! functions decide, with the clock passed in.
 //!
 //! - sessions: the record, §1.2's lifecycle, liveness by heartbeat (§7.2);
+//! - leases: which session may edit a file, §8.2's conflict rule;
 
+mod lease;
 mod session;
 
+pub use lease::{
+    DENY_SUGGESTION, Lease, LeaseDecision, LeaseLookupError, LeasePath, LeasePathError, LeaseReason, LeaseRequest,
+    Owner, PathCase, UNOWNED_REASON, decide_request,
+};
 pub use session::{
     CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Priority, SessionRecord, SessionState, health,
 };
