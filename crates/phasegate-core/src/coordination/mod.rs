@@ -6,14 +6,22 @@
 //! - sessions: the record, §1.2's lifecycle, liveness by heartbeat (§7.2);
 //! - leases: which session may edit a file, §8.2's conflict rule;
 //! - waits: who waits for whose file, and the circles that never end (§7.3);
+//! - monitor: every 2 minutes, stuck tasks, deadlocks, sessions down, the
+//!   alerts to raise without repeating them (§7);
 
 mod lease;
+mod monitor;
 mod session;
 mod waits;
 
 pub use lease::{
     DENY_SUGGESTION, Lease, LeaseDecision, LeaseLookupError, LeasePath, LeasePathError, LeaseReason, LeaseRequest,
     Owner, PathCase, UNOWNED_REASON, decide_request,
+};
+pub use monitor::{
+    ALERT_QUIET_FOR, ActiveTask, Alert, AlertDetails, AlertType, CHECK_EVERY, DATABASE_STUCK_AFTER, MonitorInput,
+    MonitorReport, MonitorRun, STUCK_AFTER, SessionStatus, Severity, StuckTask, Suppressed, TESTS_STUCK_AFTER,
+    monitor_due, run_monitor, stuck_threshold,
 };
 pub use session::{
     CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Priority, SessionRecord, SessionState, health,
