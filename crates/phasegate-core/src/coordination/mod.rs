@@ -8,9 +8,12 @@
 //! - waits: who waits for whose file, and the circles that never end (§7.3);
 //! - monitor: every 2 minutes, stuck tasks, deadlocks, sessions down, the
 //!   alerts to raise without repeating them (§7);
+//! - pm: what to do about a stuck task, a conflict, a session that went
+//!   down, each decision with its reason (§8.2);
 
 mod lease;
 mod monitor;
+mod pm;
 mod session;
 mod waits;
 
@@ -22,6 +25,10 @@ pub use monitor::{
     ALERT_QUIET_FOR, ActiveTask, Alert, AlertDetails, AlertType, CHECK_EVERY, DATABASE_STUCK_AFTER, MonitorInput,
     MonitorReport, MonitorRun, STUCK_AFTER, SessionStatus, Severity, StuckTask, Suppressed, TESTS_STUCK_AFTER,
     monitor_due, run_monitor, stuck_threshold,
+};
+pub use pm::{
+    Assignment, CHECK_AGAIN_IN, ESCALATE_AFTER, EscalationOption, FollowUp, INTERRUPT_AFTER, INTERRUPT_REASON,
+    PmAction, PmDecision, Redistribution, Target, handle_conflict, handle_stuck_task, redistribute,
 };
 pub use session::{
     CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Priority, SessionRecord, SessionState, health,
