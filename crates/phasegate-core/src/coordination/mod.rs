@@ -10,13 +10,20 @@
 //!   alerts to raise without repeating them (§7);
 //! - pm: what to do about a stuck task, a conflict, a session that went
 //!   down, each decision with its reason (§8.2);
+//! - events: what happened, where it leads next (§2's routing, with the
+//!   user's overrides), and the append-only event log.
 
+mod events;
 mod lease;
 mod monitor;
 mod pm;
 mod session;
 mod waits;
 
+pub use events::{
+    BadLine, DEFAULT_ROUTES, DefaultRoute, Event, EventLog, EventPattern, EventType, EventTypeError,
+    ROUTING_CONFIG_PATH, Route, RouteOrigin, RouteTarget, RoutingConfig, Suggestion, parse_event_log, route, suggest,
+};
 pub use lease::{
     DENY_SUGGESTION, Lease, LeaseDecision, LeaseLookupError, LeasePath, LeasePathError, LeaseReason, LeaseRequest,
     Owner, PathCase, UNOWNED_REASON, decide_request,
