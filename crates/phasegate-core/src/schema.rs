@@ -24,6 +24,7 @@ pub enum Schema {
     ReviewCycles,
     ImplementConfig,
     RoutingConfig,
+    Ideation,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -31,7 +32,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 15] = [
+    pub const ALL: [Schema; 16] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -47,6 +48,7 @@ impl Schema {
         Schema::ReviewCycles,
         Schema::ImplementConfig,
         Schema::RoutingConfig,
+        Schema::Ideation,
     ];
 
     /// File name under `schemas/`.
@@ -67,6 +69,7 @@ impl Schema {
             Schema::ReviewCycles => "review-cycles.schema.json",
             Schema::ImplementConfig => "implement-config.schema.json",
             Schema::RoutingConfig => "routing-config.schema.json",
+            Schema::Ideation => "ideation.schema.json",
         }
     }
 
@@ -88,6 +91,7 @@ impl Schema {
             Schema::ReviewCycles => include_str!("../../../schemas/review-cycles.schema.json"),
             Schema::ImplementConfig => include_str!("../../../schemas/implement-config.schema.json"),
             Schema::RoutingConfig => include_str!("../../../schemas/routing-config.schema.json"),
+            Schema::Ideation => include_str!("../../../schemas/ideation.schema.json"),
         }
     }
 

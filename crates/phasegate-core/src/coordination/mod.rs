@@ -11,9 +11,12 @@
 //! - pm: what to do about a stuck task, a conflict, a session that went
 //!   down, each decision with its reason (§8.2);
 //! - events: what happened, where it leads next (§2's routing, with the
-//!   user's overrides), and the append-only event log.
+//!   user's overrides), and the append-only event log;
+//! - ideation: an idea's four sub-phases, its prompt and its handoff brief
+//!   (§3, §4.2), kept in `ideation.json`.
 
 mod events;
+mod ideation;
 mod lease;
 mod monitor;
 mod pm;
@@ -23,6 +26,11 @@ mod waits;
 pub use events::{
     BadLine, DEFAULT_ROUTES, DefaultRoute, Event, EventLog, EventPattern, EventType, EventTypeError,
     ROUTING_CONFIG_PATH, Route, RouteOrigin, RouteTarget, RoutingConfig, Suggestion, parse_event_log, route, suggest,
+};
+pub use ideation::{
+    ArtifactType, COMPLETE_CONFIDENCE, Handoff, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError,
+    IdeationPhase, IdeationState, MIN_VALIDATIONS, NARROWING_CONFIDENCE, PhaseChange, Risk, Signals, SpecInput,
+    TransitionDecision, VALIDATION, evaluate_transition, phase_prompt,
 };
 pub use lease::{
     DENY_SUGGESTION, Lease, LeaseDecision, LeaseLookupError, LeasePath, LeasePathError, LeaseReason, LeaseRequest,
