@@ -1,7 +1,8 @@
 //! Several Claude Code sessions in one repository (terminals, background
 //! agents, worktrees): the pure rules behind their coordination, from seed
-//! 004's monitor and PM agents. The store keeps the records; these
-//! functions decide, with the clock passed in.
+//! 004's lifecycle, routing, ideation, monitor and PM agents. The store
+//! keeps the records; these functions decide, with the clock passed in.
+//! Every design choice is written down in its submodule's docs.
 //!
 //! - sessions: the record, §1.2's lifecycle, liveness by heartbeat (§7.2);
 //! - leases: which session may edit a file, §8.2's conflict rule;

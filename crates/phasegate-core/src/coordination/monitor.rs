@@ -169,6 +169,19 @@ pub struct StuckTask {
     pub threshold_minutes: i64,
 }
 
+/// The task behind a `stuck_task` alert, for the PM to judge again now.
+impl From<&StuckTask> for ActiveTask {
+    fn from(s: &StuckTask) -> ActiveTask {
+        ActiveTask {
+            id: s.task_id.clone(),
+            feature: s.feature.clone(),
+            session: s.session.clone(),
+            layer: s.layer.clone(),
+            started_at: s.started_at,
+        }
+    }
+}
+
 /// One session as the monitor saw it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

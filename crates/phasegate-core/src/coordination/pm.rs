@@ -332,6 +332,21 @@ mod tests {
     }
 
     #[test]
+    fn a_stuck_task_alert_is_judged_by_the_tasks_duration_at_decision_time() {
+        use crate::coordination::monitor::{AlertDetails, MonitorInput, run_monitor};
+        let t = task(TimeDelta::minutes(11));
+        let alerts = run_monitor(
+            MonitorInput { sessions: &[], tasks: std::slice::from_ref(&t), waits: &[], alerts: &[] },
+            now(),
+        )
+        .raise;
+        let AlertDetails::StuckTask(stuck) = &alerts[0].details else { panic!("{alerts:?}") };
+        assert_eq!(ActiveTask::from(stuck), t);
+        let later = now() + TimeDelta::minutes(20);
+        assert_eq!(handle_stuck_task(&ActiveTask::from(stuck), later).action, PmAction::Interrupt);
+    }
+
+    #[test]
     fn conflicts_are_logged_with_the_seeds_fields() {
         let lease = |by: &str| Lease {
             path: LeasePath::parse("src/a.rs").unwrap(),
