@@ -23,6 +23,8 @@ pub enum Schema {
     QuestionsConfig,
     ReviewCycles,
     ImplementConfig,
+    RoutingConfig,
+    Ideation,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -30,7 +32,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 14] = [
+    pub const ALL: [Schema; 16] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -45,6 +47,8 @@ impl Schema {
         Schema::QuestionsConfig,
         Schema::ReviewCycles,
         Schema::ImplementConfig,
+        Schema::RoutingConfig,
+        Schema::Ideation,
     ];
 
     /// File name under `schemas/`.
@@ -64,6 +68,8 @@ impl Schema {
             Schema::QuestionsConfig => "questions-config.schema.json",
             Schema::ReviewCycles => "review-cycles.schema.json",
             Schema::ImplementConfig => "implement-config.schema.json",
+            Schema::RoutingConfig => "routing-config.schema.json",
+            Schema::Ideation => "ideation.schema.json",
         }
     }
 
@@ -84,6 +90,8 @@ impl Schema {
             Schema::QuestionsConfig => include_str!("../../../schemas/questions-config.schema.json"),
             Schema::ReviewCycles => include_str!("../../../schemas/review-cycles.schema.json"),
             Schema::ImplementConfig => include_str!("../../../schemas/implement-config.schema.json"),
+            Schema::RoutingConfig => include_str!("../../../schemas/routing-config.schema.json"),
+            Schema::Ideation => include_str!("../../../schemas/ideation.schema.json"),
         }
     }
 
@@ -93,7 +101,8 @@ impl Schema {
     }
 
     fn validator(self) -> &'static jsonschema::Validator {
-        static SLOTS: [OnceLock<jsonschema::Validator>; 14] = [const { OnceLock::new() }; 14];
+        static SLOTS: [OnceLock<jsonschema::Validator>; Schema::ALL.len()] =
+            [const { OnceLock::new() }; Schema::ALL.len()];
         let index = Schema::ALL.iter().position(|s| *s == self).expect("every schema is in ALL");
         SLOTS[index].get_or_init(|| {
             jsonschema::options()

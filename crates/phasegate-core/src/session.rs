@@ -63,6 +63,22 @@ impl fmt::Display for SessionId {
     }
 }
 
+/// Written as the id's text.
+impl serde::Serialize for SessionId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+/// Read through [`SessionId::parse`]: a record never holds an id the CLI
+/// would refuse.
+impl<'de> serde::Deserialize<'de> for SessionId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        SessionId::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +101,14 @@ mod tests {
         assert_eq!(SessionId::parse("a\nb"), Err(SessionIdError::Control));
         let worst = SessionId::parse(&"é".repeat(40)).unwrap();
         assert!(worst.file_stem().len() + ".json".len() <= 255);
+    }
+
+    #[test]
+    fn ids_read_and_write_as_their_text_and_bad_ids_are_refused_when_read() {
+        let id = SessionId::parse("8f14e45f").unwrap();
+        assert_eq!(serde_json::to_string(&id).unwrap(), r#""8f14e45f""#);
+        assert_eq!(serde_json::from_str::<SessionId>(r#""8f14e45f""#).unwrap(), id);
+        let err = serde_json::from_str::<SessionId>(r#""""#).unwrap_err().to_string();
+        assert!(err.contains("the session id is empty"), "{err}");
     }
 }

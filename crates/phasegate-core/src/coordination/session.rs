@@ -1,0 +1,381 @@
+//! A Claude Code session working in a shared repository (a "loop" of seed
+//! 004): its record, its lifecycle (§1.2) and whether it is still there
+//! (§7.2's heartbeat rule).
+//!
+//! Design choices:
+//! - The lifecycle has exactly the arrows of §1.2's diagram: IDLE → LOADING
+//!   → ACTIVE → COMPLETE → IDLE, and LOADING or ACTIVE → ERROR. ERROR has no
+//!   way out in the diagram, so none here: a failed session starts over as a
+//!   fresh record in IDLE (the store replaces the record, it does not move it).
+//!   Staying in the same state is not an arrow either; a heartbeat is not a
+//!   transition.
+//! - States are spelled as the seed spells them (`IDLE`, `LOADING`, ...).
+//! - Down after 5 minutes, exactly §7.2's `last_heartbeat > datetime('now',
+//!   '-5 minutes')`: a session is live while its heartbeat is *strictly*
+//!   newer than five minutes ago, so a heartbeat exactly 5:00 old is down.
+//! - Clock skew: each session stamps its heartbeat with its own clock. A
+//!   heartbeat in the future is read as written "now" (age 0), so skew never
+//!   makes a session look dead early or gives a negative age. It is trusted
+//!   only up to [`CLOCK_SKEW_TOLERANCE`] ahead (5 minutes, Kerberos' default
+//!   tolerance): beyond that the session counts as not live
+//!   ([`Liveness::ClockAhead`]) and the report names the skew, so a wrong
+//!   clock can never keep a dead session's leases for hours. A dead session
+//!   therefore looks live at most 10 minutes after its last heartbeat. A
+//!   clock that runs *behind* shortens its own grace by the difference; one
+//!   timestamp cannot reveal that, and sessions of one repository share a
+//!   machine in practice.
+//! - Priority orders work when two sessions want the same file: `low` <
+//!   `normal` < `high` < `critical`, `normal` by default.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::session::SessionId;
+
+/// §7.2: `WHERE last_heartbeat > datetime('now', '-5 minutes')`.
+pub const DOWN_AFTER: TimeDelta = TimeDelta::minutes(5);
+
+/// How far ahead of the reader's clock a heartbeat may lie and still count.
+pub const CLOCK_SKEW_TOLERANCE: TimeDelta = TimeDelta::minutes(5);
+
+/// §1.2's lifecycle states.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray,
+)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[strum(serialize_all = "SCREAMING_SNAKE_CASE")]
+pub enum SessionState {
+    Idle,
+    Loading,
+    Active,
+    Complete,
+    Error,
+}
+
+crate::named!(SessionState, "session state");
+
+impl SessionState {
+    /// The states §1.2's arrows lead to from this one.
+    pub fn next(self) -> &'static [SessionState] {
+        match self {
+            SessionState::Idle => &[SessionState::Loading],
+            SessionState::Loading => &[SessionState::Active, SessionState::Error],
+            SessionState::Active => &[SessionState::Complete, SessionState::Error],
+            SessionState::Complete => &[SessionState::Idle],
+            SessionState::Error => &[],
+        }
+    }
+
+    /// Follows one arrow, or says which arrows exist.
+    pub fn to(self, to: SessionState) -> Result<SessionState, LifecycleError> {
+        match self.next().contains(&to) {
+            true => Ok(to),
+            false => Err(LifecycleError { from: self, to }),
+        }
+    }
+
+    /// A session in this state has work in hand, so it is expected to answer:
+    /// if it stops heartbeating it is down, not finished.
+    pub fn holds_work(self) -> bool {
+        match self {
+            SessionState::Loading | SessionState::Active => true,
+            SessionState::Idle | SessionState::Complete | SessionState::Error => false,
+        }
+    }
+}
+
+/// A move that is not one of §1.2's arrows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub struct LifecycleError {
+    pub from: SessionState,
+    pub to: SessionState,
+}
+
+impl std::fmt::Display for LifecycleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let LifecycleError { from, to } = self;
+        match from.next() {
+            [] => write!(
+                f,
+                "a session cannot go from {from} to {to}: {from} is final; start the session over with a new record in IDLE"
+            ),
+            legal => {
+                let legal = legal.iter().map(|s| s.name()).collect::<Vec<_>>().join(" or ");
+                write!(f, "a session cannot go from {from} to {to}; from {from} it may go to {legal}")
+            }
+        }
+    }
+}
+
+/// Whose work goes first when two sessions want the same file. Ordered:
+/// `low` < `normal` < `high` < `critical`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
+pub enum Priority {
+    /// Background work: yields to everyone.
+    Low,
+    /// Ordinary work; what a session has unless told otherwise.
+    #[default]
+    Normal,
+    /// Work someone waits for.
+    High,
+    /// A fix that must land now (a broken build, a hotfix).
+    Critical,
+}
+
+crate::named!(Priority, "priority");
+
+/// One session, as the store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionRecord {
+    pub id: SessionId,
+    /// The feature it works on, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature: Option<String>,
+    /// The task it works on, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    pub state: SessionState,
+    pub started_at: DateTime<Utc>,
+    /// The session's own clock at its last sign of life.
+    pub heartbeat_at: DateTime<Utc>,
+    /// Where the session runs.
+    pub cwd: String,
+    /// The root of the git working tree it edits (the main one or a linked
+    /// worktree).
+    pub worktree: String,
+    #[serde(default)]
+    pub priority: Priority,
+    /// Tasks assigned to it.
+    #[serde(default)]
+    pub load: u32,
+}
+
+impl SessionRecord {
+    /// A session that has just started: IDLE, nothing assigned, its first
+    /// heartbeat now.
+    pub fn new(id: SessionId, cwd: &str, worktree: &str, now: DateTime<Utc>) -> SessionRecord {
+        SessionRecord {
+            id,
+            feature: None,
+            task: None,
+            state: SessionState::Idle,
+            started_at: now,
+            heartbeat_at: now,
+            cwd: cwd.to_owned(),
+            worktree: worktree.to_owned(),
+            priority: Priority::default(),
+            load: 0,
+        }
+    }
+
+    pub fn heartbeat(&mut self, now: DateTime<Utc>) {
+        self.heartbeat_at = now;
+    }
+
+    /// Follows one lifecycle arrow; a move is a sign of life too.
+    pub fn move_to(&mut self, to: SessionState, now: DateTime<Utc>) -> Result<(), LifecycleError> {
+        self.state = self.state.to(to)?;
+        self.heartbeat(now);
+        Ok(())
+    }
+
+    pub fn health(&self, now: DateTime<Utc>) -> Health {
+        health(self.heartbeat_at, now)
+    }
+}
+
+/// Whether a session is there, by its heartbeat.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Liveness {
+    /// Heartbeat less than 5 minutes old (or ahead by at most the tolerance).
+    Live,
+    /// Heartbeat 5 minutes old or older.
+    Down,
+    /// Heartbeat further ahead of this clock than the tolerance: not
+    /// trusted, so not live; fix the clock of the session's machine.
+    ClockAhead,
+}
+
+crate::named!(Liveness, "liveness");
+
+impl Liveness {
+    pub fn is_live(self) -> bool {
+        match self {
+            Liveness::Live => true,
+            Liveness::Down | Liveness::ClockAhead => false,
+        }
+    }
+}
+
+/// A session's heartbeat read against the reader's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Health {
+    pub liveness: Liveness,
+    /// Whole seconds since the heartbeat; 0 when it lies in the future.
+    pub age_seconds: i64,
+    /// Whole seconds the heartbeat lies ahead of the reader's clock, when it
+    /// does by a second or more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ahead_seconds: Option<i64>,
+}
+
+/// The liveness rule: live while the heartbeat is strictly newer than 5
+/// minutes ago; a future heartbeat counts as now if within the tolerance and
+/// not at all beyond it.
+pub fn health(heartbeat_at: DateTime<Utc>, now: DateTime<Utc>) -> Health {
+    let age = now - heartbeat_at;
+    let ahead = -age;
+    let liveness = if ahead > CLOCK_SKEW_TOLERANCE {
+        Liveness::ClockAhead
+    } else if age < DOWN_AFTER {
+        Liveness::Live
+    } else {
+        Liveness::Down
+    };
+    Health {
+        liveness,
+        age_seconds: age.num_seconds().max(0),
+        clock_ahead_seconds: Some(ahead.num_seconds()).filter(|s| *s > 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn t0() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
+    }
+
+    fn record() -> SessionRecord {
+        SessionRecord::new(SessionId::parse("s1").unwrap(), "/repo", "/repo", t0())
+    }
+
+    #[test]
+    fn lifecycle_follows_exactly_the_arrows_of_the_diagram() {
+        use SessionState::*;
+        let arrows = [
+            (Idle, Loading),
+            (Loading, Active),
+            (Active, Complete),
+            (Loading, Error),
+            (Active, Error),
+            (Complete, Idle),
+        ];
+        for from in [Idle, Loading, Active, Complete, Error] {
+            for to in [Idle, Loading, Active, Complete, Error] {
+                assert_eq!(from.to(to).is_ok(), arrows.contains(&(from, to)), "{from} -> {to}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_refused_move_lists_the_legal_ones() {
+        let e = SessionState::Active.to(SessionState::Loading).unwrap_err().to_string();
+        assert_eq!(e, "a session cannot go from ACTIVE to LOADING; from ACTIVE it may go to COMPLETE or ERROR");
+        let e = SessionState::Error.to(SessionState::Idle).unwrap_err().to_string();
+        assert!(e.contains("ERROR is final; start the session over with a new record in IDLE"), "{e}");
+    }
+
+    #[test]
+    fn a_move_is_a_heartbeat_and_a_refused_move_changes_nothing() {
+        let mut r = record();
+        let later = t0() + TimeDelta::minutes(3);
+        r.move_to(SessionState::Loading, later).unwrap();
+        assert_eq!((r.state, r.heartbeat_at), (SessionState::Loading, later));
+        assert!(r.move_to(SessionState::Complete, later + TimeDelta::minutes(1)).is_err());
+        assert_eq!((r.state, r.heartbeat_at), (SessionState::Loading, later));
+    }
+
+    #[test]
+    fn down_at_exactly_five_minutes_as_the_seeds_strict_comparison() {
+        let hb = t0();
+        let at = |d: TimeDelta| health(hb, hb + d).liveness;
+        assert_eq!(at(TimeDelta::zero()), Liveness::Live);
+        assert_eq!(at(TimeDelta::minutes(5) - TimeDelta::milliseconds(1)), Liveness::Live);
+        assert_eq!(at(TimeDelta::minutes(5)), Liveness::Down);
+        assert_eq!(at(TimeDelta::hours(3)), Liveness::Down);
+        assert_eq!(health(hb, hb + TimeDelta::seconds(301)).age_seconds, 301);
+    }
+
+    #[test]
+    fn a_heartbeat_slightly_ahead_counts_as_now_and_is_reported() {
+        let now = t0();
+        let h = health(now + TimeDelta::minutes(2), now);
+        assert_eq!(h, Health { liveness: Liveness::Live, age_seconds: 0, clock_ahead_seconds: Some(120) });
+        // Sub-second differences are not worth a report.
+        assert_eq!(health(now + TimeDelta::milliseconds(400), now).clock_ahead_seconds, None);
+        // Exactly at the tolerance still counts.
+        assert_eq!(health(now + CLOCK_SKEW_TOLERANCE, now).liveness, Liveness::Live);
+    }
+
+    #[test]
+    fn a_heartbeat_far_ahead_never_keeps_a_session_live() {
+        let now = t0();
+        let h = health(now + CLOCK_SKEW_TOLERANCE + TimeDelta::seconds(1), now);
+        assert_eq!(h.liveness, Liveness::ClockAhead);
+        assert!(!h.liveness.is_live());
+        assert_eq!(h.clock_ahead_seconds, Some(301));
+        let year_2099 = Utc.with_ymd_and_hms(2099, 1, 1, 0, 0, 0).unwrap();
+        assert!(!health(year_2099, now).liveness.is_live());
+    }
+
+    #[test]
+    fn a_dead_session_with_a_clock_ahead_is_down_at_most_ten_minutes_after_its_last_heartbeat() {
+        // The session's clock is 4 minutes ahead; it dies right after this heartbeat.
+        let real = t0();
+        let hb = real + TimeDelta::minutes(4);
+        assert!(health(hb, real + TimeDelta::minutes(8)).liveness.is_live());
+        assert_eq!(health(hb, real + TimeDelta::minutes(9)).liveness, Liveness::Down);
+        let worst = real + CLOCK_SKEW_TOLERANCE;
+        assert_eq!(health(worst, real + CLOCK_SKEW_TOLERANCE + DOWN_AFTER).liveness, Liveness::Down);
+    }
+
+    #[test]
+    fn priorities_are_ordered_low_normal_high_critical_with_normal_by_default() {
+        assert!(Priority::Low < Priority::Normal && Priority::Normal < Priority::High);
+        assert!(Priority::High < Priority::Critical);
+        assert_eq!(Priority::default(), Priority::Normal);
+    }
+
+    #[test]
+    fn a_record_reads_back_with_defaults_for_priority_and_load() {
+        let r = record();
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["state"], "IDLE");
+        assert_eq!(serde_json::from_value::<SessionRecord>(json).unwrap(), r);
+        let minimal = r#"{"id":"s2","state":"ACTIVE","started_at":"2026-11-22T10:00:00Z","heartbeat_at":"2026-11-22T10:01:00Z","cwd":"/r","worktree":"/r"}"#;
+        let m: SessionRecord = serde_json::from_str(minimal).unwrap();
+        assert_eq!((m.priority, m.load, m.feature), (Priority::Normal, 0, None));
+    }
+
+    #[test]
+    fn names() {
+        crate::names::assert_serde_names::<SessionState>();
+        crate::names::assert_serde_names::<Priority>();
+        crate::names::assert_serde_names::<Liveness>();
+    }
+}
