@@ -147,3 +147,18 @@ fn a_suspension_marker_in_seed_000s_own_shape_is_refused_as_unreadable() {
     let started = env.ws(&["phase", "start", "brainstorm", "--feature", &f]).ok().json();
     assert_eq!(started["answers"][0]["answer"], "a grid");
 }
+
+/// Bug 10: after a review round asked for changes, `pipeline next` said
+/// "the implementer is fixing the findings" before anyone had resumed it; a
+/// model that followed it ended its turn and spent a loop iteration.
+#[test]
+fn pipeline_next_says_the_implementer_is_fixing_before_anyone_resumed_it() {
+    let env = TestEnv::new();
+    let f = env.to_loop("s1", "true", 3);
+    env.review_stage("s1", &f, "code-reviewer", "sonnet", "needs_changes");
+    let next = env.ws_as("s1", &["pipeline", "next", "--json"]).ok().json();
+    let action = next["next"]["action"].as_str().or(next["action"].as_str()).unwrap().to_owned();
+    assert!(!action.contains("is fixing"), "{action}");
+    assert!(action.contains("resume the implementer now with the findings"), "{action}");
+    assert!(action.find("resume").unwrap() < action.find("end your turn").unwrap(), "resume first: {action}");
+}

@@ -151,7 +151,8 @@ fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Ve
     if let Some(fixing) = &gate.fixing {
         return (
             format!(
-                "The {worker} is fixing the findings of round {r}. Wait for its result (a resumed agent runs in the background; its result arrives as a task notification: end your turn to wait, nothing is counted while it runs). Then report the fix; the next round starts from the sonnet reviewer.",
+                "Round {r} of the {kind} review ended with findings for the {worker} to fix. Unless you already did, resume the {worker} now with the findings (the round's review files in .task/), telling it to fix their root causes. It runs in the background: then end your turn to wait; its result arrives as a task notification, and a stop while it runs is not counted. When its result is back, report the fix; the next round starts from the sonnet reviewer.",
+                kind = kind.name(),
                 worker = kind.worker(),
                 r = fixing.round
             ),
@@ -249,7 +250,7 @@ mod tests {
         run.plan_review.admit(Stage::Final, "v", GateKind::Plan).unwrap();
         run.plan_review.record(Stage::Final, GateReviewStatus::NeedsChanges, "v", 10, now).unwrap();
         let a = next(&run, PLACE);
-        assert!(a.action.starts_with("The planner is fixing the findings of round 1"), "{}", a.action);
+        assert!(a.action.starts_with("Round 1 of the plan review ended with findings for the planner to fix. Unless you already did, resume the planner now"), "{}", a.action);
         assert_eq!(a.then, ["workflow-state pipeline fixed --feature 001-a"]);
     }
 
