@@ -67,3 +67,108 @@ fn an_unreadable_marker_leaves_its_feature_ready() {
     let row = s.as_array().unwrap().iter().find(|r| r["name"] == f.as_str()).unwrap().clone();
     assert!(row["next"].is_null() && row["error"].as_str().unwrap().contains("suspension marker"), "{row}");
 }
+
+fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git").args(args).current_dir(dir).output().unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `feature new X --worktree`, refused because `feature/NNN-X` already
+/// existed, deleted that branch (the user's commit left dangling); refused
+/// because `.worktrees/NNN-X` existed, it deleted that folder.
+#[test]
+fn a_refused_feature_new_worktree_deletes_the_users_branch_or_folder() {
+    let env = TestEnv::new();
+    let root = env.root();
+    git(root, &["config", "user.email", "u@example.com"]);
+    git(root, &["config", "user.name", "u"]);
+    git(root, &["branch", "feature/001-x"]);
+    git(root, &["checkout", "-q", "feature/001-x"]);
+    env.write("mine.txt", "the user's work\n");
+    git(root, &["add", "mine.txt"]);
+    git(root, &["commit", "-q", "-m", "the user's commit"]);
+    let theirs = git(root, &["rev-parse", "feature/001-x"]);
+    git(root, &["checkout", "-q", "-"]);
+    env.ws(&["feature", "new", "x", "--worktree"]).code(2).stderr_has("branch feature/001-x already exists");
+    assert_eq!(git(root, &["rev-parse", "feature/001-x"]), theirs, "the user's branch is intact");
+    assert!(!env.path("docs/features/001-x").exists());
+    // The folder.
+    let env = TestEnv::new();
+    env.write(".worktrees/001-y/notes.txt", "the user's notes\n");
+    env.ws(&["feature", "new", "y", "--worktree"]).code(2).stderr_has(".worktrees/001-y already exists");
+    assert_eq!(env.read(".worktrees/001-y/notes.txt"), "the user's notes\n");
+    // A later creation goes through, and undoes nothing of the user's.
+    env.ws(&["feature", "new", "z", "--worktree"]).ok();
+    assert_eq!(env.read(".worktrees/001-y/notes.txt"), "the user's notes\n");
+}
+
+/// `tasks merge` removed the task's worktree with the uncommitted edits and
+/// untracked files in it.
+#[test]
+fn tasks_merge_removes_a_worktree_with_uncommitted_work() {
+    let env = TestEnv::new();
+    let f = env.feature("api", "standard");
+    env.write(
+        &format!("docs/features/{f}/tasks.md"),
+        "## Endpoints (parallel)\n\n- [ ] **Search** [`files: src/search.rs`]\n",
+    );
+    env.ws(&["tasks", "start", "T1"]).ok();
+    let w = env.ws(&["tasks", "worktree", "T1"]).ok().json();
+    let tree = std::path::PathBuf::from(w["path"].as_str().unwrap());
+    git(&tree, &["config", "user.email", "d@example.com"]);
+    git(&tree, &["config", "user.name", "d"]);
+    std::fs::create_dir_all(tree.join("src")).unwrap();
+    std::fs::write(tree.join("src/search.rs"), "pub fn search() {}\n").unwrap();
+    git(&tree, &["add", "src/search.rs"]);
+    git(&tree, &["commit", "-q", "-m", "search"]);
+    std::fs::write(tree.join("src/search.rs"), "pub fn search() { todo!() }\n").unwrap();
+    std::fs::write(tree.join("notes.md"), "untracked notes\n").unwrap();
+    env.ws(&["tasks", "merge", "T1"]).code(1).stderr_has("uncommitted changes or untracked files");
+    assert_eq!(std::fs::read_to_string(tree.join("notes.md")).unwrap(), "untracked notes\n");
+    assert!(std::fs::read_to_string(tree.join("src/search.rs")).unwrap().contains("todo!"));
+    assert!(!env.path("src/search.rs").exists(), "nothing merged");
+    // Committed, it merges and the worktree goes.
+    git(&tree, &["add", "-A"]);
+    git(&tree, &["commit", "-q", "-m", "the rest"]);
+    env.ws(&["tasks", "merge", "T1"]).ok();
+    assert!(!tree.exists() && env.path("notes.md").exists());
+}
+
+/// `tasks fail --rollback` deleted a file the user created during the task,
+/// and turned a symbolic link the task changed into a regular file.
+#[cfg(unix)]
+#[test]
+fn a_rollback_deletes_the_users_new_file_and_flattens_a_symlink() {
+    use std::os::unix::fs::symlink;
+    let env = TestEnv::new();
+    let f = env.feature("b", "standard");
+    env.write(
+        &format!("docs/features/{f}/tasks.md"),
+        "- [ ] T1: Change the config\n  - Files: config/current, src/a.rs\n",
+    );
+    env.write("config/prod.toml", "prod\n");
+    env.write("config/dev.toml", "dev\n");
+    symlink("prod.toml", env.path("config/current")).unwrap();
+    crate::util::commit_all(env.root());
+    env.ws(&["tasks", "start", "T1"]).ok();
+    // The task re-points the link and writes code; the user adds a file.
+    std::fs::remove_file(env.path("config/current")).unwrap();
+    symlink("dev.toml", env.path("config/current")).unwrap();
+    env.write("src/a.rs", "fn half() {\n");
+    env.write("USER-NOTES.md", "the user's new file\n");
+    let out = env.outer().join("out.txt");
+    std::fs::write(&out, "error: unexpected end of file").unwrap();
+    let failed = env
+        .ws(&["tasks", "fail", "T1", "--output-file", out.to_str().unwrap(), "--rollback", "--headless"])
+        .ok()
+        .json();
+    assert_eq!(env.read("USER-NOTES.md"), "the user's new file\n", "{failed}");
+    assert_eq!(failed["kept"], serde_json::json!(["USER-NOTES.md"]), "{failed}");
+    let link = env.path("config/current");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "still a link");
+    assert_eq!(std::fs::read_link(&link).unwrap(), std::path::PathBuf::from("prod.toml"));
+    assert!(!env.path("src/a.rs").exists());
+    let saved = std::path::PathBuf::from(failed["savedIn"].as_str().unwrap());
+    assert_eq!(std::fs::read_to_string(saved.join("src/a.rs")).unwrap(), "fn half() {\n", "saved before removal");
+}

@@ -70,51 +70,111 @@ fn open(dir: &Path) -> Result<Repository, StoreError> {
     Repository::discover(dir).map_err(|e| StoreError::git(dir, e))
 }
 
-/// Creates branch `branch` at HEAD and a worktree for it at `path`.
-pub fn add_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) -> Result<(), StoreError> {
+/// Refuses, before anything is created, a worktree whose branch or folder
+/// already exists: both may hold the user's work.
+pub fn check_worktree_free(layout: &RepoLayout, path: &Path, branch: &str) -> Result<(), StoreError> {
     let repo = Repository::open(&layout.main_root).map_err(|e| StoreError::git(&layout.main_root, e))?;
-    let head = repo.head().and_then(|h| h.peel_to_commit()).map_err(|_| {
-        StoreError::Invalid(format!(
+    if repo.head().and_then(|h| h.peel_to_commit()).is_err() {
+        return Err(StoreError::Invalid(format!(
             "--worktree needs a commit to branch from, and {} has none yet; make an initial commit first",
             layout.main_root.display()
-        ))
-    })?;
+        )));
+    }
     if repo.find_branch(branch, git2::BranchType::Local).is_ok() {
         return Err(StoreError::Invalid(format!(
-            "branch {branch} already exists; delete it (git branch -D {branch}) or choose another slug"
+            "branch {branch} already exists (it is left as it is); delete it yourself if it is unused (git branch -D {branch}) or choose another slug"
         )));
     }
     if crate::fs::exists_entry(path) {
         return Err(StoreError::Invalid(format!(
-            "{} already exists; remove it or choose another slug",
+            "{} already exists (it is left as it is); remove it yourself if it is unused, or choose another slug",
             path.display()
         )));
     }
-    let created = repo.branch(branch, &head, false).map_err(|e| StoreError::git(&layout.main_root, e))?;
+    Ok(())
+}
+
+/// Creates branch `branch` at HEAD; returns the commit it points at.
+pub fn create_branch(layout: &RepoLayout, branch: &str) -> Result<String, StoreError> {
+    let repo = Repository::open(&layout.main_root).map_err(|e| StoreError::git(&layout.main_root, e))?;
+    let head = repo.head().and_then(|h| h.peel_to_commit()).map_err(|e| StoreError::git(&layout.main_root, e))?;
+    repo.branch(branch, &head, false).map_err(|e| StoreError::git(&layout.main_root, e))?;
+    Ok(head.id().to_string())
+}
+
+/// Adds a worktree for the existing branch `branch` at `path`.
+pub fn add_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) -> Result<(), StoreError> {
+    let repo = Repository::open(&layout.main_root).map_err(|e| StoreError::git(&layout.main_root, e))?;
+    let reference = repo
+        .find_branch(branch, git2::BranchType::Local)
+        .map_err(|e| StoreError::git(&layout.main_root, e))?
+        .into_reference();
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).at("create", parent)?;
     }
     let mut opts = WorktreeAddOptions::new();
-    opts.reference(Some(created.get()));
+    opts.reference(Some(&reference));
     repo.worktree(name, path, Some(&opts)).map_err(|e| StoreError::git(path, e))?;
     Ok(())
 }
 
-/// Undoes [`add_worktree`] for a creation that did not finish: the worktree
-/// (its folder and git's record) and the branch, if they exist. Best effort.
-pub fn remove_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) {
-    let Ok(repo) = Repository::open(&layout.main_root) else { return };
-    if let Ok(wt) = repo.find_worktree(name) {
-        let mut opts = WorktreePruneOptions::new();
-        opts.valid(true).working_tree(true).locked(false);
-        let _ = wt.prune(Some(&mut opts));
+/// What an interrupted or failed creation made, and so may take back.
+#[derive(Debug, Clone, Default)]
+pub struct Made<'a> {
+    /// The branch was created here, at this commit.
+    pub branch_at: Option<&'a str>,
+    /// The worktree was added here.
+    pub worktree: bool,
+}
+
+/// Undoes what a creation that did not finish made, and nothing else: its
+/// worktree while it holds no change and no untracked file, and its branch
+/// while it still points where it was created and no worktree uses it.
+/// Anything that holds work is left, and the reason returned. Best effort.
+pub fn undo_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str, made: &Made<'_>) -> Vec<String> {
+    let mut kept = Vec::new();
+    let Ok(repo) = Repository::open(&layout.main_root) else { return kept };
+    let mut worktree_gone = !made.worktree;
+    if made.worktree {
+        match worktree_is_clean(path) {
+            Ok(true) => {
+                if let Ok(wt) = repo.find_worktree(name) {
+                    let mut opts = WorktreePruneOptions::new();
+                    opts.valid(true).working_tree(true).locked(false);
+                    let _ = wt.prune(Some(&mut opts));
+                }
+                if path.starts_with(&layout.main_root) && path.is_dir() {
+                    let _ = fs::remove_dir_all(path);
+                }
+                worktree_gone = true;
+            }
+            Ok(false) => kept.push(format!("{} holds changes; it is left as it is", path.display())),
+            Err(e) => kept.push(format!("{}: {e}; it is left as it is", path.display())),
+        }
     }
-    if path.starts_with(&layout.main_root) && path.is_dir() {
-        let _ = fs::remove_dir_all(path);
+    if let (Some(at), true) = (made.branch_at, worktree_gone)
+        && let Ok(mut b) = repo.find_branch(branch, git2::BranchType::Local)
+    {
+        if b.get().target().map(|o| o.to_string()).as_deref() == Some(at) {
+            let _ = b.delete();
+        } else {
+            kept.push(format!("branch {branch} has new commits; it is left as it is"));
+        }
     }
-    if let Ok(mut b) = repo.find_branch(branch, git2::BranchType::Local) {
-        let _ = b.delete();
+    kept
+}
+
+/// Whether the worktree at `path` has no change to a tracked file and no
+/// untracked file (ignored files do not count): removing it loses nothing.
+pub fn worktree_is_clean(path: &Path) -> Result<bool, StoreError> {
+    if !path.is_dir() {
+        return Ok(true);
     }
+    let repo = Repository::open(path).map_err(|e| StoreError::git(path, e))?;
+    let mut opts = git2::StatusOptions::new();
+    opts.include_untracked(true).recurse_untracked_dirs(true).include_ignored(false).exclude_submodules(true);
+    let statuses = repo.statuses(Some(&mut opts)).map_err(|e| StoreError::git(path, e))?;
+    Ok(statuses.is_empty())
 }
 
 /// Keeps `pattern` out of `git status` through `.git/info/exclude`.
@@ -259,11 +319,33 @@ pub fn snapshot(dir: &Path, skip: &[String]) -> Result<String, StoreError> {
     Ok(tree.to_string())
 }
 
+/// What a rollback did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Restored {
+    /// Paths put back as the snapshot had them (or removed: not there then).
+    pub restored: Vec<String>,
+    /// Paths that changed but are not the task's, left as they are.
+    pub kept: Vec<String>,
+    /// Where every file the rollback overwrote or removed was saved first.
+    pub saved_in: Option<String>,
+}
+
 /// Puts the working tree back as [`snapshot`] saw it, for the files that
 /// differ from it now (outside `skip`): a file of the snapshot gets its
-/// content back, a file that was not there is removed. Returns the paths
-/// restored. Refused when HEAD is no longer `base`: commits are never undone.
-pub fn restore(dir: &Path, tree: &str, base: &str, skip: &[String]) -> Result<Vec<String>, StoreError> {
+/// content and kind back (a symbolic link stays a link), a file that was
+/// not there is removed. With `only` (the task's declared files), other
+/// paths are left as they are and listed as kept: a file the user made
+/// meanwhile is theirs. Every file the rollback overwrites or removes is
+/// first copied under `backup`, so nothing is lost. Refused when HEAD is no
+/// longer `base`: commits are never undone.
+pub fn restore(
+    dir: &Path,
+    tree: &str,
+    base: &str,
+    skip: &[String],
+    only: Option<&[String]>,
+    backup: &Path,
+) -> Result<Restored, StoreError> {
     let repo = open(dir)?;
     let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
     let head = repo.head().ok().and_then(|h| h.target()).map(|o| o.to_string());
@@ -280,7 +362,9 @@ pub fn restore(dir: &Path, tree: &str, base: &str, skip: &[String]) -> Result<Ve
     let mut opts = DiffOptions::new();
     opts.include_untracked(true).recurse_untracked_dirs(true).include_typechange(true);
     let diff = repo.diff_tree_to_workdir(Some(&tree), Some(&mut opts)).map_err(|e| StoreError::git(&root, e))?;
-    let mut restored = Vec::new();
+    let mut out = Restored::default();
+    let normalise = |p: &str| p.trim_start_matches("./").replace('\\', "/");
+    let declared: Option<Vec<String>> = only.map(|o| o.iter().map(|p| normalise(p)).collect());
     for delta in diff.deltas() {
         let Some(rel) = delta.new_file().path().or_else(|| delta.old_file().path()).map(Path::to_path_buf) else {
             continue;
@@ -291,7 +375,28 @@ pub fn restore(dir: &Path, tree: &str, base: &str, skip: &[String]) -> Result<Ve
         {
             continue;
         }
+        if declared.as_ref().is_some_and(|d| !d.iter().any(|p| *p == shown)) {
+            out.kept.push(shown);
+            continue;
+        }
         let path = root.join(&rel);
+        // Saved first: what the task wrote may still be wanted.
+        if let Ok(meta) = fs::symlink_metadata(&path) {
+            let saved = backup.join(&rel);
+            if let Some(parent) = saved.parent() {
+                fs::create_dir_all(parent).at("create", parent)?;
+            }
+            if meta.file_type().is_symlink() {
+                #[cfg(unix)]
+                {
+                    let target = fs::read_link(&path).at("read the link", &path)?;
+                    std::os::unix::fs::symlink(&target, &saved).at("save the link", &saved)?;
+                }
+            } else if meta.is_file() {
+                fs::copy(&path, &saved).at("save", &path)?;
+            }
+            out.saved_in = Some(backup.display().to_string());
+        }
         match tree.get_path(&rel) {
             Ok(entry) => {
                 let blob =
@@ -299,20 +404,39 @@ pub fn restore(dir: &Path, tree: &str, base: &str, skip: &[String]) -> Result<Ve
                 if let Some(parent) = path.parent() {
                     fs::create_dir_all(parent).at("create", parent)?;
                 }
-                crate::fs::write_atomic(&path, blob.content())?;
-                #[cfg(unix)]
-                if entry.filemode() == 0o100_755 {
-                    use std::os::unix::fs::PermissionsExt;
-                    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).at("set the mode of", &path)?;
+                if entry.filemode() == 0o120_000 {
+                    // A symbolic link: its blob is the target.
+                    crate::fs::remove_if_exists(&path)?;
+                    #[cfg(unix)]
+                    {
+                        let target = std::ffi::OsStr::new(std::str::from_utf8(blob.content()).unwrap_or_default());
+                        std::os::unix::fs::symlink(target, &path).at("restore the link", &path)?;
+                    }
+                    #[cfg(not(unix))]
+                    crate::fs::write_atomic(&path, blob.content())?;
+                } else {
+                    crate::fs::write_atomic(&path, blob.content())?;
+                    #[cfg(unix)]
+                    {
+                        // The executable bits as the snapshot had them; the
+                        // rest of the mode stays as the file has it.
+                        use std::os::unix::fs::PermissionsExt;
+                        let now = fs::metadata(&path).at("inspect", &path)?.permissions().mode();
+                        let mode = if entry.filemode() == 0o100_755 { now | 0o111 } else { now & !0o111 };
+                        if mode != now {
+                            fs::set_permissions(&path, fs::Permissions::from_mode(mode))
+                                .at("set the mode of", &path)?;
+                        }
+                    }
                 }
             }
             Err(_) => {
                 crate::fs::remove_if_exists(&path)?;
             }
         }
-        restored.push(shown);
+        out.restored.push(shown);
     }
-    Ok(restored)
+    Ok(out)
 }
 
 /// Creates branch `branch` at the HEAD of the working tree around `dir` and
@@ -395,8 +519,16 @@ pub fn merge_branch(dir: &Path, branch: &str, message: &str) -> Result<Merged, S
     Ok(Merged::Merge(id.to_string()))
 }
 
-/// Removes a task's worktree (folder and git's record) and its branch.
+/// Removes a task's worktree (folder and git's record) and its branch, once
+/// its branch is merged. Refused while the worktree holds uncommitted
+/// changes or untracked files: they would be lost.
 pub fn remove_task_worktree(dir: &Path, name: &str, path: &Path, branch: &str) -> Result<(), StoreError> {
+    if !worktree_is_clean(path)? {
+        return Err(StoreError::Invalid(format!(
+            "{} holds uncommitted changes or untracked files; commit them on its branch (or move them away), then run the command again",
+            path.display()
+        )));
+    }
     let repo = open(dir)?;
     if let Ok(wt) = repo.find_worktree(name) {
         let mut opts = WorktreePruneOptions::new();

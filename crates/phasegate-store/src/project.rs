@@ -411,24 +411,51 @@ impl Project {
         let staged = features_dir.join(format!(".{name}.creating"));
         let mut meta = Meta::new(id, slug.to_owned(), mode, now);
         meta.workflow = workflow;
-        let intent = Intent {
+        let mut intent = Intent {
             name: name.clone(),
             staged: staged.clone(),
             worktree: repo.map(|_| IntentWorktree {
                 path: self.root.join(WORKTREES_DIR).join(&name),
                 branch: format!("feature/{name}"),
+                branch_at: None,
+                worktree_made: false,
             }),
         };
+        // A branch or folder that exists may hold the user's work: refused
+        // before anything is made, so a refusal takes nothing back.
+        if let (Some(repo), Some(wt)) = (repo, &intent.worktree) {
+            git::check_worktree_free(repo, &wt.path, &wt.branch)?;
+        }
+        if sfs::exists_entry(&staged) || sfs::exists_entry(&dir) {
+            return Err(StoreError::Invalid(format!(
+                "{} already exists (it is left as it is); remove it if it is unused",
+                if sfs::exists_entry(&dir) { dir.display() } else { staged.display() }
+            )));
+        }
         sfs::create_dir_all(intent_path.parent().expect("the intent lives in a folder"))?;
-        sfs::write_atomic(&intent_path, &serde_json::to_vec(&intent).expect("an intent serialises"))?;
+        let write_intent =
+            |i: &Intent| sfs::write_atomic(&intent_path, &serde_json::to_vec(i).expect("an intent serialises"));
+        write_intent(&intent)?;
         let before = self.stamp();
         let made = (|| -> Result<(), StoreError> {
             sfs::create_dir_all(&staged)?;
-            if let (Some(repo), Some(wt)) = (repo, &intent.worktree) {
-                git::add_worktree(repo, &name, &wt.path, &wt.branch)?;
+            let planned = intent.worktree.as_ref().map(|wt| (wt.path.clone(), wt.branch.clone()));
+            if let (Some(repo), Some((path, branch))) = (repo, planned) {
+                // Each step is on record before the next, so an undo takes
+                // back exactly what was made.
+                let at = git::create_branch(repo, &branch)?;
+                if let Some(wt) = intent.worktree.as_mut() {
+                    wt.branch_at = Some(at);
+                }
+                write_intent(&intent)?;
+                git::add_worktree(repo, &name, &path, &branch)?;
+                if let Some(wt) = intent.worktree.as_mut() {
+                    wt.worktree_made = true;
+                }
+                write_intent(&intent)?;
                 git::exclude(&repo.common_dir, &format!("/{WORKTREES_DIR}/"))?;
                 meta.worktree = Some(format!("{WORKTREES_DIR}/{name}"));
-                meta.branch = Some(wt.branch.clone());
+                meta.branch = Some(branch);
             }
             sfs::write_atomic(&staged.join(META_FILE), render_meta(&meta).as_bytes())?;
             fs::rename(&staged, &dir).at("move into place", &dir)?;
@@ -456,12 +483,15 @@ impl Project {
         sfs::remove_if_exists(intent_path).map(drop)
     }
 
+    /// Takes back what a creation made, and only that (see
+    /// [`git::undo_worktree`]).
     fn undo(&self, intent: &Intent) {
         if intent.staged.starts_with(self.features_dir()) && intent.staged.is_dir() {
             let _ = fs::remove_dir_all(&intent.staged);
         }
         if let (Some(repo), Some(wt)) = (&self.repo, &intent.worktree) {
-            git::remove_worktree(repo, &intent.name, &wt.path, &wt.branch);
+            let made = git::Made { branch_at: wt.branch_at.as_deref(), worktree: wt.worktree_made };
+            git::undo_worktree(repo, &intent.name, &wt.path, &wt.branch, &made);
         }
     }
 
@@ -496,6 +526,12 @@ struct Intent {
 struct IntentWorktree {
     path: PathBuf,
     branch: String,
+    /// The commit the branch was created at, once this creation made it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    branch_at: Option<String>,
+    /// This creation added the worktree.
+    #[serde(default)]
+    worktree_made: bool,
 }
 
 /// Reads every candidate with `read` (None: leave it out). Many folders are

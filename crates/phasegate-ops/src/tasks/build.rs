@@ -29,6 +29,13 @@ pub struct Failed {
     pub mark: Mark,
     /// Files put back as they were when the task started (`--rollback`).
     pub rolled_back: Vec<String>,
+    /// Changed files that are not the task's (it declares its files), left
+    /// as they are.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<String>,
+    /// Where the files the rollback overwrote or removed were saved first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved_in: Option<String>,
     /// The build stops (seed 004's `should_continue`), and why.
     pub stop: Option<String>,
     /// For `ESCALATE`: the question and where it went.
@@ -58,7 +65,7 @@ pub fn fail(
     let output = output.unwrap_or("");
     let error = build::classify(output);
     let decision = build::decide_failure(&error, attempts, output);
-    let mut rolled_back = Vec::new();
+    let mut restored = phasegate_store::git::Restored::default();
     if rollback {
         let (Some(base), Some(snapshot)) = (s.bases.get(&task.id), s.build.snapshots.get(&task.id)) else {
             return Err(OpError::Refused(format!(
@@ -67,7 +74,11 @@ pub fn fail(
             )));
         };
         let dir = project.code_dir(&guard.load()?);
-        rolled_back = phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(&project, &dir))?;
+        let only = (!task.files.is_empty()).then_some(task.files.as_slice());
+        let stamp = env.now.format("%Y%m%dT%H%M%S%.3fZ");
+        let backup = project.runtime_dir().join("rollback").join(feature.name()).join(format!("{}-{stamp}", task.id));
+        restored =
+            phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(&project, &dir), only, &backup)?;
     }
     let mark = if decision.action == Action::Skip { Mark::Skipped } else { Mark::Failed };
     let changes =
@@ -113,7 +124,9 @@ pub fn fail(
         error,
         decision,
         mark,
-        rolled_back,
+        rolled_back: restored.restored,
+        kept: restored.kept,
+        saved_in: restored.saved_in,
         stop,
         escalation,
         message,

@@ -93,6 +93,15 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Session) -> OpRe
     let (name, branch) = names(feature.name(), &task.id);
     let path = project.root().join(WORKTREES_DIR).join(&name);
     let dir = project.code_dir(&guard.load()?);
+    // Work left uncommitted in the task's worktree is not on its branch: a
+    // merge would miss it and removing the worktree would lose it.
+    if !git::worktree_is_clean(&path)? {
+        return Err(OpError::Refused(format!(
+            "{} has uncommitted changes or untracked files in {}: commit them on {branch} (or move them away), then merge again; nothing was merged or removed",
+            task.id,
+            path.display()
+        )));
+    }
     let merged =
         git::merge_branch(&dir, &branch, &format!("Merge {} ({}) of {}", task.id, task.title, feature.name()))?;
     let (result, commit) = match merged {
