@@ -7,7 +7,9 @@
 //!   verdicts, review history, reviewer briefs, the next step;
 //! - [`questions`]: questions, suspension, the round loop and its replies;
 //! - [`tasks`]: task lists, per-task review cycles, build decisions;
-//! - [`pipeline`]: pipeline mode's state machine, files, gates and loop.
+//! - [`pipeline`]: pipeline mode's state machine, files, gates and loop;
+//! - [`knowledge`]: the knowledge base: items, queries, recording, the
+//!   lifecycle, admission, the index, CLAUDE.md promotion, retrospectives.
 //!
 //! A capability depends on the kernel and on capabilities listed before it,
 //! never sideways. Callers pass in the clock and file contents.
@@ -22,6 +24,7 @@ pub mod slug;
 pub mod time;
 
 pub mod feature;
+pub mod knowledge;
 pub mod pipeline;
 pub mod questions;
 pub mod tasks;

@@ -23,6 +23,7 @@ pub enum Schema {
     QuestionsConfig,
     ReviewCycles,
     ImplementConfig,
+    KnowledgeItem,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -30,7 +31,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 14] = [
+    pub const ALL: [Schema; 15] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -45,6 +46,7 @@ impl Schema {
         Schema::QuestionsConfig,
         Schema::ReviewCycles,
         Schema::ImplementConfig,
+        Schema::KnowledgeItem,
     ];
 
     /// File name under `schemas/`.
@@ -64,6 +66,7 @@ impl Schema {
             Schema::QuestionsConfig => "questions-config.schema.json",
             Schema::ReviewCycles => "review-cycles.schema.json",
             Schema::ImplementConfig => "implement-config.schema.json",
+            Schema::KnowledgeItem => "knowledge-item.schema.json",
         }
     }
 
@@ -84,6 +87,7 @@ impl Schema {
             Schema::QuestionsConfig => include_str!("../../../schemas/questions-config.schema.json"),
             Schema::ReviewCycles => include_str!("../../../schemas/review-cycles.schema.json"),
             Schema::ImplementConfig => include_str!("../../../schemas/implement-config.schema.json"),
+            Schema::KnowledgeItem => include_str!("../../../schemas/knowledge-item.schema.json"),
         }
     }
 
@@ -93,7 +97,8 @@ impl Schema {
     }
 
     fn validator(self) -> &'static jsonschema::Validator {
-        static SLOTS: [OnceLock<jsonschema::Validator>; 14] = [const { OnceLock::new() }; 14];
+        static SLOTS: [OnceLock<jsonschema::Validator>; Schema::ALL.len()] =
+            [const { OnceLock::new() }; Schema::ALL.len()];
         let index = Schema::ALL.iter().position(|s| *s == self).expect("every schema is in ALL");
         SLOTS[index].get_or_init(|| {
             jsonschema::options()
