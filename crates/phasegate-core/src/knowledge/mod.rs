@@ -2,11 +2,18 @@
 
 mod hash;
 mod item;
+mod lifecycle;
 mod pattern;
+mod query;
 
 pub use item::{
     Evidence, InvalidId, Item, ItemError, ItemType, MAX_EXCERPT_CHARS, MAX_ID, excerpt, file_name, new_id, validate_id,
 };
+pub use lifecycle::{
+    DISCOVERY, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, Outcome, PREVENTED, Retirement, SEEN_TWICE, adjust,
+    injected, outcome, retire, seen_again,
+};
 pub use pattern::{
     KINDS_BY_EXTENSION, MAX_PATTERN, PathError, PatternError, candidates, matches, pattern_for, validate_pattern,
 };
+pub use query::{GOTCHA_MIN_CONFIDENCE, MAX_GOTCHAS, PATTERN_MIN_CONFIDENCE, gotchas_for, patterns_for};
