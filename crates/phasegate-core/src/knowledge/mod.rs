@@ -1,11 +1,15 @@
 //! The knowledge base (seed 004 §10): gotchas, patterns and decisions.
 
+mod admission;
 mod hash;
 mod item;
 mod lifecycle;
 mod pattern;
 mod query;
+mod record;
+mod words;
 
+pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, Source, admit};
 pub use item::{
     Evidence, InvalidId, Item, ItemError, ItemType, MAX_EXCERPT_CHARS, MAX_ID, excerpt, file_name, new_id, validate_id,
 };
@@ -17,3 +21,4 @@ pub use pattern::{
     KINDS_BY_EXTENSION, MAX_PATTERN, PathError, PatternError, candidates, matches, pattern_for, validate_pattern,
 };
 pub use query::{GOTCHA_MIN_CONFIDENCE, MAX_GOTCHAS, PATTERN_MIN_CONFIDENCE, gotchas_for, patterns_for};
+pub use record::{Change, RecordDecision, Recorded, SIMILARITY, record, similar};
