@@ -2,6 +2,7 @@
 
 mod admission;
 mod hash;
+mod index;
 mod item;
 mod lifecycle;
 mod pattern;
@@ -10,6 +11,10 @@ mod record;
 mod words;
 
 pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, Source, admit};
+pub use index::{
+    INDEX_VERSION, Index, IndexEntry, MAX_INDEXED_CONTENT, Shard, build_index, gotcha_shard_name, gotcha_shards_for,
+    gotchas_from_shards, patterns_from_shards, topic_shard_name,
+};
 pub use item::{
     Evidence, InvalidId, Item, ItemError, ItemType, MAX_EXCERPT_CHARS, MAX_ID, excerpt, file_name, new_id, validate_id,
 };
