@@ -1,6 +1,7 @@
 //! The knowledge base (seed 004 §10): gotchas, patterns and decisions.
 
 mod admission;
+mod claude_md;
 mod hash;
 mod index;
 mod item;
@@ -11,6 +12,10 @@ mod record;
 mod words;
 
 pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, Source, admit};
+pub use claude_md::{
+    BLOCK_END, BLOCK_START, BlockError, PROMOTE_MIN_CONFIDENCE, PROMOTE_MIN_OCCURRENCES, UNIVERSAL_FEATURES, Unmet,
+    demote, is_universal, promote, promoted_ids, should_update_claude_md, unmet,
+};
 pub use index::{
     INDEX_VERSION, Index, IndexEntry, MAX_INDEXED_CONTENT, Shard, build_index, gotcha_shard_name, gotcha_shards_for,
     gotchas_from_shards, patterns_from_shards, topic_shard_name,
