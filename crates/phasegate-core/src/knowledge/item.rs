@@ -459,6 +459,11 @@ Run every migration inside a transaction: a failed `ALTER` leaves the schema hal
         assert!(item.content.starts_with("Run every migration") && item.content.ends_with("already exist."));
         assert_eq!(item.render(), FILE, "a rewrite of an unchanged item is no diff");
         assert_eq!(Item::parse(&item.render()).unwrap(), item);
+        // Markers, indentation and trailing spaces inside values and the lesson survive.
+        let mut tricky = item.clone();
+        tricky.evidence[0].excerpt = Some("  indented first line\n---\ntrailing space  \n\tTAB".into());
+        tricky.content = "First paragraph.\n\n---\n\n```\n---\n```".into();
+        assert_eq!(Item::parse(&tricky.render()).unwrap(), tricky);
         // CRLF files and a byte order mark read the same.
         let crlf = format!("\u{feff}{}", FILE.replace('\n', "\r\n"));
         assert_eq!(Item::parse(&crlf).unwrap(), item);
