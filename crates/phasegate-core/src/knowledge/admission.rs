@@ -144,6 +144,9 @@ pub fn admit(lesson: Lesson, sources: &[Source<'_>]) -> Result<Admitted, Refusal
         ItemType::Gotcha if !lesson.evidence.iter().any(failure) => return Err(Refusal::NoFailure),
         ItemType::Gotcha | ItemType::Pattern | ItemType::Decision => {}
     }
+    if lesson.content.trim().is_empty() {
+        return Err(Refusal::TooShort { words: 0 });
+    }
     draft(&lesson).validate().map_err(Refusal::Invalid)?;
 
     let (plain, named) = without_names(&lesson.content);
@@ -264,6 +267,7 @@ pub(crate) mod tests {
             (no_failure, Refusal::NoFailure, "add the failure output excerpt"),
             (lesson("`src/db.rs` `pool.query` MAX_CONNECTIONS getUser()"), Refusal::OnlyNames, "say what goes wrong"),
             (lesson("see src/db.rs"), Refusal::TooShort { words: 1 }, "write at least 5"),
+            (lesson(" \n "), Refusal::TooShort { words: 0 }, "write at least 5"),
             (lesson("Don't forget the index."), Refusal::TooShort { words: 3 }, "write at least 5"),
             (
                 lesson("Always remember to write tests and follow best practices!"),

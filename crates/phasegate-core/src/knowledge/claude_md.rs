@@ -169,6 +169,13 @@ pub fn should_update_claude_md(item: &Item, claude_md: &str) -> Result<bool, Blo
 /// updated where the block has them; the block is appended when there is
 /// none. Refused unless every item meets the rule.
 pub fn promote(claude_md: &str, items: &[&Item]) -> Result<String, BlockError> {
+    let mut unique: Vec<&Item> = Vec::with_capacity(items.len());
+    for item in items {
+        if !unique.iter().any(|u| u.id == item.id) {
+            unique.push(item);
+        }
+    }
+    let items = unique.as_slice();
     for item in items {
         let why = unmet(item, claude_md)?;
         if !why.is_empty() {
@@ -337,7 +344,7 @@ mod tests {
         let mut other = ready();
         other.id = "gotcha-other-1".into();
         other.content = "Quote every identifier in generated SQL: the users table has a column named order.".into();
-        let out = promote(&before, &[&changed, &other]).unwrap();
+        let out = promote(&before, &[&changed, &other, &other]).unwrap();
         let want = before
             .replace(&bullet(&i), &bullet(&changed))
             .replace("- a user bullet\n", &format!("- a user bullet\n{}\n", bullet(&other)));

@@ -104,7 +104,7 @@ pub fn record(items: &[Item], lesson: Admitted, now: DateTime<Utc>) -> Result<Re
         let decision = RecordDecision::Create { new: new.id.clone() };
         return Ok(Recorded { decision, changes: vec![Change { before: None, after: new }] });
     };
-    if old.confidence >= lesson.confidence || old.id == base {
+    if old.confidence >= hundredths(lesson.confidence) || old.id == base {
         let Some(mut after) = seen_again(old, &lesson.evidence, now) else {
             return Ok(Recorded { decision: RecordDecision::Known { existing: old.id.clone() }, changes: Vec::new() });
         };

@@ -234,10 +234,7 @@ pub struct Trend {
 pub fn trend(per_feature: &[(String, Metrics)], metric: Metric, last: usize) -> Trend {
     let from = per_feature.len().saturating_sub(last);
     let values: Vec<(String, f64)> = per_feature[from..].iter().map(|(f, m)| (f.clone(), m.get(metric))).collect();
-    let change = match (values.first(), values.last()) {
-        (Some(first), Some(end)) if values.len() >= 2 => Some(end.1 - first.1),
-        _ => None,
-    };
+    let change = (values.len() >= 2).then(|| values[values.len() - 1].1 - values[0].1);
     let improved = change.filter(|c| *c != 0.0).map(|c| (c > 0.0) == metric.higher_is_better());
     Trend { metric, values, change, improved }
 }
