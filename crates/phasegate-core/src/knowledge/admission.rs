@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 use chrono::DateTime;
 use regex::Regex;
 
-use super::item::{Evidence, Item, ItemError, ItemType, new_id};
+use super::item::{Evidence, KnowledgeItem, KnowledgeItemError, KnowledgeType, new_id};
 use super::words::{self, contains_sequence};
 
 /// The fewest content words a lesson has.
@@ -49,7 +49,7 @@ pub const PLATITUDES: &[&str] = &[
 /// A lesson as an agent or the retrospective proposes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Lesson {
-    pub item_type: ItemType,
+    pub item_type: KnowledgeType,
     /// The lesson itself, Markdown.
     pub content: String,
     /// See `pattern_for`; unset: any file.
@@ -75,7 +75,7 @@ impl Admitted {
 /// A text that is read anyway: CLAUDE.md, README.md, the file the lesson
 /// is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Source<'a> {
+pub struct SourceText<'a> {
     /// How the refusal names it (`CLAUDE.md`, `src/db.rs`).
     pub name: &'a str,
     pub text: &'a str,
@@ -93,7 +93,7 @@ pub enum Refusal {
     )]
     NoFailure,
     #[error("{0}")]
-    Invalid(ItemError),
+    Invalid(KnowledgeItemError),
     #[error("the lesson only names files or identifiers: say what goes wrong with them and what to do instead")]
     OnlyNames,
     #[error(
@@ -135,14 +135,14 @@ fn without_names(content: &str) -> (String, bool) {
 }
 
 /// The admission rules of the module doc, in that order.
-pub fn admit(lesson: Lesson, sources: &[Source<'_>]) -> Result<Admitted, Refusal> {
+pub fn admit(lesson: Lesson, sources: &[SourceText<'_>]) -> Result<Admitted, Refusal> {
     if lesson.evidence.is_empty() {
         return Err(Refusal::NoEvidence);
     }
     let failure = |e: &Evidence| e.excerpt.is_some() || e.commit.is_some();
     match lesson.item_type {
-        ItemType::Gotcha if !lesson.evidence.iter().any(failure) => return Err(Refusal::NoFailure),
-        ItemType::Gotcha | ItemType::Pattern | ItemType::Decision => {}
+        KnowledgeType::Gotcha if !lesson.evidence.iter().any(failure) => return Err(Refusal::NoFailure),
+        KnowledgeType::Gotcha | KnowledgeType::Pattern | KnowledgeType::Decision => {}
     }
     if lesson.content.trim().is_empty() {
         return Err(Refusal::TooShort { words: 0 });
@@ -181,8 +181,8 @@ pub fn admit(lesson: Lesson, sources: &[Source<'_>]) -> Result<Admitted, Refusal
 }
 
 /// The item a lesson would become, to check its fields.
-fn draft(lesson: &Lesson) -> Item {
-    Item {
+fn draft(lesson: &Lesson) -> KnowledgeItem {
+    KnowledgeItem {
         id: new_id(lesson.item_type, lesson.file_pattern.as_deref(), lesson.action.as_deref(), &lesson.content),
         item_type: lesson.item_type,
         file_pattern: lesson.file_pattern.clone(),
@@ -210,7 +210,7 @@ pub(crate) mod tests {
 
     pub(crate) fn lesson(content: &str) -> Lesson {
         Lesson {
-            item_type: ItemType::Gotcha,
+            item_type: KnowledgeType::Gotcha,
             content: content.into(),
             file_pattern: Some("*.sql".into()),
             action: Some("CREATE".into()),
@@ -232,7 +232,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_lesson_with_evidence_that_the_source_does_not_say_is_admitted() {
-        let claude = Source { name: "CLAUDE.md", text: "# Project\nUse pnpm, never npm.\n" };
+        let claude = SourceText { name: "CLAUDE.md", text: "# Project\nUse pnpm, never npm.\n" };
         let admitted = admit(lesson(GOOD), &[claude]).unwrap();
         assert_eq!(admitted.lesson().content, GOOD);
         // A commit alone is a failure's evidence too; a pattern needs no failure.
@@ -241,7 +241,7 @@ pub(crate) mod tests {
         by_commit.evidence[0].commit = Some("3f2a9c1".into());
         admit(by_commit, &[]).unwrap();
         let mut pattern = lesson(GOOD);
-        pattern.item_type = ItemType::Pattern;
+        pattern.item_type = KnowledgeType::Pattern;
         pattern.evidence[0].excerpt = None;
         admit(pattern, &[]).unwrap();
         // A lesson that mentions a platitude but says more is a lesson.
@@ -253,7 +253,8 @@ pub(crate) mod tests {
     fn refusals_say_what_to_do_instead() {
         let claude = "## Database\n\nAlways run every migration inside a transaction: a failed `ALTER` leaves the schema half-applied!\n";
         let file = "-- 001.sql\nCREATE TABLE users (id serial primary key);\n";
-        let sources = [Source { name: "CLAUDE.md", text: claude }, Source { name: "database/001.sql", text: file }];
+        let sources =
+            [SourceText { name: "CLAUDE.md", text: claude }, SourceText { name: "database/001.sql", text: file }];
         let mut no_evidence = lesson(GOOD);
         no_evidence.evidence.clear();
         let mut no_failure = lesson(GOOD);

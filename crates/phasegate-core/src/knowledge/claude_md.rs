@@ -24,7 +24,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::item::{Item, validate_id};
+use super::item::{KnowledgeItem, validate_id};
 use super::words::{self, contains_sequence};
 
 /// The line that opens phasegate's block.
@@ -117,17 +117,17 @@ fn bullet_id(line: &str) -> Option<&str> {
 }
 
 /// The bullet of an item: one line.
-fn bullet(item: &Item) -> String {
+fn bullet(item: &KnowledgeItem) -> String {
     let text = item.content.split_whitespace().collect::<Vec<_>>().join(" ");
     format!("- {text} <!-- {} -->", item.id)
 }
 
 /// Universal: the evidence names at least 2 different features.
-pub fn is_universal(item: &Item) -> bool {
+pub fn is_universal(item: &KnowledgeItem) -> bool {
     features(item) >= UNIVERSAL_FEATURES
 }
 
-fn features(item: &Item) -> usize {
+fn features(item: &KnowledgeItem) -> usize {
     let mut names: Vec<&str> = item.evidence.iter().map(|e| e.feature.as_str()).collect();
     names.sort_unstable();
     names.dedup();
@@ -135,7 +135,7 @@ fn features(item: &Item) -> usize {
 }
 
 /// Every condition of the rule the item does not meet (none: promote).
-pub fn unmet(item: &Item, claude_md: &str) -> Result<Vec<Unmet>, BlockError> {
+pub fn unmet(item: &KnowledgeItem, claude_md: &str) -> Result<Vec<Unmet>, BlockError> {
     let lines: Vec<&str> = claude_md.split_inclusive('\n').collect();
     block(&lines)?;
     let mut out = Vec::new();
@@ -161,15 +161,15 @@ pub fn unmet(item: &Item, claude_md: &str) -> Result<Vec<Unmet>, BlockError> {
 }
 
 /// Seed 004 §6.3 `should_update_claude_md`.
-pub fn should_update_claude_md(item: &Item, claude_md: &str) -> Result<bool, BlockError> {
+pub fn should_update_claude_md(item: &KnowledgeItem, claude_md: &str) -> Result<bool, BlockError> {
     Ok(unmet(item, claude_md)?.is_empty())
 }
 
 /// CLAUDE.md with these items' bullets inserted into phasegate's block, or
 /// updated where the block has them; the block is appended when there is
 /// none. Refused unless every item meets the rule.
-pub fn promote(claude_md: &str, items: &[&Item]) -> Result<String, BlockError> {
-    let mut unique: Vec<&Item> = Vec::with_capacity(items.len());
+pub fn promote(claude_md: &str, items: &[&KnowledgeItem]) -> Result<String, BlockError> {
+    let mut unique: Vec<&KnowledgeItem> = Vec::with_capacity(items.len());
     for item in items {
         if !unique.iter().any(|u| u.id == item.id) {
             unique.push(item);
@@ -269,7 +269,7 @@ mod tests {
 
     const LESSON: &str = "Run every migration inside a transaction:\na failed ALTER leaves the schema half applied.";
 
-    fn ready() -> Item {
+    fn ready() -> KnowledgeItem {
         let mut i = item(Some("*.sql"), None, 0.95, LESSON);
         i.occurrences = 3;
         i.evidence.push(Evidence {

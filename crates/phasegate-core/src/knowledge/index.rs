@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::hash::fnv1a64;
-use super::item::{Item, ItemType};
+use super::item::{KnowledgeItem, KnowledgeType};
 use super::pattern::{PathError, candidates_of, matches_normal, normalise, pattern_of};
 use super::query::{GOTCHA_MIN_CONFIDENCE, MAX_GOTCHAS, PATTERN_MIN_CONFIDENCE, Rank, action_passes, by_topic, order};
 
@@ -43,7 +43,7 @@ pub const MAX_INDEXED_CONTENT: usize = 600;
 pub struct IndexEntry {
     pub id: String,
     #[serde(rename = "type")]
-    pub item_type: ItemType,
+    pub item_type: KnowledgeType,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_pattern: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -66,7 +66,7 @@ pub struct Shard {
 
 /// Every shard, by file name.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Index {
+pub struct KnowledgeIndex {
     pub gotchas: BTreeMap<String, Shard>,
     pub topics: BTreeMap<String, Shard>,
 }
@@ -100,7 +100,7 @@ fn cut(content: &str) -> String {
     format!("{}…", &content[..end])
 }
 
-fn entry(i: &Item) -> IndexEntry {
+fn entry(i: &KnowledgeItem) -> IndexEntry {
     IndexEntry {
         id: i.id.clone(),
         item_type: i.item_type,
@@ -123,16 +123,16 @@ fn rank<'a>(e: &'a IndexEntry, own: Option<&str>) -> Rank<'a> {
 }
 
 /// Builds every shard from all items.
-pub fn build_index(items: &[Item]) -> Index {
+pub fn build_index(items: &[KnowledgeItem]) -> KnowledgeIndex {
     let mut groups: BTreeMap<(Option<&str>, Option<&str>), Vec<IndexEntry>> = BTreeMap::new();
     let mut topics: BTreeMap<String, Shard> = BTreeMap::new();
     for i in items.iter().filter(|i| !i.is_superseded()) {
         match i.item_type {
-            ItemType::Gotcha if i.confidence >= GOTCHA_MIN_CONFIDENCE => {
+            KnowledgeType::Gotcha if i.confidence >= GOTCHA_MIN_CONFIDENCE => {
                 groups.entry((i.file_pattern.as_deref(), i.action.as_deref())).or_default().push(entry(i));
             }
-            ItemType::Gotcha => {}
-            ItemType::Pattern | ItemType::Decision => {
+            KnowledgeType::Gotcha => {}
+            KnowledgeType::Pattern | KnowledgeType::Decision => {
                 if let Some(topic) = i.topic.as_deref().filter(|_| i.confidence >= PATTERN_MIN_CONFIDENCE) {
                     let shard = topics.entry(topic_shard_name(topic)).or_insert_with(empty);
                     shard.entries.push(entry(i));
@@ -149,7 +149,7 @@ pub fn build_index(items: &[Item]) -> Index {
     for shard in topics.values_mut() {
         shard.entries.sort_by(|a, b| a.topic.cmp(&b.topic).then_with(|| order(&rank(a, None), &rank(b, None))));
     }
-    Index { gotchas, topics }
+    KnowledgeIndex { gotchas, topics }
 }
 
 fn empty() -> Shard {
@@ -168,7 +168,7 @@ pub fn gotchas_from_shards<'a>(
     let own = pattern_of(&n);
     let mut found: Vec<&IndexEntry> = Vec::new();
     for e in shards.iter().flat_map(|s| &s.entries) {
-        let fits = e.item_type == ItemType::Gotcha
+        let fits = e.item_type == KnowledgeType::Gotcha
             && e.file_pattern.as_deref().is_none_or(|p| matches_normal(p, &n))
             && action_passes(e.action.as_deref(), action)
             && e.confidence >= GOTCHA_MIN_CONFIDENCE;
@@ -256,7 +256,7 @@ mod tests {
             .collect()
     }
 
-    fn random_items(n: usize, seed: u64) -> Vec<Item> {
+    fn random_items(n: usize, seed: u64) -> Vec<KnowledgeItem> {
         let mut rng = Rng(seed);
         let paths = paths();
         (0..n)
@@ -269,9 +269,9 @@ mod tests {
                 };
                 let mut i = item(pattern.as_deref(), *rng.pick(ITEM_ACTIONS), *rng.pick(CONFIDENCES), "");
                 i.item_type = match rng.below(10) {
-                    0..=6 => ItemType::Gotcha,
-                    7 | 8 => ItemType::Pattern,
-                    _ => ItemType::Decision,
+                    0..=6 => KnowledgeType::Gotcha,
+                    7 | 8 => KnowledgeType::Pattern,
+                    _ => KnowledgeType::Decision,
                 };
                 i.id = format!("{}-{k}", i.item_type);
                 i.content = format!("lesson {k} {}", "é".repeat(rng.below(400)));

@@ -54,7 +54,7 @@ const MAX_REASON: usize = 500;
 )]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
-pub enum ItemType {
+pub enum KnowledgeType {
     /// A mistake to avoid, learned from a failure; injected into the
     /// briefs of tasks on matching files.
     Gotcha,
@@ -65,7 +65,7 @@ pub enum ItemType {
     Decision,
 }
 
-crate::named!(ItemType, "knowledge item type");
+crate::named!(KnowledgeType, "knowledge item type");
 
 /// Where a lesson came from: the task and feature it was learned in, the
 /// commit that fixed it, the failure output.
@@ -87,10 +87,10 @@ pub struct Evidence {
 /// written, and the lesson.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Item {
+pub struct KnowledgeItem {
     pub id: String,
     #[serde(rename = "type")]
-    pub item_type: ItemType,
+    pub item_type: KnowledgeType,
     /// Which files the lesson is about (see `pattern`); unset: any file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_pattern: Option<String>,
@@ -133,7 +133,7 @@ pub struct Item {
 
 /// Why a knowledge file cannot be read. The caller adds the file's path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ItemError {
+pub enum KnowledgeItemError {
     #[error(
         "does not start with a `---` line: a knowledge item is YAML front matter between two `---` lines, then the lesson"
     )]
@@ -195,7 +195,7 @@ pub fn file_name(id: &str) -> String {
 /// FNV-1a of the type, pattern, action and the lesson lowercased with its
 /// white space collapsed, so the same lesson about the same files gets the
 /// same id wherever it is recorded.
-pub fn new_id(item_type: ItemType, file_pattern: Option<&str>, action: Option<&str>, content: &str) -> String {
+pub fn new_id(item_type: KnowledgeType, file_pattern: Option<&str>, action: Option<&str>, content: &str) -> String {
     let normalised = content.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
     let key = format!("{}\n{}\n{}\n{normalised}", item_type.name(), file_pattern.unwrap_or(""), action.unwrap_or(""));
     let hash = fnv1a32(key.as_bytes());
@@ -263,13 +263,13 @@ fn name_ok(s: &str, max: usize) -> bool {
     has_text(s) && s.chars().count() <= max
 }
 
-impl Item {
+impl KnowledgeItem {
     /// Reads a knowledge file.
-    pub fn parse(text: &str) -> Result<Item, ItemError> {
+    pub fn parse(text: &str) -> Result<KnowledgeItem, KnowledgeItemError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text.split_inclusive('\n');
         if lines.next().map(|l| l.trim_end()) != Some("---") {
-            return Err(ItemError::NoFrontMatter);
+            return Err(KnowledgeItemError::NoFrontMatter);
         }
         let start = text.find('\n').map_or(text.len(), |i| i + 1);
         let mut offset = start;
@@ -281,20 +281,20 @@ impl Item {
             }
             offset += line.len();
         }
-        let (yaml_end, body_start) = close.ok_or(ItemError::Unclosed)?;
+        let (yaml_end, body_start) = close.ok_or(KnowledgeItemError::Unclosed)?;
         let yaml = &text[start..yaml_end];
-        let value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| ItemError::Yaml {
+        let value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| KnowledgeItemError::Yaml {
             // The front matter starts on the file's line 2.
             line: e.location().map_or(2, |l| l.line() + 1),
             message: yaml_message(&e),
         })?;
         if !value.is_mapping() {
-            return Err(ItemError::NotAMapping("found no `field: value` line".into()));
+            return Err(KnowledgeItemError::NotAMapping("found no `field: value` line".into()));
         }
-        let json = serde_json::to_value(&value).map_err(|e| ItemError::NotAMapping(e.to_string()))?;
+        let json = serde_json::to_value(&value).map_err(|e| KnowledgeItemError::NotAMapping(e.to_string()))?;
         let mut item = typed(&json).map_err(|(field, message)| match Schema::KnowledgeItem.check(&json) {
-            Err(errors) => ItemError::Schema(errors),
-            Ok(()) => ItemError::Field { field, message },
+            Err(errors) => KnowledgeItemError::Schema(errors),
+            Ok(()) => KnowledgeItemError::Field { field, message },
         })?;
         item.content = body(&text[body_start..]);
         item.check_rules()?;
@@ -308,10 +308,11 @@ impl Item {
         format!("---\n{yaml}---\n\n{}\n", self.content.trim_end())
     }
 
-    /// Every constraint of the schema and the rules after it: what [`Item::parse`]
-    /// accepts. Used before writing an item made in code.
-    pub fn validate(&self) -> Result<(), ItemError> {
-        check(self).map_err(|(field, message)| ItemError::Field { field, message })?;
+    /// Every constraint of the schema and the rules after it: what
+    /// [`KnowledgeItem::parse`] accepts. Used before writing an item made in
+    /// code.
+    pub fn validate(&self) -> Result<(), KnowledgeItemError> {
+        check(self).map_err(|(field, message)| KnowledgeItemError::Field { field, message })?;
         self.check_rules()
     }
 
@@ -320,8 +321,8 @@ impl Item {
         self.superseded_by.is_some() || self.superseded_reason.is_some()
     }
 
-    fn check_rules(&self) -> Result<(), ItemError> {
-        let field = |field, message: &str| Err(ItemError::Field { field, message: message.to_owned() });
+    fn check_rules(&self) -> Result<(), KnowledgeItemError> {
+        let field = |field, message: &str| Err(KnowledgeItemError::Field { field, message: message.to_owned() });
         if self.superseded_by.as_deref() == Some(self.id.as_str()) {
             return field("superseded_by", "an item cannot supersede itself: name the item that replaced it");
         }
@@ -335,7 +336,7 @@ impl Item {
             );
         }
         if !has_text(&self.content) {
-            return Err(ItemError::NoContent);
+            return Err(KnowledgeItemError::NoContent);
         }
         Ok(())
     }
@@ -358,14 +359,14 @@ fn body(text: &str) -> String {
 }
 
 /// The typed reading, with every constraint of the schema.
-fn typed(value: &serde_json::Value) -> Result<Item, (&'static str, String)> {
-    let item = Item::deserialize(value).map_err(|e| ("front matter", e.to_string()))?;
+fn typed(value: &serde_json::Value) -> Result<KnowledgeItem, (&'static str, String)> {
+    let item = KnowledgeItem::deserialize(value).map_err(|e| ("front matter", e.to_string()))?;
     check(&item)?;
     Ok(item)
 }
 
 /// The schema's constraints on the typed values.
-fn check(item: &Item) -> Result<(), (&'static str, String)> {
+fn check(item: &KnowledgeItem) -> Result<(), (&'static str, String)> {
     let bad = |field: &'static str, message: &str| Err((field, message.to_owned()));
     if validate_id(&item.id).is_err() {
         return bad("id", &InvalidId(item.id.clone()).to_string());
@@ -448,8 +449,8 @@ Run every migration inside a transaction: a failed `ALTER` leaves the schema hal
 
     #[test]
     fn an_item_reads_and_renders_byte_for_byte() {
-        let item = Item::parse(FILE).unwrap();
-        assert_eq!(item.item_type, ItemType::Gotcha);
+        let item = KnowledgeItem::parse(FILE).unwrap();
+        assert_eq!(item.item_type, KnowledgeType::Gotcha);
         assert_eq!(item.file_pattern.as_deref(), Some("*.sql"));
         assert_eq!(item.action.as_deref(), Some("CREATE"));
         assert_eq!((item.confidence, item.occurrences), (0.7, 1));
@@ -458,20 +459,20 @@ Run every migration inside a transaction: a failed `ALTER` leaves the schema hal
         assert!(item.evidence[0].excerpt.as_deref().unwrap().ends_with("half applied"));
         assert!(item.content.starts_with("Run every migration") && item.content.ends_with("already exist."));
         assert_eq!(item.render(), FILE, "a rewrite of an unchanged item is no diff");
-        assert_eq!(Item::parse(&item.render()).unwrap(), item);
+        assert_eq!(KnowledgeItem::parse(&item.render()).unwrap(), item);
         // Markers, indentation and trailing spaces inside values and the lesson survive.
         let mut tricky = item.clone();
         tricky.evidence[0].excerpt = Some("  indented first line\n---\ntrailing space  \n\tTAB".into());
         tricky.content = "First paragraph.\n\n---\n\n```\n---\n```".into();
-        assert_eq!(Item::parse(&tricky.render()).unwrap(), tricky);
+        assert_eq!(KnowledgeItem::parse(&tricky.render()).unwrap(), tricky);
         // CRLF files and a byte order mark read the same.
         let crlf = format!("\u{feff}{}", FILE.replace('\n', "\r\n"));
-        assert_eq!(Item::parse(&crlf).unwrap(), item);
+        assert_eq!(KnowledgeItem::parse(&crlf).unwrap(), item);
     }
 
     #[test]
     fn a_changed_value_is_a_one_line_diff() {
-        let mut item = Item::parse(FILE).unwrap();
+        let mut item = KnowledgeItem::parse(FILE).unwrap();
         item.confidence = 0.85;
         item.occurrences = 2;
         let rendered = item.render();
@@ -514,7 +515,7 @@ Run every migration inside a transaction: a failed `ALTER` leaves the schema hal
             (with("prevented: 0", "prevented: 1"), "field `injected`"),
             (FILE[..FILE.find("\nRun every").unwrap()].to_owned(), "there is no lesson"),
         ] {
-            let err = Item::parse(&text).unwrap_err().to_string();
+            let err = KnowledgeItem::parse(&text).unwrap_err().to_string();
             assert!(err.contains(want), "want {want:?} in: {err}");
         }
     }
@@ -522,7 +523,7 @@ Run every migration inside a transaction: a failed `ALTER` leaves the schema hal
     /// The schema and the typed reading accept the same front matter.
     #[test]
     fn the_typed_reading_accepts_what_the_schema_accepts() {
-        let base = serde_json::to_value(Item::parse(FILE).unwrap()).unwrap();
+        let base = serde_json::to_value(KnowledgeItem::parse(FILE).unwrap()).unwrap();
         let set = |field: &str, v: serde_json::Value| {
             let mut doc = base.clone();
             doc[field] = v;
@@ -649,32 +650,36 @@ Run every migration inside a transaction: a failed `ALTER` leaves the schema hal
 
     #[test]
     fn ids_are_stable_slugs() {
-        let id = new_id(ItemType::Gotcha, Some("*.sql"), Some("CREATE"), "Run every migration inside a transaction");
+        let id =
+            new_id(KnowledgeType::Gotcha, Some("*.sql"), Some("CREATE"), "Run every migration inside a transaction");
         // The first words fill at most 40 characters, whole words only.
         assert!(id.starts_with("gotcha-run-every-migration-inside-a-transaction-"), "{id}");
-        let longer = new_id(ItemType::Gotcha, None, None, "Run every migration inside a single transaction");
+        let longer = new_id(KnowledgeType::Gotcha, None, None, "Run every migration inside a single transaction");
         assert!(longer.starts_with("gotcha-run-every-migration-inside-a-single-"), "{longer}");
         validate_id(&id).unwrap();
         // The same lesson spelled with other spacing and case: the same id.
         assert_eq!(
-            new_id(ItemType::Gotcha, Some("*.sql"), Some("CREATE"), "run every  migration\ninside a Transaction"),
-            new_id(ItemType::Gotcha, Some("*.sql"), Some("CREATE"), "Run every migration inside a transaction"),
+            new_id(KnowledgeType::Gotcha, Some("*.sql"), Some("CREATE"), "run every  migration\ninside a Transaction"),
+            new_id(KnowledgeType::Gotcha, Some("*.sql"), Some("CREATE"), "Run every migration inside a transaction"),
         );
         let other = [
-            new_id(ItemType::Pattern, Some("*.sql"), Some("CREATE"), "Run every migration inside a transaction"),
-            new_id(ItemType::Gotcha, None, Some("CREATE"), "Run every migration inside a transaction"),
-            new_id(ItemType::Gotcha, Some("*.sql"), None, "Run every migration inside a transaction"),
+            new_id(KnowledgeType::Pattern, Some("*.sql"), Some("CREATE"), "Run every migration inside a transaction"),
+            new_id(KnowledgeType::Gotcha, None, Some("CREATE"), "Run every migration inside a transaction"),
+            new_id(KnowledgeType::Gotcha, Some("*.sql"), None, "Run every migration inside a transaction"),
         ];
         for o in &other {
             assert_ne!(o[o.len() - 8..], id[id.len() - 8..], "{o}");
         }
         // The hash is FNV-1a of its key: fixed across releases.
-        assert_eq!(new_id(ItemType::Decision, None, None, ""), format!("decision-{:08x}", fnv1a32(b"decision\n\n\n")));
         assert_eq!(
-            new_id(ItemType::Gotcha, None, None, "Ünïcode only ✓").len(),
+            new_id(KnowledgeType::Decision, None, None, ""),
+            format!("decision-{:08x}", fnv1a32(b"decision\n\n\n"))
+        );
+        assert_eq!(
+            new_id(KnowledgeType::Gotcha, None, None, "Ünïcode only ✓").len(),
             "gotcha-".len() + "n-code-only".len() + 9
         );
-        let long = new_id(ItemType::Gotcha, None, None, &"x".repeat(90));
+        let long = new_id(KnowledgeType::Gotcha, None, None, &"x".repeat(90));
         assert_eq!(long, format!("gotcha-{}-{}", "x".repeat(40), &long[long.len() - 8..]));
         assert!(long.len() <= MAX_ID);
         assert_eq!(file_name(&id), format!("{id}.md"));
@@ -695,6 +700,6 @@ Run every migration inside a transaction: a failed `ALTER` leaves the schema hal
 
     #[test]
     fn item_type_names() {
-        crate::names::assert_serde_names::<ItemType>();
+        crate::names::assert_serde_names::<KnowledgeType>();
     }
 }

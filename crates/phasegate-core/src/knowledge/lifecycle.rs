@@ -21,7 +21,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::item::{Evidence, InvalidId, Item, ItemError, validate_id};
+use super::item::{Evidence, InvalidId, KnowledgeItem, KnowledgeItemError, validate_id};
 
 /// Seed 004 §10.2: "Records gotcha with confidence 0.7".
 pub const DISCOVERY: f64 = 0.7;
@@ -40,14 +40,14 @@ pub const MAX_EVIDENCE: usize = 10;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray)]
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
-pub enum Outcome {
+pub enum InjectionOutcome {
     /// The task did not fail the way the gotcha warns of.
     Prevented,
     /// The task still failed that way.
     NotHelped,
 }
 
-crate::named!(Outcome, "injection outcome");
+crate::named!(InjectionOutcome, "injection outcome");
 
 /// Why an item is retired.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +74,7 @@ pub enum LifecycleError {
     #[error("confidence {0} is outside 0.0 to 1.0: pass a number in that range")]
     Confidence(f64),
     #[error("{0}")]
-    Invalid(#[from] ItemError),
+    Invalid(#[from] KnowledgeItemError),
 }
 
 /// A confidence kept to hundredths, within 0.0 to 1.0.
@@ -82,7 +82,7 @@ pub(crate) fn hundredths(x: f64) -> f64 {
     (x.clamp(0.0, 1.0) * 100.0).round() / 100.0
 }
 
-fn touch(item: &mut Item, now: DateTime<Utc>) {
+fn touch(item: &mut KnowledgeItem, now: DateTime<Utc>) {
     item.updated_at = now.max(item.updated_at);
 }
 
@@ -110,7 +110,7 @@ pub(crate) fn append_evidence(list: &mut Vec<Evidence>, new: &[&Evidence]) {
 /// The lesson was learned again (seed §10.2 "validation"): one occurrence
 /// per new sighting, the evidence appended, and 0.85 once seen twice. None
 /// when every sighting is known already: nothing changes.
-pub fn seen_again(item: &Item, evidence: &[Evidence], now: DateTime<Utc>) -> Option<Item> {
+pub fn seen_again(item: &KnowledgeItem, evidence: &[Evidence], now: DateTime<Utc>) -> Option<KnowledgeItem> {
     let new = new_sightings(&item.evidence, evidence);
     if new.is_empty() {
         return None;
@@ -127,7 +127,7 @@ pub fn seen_again(item: &Item, evidence: &[Evidence], now: DateTime<Utc>) -> Opt
 }
 
 /// The item was put in a brief.
-pub fn injected(item: &Item, now: DateTime<Utc>) -> Item {
+pub fn injected(item: &KnowledgeItem, now: DateTime<Utc>) -> KnowledgeItem {
     let mut after = item.clone();
     after.injected = after.injected.saturating_add(1);
     touch(&mut after, now);
@@ -135,18 +135,22 @@ pub fn injected(item: &Item, now: DateTime<Utc>) -> Item {
 }
 
 /// What an injection achieved (seed §10.2 "reinforcement").
-pub fn outcome(item: &Item, outcome: Outcome, now: DateTime<Utc>) -> Result<Item, LifecycleError> {
+pub fn outcome(
+    item: &KnowledgeItem,
+    outcome: InjectionOutcome,
+    now: DateTime<Utc>,
+) -> Result<KnowledgeItem, LifecycleError> {
     let answered = u64::from(item.prevented) + u64::from(item.not_helped);
     if answered >= u64::from(item.injected) {
         return Err(LifecycleError::NoOpenInjection { id: item.id.clone(), injected: item.injected, answered });
     }
     let mut after = item.clone();
     match outcome {
-        Outcome::Prevented => {
+        InjectionOutcome::Prevented => {
             after.prevented += 1;
             after.confidence = hundredths(after.confidence.max(PREVENTED));
         }
-        Outcome::NotHelped => {
+        InjectionOutcome::NotHelped => {
             after.not_helped += 1;
             after.confidence = hundredths(after.confidence - NOT_HELPED_STEP);
         }
@@ -157,7 +161,7 @@ pub fn outcome(item: &Item, outcome: Outcome, now: DateTime<Utc>) -> Result<Item
 
 /// The retrospective confirms or adjusts a confidence (seed §10.2
 /// "validation").
-pub fn adjust(item: &Item, confidence: f64, now: DateTime<Utc>) -> Result<Item, LifecycleError> {
+pub fn adjust(item: &KnowledgeItem, confidence: f64, now: DateTime<Utc>) -> Result<KnowledgeItem, LifecycleError> {
     if !(0.0..=1.0).contains(&confidence) {
         return Err(LifecycleError::Confidence(confidence));
     }
@@ -169,7 +173,11 @@ pub fn adjust(item: &Item, confidence: f64, now: DateTime<Utc>) -> Result<Item, 
 
 /// Retires an item (seed §10.2 "deprecation"): it stays in its file and
 /// leaves every query.
-pub fn retire(item: &Item, retirement: Retirement, now: DateTime<Utc>) -> Result<Item, LifecycleError> {
+pub fn retire(
+    item: &KnowledgeItem,
+    retirement: Retirement,
+    now: DateTime<Utc>,
+) -> Result<KnowledgeItem, LifecycleError> {
     if item.is_superseded() {
         let why = match (&item.superseded_by, &item.superseded_reason) {
             (Some(by), _) => format!("superseded by `{by}`"),
@@ -218,12 +226,12 @@ mod tests {
         let twice = seen_again(&found, &[evidence("billing", "T2", 3)], at(3)).unwrap();
         assert_eq!((twice.confidence, twice.occurrences, twice.evidence.len()), (0.85, 2, 2));
         assert_eq!(twice.updated_at, at(3));
-        let prevented = outcome(&injected(&twice, at(4)), Outcome::Prevented, at(5)).unwrap();
+        let prevented = outcome(&injected(&twice, at(4)), InjectionOutcome::Prevented, at(5)).unwrap();
         assert_eq!((prevented.confidence, prevented.injected, prevented.prevented), (0.95, 1, 1));
         assert_eq!(prevented.updated_at, at(5));
         // A higher confidence is kept.
         let sure = adjust(&found, 0.99, at(2)).unwrap();
-        let kept = outcome(&injected(&sure, at(2)), Outcome::Prevented, at(2)).unwrap();
+        let kept = outcome(&injected(&sure, at(2)), InjectionOutcome::Prevented, at(2)).unwrap();
         assert_eq!(kept.confidence, 0.99);
     }
 
@@ -232,7 +240,7 @@ mod tests {
         let mut g = item(Some("*.sql"), None, DISCOVERY, "lesson");
         let mut seen = Vec::new();
         for day in 2..=4 {
-            g = outcome(&injected(&g, at(day)), Outcome::NotHelped, at(day)).unwrap();
+            g = outcome(&injected(&g, at(day)), InjectionOutcome::NotHelped, at(day)).unwrap();
             let items = [g.clone()];
             seen.push((g.confidence, gotchas_for(&items, "db/001.sql", None).unwrap().len()));
         }
@@ -240,31 +248,31 @@ mod tests {
         // Why hundredths are kept: floating point drifts.
         assert_ne!(0.8 - NOT_HELPED_STEP, 0.7);
         let eight = item(None, None, 0.8, "lesson");
-        assert_eq!(outcome(&injected(&eight, at(2)), Outcome::NotHelped, at(2)).unwrap().confidence, 0.7);
+        assert_eq!(outcome(&injected(&eight, at(2)), InjectionOutcome::NotHelped, at(2)).unwrap().confidence, 0.7);
         assert_eq!((g.injected, g.not_helped), (3, 3));
         // From 0.85 three misses, from 0.95 four.
         for (start, misses) in [(SEEN_TWICE, 3), (PREVENTED, 4)] {
             let mut g = item(None, None, start, "lesson");
             let mut n = 0;
             while g.confidence >= GOTCHA_MIN_CONFIDENCE {
-                g = outcome(&injected(&g, at(2)), Outcome::NotHelped, at(2)).unwrap();
+                g = outcome(&injected(&g, at(2)), InjectionOutcome::NotHelped, at(2)).unwrap();
                 n += 1;
             }
             assert_eq!(n, misses, "from {start}");
         }
         // Never below 0.
         let low = item(None, None, 0.05, "lesson");
-        assert_eq!(outcome(&injected(&low, at(2)), Outcome::NotHelped, at(2)).unwrap().confidence, 0.0);
+        assert_eq!(outcome(&injected(&low, at(2)), InjectionOutcome::NotHelped, at(2)).unwrap().confidence, 0.0);
     }
 
     #[test]
     fn every_outcome_answers_an_injection() {
         let g = item(None, None, 0.7, "lesson");
-        let e = outcome(&g, Outcome::Prevented, at(2)).unwrap_err();
+        let e = outcome(&g, InjectionOutcome::Prevented, at(2)).unwrap_err();
         assert_eq!(e, LifecycleError::NoOpenInjection { id: g.id.clone(), injected: 0, answered: 0 });
         assert!(e.to_string().contains("record an injection"), "{e}");
-        let once = outcome(&injected(&g, at(2)), Outcome::NotHelped, at(2)).unwrap();
-        assert!(outcome(&once, Outcome::Prevented, at(2)).is_err());
+        let once = outcome(&injected(&g, at(2)), InjectionOutcome::NotHelped, at(2)).unwrap();
+        assert!(outcome(&once, InjectionOutcome::Prevented, at(2)).is_err());
     }
 
     #[test]
@@ -310,6 +318,6 @@ mod tests {
 
     #[test]
     fn outcome_names() {
-        crate::names::assert_serde_names::<Outcome>();
+        crate::names::assert_serde_names::<InjectionOutcome>();
     }
 }

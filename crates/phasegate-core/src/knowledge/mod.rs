@@ -34,28 +34,29 @@ mod record;
 mod retro;
 mod words;
 
-pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, Source, admit};
+pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, SourceText, admit};
 pub use claude_md::{
     BLOCK_END, BLOCK_START, BlockError, PROMOTE_MIN_CONFIDENCE, PROMOTE_MIN_OCCURRENCES, UNIVERSAL_FEATURES, Unmet,
     demote, is_universal, promote, promoted_ids, should_update_claude_md, unmet,
 };
 pub use index::{
-    INDEX_VERSION, Index, IndexEntry, MAX_INDEXED_CONTENT, Shard, build_index, gotcha_shard_name, gotcha_shards_for,
-    gotchas_from_shards, patterns_from_shards, topic_shard_name,
+    INDEX_VERSION, IndexEntry, KnowledgeIndex, MAX_INDEXED_CONTENT, Shard, build_index, gotcha_shard_name,
+    gotcha_shards_for, gotchas_from_shards, patterns_from_shards, topic_shard_name,
 };
 pub use item::{
-    Evidence, InvalidId, Item, ItemError, ItemType, MAX_EXCERPT_CHARS, MAX_ID, excerpt, file_name, new_id, validate_id,
+    Evidence, InvalidId, KnowledgeItem, KnowledgeItemError, KnowledgeType, MAX_EXCERPT_CHARS, MAX_ID, excerpt,
+    file_name, new_id, validate_id,
 };
 pub use lifecycle::{
-    DISCOVERY, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, Outcome, PREVENTED, Retirement, SEEN_TWICE, adjust,
-    injected, outcome, retire, seen_again,
+    DISCOVERY, InjectionOutcome, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, PREVENTED, Retirement, SEEN_TWICE,
+    adjust, injected, outcome, retire, seen_again,
 };
 pub use pattern::{
     KINDS_BY_EXTENSION, MAX_PATTERN, PathError, PatternError, candidates, matches, pattern_for, validate_pattern,
 };
 pub use query::{GOTCHA_MIN_CONFIDENCE, MAX_GOTCHAS, PATTERN_MIN_CONFIDENCE, gotchas_for, patterns_for};
-pub use record::{Change, RecordDecision, Recorded, SIMILARITY, record, similar};
+pub use record::{ItemChange, RecordDecision, Recording, SIMILARITY, record, similar};
 pub use retro::{
-    DivergenceClass, DivergenceFacts, DivergenceKind, ENVIRONMENTAL, ERROR_TYPES, EndsBeforeStart, Failure, Metric,
-    Metrics, TaskRun, Trend, classify_divergence, is_gotcha_candidate, metrics, should_record_gotcha, trend,
+    DivergenceClass, DivergenceFacts, DivergenceKind, ENVIRONMENTAL, ERROR_TYPES, EndsBeforeStart, Metric, Metrics,
+    TaskFailure, TaskRun, Trend, classify_divergence, is_gotcha_candidate, metrics, should_record_gotcha, trend,
 };

@@ -22,7 +22,7 @@
 
 use std::cmp::Ordering;
 
-use super::item::{Item, ItemType};
+use super::item::{KnowledgeItem, KnowledgeType};
 use super::pattern::{PathError, matches_normal, normalise, pattern_of};
 
 /// Seed 004 §10.1: gotchas are returned from `confidence >= 0.6`.
@@ -42,7 +42,7 @@ pub(crate) struct Rank<'a> {
 }
 
 /// An item's rank; `own` is the path's own pattern, if any.
-pub(crate) fn rank<'a>(i: &'a Item, own: Option<&str>) -> Rank<'a> {
+pub(crate) fn rank<'a>(i: &'a KnowledgeItem, own: Option<&str>) -> Rank<'a> {
     Rank {
         own: own.is_some() && i.file_pattern.as_deref() == own,
         confidence: i.confidence,
@@ -67,21 +67,25 @@ pub(crate) fn action_passes(item_action: Option<&str>, action: Option<&str>) -> 
 }
 
 /// Whether an item of this type comes with patterns by topic.
-pub(crate) fn by_topic(t: ItemType) -> bool {
+pub(crate) fn by_topic(t: KnowledgeType) -> bool {
     match t {
-        ItemType::Gotcha => false,
-        ItemType::Pattern | ItemType::Decision => true,
+        KnowledgeType::Gotcha => false,
+        KnowledgeType::Pattern | KnowledgeType::Decision => true,
     }
 }
 
 /// Seed 004 §10.1 `get_gotchas_for_task` over all items.
-pub fn gotchas_for<'a>(items: &'a [Item], path: &str, action: Option<&str>) -> Result<Vec<&'a Item>, PathError> {
+pub fn gotchas_for<'a>(
+    items: &'a [KnowledgeItem],
+    path: &str,
+    action: Option<&str>,
+) -> Result<Vec<&'a KnowledgeItem>, PathError> {
     let n = normalise(path)?;
     let own = pattern_of(&n);
-    let mut found: Vec<&Item> = items
+    let mut found: Vec<&KnowledgeItem> = items
         .iter()
         .filter(|i| {
-            i.item_type == ItemType::Gotcha
+            i.item_type == KnowledgeType::Gotcha
                 && !i.is_superseded()
                 && i.file_pattern.as_deref().is_none_or(|p| matches_normal(p, &n))
                 && action_passes(i.action.as_deref(), action)
@@ -95,8 +99,8 @@ pub fn gotchas_for<'a>(items: &'a [Item], path: &str, action: Option<&str>) -> R
 
 /// Seed 004 §10.1 `get_patterns_for_domain`: patterns and decisions for
 /// these topics.
-pub fn patterns_for<'a>(items: &'a [Item], topics: &[&str]) -> Vec<&'a Item> {
-    let mut found: Vec<&Item> = items
+pub fn patterns_for<'a>(items: &'a [KnowledgeItem], topics: &[&str]) -> Vec<&'a KnowledgeItem> {
+    let mut found: Vec<&KnowledgeItem> = items
         .iter()
         .filter(|i| {
             by_topic(i.item_type)
@@ -116,10 +120,10 @@ pub(crate) mod tests {
     use super::*;
 
     /// An item for tests: a gotcha unless the caller changes it.
-    pub(crate) fn item(pattern: Option<&str>, action: Option<&str>, confidence: f64, content: &str) -> Item {
-        Item {
-            id: new_id(ItemType::Gotcha, pattern, action, content),
-            item_type: ItemType::Gotcha,
+    pub(crate) fn item(pattern: Option<&str>, action: Option<&str>, confidence: f64, content: &str) -> KnowledgeItem {
+        KnowledgeItem {
+            id: new_id(KnowledgeType::Gotcha, pattern, action, content),
+            item_type: KnowledgeType::Gotcha,
             file_pattern: pattern.map(str::to_owned),
             action: action.map(str::to_owned),
             topic: None,
@@ -144,7 +148,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn ids(found: &[&Item]) -> Vec<String> {
+    fn ids(found: &[&KnowledgeItem]) -> Vec<String> {
         found.iter().map(|i| i.content.clone()).collect()
     }
 
@@ -167,7 +171,7 @@ pub(crate) mod tests {
         items[10].superseded_by = Some("gotcha-x".into());
         items[11].superseded_reason = Some("the driver fixed it".into());
         let mut p = item(Some("*.sql"), None, 1.0, "a pattern, not a gotcha");
-        p.item_type = ItemType::Pattern;
+        p.item_type = KnowledgeType::Pattern;
         items.push(p);
 
         let found = gotchas_for(&items, "database/migrations/001.sql", Some("CREATE")).unwrap();
@@ -213,20 +217,20 @@ pub(crate) mod tests {
 
     #[test]
     fn patterns_by_topic_as_the_seed_queries_them() {
-        let with = |t: ItemType, topic: &str, confidence: f64, content: &str| {
+        let with = |t: KnowledgeType, topic: &str, confidence: f64, content: &str| {
             let mut i = item(None, None, confidence, content);
             i.item_type = t;
             i.topic = Some(topic.into());
             i
         };
         let mut items = vec![
-            with(ItemType::Pattern, "auth", 0.7, "auth pattern 0.7"),
-            with(ItemType::Pattern, "auth", 0.69, "below 0.7"),
-            with(ItemType::Decision, "auth", 0.9, "auth decision 0.9"),
-            with(ItemType::Pattern, "db", 0.8, "db pattern 0.8"),
-            with(ItemType::Pattern, "ui", 1.0, "another topic"),
-            with(ItemType::Gotcha, "auth", 1.0, "a gotcha"),
-            with(ItemType::Pattern, "auth", 1.0, "superseded"),
+            with(KnowledgeType::Pattern, "auth", 0.7, "auth pattern 0.7"),
+            with(KnowledgeType::Pattern, "auth", 0.69, "below 0.7"),
+            with(KnowledgeType::Decision, "auth", 0.9, "auth decision 0.9"),
+            with(KnowledgeType::Pattern, "db", 0.8, "db pattern 0.8"),
+            with(KnowledgeType::Pattern, "ui", 1.0, "another topic"),
+            with(KnowledgeType::Gotcha, "auth", 1.0, "a gotcha"),
+            with(KnowledgeType::Pattern, "auth", 1.0, "superseded"),
         ];
         items[6].superseded_by = Some("pattern-x".into());
         assert_eq!(

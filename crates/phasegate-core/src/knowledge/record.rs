@@ -34,7 +34,7 @@ use chrono::{DateTime, Utc};
 
 use super::admission::{Admitted, Lesson};
 use super::hash::fnv1a32;
-use super::item::{Item, ItemError, new_id};
+use super::item::{KnowledgeItem, KnowledgeItemError, new_id};
 use super::lifecycle::{SEEN_TWICE, append_evidence, hundredths, new_sightings, seen_again};
 use super::query::{order, rank};
 use super::words::{self, jaccard, opposed};
@@ -58,22 +58,22 @@ pub enum RecordDecision {
 /// One file to write: the value it replaces (None: a new file) and the
 /// value to write.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Change {
-    pub before: Option<Item>,
-    pub after: Item,
+pub struct ItemChange {
+    pub before: Option<KnowledgeItem>,
+    pub after: KnowledgeItem,
 }
 
 /// A decision and its changes, in the order to write them: a new item
 /// before the item it supersedes, so that a crash between two writes leaves
 /// a duplicate, never a lesson retired in favour of a missing one.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Recorded {
+pub struct Recording {
     pub decision: RecordDecision,
-    pub changes: Vec<Change>,
+    pub changes: Vec<ItemChange>,
 }
 
 /// Whether a lesson and an item say the same thing (the module doc).
-pub fn similar(lesson: &Lesson, item: &Item) -> bool {
+pub fn similar(lesson: &Lesson, item: &KnowledgeItem) -> bool {
     if lesson.item_type != item.item_type || lesson.file_pattern != item.file_pattern || lesson.action != item.action {
         return false;
     }
@@ -90,7 +90,7 @@ fn similar_content(a: &str, b: &str) -> bool {
 
 /// The seed's recording logic for an admitted lesson against every item
 /// (retired ones included, for their ids).
-pub fn record(items: &[Item], lesson: Admitted, now: DateTime<Utc>) -> Result<Recorded, ItemError> {
+pub fn record(items: &[KnowledgeItem], lesson: Admitted, now: DateTime<Utc>) -> Result<Recording, KnowledgeItemError> {
     let lesson = lesson.lesson();
     let best = items
         .iter()
@@ -102,16 +102,16 @@ pub fn record(items: &[Item], lesson: Admitted, now: DateTime<Utc>) -> Result<Re
         let new = create(lesson, free_id(items, &base), now);
         new.validate()?;
         let decision = RecordDecision::Create { new: new.id.clone() };
-        return Ok(Recorded { decision, changes: vec![Change { before: None, after: new }] });
+        return Ok(Recording { decision, changes: vec![ItemChange { before: None, after: new }] });
     };
     if old.confidence >= hundredths(lesson.confidence) || old.id == base {
         let Some(mut after) = seen_again(old, &lesson.evidence, now) else {
-            return Ok(Recorded { decision: RecordDecision::Known { existing: old.id.clone() }, changes: Vec::new() });
+            return Ok(Recording { decision: RecordDecision::Known { existing: old.id.clone() }, changes: Vec::new() });
         };
         after.confidence = hundredths(after.confidence.max(lesson.confidence));
         after.validate()?;
         let decision = RecordDecision::Reinforce { existing: old.id.clone() };
-        return Ok(Recorded { decision, changes: vec![Change { before: Some(old.clone()), after }] });
+        return Ok(Recording { decision, changes: vec![ItemChange { before: Some(old.clone()), after }] });
     }
     let mut new = create(lesson, free_id(items, &base), now);
     let sightings = new_sightings(&old.evidence, &lesson.evidence);
@@ -126,17 +126,17 @@ pub fn record(items: &[Item], lesson: Admitted, now: DateTime<Utc>) -> Result<Re
     after.updated_at = now.max(after.updated_at);
     new.validate()?;
     after.validate()?;
-    Ok(Recorded {
+    Ok(Recording {
         decision: RecordDecision::Supersede { existing: old.id.clone(), new: new.id.clone() },
-        changes: vec![Change { before: None, after: new }, Change { before: Some(old.clone()), after }],
+        changes: vec![ItemChange { before: None, after: new }, ItemChange { before: Some(old.clone()), after }],
     })
 }
 
-fn create(lesson: &Lesson, id: String, now: DateTime<Utc>) -> Item {
+fn create(lesson: &Lesson, id: String, now: DateTime<Utc>) -> KnowledgeItem {
     let mut evidence = Vec::new();
     append_evidence(&mut evidence, &lesson.evidence.iter().collect::<Vec<_>>());
     let sightings = new_sightings(&[], &lesson.evidence).len();
-    let mut item = Item {
+    let mut item = KnowledgeItem {
         id,
         item_type: lesson.item_type,
         file_pattern: lesson.file_pattern.clone(),
@@ -160,7 +160,7 @@ fn create(lesson: &Lesson, id: String, now: DateTime<Utc>) -> Item {
 }
 
 /// Seed §10.2: "If seen 2+ times → Boost confidence to 0.85".
-fn boost(item: &mut Item) {
+fn boost(item: &mut KnowledgeItem) {
     if item.occurrences >= 2 {
         item.confidence = hundredths(item.confidence.max(SEEN_TWICE));
     }
@@ -168,7 +168,7 @@ fn boost(item: &mut Item) {
 
 /// `base`, or when an item has it, `base` with its hash replaced by the
 /// hash of `base` and a counter, the first that is free.
-fn free_id(items: &[Item], base: &str) -> String {
+fn free_id(items: &[KnowledgeItem], base: &str) -> String {
     let taken = |id: &str| items.iter().any(|i| i.id == id);
     let stem = &base[..base.len() - 8];
     let mut id = base.to_owned();
@@ -185,7 +185,7 @@ mod tests {
     use super::super::admission::tests::{GOOD, lesson};
     use super::super::admission::{Lesson, admit};
     use super::super::item::tests::at;
-    use super::super::item::{Evidence, ItemType};
+    use super::super::item::{Evidence, KnowledgeType};
     use super::*;
 
     fn admitted(l: Lesson) -> Admitted {
@@ -241,11 +241,11 @@ mod tests {
         let same = create(&base, "gotcha-x-1".into(), at(1));
         assert!(similar(&base, &same));
         for change in [
-            |i: &mut Item| i.file_pattern = Some("server/routes/*".into()),
-            |i: &mut Item| i.file_pattern = None,
-            |i: &mut Item| i.action = Some("UPDATE".into()),
-            |i: &mut Item| i.action = None,
-            |i: &mut Item| i.item_type = ItemType::Pattern,
+            |i: &mut KnowledgeItem| i.file_pattern = Some("server/routes/*".into()),
+            |i: &mut KnowledgeItem| i.file_pattern = None,
+            |i: &mut KnowledgeItem| i.action = Some("UPDATE".into()),
+            |i: &mut KnowledgeItem| i.action = None,
+            |i: &mut KnowledgeItem| i.item_type = KnowledgeType::Pattern,
         ] {
             let mut i = same.clone();
             change(&mut i);
@@ -254,18 +254,18 @@ mod tests {
     }
 
     /// The new values a recording writes, by decision.
-    fn created(r: &Recorded) -> &Item {
+    fn created(r: &Recording) -> &KnowledgeItem {
         assert!(matches!(r.decision, RecordDecision::Create { .. }), "{r:?}");
         &r.changes[0].after
     }
 
-    fn reinforced(r: &Recorded) -> (&Item, &Item) {
+    fn reinforced(r: &Recording) -> (&KnowledgeItem, &KnowledgeItem) {
         assert!(matches!(r.decision, RecordDecision::Reinforce { .. }), "{r:?}");
         (r.changes[0].before.as_ref().unwrap(), &r.changes[0].after)
     }
 
     /// (old before, old after, new)
-    fn superseded(r: &Recorded) -> (&Item, &Item, &Item) {
+    fn superseded(r: &Recording) -> (&KnowledgeItem, &KnowledgeItem, &KnowledgeItem) {
         assert!(matches!(r.decision, RecordDecision::Supersede { .. }), "{r:?}");
         (r.changes[1].before.as_ref().unwrap(), &r.changes[1].after, &r.changes[0].after)
     }
@@ -275,10 +275,10 @@ mod tests {
         let r = record(&[], admitted(lesson(GOOD)), at(2)).unwrap();
         let new = created(&r);
         assert_eq!((new.confidence, new.occurrences, new.created_at, new.updated_at), (0.7, 1, at(2), at(2)));
-        assert_eq!(new.id, new_id(ItemType::Gotcha, Some("*.sql"), Some("CREATE"), GOOD));
-        assert_eq!(Item::parse(&new.render()).unwrap(), *new, "what is written reads back");
+        assert_eq!(new.id, new_id(KnowledgeType::Gotcha, Some("*.sql"), Some("CREATE"), GOOD));
+        assert_eq!(KnowledgeItem::parse(&new.render()).unwrap(), *new, "what is written reads back");
         assert_eq!(r.decision, RecordDecision::Create { new: new.id.clone() });
-        assert_eq!(r.changes, [Change { before: None, after: new.clone() }]);
+        assert_eq!(r.changes, [ItemChange { before: None, after: new.clone() }]);
     }
 
     #[test]
@@ -296,7 +296,7 @@ mod tests {
         assert_eq!(r.changes.len(), 1);
         // The same sighting recorded again changes nothing.
         let r = record(std::slice::from_ref(after), admitted(again), at(4)).unwrap();
-        assert_eq!(r, Recorded { decision: RecordDecision::Known { existing: first.id.clone() }, changes: vec![] });
+        assert_eq!(r, Recording { decision: RecordDecision::Known { existing: first.id.clone() }, changes: vec![] });
         // Equal confidence: the existing item wins.
         let mut equal = lesson(GOOD);
         sighting(&mut equal, "search", "T1");

@@ -99,7 +99,7 @@ pub const ENVIRONMENTAL: [&str; 3] = ["NETWORK", "TIMEOUT", "RESOURCE"];
 
 /// The facts of a failure the seed's rule reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Failure<'a> {
+pub struct TaskFailure<'a> {
     /// The task failed and then passed.
     pub self_corrected: bool,
     /// A similar failure was seen before.
@@ -110,7 +110,7 @@ pub struct Failure<'a> {
 }
 
 /// Seed 004 §6.3 `should_record_gotcha`, in the seed's order.
-pub fn should_record_gotcha(failure: &Failure<'_>) -> bool {
+pub fn should_record_gotcha(failure: &TaskFailure<'_>) -> bool {
     if failure.self_corrected {
         return true;
     }
@@ -271,7 +271,7 @@ mod tests {
 
     #[test]
     fn when_a_failure_becomes_a_gotcha() {
-        let f = |self_corrected, seen_similar, error_type, reproducible| Failure {
+        let f = |self_corrected, seen_similar, error_type, reproducible| TaskFailure {
             self_corrected,
             seen_similar,
             error_type,
