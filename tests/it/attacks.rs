@@ -256,7 +256,8 @@ fn an_interrupted_or_failed_feature_new_leaves_nothing() {
     env.write(
         ".git/phasegate/journal/feature-new.json",
         &json!({"name": "001-x", "staged": env.path("docs/features/.001-x.creating"),
-                "worktree": {"path": env.path(".worktrees/001-x"), "branch": "feature/001-x"}})
+                "worktree": {"path": env.path(".worktrees/001-x"), "branch": "feature/001-x",
+                             "branch_at": head.id().to_string()}})
         .to_string(),
     );
     env.ws(&["feature", "new", "y"]).ok();

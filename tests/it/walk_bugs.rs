@@ -218,7 +218,7 @@ fn workers_learn_the_path_and_shape_of_their_file() {
     let schema = env.ws(&["schema", "user-story"]).ok().json();
     assert_eq!(schema["$id"], "https://phasegate.dev/schemas/user-story.schema.json");
     env.ws(&["schema", "nope"]).code(2).stderr_has(
-        "expected one of: meta, verdict, question, questions-config, review-cycles, implement-config, worker-signal",
+        "expected one of: meta, verdict, worker-signal, user-story, plan-refined, review, impl-result, loop-state, config, state, question, questions-config, review-cycles, implement-config, routing-config, ideation, knowledge-item",
     );
     let question = env.ws(&["schema", "question"]).ok().json();
     assert_eq!(question["$id"], "https://phasegate.dev/schemas/question.schema.json");

@@ -25,6 +25,7 @@ pub enum Schema {
     ImplementConfig,
     RoutingConfig,
     Ideation,
+    KnowledgeItem,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -32,7 +33,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 16] = [
+    pub const ALL: [Schema; 17] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -49,7 +50,29 @@ impl Schema {
         Schema::ImplementConfig,
         Schema::RoutingConfig,
         Schema::Ideation,
+        Schema::KnowledgeItem,
     ];
+
+    /// Its name for `workflow-state schema <name>`: the file name without
+    /// `.schema.json`, and the pipeline's own kinds as `pipeline check` names
+    /// them (`config`, `state`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Schema::PipelineConfig => "config",
+            Schema::PipelineState => "state",
+            other => other.file_name().trim_end_matches(".schema.json"),
+        }
+    }
+
+    /// The schema named `name`.
+    pub fn named(name: &str) -> Option<Schema> {
+        Schema::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Every name, comma-separated.
+    pub fn names() -> String {
+        Schema::ALL.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+    }
 
     /// File name under `schemas/`.
     pub fn file_name(self) -> &'static str {
@@ -70,6 +93,7 @@ impl Schema {
             Schema::ImplementConfig => "implement-config.schema.json",
             Schema::RoutingConfig => "routing-config.schema.json",
             Schema::Ideation => "ideation.schema.json",
+            Schema::KnowledgeItem => "knowledge-item.schema.json",
         }
     }
 
@@ -92,6 +116,7 @@ impl Schema {
             Schema::ImplementConfig => include_str!("../../../schemas/implement-config.schema.json"),
             Schema::RoutingConfig => include_str!("../../../schemas/routing-config.schema.json"),
             Schema::Ideation => include_str!("../../../schemas/ideation.schema.json"),
+            Schema::KnowledgeItem => include_str!("../../../schemas/knowledge-item.schema.json"),
         }
     }
 

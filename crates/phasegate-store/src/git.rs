@@ -375,7 +375,7 @@ pub fn restore(
         {
             continue;
         }
-        if declared.as_ref().is_some_and(|d| !d.iter().any(|p| *p == shown)) {
+        if declared.as_ref().is_some_and(|d| !d.contains(&shown)) {
             out.kept.push(shown);
             continue;
         }

@@ -1,0 +1,62 @@
+//! The knowledge base (seed 004 §6.3 and §10): what the agents learn, kept
+//! as gotchas (mistakes to avoid, injected into the briefs of tasks on
+//! matching files), patterns (approaches that worked, looked up by topic)
+//! and decisions (choices made on purpose, looked up with the patterns).
+//! Pure: callers pass file contents, paths as strings and the clock; the
+//! store reads and writes the files, atomically and under its lock.
+//!
+//! - `item`: one Markdown file per item, `<id>.md`, YAML front matter with a
+//!   schema, stable rendering for small diffs, ids;
+//! - `pattern`: path → pattern (`*.sql`, `server/routes/*`, exact paths),
+//!   matching and the candidate patterns of a path;
+//! - `query`: the §10.1 queries over all items;
+//! - `index`: shards that answer the same queries from a few files (a
+//!   cache, never the truth);
+//! - `admission`: what may be recorded (evidence, not readable off the
+//!   source, not a platitude);
+//! - `record`: similar items, and reinforce, supersede or create;
+//! - `lifecycle`: the §10.2 confidences, feedback counters, retirement;
+//! - `claude_md`: promotion into a block of CLAUDE.md that phasegate owns;
+//! - `retro`: the retrospective's rules and metrics (§6.3).
+//!
+//! The knowledge base depends on the kernel only (names, schema, time),
+//! never on the pipeline or tasks capabilities.
+
+mod admission;
+mod claude_md;
+mod hash;
+mod index;
+mod item;
+mod lifecycle;
+mod pattern;
+mod query;
+mod record;
+mod retro;
+mod words;
+
+pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, SourceText, admit};
+pub use claude_md::{
+    BLOCK_END, BLOCK_START, BlockError, PROMOTE_MIN_CONFIDENCE, PROMOTE_MIN_OCCURRENCES, UNIVERSAL_FEATURES, Unmet,
+    demote, is_universal, promote, promoted_ids, should_update_claude_md, unmet,
+};
+pub use index::{
+    INDEX_VERSION, IndexEntry, KnowledgeIndex, MAX_INDEXED_CONTENT, Shard, build_index, gotcha_shard_name,
+    gotcha_shards_for, gotchas_from_shards, patterns_from_shards, topic_shard_name,
+};
+pub use item::{
+    Evidence, InvalidId, KnowledgeItem, KnowledgeItemError, KnowledgeType, MAX_EXCERPT_CHARS, MAX_ID, excerpt,
+    file_name, new_id, validate_id,
+};
+pub use lifecycle::{
+    DISCOVERY, InjectionOutcome, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, PREVENTED, Retirement, SEEN_TWICE,
+    adjust, injected, outcome, retire, seen_again,
+};
+pub use pattern::{
+    KINDS_BY_EXTENSION, MAX_PATTERN, PathError, PatternError, candidates, matches, pattern_for, validate_pattern,
+};
+pub use query::{GOTCHA_MIN_CONFIDENCE, MAX_GOTCHAS, PATTERN_MIN_CONFIDENCE, gotchas_for, patterns_for};
+pub use record::{ItemChange, RecordDecision, Recording, SIMILARITY, record, similar};
+pub use retro::{
+    DivergenceClass, DivergenceFacts, DivergenceKind, ENVIRONMENTAL, ERROR_TYPES, EndsBeforeStart, Metric, Metrics,
+    TaskFailure, TaskRun, Trend, classify_divergence, is_gotcha_candidate, metrics, should_record_gotcha, trend,
+};
