@@ -172,3 +172,62 @@ fn a_rollback_deletes_the_users_new_file_and_flattens_a_symlink() {
     let saved = std::path::PathBuf::from(failed["savedIn"].as_str().unwrap());
     assert_eq!(std::fs::read_to_string(saved.join("src/a.rs")).unwrap(), "fn half() {\n", "saved before removal");
 }
+
+fn pre_tool_use(env: &TestEnv, input: &Value) -> Value {
+    let out = crate::util::Run::new(crate::util::HOOK, &["pre-tool-use"], env.root()).stdin(input.to_string()).ok();
+    if out.stdout.trim().is_empty() { Value::Null } else { out.json() }
+}
+
+fn denied(v: &Value) -> bool {
+    v["hookSpecificOutput"]["permissionDecision"] == "deny"
+}
+
+/// PreToolUse let a hand edit of state files through when the path was
+/// spelled with `..` or in another case, any write whose input was 16 MiB
+/// or more, and a checkbox tick written without the `- ` or with a line
+/// added.
+#[test]
+fn the_state_file_guard_is_bypassed_by_spelling_size_or_shape() {
+    let env = TestEnv::new();
+    let f = env.feature("a", "standard");
+    let root = env.root().display().to_string();
+    for path in [
+        format!("{root}/docs/features/{f}/../{f}/.meta.json"),
+        format!("{root}/docs/features/x/../{f}/./.review-history.md"),
+        format!("{root}/.git/../.git/phasegate/index.json"),
+        format!("{root}/Docs/Features/{f}/.meta.json"),
+        format!("{root}/docs/features/{f}/.REVIEW-CYCLES.json"),
+    ] {
+        let v = pre_tool_use(
+            &env,
+            &serde_json::json!({"tool_name": "Write", "tool_input": {"file_path": path, "content": "{}"}}),
+        );
+        assert!(denied(&v), "{path}: {v}");
+    }
+    // Too large to judge: refused, and saying why.
+    let big = "x".repeat(16 * 1024 * 1024 + 10);
+    let input = serde_json::json!({"tool_name": "Write", "tool_input": {"file_path": format!("{root}/notes.txt"), "content": big}});
+    let v = pre_tool_use(&env, &input);
+    assert!(denied(&v), "fails closed");
+    assert!(v["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap().contains("larger than 16 MiB"));
+    // Checkbox ticks in every shape.
+    let tasks = format!("{root}/docs/features/{f}/tasks.md");
+    env.write(&format!("docs/features/{f}/tasks.md"), "# Tasks\n\n- [ ] T1: model\n- [ ] T2: api\n");
+    let edit = |old: &str, new: &str| serde_json::json!({"tool_name": "Edit", "tool_input": {"file_path": tasks, "old_string": old, "new_string": new}});
+    for (old, new) in [
+        ("[ ] T1: model", "[x] T1: model"),
+        ("- [ ] T1: model", "- [x] T1: model\n- [ ] T3: new task"),
+        ("- [ ] T2", "- [~] T2"),
+        ("[ ]", "[x]"),
+    ] {
+        assert!(denied(&pre_tool_use(&env, &edit(old, new))), "{old:?} -> {new:?}");
+    }
+    let write = serde_json::json!({"tool_name": "Write", "tool_input": {"file_path": tasks,
+        "content": "# Tasks\n\n- [x] T1: model\n- [ ] T2: api\n"}});
+    assert!(denied(&pre_tool_use(&env, &write)), "a Write that ticks");
+    // Writing the list itself stays free.
+    assert_eq!(pre_tool_use(&env, &edit("- [ ] T2: api\n", "- [ ] T2: api\n- [ ] T3: docs\n")), Value::Null);
+    let rewrite = serde_json::json!({"tool_name": "Write", "tool_input": {"file_path": tasks,
+        "content": "# Tasks\n\n- [ ] T1: the model\n- [ ] T2: api\n- [ ] T3: docs\n"}});
+    assert_eq!(pre_tool_use(&env, &rewrite), Value::Null);
+}

@@ -24,6 +24,7 @@ pub mod names;
 pub mod schema;
 pub mod session;
 pub mod slug;
+pub mod state;
 pub mod time;
 
 pub mod coordination;

@@ -76,21 +76,35 @@ fn read_input() -> (HookInput, Option<String>) {
     if stdin.is_terminal() {
         return (HookInput::default(), None);
     }
-    let mut text = String::new();
-    if let Err(e) = stdin.lock().take(MAX_INPUT).read_to_string(&mut text) {
+    let mut bytes = Vec::new();
+    if let Err(e) = stdin.lock().take(MAX_INPUT + 1).read_to_end(&mut bytes) {
         return (HookInput::default(), Some(format!("could not read the hook input: {e}")));
     }
+    if bytes.len() as u64 > MAX_INPUT {
+        let input = HookInput { tool_name: tool_name_hint(&bytes), too_large: true, ..HookInput::default() };
+        return (input, Some(format!("the hook input is larger than {} MiB", MAX_INPUT / (1024 * 1024))));
+    }
+    let text = String::from_utf8_lossy(&bytes);
     match HookInput::parse(&text) {
         Ok(input) => (input, None),
         Err(e) => (HookInput::default(), Some(e)),
     }
 }
 
+/// The `tool_name` of an input that cannot be parsed whole (it comes early
+/// in Claude Code's input), so a guard can tell a writing tool from others.
+fn tool_name_hint(bytes: &[u8]) -> Option<String> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).into_owned();
+    let after = head.split_once("\"tool_name\"")?.1.trim_start().strip_prefix(':')?.trim_start();
+    let name = after.strip_prefix('"')?.split('"').next()?;
+    Some(name.to_owned())
+}
+
 fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
     let env = || Env::from_process().map_err(|e| event.failure(&format!("phasegate: {e}")));
     match event {
         // No environment, no repository: a path check only.
-        Event::PreToolUse => match pre_tool_use::check(input) {
+        Event::PreToolUse => match guard(input, note.as_deref()) {
             Some(deny) => json!({"hookSpecificOutput": {
                 "hookEventName": "PreToolUse",
                 "permissionDecision": "deny",
@@ -119,6 +133,16 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
             },
             Err(failed) => failed,
         },
+    }
+}
+
+/// PreToolUse's decision. A tool call too large to read whole is not
+/// judged: a writing tool is refused. Input that is not JSON at all is no
+/// tool call: it passes.
+fn guard(input: &HookInput, note: Option<&str>) -> Option<pre_tool_use::Deny> {
+    match (input.too_large, note) {
+        (true, Some(why)) => pre_tool_use::unjudged(input.tool_name.as_deref(), why),
+        (true, None) | (false, _) => pre_tool_use::check(input),
     }
 }
 

@@ -27,6 +27,9 @@ pub struct HookInput {
     pub tool_name: Option<String>,
     pub tool_input: Option<Value>,
     pub agent_type: Option<String>,
+    /// The input was larger than the hook reads: only `tool_name` was taken
+    /// from its start.
+    pub too_large: bool,
 }
 
 impl HookInput {
@@ -56,6 +59,7 @@ impl HookInput {
             tool_name: string("tool_name"),
             tool_input: obj.get("tool_input").cloned(),
             agent_type: string("agent_type"),
+            too_large: false,
         })
     }
 

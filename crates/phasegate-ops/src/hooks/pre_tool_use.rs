@@ -1,12 +1,16 @@
 //! PreToolUse: the model must not edit phasegate's state files with Edit or
 //! Write; each has a command that changes it exactly (atomically, under a
-//! lock, by the rules). The check looks at the path (and, for a feature's
-//! tasks.md, at the edit's text: checkboxes are ticked by the binary only):
-//! no file is read, no repository opened, so it costs what a process start
-//! costs.
+//! lock, by the rules). The check looks at the path, however it is spelled
+//! (`..`, `.`, another case), against the one table of state files
+//! (`phasegate_core::state`); for a feature's tasks.md, at whether the edit
+//! changes a task's checkbox (ticked by the binary only). Only a Write of a
+//! tasks.md reads a file (that tasks.md); no repository is opened, so it
+//! costs what a process start costs. Input it cannot judge is refused.
 
-use std::path::{Component, Path};
+use std::collections::BTreeMap;
+use std::path::Path;
 
+use phasegate_core::state;
 use serde_json::Value;
 
 use super::HookInput;
@@ -20,6 +24,19 @@ pub struct Deny {
     pub reason: String,
 }
 
+/// The decision when the tool input could not be read whole (too large, or
+/// not JSON): a writing tool's edit cannot be judged, so it is refused.
+pub fn unjudged(tool_hint: Option<&str>, why: &str) -> Option<Deny> {
+    match tool_hint {
+        Some(t) if !WRITING_TOOLS.contains(&t) => None,
+        _ => Some(Deny {
+            reason: format!(
+                "phasegate could not read this tool call's input ({why}), so it cannot check that it leaves phasegate's state files alone; write the file in smaller parts"
+            ),
+        }),
+    }
+}
+
 /// The decision for one tool call: None lets it through.
 pub fn check(input: &HookInput) -> Option<Deny> {
     let tool = input.tool_name.as_deref()?;
@@ -29,50 +46,72 @@ pub fn check(input: &HookInput) -> Option<Deny> {
     let tool_input = input.tool_input.as_ref()?;
     let path =
         ["file_path", "notebook_path", "path"].iter().find_map(|k| tool_input.get(*k).and_then(Value::as_str))?;
-    if let Some(deny) = ticks_by_hand(tool, path, tool_input) {
+    if let Some(deny) = ticks_by_hand(tool, path, tool_input, input.cwd.as_deref()) {
         return Some(deny);
     }
-    let instead = protected(Path::new(path))?;
+    let file = state::protected(Path::new(path))?;
     Some(Deny {
         reason: format!(
-            "phasegate: {path} is workflow state that only workflow-state writes (atomically, under a lock, by the workflow's rules); do not {} it. Instead: {instead}",
-            tool.to_lowercase()
+            "phasegate: {path} is workflow state that only workflow-state writes (atomically, under a lock, by the workflow's rules); do not {} it. Instead: {}",
+            tool.to_lowercase(),
+            file.written_by
         ),
     })
 }
 
-/// An Edit of a feature's tasks.md that only changes checkboxes: the
+/// Whether `path` is a feature's task list (`docs/features/<f>/tasks.md`,
+/// however spelled).
+fn is_task_list(path: &Path) -> bool {
+    state::StateFile { path: "docs/features/*/tasks.md", schema: None, written_by: "" }.matches(path)
+}
+
+/// An edit of a feature's tasks.md that changes a task's checkbox: the
 /// binary ticks them (`tasks start|complete|skip|fail`), so the state it
 /// reads on a restart is the state it wrote. Writing the list itself (the
-/// tasks phase) stays free.
-fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value) -> Option<Deny> {
-    let parts: Vec<&str> = Path::new(path).iter().filter_map(|c| c.to_str()).collect();
-    let n = parts.len();
-    if n < 4 || parts[n - 1] != "tasks.md" || parts[n - 3] != "features" || parts[n - 4] != "docs" {
+/// tasks phase: new tasks, new words) stays free.
+fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value, cwd: Option<&Path>) -> Option<Deny> {
+    if !is_task_list(Path::new(path)) {
         return None;
     }
-    let pairs: Vec<(&str, &str)> = match tool {
-        "Edit" => vec![(tool_input.get("old_string")?.as_str()?, tool_input.get("new_string")?.as_str()?)],
+    // The edit's effect on the whole file when it can be read (one file,
+    // only for a task list), else on the edit's own strings.
+    let on_disk = Path::new(path);
+    let file = if on_disk.is_absolute() { Some(on_disk.to_owned()) } else { cwd.map(|c| c.join(on_disk)) };
+    let current = file.and_then(|f| std::fs::read_to_string(f).ok());
+    let edits: Vec<(String, String, bool)> = match tool {
+        "Edit" => vec![(
+            tool_input.get("old_string")?.as_str()?.to_owned(),
+            tool_input.get("new_string")?.as_str()?.to_owned(),
+            tool_input.get("replace_all").and_then(Value::as_bool).unwrap_or(false),
+        )],
         "MultiEdit" => tool_input
             .get("edits")?
             .as_array()?
             .iter()
-            .filter_map(|e| Some((e.get("old_string")?.as_str()?, e.get("new_string")?.as_str()?)))
+            .filter_map(|e| {
+                Some((
+                    e.get("old_string")?.as_str()?.to_owned(),
+                    e.get("new_string")?.as_str()?.to_owned(),
+                    e.get("replace_all").and_then(Value::as_bool).unwrap_or(false),
+                ))
+            })
             .collect(),
+        "Write" => vec![(current.clone()?, tool_input.get("content")?.as_str()?.to_owned(), false)],
         _ => return None,
     };
-    let mark = |line: &str| -> Option<(String, char)> {
-        let t = line.trim_start();
-        let body = t.strip_prefix("- [").or_else(|| t.strip_prefix("* ["))?;
-        let c = body.chars().next()?;
-        let rest = body[c.len_utf8()..].strip_prefix(']')?;
-        Some((format!("{}{rest}", &line[..line.len() - t.len()]), c))
+    let pairs: Vec<(String, String)> = match (&current, tool) {
+        (Some(text), "Edit" | "MultiEdit") => {
+            let mut after = text.clone();
+            for (old, new, all) in &edits {
+                after = if *all { after.replace(old.as_str(), new) } else { after.replacen(old.as_str(), new, 1) };
+            }
+            vec![(text.clone(), after)]
+        }
+        _ => edits.into_iter().map(|(old, new, _)| (old, new)).collect(),
     };
     let ticks = pairs.iter().any(|(old, new)| {
-        old.lines().zip(new.lines()).any(|(o, n)| match (mark(o), mark(n)) {
-            (Some((a, x)), Some((b, y))) => a == b && x != y,
-            _ => false,
-        })
+        let before = marks(old);
+        marks(new).iter().any(|(task, mark)| before.get(task).is_some_and(|m| m != mark))
     });
     ticks.then(|| Deny {
         reason: format!(
@@ -82,58 +121,32 @@ fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value) -> Option<Deny> {
     })
 }
 
-/// The command to use instead, when `path` is one of phasegate's state files.
-pub fn protected(path: &Path) -> Option<&'static str> {
-    let parts: Vec<&str> = path
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => s.to_str(),
-            Component::Prefix(_) | Component::RootDir | Component::CurDir | Component::ParentDir => None,
-        })
-        .collect();
-    let n = parts.len();
-    let name = *parts.last()?;
-    // The file is `depth` folders below the feature folder, in docs/features.
-    let under_features =
-        |depth: usize| n >= depth + 4 && parts[n - depth - 4] == "docs" && parts[n - depth - 3] == "features";
-    // docs/features/<NNN-slug>/<file>
-    if under_features(0) {
-        return match name {
-            ".meta.json" => Some(
-                "`workflow-state phase start|complete`, `workflow-state review record`, `workflow-state feature abandon` or `workflow-state finish`",
-            ),
-            ".review-history.md" => Some("`workflow-state review record` appends each iteration"),
-            ".rounds.json" => Some("`workflow-state rounds start|record|answer|ask`"),
-            ".review-cycles.json" => Some("`workflow-state tasks start|review|record|fail`"),
-            _ => None,
-        };
+/// Each checkbox line's task (its text, spaces collapsed) and mark, for any
+/// list marker or none (`- [x]`, `* [x]`, `1. [x]`, `[x]`).
+fn marks(text: &str) -> BTreeMap<String, char> {
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        let t = t
+            .strip_prefix("- ")
+            .or_else(|| t.strip_prefix("* "))
+            .or_else(|| t.strip_prefix("+ "))
+            .or_else(|| {
+                let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+                (digits > 0).then(|| t[digits..].strip_prefix(". ").or_else(|| t[digits..].strip_prefix(") ")))?
+            })
+            .unwrap_or(t)
+            .trim_start();
+        let Some(body) = t.strip_prefix('[') else { continue };
+        let mut chars = body.chars();
+        let Some(c) = chars.next() else { continue };
+        let Some(rest) = chars.as_str().strip_prefix(']') else { continue };
+        let task = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !task.is_empty() {
+            out.insert(task, c.to_ascii_lowercase());
+        }
     }
-    // docs/features/<NNN-slug>/.task/<file>
-    if under_features(1) && parts[n - 2] == ".task" {
-        return match name {
-            "state.json" => Some(
-                "`workflow-state pipeline transition|pause|resume|fail|recover|reset` (`workflow-state pipeline next` says which)",
-            ),
-            "loop-state.json" => Some("`workflow-state pipeline cancel`, `claim` or `resume`"),
-            ".orchestrator.lock" | ".codex-session-active" => Some("`workflow-state pipeline reset` or `final-gate`"),
-            _ => None,
-        };
-    }
-    // .claude/suspended/<slug>.json: suspension markers.
-    if n >= 3 && parts[n - 3] == ".claude" && parts[n - 2] == "suspended" && name.ends_with(".json") {
-        return Some("the `workflow-state question` commands (ask, answer) change suspension markers");
-    }
-    // .claude/questions/<id>.json: queued and answered questions.
-    if n >= 3 && parts[n - 3] == ".claude" && parts[n - 2] == "questions" && name.ends_with(".json") {
-        return Some("`workflow-state question answer <id> <answer>` records an answer");
-    }
-    // .git/phasegate/**: locks, journals, records.
-    if let Some(i) = parts.iter().position(|p| *p == ".git")
-        && parts.get(i + 1) == Some(&"phasegate")
-    {
-        return Some("nothing: these are phasegate's runtime files (locks, journals, session records)");
-    }
-    None
+    out
 }
 
 #[cfg(test)]

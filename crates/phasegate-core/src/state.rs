@@ -1,0 +1,210 @@
+//! Every file phasegate keeps its state in, in one table: where it lives,
+//! the schema it follows, and the command that writes it. The capabilities
+//! name their files through it, the PreToolUse guard refuses a hand edit of
+//! any of them (naming the command to use instead), and the schema tests
+//! check each entry against `schemas/`.
+
+use std::path::{Component, Path};
+
+use crate::schema::Schema;
+
+/// One state file (or family of files).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateFile {
+    /// Where it lives, relative to the repository root: `/`-separated, `*`
+    /// stands for one folder or file name, a trailing `**` for anything
+    /// below.
+    pub path: &'static str,
+    /// The schema it follows, if it is JSON phasegate validates.
+    pub schema: Option<Schema>,
+    /// What to run instead of editing it.
+    pub written_by: &'static str,
+}
+
+pub const META: StateFile = StateFile {
+    path: "docs/features/*/.meta.json",
+    schema: Some(Schema::Meta),
+    written_by: "`workflow-state phase start|complete`, `workflow-state review record`, `workflow-state feature abandon` or `workflow-state finish`",
+};
+pub const HISTORY: StateFile = StateFile {
+    path: "docs/features/*/.review-history.md",
+    schema: None,
+    written_by: "`workflow-state review record` appends each iteration",
+};
+pub const ROUNDS: StateFile = StateFile {
+    path: "docs/features/*/.rounds.json",
+    schema: None,
+    written_by: "`workflow-state rounds start|record|answer|ask`",
+};
+pub const REVIEW_CYCLES: StateFile = StateFile {
+    path: "docs/features/*/.review-cycles.json",
+    schema: Some(Schema::ReviewCycles),
+    written_by: "`workflow-state tasks start|review|record|fail`",
+};
+pub const PIPELINE_STATE: StateFile = StateFile {
+    path: "docs/features/*/.task/state.json",
+    schema: Some(Schema::PipelineState),
+    written_by: "`workflow-state pipeline transition|pause|resume|fail|recover|reset` (`workflow-state pipeline next` says which)",
+};
+pub const LOOP_STATE: StateFile = StateFile {
+    path: "docs/features/*/.task/loop-state.json",
+    schema: Some(Schema::LoopState),
+    written_by: "`workflow-state pipeline cancel`, `claim` or `resume`",
+};
+pub const ORCHESTRATOR_LOCK: StateFile = StateFile {
+    path: "docs/features/*/.task/.orchestrator.lock",
+    schema: None,
+    written_by: "`workflow-state pipeline reset` or `final-gate`",
+};
+pub const CODEX_SESSION: StateFile = StateFile {
+    path: "docs/features/*/.task/.codex-session-active",
+    schema: None,
+    written_by: "`workflow-state pipeline final-gate`",
+};
+pub const MARKER: StateFile = StateFile {
+    path: ".claude/suspended/*",
+    schema: Some(Schema::Question),
+    written_by: "the `workflow-state question` commands (ask, answer) change suspension markers",
+};
+pub const QUESTION: StateFile = StateFile {
+    path: ".claude/questions/*",
+    schema: Some(Schema::Question),
+    written_by: "`workflow-state question answer <id> <answer>` records an answer",
+};
+pub const PREFERENCES: StateFile = StateFile {
+    path: ".phasegate/preferences.json",
+    schema: None,
+    written_by: "`workflow-state question answer` remembers a preference question's answer",
+};
+pub const KNOWLEDGE: StateFile = StateFile {
+    path: ".phasegate/knowledge/*",
+    schema: Some(Schema::KnowledgeItem),
+    written_by: "`workflow-state kb record|reinforce|supersede` (a person may edit these files; the model records lessons through the binary)",
+};
+pub const RUNTIME: StateFile = StateFile {
+    path: ".git/phasegate/**",
+    schema: None,
+    written_by: "nothing: these are phasegate's runtime files (locks, journals, session records, the index)",
+};
+
+/// Every state file, in the order the guard checks them.
+pub const ALL: [StateFile; 13] = [
+    META,
+    HISTORY,
+    ROUNDS,
+    REVIEW_CYCLES,
+    PIPELINE_STATE,
+    LOOP_STATE,
+    ORCHESTRATOR_LOCK,
+    CODEX_SESSION,
+    MARKER,
+    QUESTION,
+    PREFERENCES,
+    KNOWLEDGE,
+    RUNTIME,
+];
+
+impl StateFile {
+    /// The file's own name (the last part of its path), as features and
+    /// stores join it to a folder.
+    pub fn file_name(&self) -> &'static str {
+        self.path.rsplit('/').next().unwrap_or(self.path)
+    }
+
+    /// Whether `path` (absolute, or relative to anywhere) names this file:
+    /// its last parts match the pattern, compared without case (macOS and
+    /// Windows disks ignore it), after `.` and `..` are resolved. A `**`
+    /// pattern matches its folder anywhere in the path.
+    pub fn matches(&self, path: &Path) -> bool {
+        let parts = normalise(path);
+        let pattern: Vec<&str> = self.path.split('/').collect();
+        let eq = |p: &str, part: &str| p == "*" || p.eq_ignore_ascii_case(part);
+        match pattern.split_last() {
+            Some((&"**", dir)) => {
+                parts.windows(dir.len() + 1).any(|w| w[..dir.len()].iter().zip(dir).all(|(part, p)| eq(p, part)))
+            }
+            _ => {
+                parts.len() >= pattern.len()
+                    && parts[parts.len() - pattern.len()..].iter().zip(&pattern).all(|(part, p)| eq(p, part))
+            }
+        }
+    }
+}
+
+/// The state file `path` names, if any.
+pub fn protected(path: &Path) -> Option<&'static StateFile> {
+    ALL.iter().find(|f| f.matches(path))
+}
+
+/// The path's normal parts, with `.` dropped and `..` taking the part
+/// before it away (lexically: what the path names, not where links lead).
+fn normalise(path: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
+            Component::ParentDir => {
+                parts.pop();
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The capabilities' file names are the table's.
+    #[test]
+    fn file_names_come_from_the_table() {
+        assert_eq!(META.file_name(), crate::feature::META_FILE);
+        assert_eq!(HISTORY.file_name(), crate::feature::HISTORY_FILE);
+        assert_eq!(ROUNDS.file_name(), crate::questions::ROUNDS_FILE);
+        assert_eq!(REVIEW_CYCLES.file_name(), crate::tasks::REVIEW_CYCLES_FILE);
+        assert_eq!(PIPELINE_STATE.file_name(), crate::pipeline::files::STATE_FILE);
+        assert_eq!(format!(".claude/suspended/*"), MARKER.path);
+        assert_eq!(MARKER.path.trim_end_matches("/*"), crate::questions::SUSPENDED_DIR);
+        assert_eq!(QUESTION.path.trim_end_matches("/*"), crate::questions::QUESTIONS_DIR);
+    }
+
+    #[test]
+    fn state_files_match_however_the_path_is_spelled() {
+        for p in [
+            "/r/docs/features/001-a/.meta.json",
+            "docs/features/001-a/.meta.json",
+            "/r/docs/features/001-a/../001-a/.meta.json",
+            "/r/docs/features/x/../001-a/./.meta.json",
+            "/r/Docs/Features/001-a/.META.json",
+        ] {
+            assert_eq!(protected(Path::new(p)), Some(&META), "{p}");
+        }
+        assert_eq!(protected(Path::new("/r/.git/../.git/phasegate/index.json")), Some(&RUNTIME));
+        assert_eq!(protected(Path::new("/r/.GIT/phasegate/locks/a.lock")), Some(&RUNTIME));
+        assert_eq!(protected(Path::new("/r/.claude/suspended/9-x.json")), Some(&MARKER));
+        assert_eq!(protected(Path::new("/r/docs/features/002-b/.task/state.json")), Some(&PIPELINE_STATE));
+        for free in [
+            "/r/docs/features/001-a/spec.md",
+            "/r/docs/features/001-a/.verdict.json",
+            "/r/docs/features/002-b/.task/user-story.json",
+            "/r/src/.meta.json",
+            "/r/state.json",
+            "/r/docs/features/001-a/.meta.json/../spec.md",
+            "/r/.git/hooks/pre-commit",
+        ] {
+            assert_eq!(protected(Path::new(free)), None, "{free}");
+        }
+    }
+
+    #[test]
+    fn every_schema_named_is_a_file_in_schemas() {
+        for f in ALL {
+            if let Some(s) = f.schema {
+                let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas").join(s.file_name());
+                assert!(p.is_file(), "{}: {}", f.path, p.display());
+            }
+            assert!(f.written_by.contains('`') || f.written_by.starts_with("nothing"), "{}", f.path);
+        }
+    }
+}
