@@ -231,3 +231,74 @@ fn the_state_file_guard_is_bypassed_by_spelling_size_or_shape() {
         "content": "# Tasks\n\n- [ ] T1: the model\n- [ ] T2: api\n- [ ] T3: docs\n"}});
     assert_eq!(pre_tool_use(&env, &rewrite), Value::Null);
 }
+
+/// `question answer` on a preference question with a broken
+/// preferences.json exited 2 but recorded the answer; a retry said "already
+/// answered" and the preference was never saved.
+#[test]
+fn a_preference_answer_is_half_done_when_the_preferences_are_broken() {
+    let env = TestEnv::new();
+    let f = env.feature("a", "standard");
+    let q = env.write(
+        "q.json",
+        r#"{"type": "preference", "text": "Tabs or spaces?", "options": [{"label": "Tabs"}, {"label": "Spaces"}], "defaultOption": "Tabs", "tags": ["indent"]}"#,
+    );
+    let asked = env.ws(&["question", "ask", "--file", q.to_str().unwrap(), "--headless", "--feature", &f]).ok().json();
+    let id = asked["id"].as_str().unwrap().to_owned();
+    env.write(".phasegate/preferences.json", "{broken");
+    env.ws(&["question", "answer", &id, "Spaces"]).code(2).stderr_has("preferences.json");
+    let stored: Value = serde_json::from_str(&env.read(&format!(".claude/questions/{id}.json"))).unwrap();
+    assert!(stored["answer"].is_null(), "nothing recorded: {stored}");
+    env.write(".phasegate/preferences.json", "{}");
+    env.ws(&["question", "answer", &id, "Spaces"]).ok();
+    let prefs: Value = serde_json::from_str(&env.read(".phasegate/preferences.json")).unwrap();
+    assert_eq!(prefs["indent"]["answer"], "Spaces", "{prefs}");
+}
+
+/// `question ask` or `rounds start` with input just under 8 MiB wrote a
+/// state file over the 8 MiB read limit, refused forever after.
+#[test]
+fn a_state_file_is_written_over_the_size_it_can_be_read_at() {
+    let env = TestEnv::new();
+    let f = env.feature("a", "standard");
+    let brief = env.write("brief.md", &"b".repeat(8 * 1024 * 1024 - 100));
+    env.ws(&["rounds", "start", "design", "--feature", &f, "--brief-file", brief.to_str().unwrap()])
+        .code(2)
+        .stderr_has("nothing was written");
+    assert!(!env.path(&format!("docs/features/{f}/.rounds.json")).exists());
+    let text = "q".repeat(8 * 1024 * 1024 - 200);
+    let q = env.write("q.json", &format!(r#"{{"type": "blocking", "text": "{text}", "allowFreeText": true}}"#));
+    env.ws(&["question", "ask", "--file", q.to_str().unwrap(), "--headless", "--feature", &f])
+        .code(2)
+        .stderr_has("nothing was written");
+    env.ws(&["question", "list"]).ok();
+    env.ws(&["status"]).ok();
+}
+
+/// SessionStart or `status` outside a git repository wrote `.phasegate/`
+/// into the current folder; with a `cwd` that does not exist they created
+/// the whole chain of folders.
+#[test]
+fn a_look_outside_a_repository_writes_into_the_folder() {
+    let env = TestEnv::plain();
+    env.ws(&["status"]).ok();
+    let input = serde_json::json!({"session_id": "s1", "cwd": env.root(), "hook_event_name": "SessionStart", "source": "startup"});
+    crate::util::Run::new(crate::util::HOOK, &["session-start"], env.root()).stdin(input.to_string()).ok();
+    let missing = env.root().join("does/not/exist");
+    let input =
+        serde_json::json!({"session_id": "s1", "cwd": missing, "hook_event_name": "SessionStart", "source": "startup"});
+    crate::util::Run::new(crate::util::HOOK, &["session-start"], env.root()).stdin(input.to_string()).ok();
+    let left: Vec<_> = std::fs::read_dir(env.root()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// Session ids were trimmed, so `" sess-A"` was taken for `sess-A`.
+#[test]
+fn session_ids_are_trimmed() {
+    let env = TestEnv::new();
+    let f = env.pipeline("sess-A");
+    env.ws_as(" sess-A", &["pipeline", "claim"]).code(2).stderr_has("white space");
+    env.ws_as("sess-A ", &["pipeline", "claim"]).code(2).stderr_has("white space");
+    let state = env.run_state(&f);
+    assert_eq!(state["owner"]["session_id"].as_str().or(state["session_id"].as_str()).unwrap_or("sess-A"), "sess-A");
+}

@@ -21,13 +21,19 @@ pub enum SessionIdError {
     TooLong(usize),
     #[error("the session id contains a control character")]
     Control,
+    #[error("the session id starts or ends with white space; give it exactly as Claude Code sets it")]
+    Padded,
 }
 
 impl SessionId {
+    /// Taken exactly as given: ` sess-A` is not `sess-A` (refused, so that
+    /// one session is never taken for another).
     pub fn parse(id: &str) -> Result<SessionId, SessionIdError> {
-        let id = id.trim();
-        if id.is_empty() {
+        if id.trim().is_empty() {
             return Err(SessionIdError::Empty);
+        }
+        if id.trim() != id {
+            return Err(SessionIdError::Padded);
         }
         if id.len() > MAX_LEN {
             return Err(SessionIdError::TooLong(id.len()));

@@ -20,6 +20,8 @@ pub enum StoreError {
     NotRegular { path: PathBuf, what: String },
     #[error("{} is {size} bytes, more than the {max} phasegate reads; it is not a file phasegate wrote. Replace it with the real file.", path.display())]
     TooLarge { path: PathBuf, size: u64, max: u64 },
+    #[error("{} would be {size} bytes, more than the {max} phasegate reads back; nothing was written. Shorten what you gave (a brief, a question, a reply) and run the command again.", path.display())]
+    WouldBeTooLarge { path: PathBuf, size: u64, max: u64 },
     #[error("{}", outside_message(path, root, link))]
     Outside { path: PathBuf, root: PathBuf, link: Option<(PathBuf, PathBuf)> },
     #[error("timed out after {}s waiting for the lock {}; another workflow-state process is updating this feature. Retry, or raise PHASEGATE_LOCK_TIMEOUT_MS.", waited.as_secs_f32(), path.display())]

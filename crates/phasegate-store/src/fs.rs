@@ -45,6 +45,12 @@ fn describe(ft: fs::FileType) -> &'static str {
 /// most [`MAX_STATE_BYTES`] is read; anything else at the path (a link, a
 /// directory, a FIFO, a device) is an error naming it.
 pub fn read_optional(path: &Path) -> Result<Option<String>, StoreError> {
+    read_optional_up_to(path, MAX_STATE_BYTES)
+}
+
+/// [`read_optional`] with another size limit (a journal holds several
+/// state files).
+pub fn read_optional_up_to(path: &Path, max: u64) -> Result<Option<String>, StoreError> {
     let meta = match fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -55,8 +61,8 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, StoreError> {
         let target = fs::read_link(path).ok().map(|t| format!(" (to {})", t.display())).unwrap_or_default();
         return Err(StoreError::NotRegular { path: path.to_owned(), what: format!("{what}{target}") });
     }
-    if meta.len() > MAX_STATE_BYTES {
-        return Err(StoreError::TooLarge { path: path.to_owned(), size: meta.len(), max: MAX_STATE_BYTES });
+    if meta.len() > max {
+        return Err(StoreError::TooLarge { path: path.to_owned(), size: meta.len(), max });
     }
     let file = fs::File::open(path).at("open", path)?;
     // The entry could have been swapped between the look and the open.
@@ -65,9 +71,9 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, StoreError> {
         return Err(StoreError::NotRegular { path: path.to_owned(), what: describe(opened.file_type()).into() });
     }
     let mut bytes = Vec::with_capacity(opened.len() as usize);
-    file.take(MAX_STATE_BYTES + 1).read_to_end(&mut bytes).at("read", path)?;
-    if bytes.len() as u64 > MAX_STATE_BYTES {
-        return Err(StoreError::TooLarge { path: path.to_owned(), size: bytes.len() as u64, max: MAX_STATE_BYTES });
+    file.take(max + 1).read_to_end(&mut bytes).at("read", path)?;
+    if bytes.len() as u64 > max {
+        return Err(StoreError::TooLarge { path: path.to_owned(), size: bytes.len() as u64, max });
     }
     String::from_utf8(bytes)
         .map(Some)

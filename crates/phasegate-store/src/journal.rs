@@ -63,6 +63,10 @@ impl FileWrite {
     }
 }
 
+/// The most a journal may hold: a change writes at most this many state
+/// files of the largest size a reader takes (escaping counted).
+const MAX_JOURNAL_BYTES: u64 = 64 * fs::MAX_STATE_BYTES;
+
 #[derive(Debug, Serialize, Deserialize)]
 struct Journal {
     /// What the change was, for a human who finds the file.
@@ -76,6 +80,17 @@ pub fn commit(journal: &Path, root: &Path, operation: &str, changes: Vec<FileWri
     for c in &changes {
         fs::confine(root, &c.path)?;
         c.preflight()?;
+        // A state file the readers would refuse is never written: checked
+        // before anything is.
+        if let Some(text) = &c.contents
+            && text.len() as u64 > fs::MAX_STATE_BYTES
+        {
+            return Err(StoreError::WouldBeTooLarge {
+                path: c.path.clone(),
+                size: text.len() as u64,
+                max: fs::MAX_STATE_BYTES,
+            });
+        }
     }
     match changes.as_slice() {
         [] => Ok(()),
@@ -86,6 +101,13 @@ pub fn commit(journal: &Path, root: &Path, operation: &str, changes: Vec<FileWri
                 fs::create_dir_all(dir)?;
             }
             let text = serde_json::to_vec(&record).expect("a journal always serialises");
+            if text.len() as u64 > MAX_JOURNAL_BYTES {
+                return Err(StoreError::WouldBeTooLarge {
+                    path: journal.to_owned(),
+                    size: text.len() as u64,
+                    max: MAX_JOURNAL_BYTES,
+                });
+            }
             fs::write_atomic(journal, &text)?;
             for c in &record.changes {
                 c.apply()?;
@@ -100,7 +122,7 @@ pub fn commit(journal: &Path, root: &Path, operation: &str, changes: Vec<FileWri
 /// Call it holding the lock of every writer of the files it names. A journal
 /// that cannot be read is reported and left alone.
 pub fn recover(journal: &Path, root: &Path) -> Result<bool, StoreError> {
-    let Some(text) = fs::read_optional(journal)? else { return Ok(false) };
+    let Some(text) = fs::read_optional_up_to(journal, MAX_JOURNAL_BYTES)? else { return Ok(false) };
     let record: Journal = serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
         path: journal.to_owned(),
         detail: format!("an interrupted change that cannot be read ({e}); remove it after checking the files it names"),

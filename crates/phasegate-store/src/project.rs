@@ -88,6 +88,12 @@ impl Project {
     /// repository; outside git, the nearest directory holding `docs/features`,
     /// else `cwd` itself.
     pub fn discover(cwd: &Path) -> Result<Project, StoreError> {
+        if !cwd.is_dir() {
+            return Err(StoreError::Invalid(format!(
+                "the working directory {} does not exist (or is not a folder); run the command from the project",
+                cwd.display()
+            )));
+        }
         match git::layout(cwd)? {
             Some(repo) => Ok(Project { root: repo.main_root.clone(), repo: Some(repo) }),
             None => {
@@ -245,6 +251,11 @@ impl Project {
     }
 
     fn write_index(&self, stamp: Stamp, listed: &[Listed]) {
+        // No features, nothing to cache: a look at a folder that has none
+        // (outside a repository, say) writes nothing into it.
+        if !self.features_dir().is_dir() {
+            return;
+        }
         let mut active = Vec::new();
         let mut unreadable = Vec::new();
         for l in listed {

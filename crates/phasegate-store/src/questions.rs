@@ -179,21 +179,16 @@ impl Project {
         }
     }
 
-    /// Rewrites the preferences under their own lock (`update` sees the
-    /// current file; an unreadable one is never overwritten).
-    pub fn update_preferences(
-        &self,
-        timeout: std::time::Duration,
-        update: impl FnOnce(&mut Preferences),
-    ) -> Result<(), StoreError> {
-        let _lock = FileLock::acquire(&self.lock_dir().join("preferences.lock"), timeout)?;
-        let mut prefs = self.preferences()?;
-        update(&mut prefs);
-        let path = self.preferences_path();
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir)?;
-        }
-        fs::write_atomic(&path, render(&prefs).as_bytes())
+    /// The preferences' lock, for a change that writes them with other
+    /// files in one journal (lock order: the feature's lock first).
+    pub fn preferences_lock(&self, timeout: std::time::Duration) -> Result<FileLock, StoreError> {
+        FileLock::acquire(&self.lock_dir().join("preferences.lock"), timeout)
+    }
+
+    /// The change that writes `prefs` (commit it under the preferences'
+    /// lock).
+    pub fn preferences_change(&self, prefs: &Preferences) -> FileWrite {
+        FileWrite::put(self.preferences_path(), render(prefs))
     }
 
     /// Held for one pass over the questions that talks to Slack (a post, a

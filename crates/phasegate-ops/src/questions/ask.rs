@@ -363,9 +363,15 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
         // there see it answered; nothing to tell without a thread.
         acknowledged: q.slack_thread_ts.is_none(),
     });
-    guard.commit("question answer", vec![question_change(&found.path, &q)])?;
+    // The answer and the preference it teaches are written together, and
+    // the preferences are read before anything is: an unreadable file
+    // refuses the answer whole, so a retry can record both.
+    let (remembered, prefs_lock) = remembered_change(&project, env, &q)?;
+    let mut changes = vec![question_change(&found.path, &q)];
+    let remembered = remembered.map(|c| changes.push(c)).is_some();
+    guard.commit("question answer", changes)?;
+    drop(prefs_lock);
     drop(guard);
-    let remembered = remember(&project, env, &q)?;
     Ok(Answered {
         id: q.id.clone(),
         feature: q.slug.clone(),
@@ -377,19 +383,26 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
     })
 }
 
-/// A preference question's answer is remembered for later questions.
-pub fn remember(project: &Project, env: &Env, q: &Question) -> OpResult<bool> {
-    let Some(a) = &q.answer else { return Ok(false) };
+/// A person's answer to a preference question is remembered for later
+/// questions: the change that writes the preferences with it, and their lock
+/// (held until the change is committed, after the feature's lock). None for
+/// any other answer. An unreadable preferences file is an error, before
+/// anything is written.
+pub fn remembered_change(
+    project: &Project,
+    env: &Env,
+    q: &Question,
+) -> OpResult<(Option<FileWrite>, Option<phasegate_store::lock::FileLock>)> {
+    let Some(a) = &q.answer else { return Ok((None, None)) };
     if q.kind != questions::QuestionType::Preference || a.by != AnsweredBy::Human {
-        return Ok(false);
+        return Ok((None, None));
     }
-    let keys = questions::preference_keys(&q.tags, &q.question);
-    project.update_preferences(env.lock_timeout, |prefs| {
-        for k in keys {
-            prefs.insert(k, Preference { answer: a.text.clone(), question: q.question.clone(), at: a.at });
-        }
-    })?;
-    Ok(true)
+    let lock = project.preferences_lock(env.lock_timeout)?;
+    let mut prefs = project.preferences()?;
+    for k in questions::preference_keys(&q.tags, &q.question) {
+        prefs.insert(k, Preference { answer: a.text.clone(), question: q.question.clone(), at: a.at });
+    }
+    Ok((Some(project.preferences_change(&prefs)), Some(lock)))
 }
 
 /// An answer taken back into its item's work.

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use crate::env::Env;
 use crate::error::OpResult;
-use crate::questions::ask::remember;
+use crate::questions::ask::remembered_change;
 
 /// A message of a question's thread.
 #[derive(Debug, Clone)]
@@ -216,13 +216,7 @@ fn poll_one(
                     at: env.now,
                     acknowledged: false,
                 };
-                let won = update(project, env, s, |q| {
-                    if q.answer.is_some() {
-                        return false;
-                    }
-                    q.answer = Some(answer.clone());
-                    true
-                })?;
+                let won = answer_in(project, env, s, &answer)?;
                 if won {
                     report.answered.push(AnsweredNote {
                         id: q.id.clone(),
@@ -230,9 +224,6 @@ fn poll_one(
                         answer: text,
                         resume: resume_command(project, &q.slug),
                     });
-                    let mut answered = q.clone();
-                    answered.answer = Some(answer.clone());
-                    let _ = remember(project, env, &answered);
                     // Not acknowledged yet when the post fails: the next poll tries again.
                     match m.post(&channel, &ack_text(&answer), Some(&ts)) {
                         Ok(_) => {
@@ -330,6 +321,26 @@ fn ack_text(a: &Answer) -> String {
             ),
         },
     }
+}
+
+/// Records a reply from Slack as the question's answer, once, with the
+/// preference it teaches in the same journaled change (an unreadable
+/// preferences file leaves the question unanswered and fails the pass: the
+/// next poll tries again). True when this pass recorded it.
+fn answer_in(project: &Project, env: &Env, s: &Stored, answer: &Answer) -> Result<bool, String> {
+    let feature = project.feature_named(&s.question.slug);
+    let guard = feature.lock(env.lock_timeout).map_err(|e| e.to_string())?;
+    let Some(mut q) = read_question(project.root(), &s.path).map_err(|e| e.to_string())? else { return Ok(false) };
+    if q.answer.is_some() {
+        return Ok(false);
+    }
+    q.answer = Some(answer.clone());
+    let (remembered, prefs_lock) = remembered_change(project, env, &q).map_err(|e| e.to_string())?;
+    let mut changes = vec![question_change(&s.path, &q)];
+    changes.extend(remembered);
+    guard.commit("slack poll", changes).map_err(|e| e.to_string())?;
+    drop(prefs_lock);
+    Ok(true)
 }
 
 /// Re-reads the question under its feature's lock and applies `change`
