@@ -3,9 +3,7 @@
 
 use std::process::ExitCode;
 
-use phasegate_core::feature::MetaError;
-use phasegate_core::pipeline::gate::GateError;
-use phasegate_core::pipeline::run::RunError;
+use phasegate_core::error::ErrorClass;
 use phasegate_ops::OpError;
 
 /// How a command ended.
@@ -36,28 +34,11 @@ impl ExitStatus {
         }
     }
 
-    /// The exit status of a failed operation.
+    /// The exit status of a failed operation: by its class.
     pub fn of(error: &OpError) -> ExitStatus {
-        match error {
-            OpError::Refused(_) => ExitStatus::Refused,
-            OpError::Invalid(_) | OpError::Store(_) | OpError::Resolve(_) => ExitStatus::Error,
-            OpError::Meta(e) => match e {
-                MetaError::NotActive { .. } | MetaError::NothingToReview { .. } | MetaError::NotStartable { .. } => {
-                    ExitStatus::Refused
-                }
-                MetaError::NotInProgress { .. } | MetaError::NoReviewLoop { .. } => ExitStatus::Error,
-            },
-            OpError::Run(e) => match e {
-                RunError::Illegal { .. } | RunError::Unmet { .. } | RunError::Invalid(_) => ExitStatus::Refused,
-            },
-            OpError::Gate(e) => match e {
-                GateError::AlreadyPassed
-                | GateError::OutOfOrder { .. }
-                | GateError::FixInProgress { .. }
-                | GateError::ChangedMidRound { .. }
-                | GateError::NotFixing { .. } => ExitStatus::Refused,
-                GateError::SkipNotFinal => ExitStatus::Error,
-            },
+        match error.class() {
+            ErrorClass::Refused => ExitStatus::Refused,
+            ErrorClass::Invalid => ExitStatus::Error,
         }
     }
 }

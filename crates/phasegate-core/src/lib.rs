@@ -20,6 +20,7 @@ pub mod agent;
 pub mod brief;
 pub mod change;
 pub mod cycle;
+pub mod error;
 pub mod names;
 pub mod schema;
 pub mod session;

@@ -1,18 +1,23 @@
-//! The one error of every operation. Each variant keeps its typed source, so
-//! a front end decides what it means (the CLI's exit code, in one place)
-//! without parsing messages, and every message says what to do.
+//! The one error of every operation. Each variant keeps its typed source and
+//! knows its class ([`OpError::class`]), so a front end decides what it means
+//! (the CLI's exit code, in one place) without parsing messages, and every
+//! message says what to do.
 
-use phasegate_core::feature::MetaError;
-use phasegate_core::pipeline::gate::GateError;
+use phasegate_core::cycle::Decision;
+use phasegate_core::error::{Classified, ErrorClass};
+use phasegate_core::feature::{MetaError, Phase};
+use phasegate_core::pipeline::gate::{GateError, Stage};
 use phasegate_core::pipeline::run::RunError;
+use phasegate_core::pipeline::state::State;
+use phasegate_core::questions::{AnsweredBy, RoundsError, Source};
+use phasegate_core::tasks::{CycleError, Mark};
 use phasegate_store::{ResolveError, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum OpError {
-    /// A workflow rule said no (a blocked transition, a cwd outside the
-    /// feature's worktree, failing tests, a failed dry-run check).
-    #[error("{0}")]
-    Refused(String),
+    /// A workflow rule said no.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
     /// The caller's input is invalid: a usage error, or a verdict or pipeline
     /// file that breaks its schema.
     #[error("{0}")]
@@ -27,6 +32,93 @@ pub enum OpError {
     Run(#[from] RunError),
     #[error(transparent)]
     Gate(#[from] GateError),
+    #[error(transparent)]
+    Cycle(#[from] CycleError),
+    #[error(transparent)]
+    Rounds(#[from] RoundsError),
+}
+
+impl OpError {
+    /// Refused by a rule, or invalid input or state.
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            OpError::Refused(_) => ErrorClass::Refused,
+            OpError::Invalid(_) | OpError::Store(_) | OpError::Resolve(_) => ErrorClass::Invalid,
+            OpError::Meta(e) => e.class(),
+            OpError::Run(e) => e.class(),
+            OpError::Gate(e) => e.class(),
+            OpError::Cycle(e) => e.class(),
+            OpError::Rounds(e) => e.class(),
+        }
+    }
+}
+
+/// A workflow rule of an operation said no. Each names what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    // A feature's phases.
+    #[error("{message}")]
+    TransitionBlocked { phase: Phase, message: String },
+    #[error(
+        "{phase} has no reviewer: it is not a phase with a result to review; run `workflow-state finish` to end the feature"
+    )]
+    NoReviewer { phase: Phase },
+
+    // Tasks.
+    #[error("{task} is {}; only a task in progress can fail", .mark.name())]
+    NotInProgress { task: String, mark: Mark },
+    #[error("{task} has no checkpoint to roll back to (it was started before checkpoints)")]
+    NoCheckpoint { task: String },
+    #[error("{task} is {}; it cannot become {}", .from.name(), .to.name())]
+    MarkRefused { task: String, from: Mark, to: Mark },
+    #[error("{task} is not ready: {why}")]
+    NotReady { task: String, why: String },
+    #[error("the build stopped: {why}")]
+    BuildStopped { why: String },
+    #[error("{task} is {}; start it first (`workflow-state tasks start {task}`)", .mark.name())]
+    NotStarted { task: String, mark: Mark },
+    #[error(
+        "{task} has uncommitted changes or untracked files in {path}: commit them on {branch} (or move them away), then merge again; nothing was merged or removed"
+    )]
+    UncommittedWork { task: String, path: String, branch: String },
+    #[error("{task} has no commit on {branch}: commit the task's work in {path} first")]
+    NothingToMerge { task: String, branch: String, path: String },
+    #[error("{agent} is not an available agent; available: {}", .available.join(", "))]
+    UnknownAgent { agent: String, available: Vec<String> },
+    #[error("the review cycle of {task} is over ({})", .outcome.name())]
+    CycleOver { task: String, outcome: Decision },
+
+    // The pipeline.
+    #[error("the pipeline is {state}; reviews are recorded in plan_reviewing and implementing_loop")]
+    NotReviewing { state: State },
+    #[error("the final gate is next: run `workflow-state pipeline final-gate`, not a reviewer agent")]
+    FinalGateNext,
+    #[error("the final gate runs after the opus review; round {round} expects the {expected} review next")]
+    FinalGateTooEarly { round: u32, expected: Stage },
+    #[error("the pipeline of {feature} is {state}, not paused: nothing to ask")]
+    NotPaused { feature: String, state: State },
+
+    // Questions and the round loop.
+    #[error("{path} does not exist yet: write it first")]
+    NoArtifact { path: String },
+    #[error("{path}: {why}")]
+    OpenQuestionsMissing { path: String, why: String },
+    #[error("{feature} is {status}: it asks no more questions")]
+    AsksNoMore { feature: String, status: String },
+    #[error("{feature} is already suspended on {id}: \"{question}\"; one question at a time: wait for its answer")]
+    AlreadySuspended { feature: String, id: String, question: String },
+    #[error(
+        "{feature}'s question {id} is answered; take the answer in first (`workflow-state phase start`, `rounds prompt` or `pipeline resume` do), then ask again"
+    )]
+    AnswerWaiting { feature: String, id: String },
+    #[error("{id} was taken back into its work meanwhile; nothing to answer")]
+    TakenBack { id: String },
+    #[error("{id} is already answered ({answered_in} by {by}, {at}): \"{text}\"")]
+    AlreadyAnswered { id: String, answered_in: Source, by: AnsweredBy, at: String, text: String },
+    #[error(
+        "{feature} is suspended: question {id} waits for an answer: \"{question}\". Answer it with `workflow-state question answer {id} \"<answer>\"` (or in its Slack thread), or work on another feature."
+    )]
+    Suspended { feature: String, id: String, question: String },
 }
 
 pub type OpResult<T> = Result<T, OpError>;

@@ -8,7 +8,7 @@ use phasegate_store::{Feature, FileWrite, Project};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
 
 /// Scratch files of the phase loop, kept out of `git status`.
@@ -111,7 +111,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     let mut meta = guard.load()?;
     let v = crate::feature::phase::validate_meta(&feature, &meta, Phase::Finish);
     if v.kind == Verdict::Blocked {
-        return Err(OpError::Refused(v.message.unwrap_or_default()));
+        return Err(Refusal::TransitionBlocked { phase: Phase::Finish, message: v.message.unwrap_or_default() }.into());
     }
     meta.finish(env.now)?;
     let history = feature.history_path();

@@ -9,7 +9,7 @@ use phasegate_store::{Feature, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
 
 /// The rule table applied to a feature on disk.
@@ -85,7 +85,9 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
     let (started, warning) = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
         let v = validate_meta(&feature, meta, phase);
         let warning = match v.kind {
-            Verdict::Blocked => return Err(OpError::Refused(v.message.unwrap_or_default())),
+            Verdict::Blocked => {
+                return Err(Refusal::TransitionBlocked { phase, message: v.message.unwrap_or_default() }.into());
+            }
             Verdict::Warning => v.message,
             Verdict::Proceed => None,
         };

@@ -15,7 +15,7 @@ use phasegate_store::{Feature, FileWrite, Project, fs, git};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
 
 /// What `review brief` prints.
@@ -35,9 +35,7 @@ pub struct ReviewerBrief {
 /// The brief for the reviewer of `phase`'s current iteration.
 pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerBrief> {
     let Some(agent) = phase.reviewer() else {
-        return Err(OpError::Refused(format!(
-            "{phase} has no reviewer: it is not a phase with a result to review; run `workflow-state finish` to end the feature"
-        )));
+        return Err(Refusal::NoReviewer { phase }.into());
     };
     let (project, feature) = session::resolve(env, given)?;
     crate::feature::lifecycle::exclude_scratch(&project)?;

@@ -18,18 +18,13 @@ use serde_json::{Value, json};
 
 use super::{action, load_run, resolve, version, with_run};
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{OpError, OpResult, Refusal};
 
 /// The shape every reviewer answers in (seed 001, Review outputs).
 const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
 
 fn gate_kind(run: &PipelineRun) -> OpResult<GateKind> {
-    run.gate_kind().ok_or_else(|| {
-        OpError::Refused(format!(
-            "the pipeline is {}; reviews are recorded in plan_reviewing and implementing_loop",
-            run.state
-        ))
-    })
+    run.gate_kind().ok_or_else(|| OpError::from(Refusal::NotReviewing { state: run.state }))
 }
 
 fn limit(config: &Config, kind: GateKind) -> u32 {
@@ -66,9 +61,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     let stage = match gate.expected() {
         Some(s @ (Stage::Sonnet | Stage::Opus)) => s,
         Some(Stage::Final) => {
-            return Err(OpError::Refused(
-                "the final gate is next: run `workflow-state pipeline final-gate`, not a reviewer agent".into(),
-            ));
+            return Err(Refusal::FinalGateNext.into());
         }
         None => return Err(GateError::AlreadyPassed.into()),
     };
@@ -279,10 +272,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     match gate.expected() {
         Some(Stage::Final) => {}
         Some(other) => {
-            return Err(OpError::Refused(format!(
-                "the final gate runs after the opus review; round {} expects the {other} review next",
-                gate.round.max(1)
-            )));
+            return Err(Refusal::FinalGateTooEarly { round: gate.round.max(1), expected: other }.into());
         }
         None => return Err(GateError::AlreadyPassed.into()),
     }

@@ -12,8 +12,8 @@ use serde::Serialize;
 
 use super::{action, load_loop, loop_file, resolve, with_run};
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
-use crate::questions::ask::{self, AskInput, Asked, Session, Taken};
+use crate::error::{OpError, OpResult, Refusal};
+use crate::questions::ask::{self, AskInput, Asked, Interaction, Taken};
 
 /// The run after a change, and its next action.
 #[derive(Debug, Clone, Serialize)]
@@ -67,15 +67,11 @@ pub struct Resumed {
 /// Hands a paused pipeline's decision to a person: a blocking question with
 /// the pause's reason and message, routed like any question (a pipeline
 /// runs unattended, so it suspends the feature; Slack when configured).
-pub fn ask(env: &Env, given: Option<&str>, session: Session) -> OpResult<Asked> {
+pub fn ask(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<Asked> {
     let (_, feature) = resolve(env, given)?;
     let run = super::load_run(&feature)?;
     let Some(pause) = run.paused.as_ref().filter(|_| run.state == State::NeedsUserInput) else {
-        return Err(OpError::Refused(format!(
-            "the pipeline of {} is {}, not paused: nothing to ask",
-            feature.name(),
-            run.state
-        )));
+        return Err(Refusal::NotPaused { feature: feature.name().to_owned(), state: run.state }.into());
     };
     let request = Request::parse(
         &serde_json::json!({

@@ -15,25 +15,25 @@ use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
 
 /// How the session that asks can be reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Session {
+pub enum Interaction {
     /// A person is at the session (Claude Code's interactive CLI).
     Interactive,
     /// Nobody is: `claude -p`, a pipeline, a shell or CI.
     Headless,
 }
 
-impl Session {
+impl Interaction {
     /// Claude Code sets `CLAUDE_CODE_ENTRYPOINT` to `cli` in an interactive
     /// session and `sdk-cli` for `claude -p`; anything else is headless.
-    pub fn from_entrypoint(value: Option<&str>) -> Session {
+    pub fn from_entrypoint(value: Option<&str>) -> Interaction {
         match value {
-            Some("cli") => Session::Interactive,
-            _ => Session::Headless,
+            Some("cli") => Interaction::Interactive,
+            _ => Interaction::Headless,
         }
     }
 }
@@ -45,7 +45,7 @@ pub struct AskInput {
     /// The phase or task that asks.
     pub task: Option<String>,
     pub item_type: ItemType,
-    pub session: Session,
+    pub session: Interaction,
     /// The implementer round this came from.
     pub round: Option<u32>,
 }
@@ -76,7 +76,7 @@ pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
     let guard = feature.lock(env.lock_timeout)?;
     let meta = guard.load()?;
     if meta.status != Status::Active {
-        return Err(OpError::Refused(format!("{} is {}: it asks no more questions", feature.name(), meta.status)));
+        return Err(Refusal::AsksNoMore { feature: feature.name().to_owned(), status: meta.status.to_string() }.into());
     }
     let slug = feature.name().to_owned();
     let (stored, _) = project.questions()?;
@@ -115,22 +115,17 @@ pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
         None => {}
     }
     // A pipeline runs unattended whatever the session is.
-    let session = if meta.workflow == Workflow::Pipeline { Session::Headless } else { input.session };
-    let route = questions::route(input.request.blocking(), session == Session::Interactive, config.routing);
+    let session = if meta.workflow == Workflow::Pipeline { Interaction::Headless } else { input.session };
+    let route = questions::route(input.request.blocking(), session == Interaction::Interactive, config.routing);
     if route == Route::Suspend
         && let Some(marker) = project.marker(&slug)?
     {
-        return Err(OpError::Refused(match marker.answer {
-            None => format!(
-                "{slug} is already suspended on {}: \"{}\"; one question at a time: wait for its answer",
-                marker.id, marker.question
-            ),
+        return Err(match marker.answer {
+            None => Refusal::AlreadySuspended { feature: slug, id: marker.id, question: marker.question },
             // Regression: this named `question take`, a command that does not exist.
-            Some(_) => format!(
-                "the answer to {} waits to be taken in: go on with {slug}'s next step first (`phase start`, `rounds prompt` or `pipeline resume` take it)",
-                marker.id
-            ),
-        }));
+            Some(_) => Refusal::AnswerWaiting { feature: slug, id: marker.id },
+        }
+        .into());
     }
     let id = next_id(&slug, &known);
     let item = Item {
@@ -328,20 +323,17 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
     let guard = feature.lock(env.lock_timeout)?;
     // Read again under the lock: another answer may have won.
     let Some(mut q) = phasegate_store::questions::read_question(project.root(), &found.path)? else {
-        return Err(OpError::Refused(format!(
-            "{} was taken back into its work meanwhile; nothing to answer",
-            found.question.id
-        )));
+        return Err(Refusal::TakenBack { id: found.question.id.clone() }.into());
     };
     if let Some(a) = &q.answer {
-        return Err(OpError::Refused(format!(
-            "{} is already answered ({} by {}, {}): \"{}\"",
-            q.id,
-            a.source,
-            a.by,
-            phasegate_core::time::stamp(a.at),
-            a.text
-        )));
+        return Err(Refusal::AlreadyAnswered {
+            id: q.id.clone(),
+            answered_in: a.source,
+            by: a.by,
+            at: phasegate_core::time::stamp(a.at),
+            text: a.text.clone(),
+        }
+        .into());
     }
     let Some((text, option)) = q.interpret(text) else {
         let labels: Vec<String> = q.options.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.label)).collect();
@@ -485,8 +477,5 @@ pub fn suspended_on(project: &Project, slug: &str) -> OpResult<Option<Question>>
 
 /// The refusal for starting work on a suspended item.
 pub fn suspended_refusal(q: &Question) -> OpError {
-    OpError::Refused(format!(
-        "{} is suspended: question {} waits for an answer: \"{}\". Answer it with `workflow-state question answer {} \"<answer>\"` (or in its Slack thread), or work on another feature.",
-        q.slug, q.id, q.question, q.id
-    ))
+    Refusal::Suspended { feature: q.slug.clone(), id: q.id.clone(), question: q.question.clone() }.into()
 }

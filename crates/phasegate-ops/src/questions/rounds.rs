@@ -12,18 +12,15 @@ use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
-use crate::questions::ask::{self, AskInput, Asked, Session};
+use crate::error::{OpError, OpResult, Refusal};
+use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
 /// The implementer agent of the round loop.
 pub const IMPLEMENTER_AGENT: &str = "phasegate:design-implementer";
 
 fn rounds_err(e: rounds::RoundsError) -> OpError {
-    match e {
-        rounds::RoundsError::EmptyAnswer => OpError::Invalid(e.to_string()),
-        _ => OpError::Refused(e.to_string()),
-    }
+    OpError::Rounds(e)
 }
 
 fn artifact_of(feature: &Feature, phase: Phase) -> OpResult<std::path::PathBuf> {
@@ -251,7 +248,7 @@ pub fn ask(
     given: Option<&str>,
     phase: Phase,
     request: Option<Request>,
-    session: Session,
+    session: Interaction,
 ) -> OpResult<Asked> {
     let (_, feature) = session::resolve(env, given)?;
     let (n, pending) = {
@@ -309,9 +306,9 @@ pub fn check(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Strin
     if open.is_empty() {
         return Ok(open);
     }
-    let text = fs::read_optional(&artifact)?
-        .ok_or_else(|| OpError::Refused(format!("{} does not exist yet: write it first", artifact.display())))?;
+    let text =
+        fs::read_optional(&artifact)?.ok_or_else(|| Refusal::NoArtifact { path: artifact.display().to_string() })?;
     rounds::check_open_questions(&text, &open)
-        .map_err(|why| OpError::Refused(format!("{}: {why}", artifact.display())))?;
+        .map_err(|why| Refusal::OpenQuestionsMissing { path: artifact.display().to_string(), why })?;
     Ok(open)
 }

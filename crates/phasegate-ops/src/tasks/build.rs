@@ -11,9 +11,9 @@ use serde::Serialize;
 
 use super::marks::{elapsed, limit, read, tick};
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{OpError, OpResult, Refusal};
 use crate::feature::review;
-use crate::questions::ask::{self, AskInput, Asked, Session};
+use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
 #[derive(Debug, Clone, Serialize)]
@@ -50,14 +50,14 @@ pub fn fail(
     id: &str,
     output: Option<&str>,
     rollback: bool,
-    session: Session,
+    session: Interaction,
 ) -> OpResult<Failed> {
     let (project, feature) = session::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (mut list, file) = read(guard.feature())?;
     let task = super::marks::task(&list, &file, id)?.clone();
     if task.mark != Mark::InProgress {
-        return Err(OpError::Refused(format!("{} is {}; only a task in progress can fail", task.id, task.mark.name())));
+        return Err(Refusal::NotInProgress { task: task.id.clone(), mark: task.mark }.into());
     }
     let mut cycles = guard.feature().read_review_cycles()?;
     let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
@@ -68,10 +68,7 @@ pub fn fail(
     let mut restored = phasegate_store::git::Restored::default();
     if rollback {
         let (Some(base), Some(snapshot)) = (s.bases.get(&task.id), s.build.snapshots.get(&task.id)) else {
-            return Err(OpError::Refused(format!(
-                "{} has no checkpoint to roll back to (it was started before checkpoints)",
-                task.id
-            )));
+            return Err(Refusal::NoCheckpoint { task: task.id.clone() }.into());
         };
         let dir = project.code_dir(&guard.load()?);
         let only = (!task.files.is_empty()).then_some(task.files.as_slice());
@@ -133,7 +130,7 @@ pub fn fail(
     })
 }
 
-fn escalate(env: &Env, feature: &str, id: &str, title: &str, reason: &str, session: Session) -> OpResult<Asked> {
+fn escalate(env: &Env, feature: &str, id: &str, title: &str, reason: &str, session: Interaction) -> OpResult<Asked> {
     let request = Request::parse(
         &serde_json::json!({
             "type": "blocking",

@@ -11,7 +11,7 @@ use phasegate_store::{Feature, FileWrite, fs};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
 
 /// The task list of a feature.
@@ -148,12 +148,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     let task = task(&list, &file, id)?;
     let target = action.target();
     if !action.from().contains(&task.mark) {
-        return Err(OpError::Refused(format!(
-            "{} is {}; it cannot become {}",
-            task.id,
-            task.mark.name(),
-            target.name()
-        )));
+        return Err(Refusal::MarkRefused { task: task.id.clone(), from: task.mark, to: target }.into());
     }
     let ready = list.next(usize::MAX);
     if action == MarkAction::Start && task.mark == Mark::Pending && !ready.tasks.contains(&task.id) {
@@ -164,11 +159,8 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
             .filter(|d| !list.get(d).is_some_and(|t| t.mark.settled()))
             .map(String::as_str)
             .collect();
-        return Err(OpError::Refused(if unmet.is_empty() {
-            format!("{} is not ready: {why}", task.id)
-        } else {
-            format!("{} is not ready: it depends on {}, not done yet", task.id, unmet.join(", "))
-        }));
+        let why = if unmet.is_empty() { why } else { format!("it depends on {}, not done yet", unmet.join(", ")) };
+        return Err(Refusal::NotReady { task: task.id.clone(), why }.into());
     }
     let mut changes = vec![tick(guard.feature(), &file, task, target)?];
     if action == MarkAction::Start {
@@ -177,7 +169,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         if let Err(why) =
             build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
         {
-            return Err(OpError::Refused(format!("the build stopped: {why}")));
+            return Err(Refusal::BuildStopped { why }.into());
         }
         // A checkpoint: the task's change is what differs from its start
         // commit, and a rollback returns to this snapshot of the working tree.

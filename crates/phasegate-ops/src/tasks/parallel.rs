@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use super::marks::read;
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
-use crate::questions::ask::Session;
+use crate::error::{OpResult, Refusal};
+use crate::questions::ask::Interaction;
 use crate::session;
 use crate::tasks::build::{self, Failed};
 
@@ -53,12 +53,7 @@ pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktr
     let (list, file) = read(guard.feature())?;
     let task = super::marks::task(&list, &file, id)?;
     if task.mark != Mark::InProgress {
-        return Err(OpError::Refused(format!(
-            "{} is {}; start it first (`tasks start {}`)",
-            task.id,
-            task.mark.name(),
-            task.id
-        )));
+        return Err(Refusal::NotStarted { task: task.id.clone(), mark: task.mark }.into());
     }
     let (name, branch) = names(feature.name(), &task.id);
     let path = project.root().join(WORKTREES_DIR).join(&name);
@@ -85,7 +80,7 @@ pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktr
 
 /// Brings a task's branch back into the feature's code folder and removes
 /// its worktree. A conflict leaves everything as it was and fails the task.
-pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Session) -> OpResult<MergedTask> {
+pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> OpResult<MergedTask> {
     let (project, feature) = session::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (list, file) = read(guard.feature())?;
@@ -96,21 +91,23 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Session) -> OpRe
     // Work left uncommitted in the task's worktree is not on its branch: a
     // merge would miss it and removing the worktree would lose it.
     if !git::worktree_is_clean(&path)? {
-        return Err(OpError::Refused(format!(
-            "{} has uncommitted changes or untracked files in {}: commit them on {branch} (or move them away), then merge again; nothing was merged or removed",
-            task.id,
-            path.display()
-        )));
+        return Err(Refusal::UncommittedWork {
+            task: task.id.clone(),
+            path: path.display().to_string(),
+            branch: branch.clone(),
+        }
+        .into());
     }
     let merged =
         git::merge_branch(&dir, &branch, &format!("Merge {} ({}) of {}", task.id, task.title, feature.name()))?;
     let (result, commit) = match merged {
         Merged::UpToDate => {
-            return Err(OpError::Refused(format!(
-                "{} has no commit on {branch}: commit the task's work in {} first",
-                task.id,
-                path.display()
-            )));
+            return Err(Refusal::NothingToMerge {
+                task: task.id.clone(),
+                branch: branch.clone(),
+                path: path.display().to_string(),
+            }
+            .into());
         }
         Merged::Conflict(paths) => {
             drop(guard);

@@ -19,8 +19,8 @@ use serde::Serialize;
 
 use super::marks;
 use crate::env::{self, Env};
-use crate::error::{OpError, OpResult};
-use crate::questions::ask::{self, AskInput, Asked, Session};
+use crate::error::{OpError, OpResult, Refusal};
+use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
 /// What the reviewer answers with.
@@ -212,10 +212,11 @@ pub fn review(
     if let Some(reviewer) = reviewer
         && !found.iter().any(|a| a.name == reviewer)
     {
-        return Err(OpError::Refused(format!(
-            "{reviewer} is not an available agent; available: {}",
-            found.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
-        )));
+        return Err(Refusal::UnknownAgent {
+            agent: reviewer.to_owned(),
+            available: found.iter().map(|a| a.name.clone()).collect(),
+        }
+        .into());
     }
     let config = project.implement_config()?;
     let guard = feature.lock(env.lock_timeout)?;
@@ -236,11 +237,10 @@ pub fn review(
     let reviewer = reviewer.as_str();
     let title = format!("{}: {}", task.id, task.title);
     let t = session
-        .begin(&task.id, &title, &implementer, reviewer, max_cycles.unwrap_or(config.max_cycles), env.now)
-        .map_err(|e| OpError::Refused(e.to_string()))?
+        .begin(&task.id, &title, &implementer, reviewer, max_cycles.unwrap_or(config.max_cycles), env.now)?
         .clone();
     if let Some(o) = t.outcome {
-        return Err(OpError::Refused(format!("the review cycle of {} is over ({})", task.id, o.name())));
+        return Err(Refusal::CycleOver { task: task.id.clone(), outcome: o }.into());
     }
     let pending = t.reviewers.iter().rev().find(|r| r.cycle == t.current_cycle && r.status == ReviewStatus::Pending);
     let agent = pending.map_or_else(|| reviewer.to_owned(), |r| r.agent.clone());
@@ -302,7 +302,7 @@ pub fn review(
 }
 
 /// Records the reviewer's reply for the task's current cycle.
-pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kind: Session) -> OpResult<Outcome> {
+pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kind: Interaction) -> OpResult<Outcome> {
     let (project, feature) = session::resolve(env, given)?;
     let (found, _) = agents(&project);
     let available: Vec<String> = found.into_iter().map(|a| a.name).collect();
@@ -311,7 +311,7 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
     let task_implementer = implementer(&task, Some(session));
-    let recorded = session.record(&task.id, reply, &available, env.now).map_err(|e| OpError::Refused(e.to_string()))?;
+    let recorded = session.record(&task.id, reply, &available, env.now)?;
     let mut changes = vec![guard.feature().review_cycles_change(&cycles, env.now)];
     let ticked = recorded.decision == Some(Decision::Approved) && task.mark != Mark::Done;
     if ticked {
@@ -361,7 +361,7 @@ fn escalate(
     task: &Task,
     max: u32,
     config: &phasegate_core::tasks::ImplementConfig,
-    session: Session,
+    session: Interaction,
 ) -> OpResult<Asked> {
     let default = config.escalation.default_action.option();
     let request = Request::parse(
@@ -411,7 +411,7 @@ pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut>
     let (task, file) = task_of(guard.feature(), id)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
-    let entry = session.time_out(&task.id, env.now).map_err(|e| OpError::Refused(e.to_string()))?;
+    let entry = session.time_out(&task.id, env.now)?;
     let action = config.escalation.default_action;
     let mut changes = Vec::new();
     let message = match action {

@@ -2,7 +2,7 @@
 //! suspensions they cause (seed 000 Part 2).
 
 use clap::{Args, Subcommand};
-use phasegate_ops::questions::ask::Session;
+use phasegate_ops::questions::ask::Interaction;
 
 use crate::{CmdResult, Ctx};
 
@@ -33,13 +33,13 @@ pub struct SessionArg {
 }
 
 impl SessionArg {
-    pub fn get(&self) -> Session {
+    pub fn get(&self) -> Interaction {
         if self.interactive {
-            Session::Interactive
+            Interaction::Interactive
         } else if self.headless {
-            Session::Headless
+            Interaction::Headless
         } else {
-            Session::from_entrypoint(std::env::var(phasegate_ops::env::ENTRYPOINT).ok().as_deref())
+            Interaction::from_entrypoint(std::env::var(phasegate_ops::env::ENTRYPOINT).ok().as_deref())
         }
     }
 }
