@@ -162,3 +162,18 @@ fn pipeline_next_says_the_implementer_is_fixing_before_anyone_resumed_it() {
     assert!(action.contains("resume the implementer now with the findings"), "{action}");
     assert!(action.find("resume").unwrap() < action.find("end your turn").unwrap(), "resume first: {action}");
 }
+
+/// Friction: a new feature while another was active was guesswork, the
+/// brief could not see the user's words. With `--words` it names the
+/// feature they mean, or says they name none and how to start one.
+#[test]
+fn a_new_feature_while_another_is_active_is_guesswork() {
+    let env = TestEnv::new();
+    let f = env.feature("search", "standard");
+    let out = env.ws(&["phase", "brief", "specify", "--words", "add dark mode to the settings"]).ok();
+    out.stdout_has("the user's words name no feature: \"add dark mode to the settings\"")
+        .stdout_has("workflow-state phase start specify --new \"add dark mode to the settings\"")
+        .stdout_has(&format!("active features: {f}"));
+    env.ws(&["phase", "brief", "specify", "--words", "search"]).ok().stdout_has(&format!("phasegate: feature {f} "));
+    env.ws(&["phase", "brief", "specify", "--words", ""]).ok().stdout_has(&format!("phasegate: feature {f} "));
+}

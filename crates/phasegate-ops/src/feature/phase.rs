@@ -170,7 +170,39 @@ pub fn show(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Shown> {
 /// transition check, the phase's state with the choices a partial phase
 /// offers, concerns earlier phases left open, the worktree check. Never an
 /// error: a problem becomes a line saying what to do.
-pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> Vec<String> {
+///
+/// `words` are the user's words from the command (`/phasegate:design add
+/// search`): when they name a feature (folder, id or slug) that feature is
+/// briefed; when they name none, the brief says so and how to start a new
+/// feature from them, listing the active ones, so the model never guesses
+/// between "another feature" and "a new one" without seeing both.
+pub fn brief(env: &Env, given: Option<&str>, phase: Phase, words: Option<&str>) -> Vec<String> {
+    let words = words.map(str::trim).filter(|w| !w.is_empty());
+    if let (None, Some(words)) = (given, words) {
+        match session::project(env).and_then(|p| Ok((p.resolve(Some(words), &env.cwd)?, p))) {
+            Ok((feature, _)) => return brief(env, Some(feature.name()), phase, None),
+            Err(OpError::Resolve(ResolveError::NoMatch { .. } | ResolveError::NoActive { .. })) => {
+                let active = session::project(env)
+                    .and_then(|p| Ok(p.list_active()?))
+                    .map(|l| l.iter().map(|l| l.feature.name().to_owned()).collect::<Vec<_>>())
+                    .unwrap_or_default();
+                let mut out = vec![
+                    format!(
+                        "phasegate: the user's words name no feature: \"{words}\". To start a new feature from them and begin {phase} in one step:"
+                    ),
+                    format!("  workflow-state phase start {phase} --new \"{}\"", words.replace('"', "'")),
+                ];
+                if !active.is_empty() {
+                    out.push(format!(
+                        "active features: {}; if the words mean one of them, pass `--feature <it>` instead",
+                        active.join(", ")
+                    ));
+                }
+                return out;
+            }
+            Err(_) => {}
+        }
+    }
     match brief_lines(env, given, phase) {
         Ok(lines) => lines,
         Err(OpError::Resolve(ResolveError::NoActive { .. })) => vec![

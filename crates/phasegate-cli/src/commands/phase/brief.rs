@@ -18,10 +18,14 @@ pub struct BriefArgs {
     phase: Phase,
     #[command(flatten)]
     feature: FeatureArg,
+    /// The user's words from the command: the feature they name is briefed;
+    /// words that name no feature get how to start a new one from them.
+    #[arg(long, value_name = "TEXT")]
+    words: Option<String>,
 }
 
 pub fn cmd_brief(args: BriefArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    for line in phase::brief(&ctx.env, args.feature.get(), args.phase) {
+    for line in phase::brief(&ctx.env, args.feature.get(), args.phase, args.words.as_deref()) {
         ctx.out.line(line)?;
     }
     Ok(ExitStatus::Success)
