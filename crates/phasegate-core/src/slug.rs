@@ -30,6 +30,21 @@ pub fn validate(slug: &str) -> Result<(), InvalidSlug> {
     Ok(())
 }
 
+/// A feature folder's name, `NNN-slug`, as its number and slug (at least
+/// three digits, then `-`, then a slug); None for any other name.
+pub fn split_feature_name(name: &str) -> Option<(u32, &str)> {
+    let (num, slug) = name.split_once('-')?;
+    if num.len() < 3 || !num.bytes().all(|b| b.is_ascii_digit()) || slug.is_empty() {
+        return None;
+    }
+    Some((num.parse().ok()?, slug))
+}
+
+/// The order of features: by number, then by name (009-foo before 010-bar).
+pub fn feature_order(name: &str) -> (u32, String) {
+    (split_feature_name(name).map_or(u32::MAX, |(n, _)| n), name.to_owned())
+}
+
 /// The slug itself when `given` is one; otherwise a slug made from it as a
 /// description: lowercase ASCII words joined by `-`, at most 40 characters,
 /// cut at a word. None when nothing usable is left.

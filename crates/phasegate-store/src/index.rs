@@ -95,7 +95,7 @@ pub fn note(runtime: &Path, name: &str, active: bool) -> Result<(), StoreError> 
         match (listed, active) {
             (false, true) => {
                 index.active.push(name.to_owned());
-                index.active.sort_by_key(|n| crate::project::sort_key(n));
+                index.active.sort_by_key(|n| phasegate_core::slug::feature_order(n));
             }
             (true, false) => index.active.retain(|n| n != name),
             (true, true) | (false, false) => {}
@@ -111,7 +111,7 @@ pub fn note_created(runtime: &Path, name: &str, before: &Stamp, after: Stamp) ->
             index.stamp = after.clone();
             if !index.active.iter().any(|n| n == name) {
                 index.active.push(name.to_owned());
-                index.active.sort_by_key(|n| crate::project::sort_key(n));
+                index.active.sort_by_key(|n| phasegate_core::slug::feature_order(n));
             }
         }
     })

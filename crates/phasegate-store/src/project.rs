@@ -78,10 +78,17 @@ pub enum ResolveError {
     Store(#[from] StoreError),
 }
 
-/// The order of features: by number, then by name (9-foo before 10-bar).
-pub fn sort_key(name: &str) -> (u32, String) {
-    (split_name(name).map_or(u32::MAX, |(n, _)| n), name.to_owned())
-}
+use phasegate_core::slug::split_feature_name;
+
+/// What [`Project::exclude_scratch`] keeps out of git.
+pub const LOCAL_EXCLUDES: &[&str] = &[
+    "/docs/features/*/.verdict.json",
+    "/docs/features/*/.*-brief.md",
+    "/docs/features/*/.*.reply.md",
+    "/docs/features/*/.*.review.md",
+    "/.claude/suspended/",
+    "/.claude/questions/",
+];
 
 impl Project {
     /// Finds the project that contains `cwd`: the main working tree of its git
@@ -129,6 +136,18 @@ impl Project {
         self.runtime_dir().join("locks")
     }
 
+    /// Keeps phasegate's local files out of `git status` (through
+    /// `.git/info/exclude`): the phase loop's scratch files (a reviewer's
+    /// reply, a brief, a reply of the round loop) and the questions'
+    /// runtime state (suspension markers and the question queue), which are
+    /// this checkout's, not the project's history.
+    pub fn exclude_scratch(&self) -> Result<(), StoreError> {
+        for pattern in LOCAL_EXCLUDES {
+            self.exclude_from_git(pattern)?;
+        }
+        Ok(())
+    }
+
     /// Keeps `pattern` out of `git status` through `.git/info/exclude`
     /// (nothing to do outside git).
     pub fn exclude_from_git(&self, pattern: &str) -> Result<(), StoreError> {
@@ -173,7 +192,7 @@ impl Project {
             let entry = entry.at("list", &dir)?;
             let raw = entry.file_name();
             let name = raw.to_string_lossy();
-            match split_name(&name) {
+            match split_feature_name(&name) {
                 Some((n, s)) if slug::validate(s).is_ok() => {
                     if !wanted(&name) {
                         continue;
@@ -513,7 +532,7 @@ impl Project {
             Ok(entries) => {
                 for entry in entries {
                     let entry = entry.at("list", &dir)?;
-                    if let Some((n, _)) = entry.file_name().to_str().and_then(split_name) {
+                    if let Some((n, _)) = entry.file_name().to_str().and_then(split_feature_name) {
                         max = max.max(n);
                     }
                 }
@@ -585,20 +604,11 @@ fn read_all(
     })
 }
 
-/// `NNN-slug` → (NNN, slug) when the name has that shape.
-pub fn split_name(name: &str) -> Option<(u32, &str)> {
-    let (num, slug) = name.split_once('-')?;
-    if num.len() < 3 || !num.bytes().all(|b| b.is_ascii_digit()) || slug.is_empty() {
-        return None;
-    }
-    Some((num.parse().ok()?, slug))
-}
-
 fn name_matches(name: &str, given: &str) -> bool {
     if name == given {
         return true;
     }
-    let Some((n, slug)) = split_name(name) else { return false };
+    let Some((n, slug)) = split_feature_name(name) else { return false };
     slug == given || given.parse::<u32>().is_ok_and(|g| g == n)
 }
 
@@ -628,15 +638,15 @@ mod tests {
 
     #[test]
     fn names_and_matching() {
-        assert_eq!(split_name("001-auth"), Some((1, "auth")));
-        assert_eq!(split_name("1234-x-y"), Some((1234, "x-y")));
-        assert_eq!(split_name("01-x"), None);
-        assert_eq!(split_name("abc-x"), None);
+        assert_eq!(split_feature_name("001-auth"), Some((1, "auth")));
+        assert_eq!(split_feature_name("1234-x-y"), Some((1234, "x-y")));
+        assert_eq!(split_feature_name("01-x"), None);
+        assert_eq!(split_feature_name("abc-x"), None);
         assert!(name_matches("007-auth", "7"));
         assert!(name_matches("007-auth", "007"));
         assert!(name_matches("007-auth", "auth"));
         assert!(name_matches("007-auth", "007-auth"));
         assert!(!name_matches("007-auth", "aut"));
-        assert!(sort_key("009-a") < sort_key("010-b"));
+        assert!(phasegate_core::slug::feature_order("009-a") < phasegate_core::slug::feature_order("010-b"));
     }
 }

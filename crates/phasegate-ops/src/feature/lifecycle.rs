@@ -4,24 +4,12 @@
 use phasegate_core::feature::ValidationKind as Verdict;
 use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::{Mode, Phase, slug};
-use phasegate_store::{Feature, FileWrite, Project};
+use phasegate_store::{Feature, FileWrite};
 use serde::Serialize;
 
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
-
-/// Scratch files of the phase loop, kept out of `git status`.
-pub const SCRATCH_EXCLUDES: &[&str] =
-    &["/docs/features/*/.verdict.json", "/docs/features/*/.*-brief.md", "/docs/features/*/.*.reply.md"];
-
-/// Keeps the phase loop's scratch files out of git.
-pub fn exclude_scratch(project: &Project) -> OpResult<()> {
-    for pattern in SCRATCH_EXCLUDES {
-        project.exclude_from_git(pattern)?;
-    }
-    Ok(())
-}
 
 /// A new feature.
 #[derive(Debug, Clone, Serialize)]
@@ -46,7 +34,7 @@ pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: 
     })?;
     let project = session::project(env)?;
     let (feature, meta) = project.create_feature(&slug, mode, workflow, worktree, env.now, env.lock_timeout)?;
-    exclude_scratch(&project)?;
+    project.exclude_scratch()?;
     Ok(Created {
         name: feature.name().to_owned(),
         dir: feature.dir().display().to_string(),

@@ -38,7 +38,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
         return Err(Refusal::NoReviewer { phase }.into());
     };
     let (project, feature) = session::resolve(env, given)?;
-    crate::feature::lifecycle::exclude_scratch(&project)?;
+    project.exclude_scratch()?;
     let meta = feature.load()?;
     let code_dir = project.code_dir(&meta);
     let present = feature.artifacts();

@@ -79,6 +79,8 @@ pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
         return Err(Refusal::AsksNoMore { feature: feature.name().to_owned(), status: meta.status.to_string() }.into());
     }
     let slug = feature.name().to_owned();
+    // Markers and the queue are this checkout's state, not history.
+    project.exclude_scratch()?;
     let (stored, _) = project.questions()?;
     let known: Vec<Question> = stored.iter().filter(|s| s.question.slug == slug).map(|s| s.question.clone()).collect();
     let prefs = project.preferences()?;

@@ -120,7 +120,7 @@ pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> 
         guard.commit("rounds prompt", all)?;
     }
     let text = text?;
-    crate::feature::lifecycle::exclude_scratch(&project)?;
+    project.exclude_scratch()?;
     Ok(Prompt {
         agent: IMPLEMENTER_AGENT,
         model: config.models.implementer.clone(),
