@@ -36,7 +36,7 @@ fn sessions_without_a_loop_are_never_blocked() {
     )
     .unwrap();
     assert_eq!(stop(&env, S, "bye", false), None);
-    assert!(!env.path(&format!(".git/phasegate/sessions/{S}.json")).exists());
+    assert!(env.owns_loop(S).is_none());
     // Not a repository at all.
     let plain = TestEnv::plain();
     assert_eq!(stop(&plain, S, "x", false), None);
@@ -71,7 +71,7 @@ fn approval_passing_tests_and_the_promise_complete_the_pipeline() {
     assert!(out["systemMessage"].as_str().unwrap().contains("complete"), "{out}");
     assert_eq!(env.run_state(&f)["state"], "complete");
     assert_eq!(env.loop_state(&f)["active"], false);
-    assert!(!env.path(&format!(".git/phasegate/sessions/{S}.json")).exists());
+    assert!(env.owns_loop(S).is_none());
     assert_eq!(stop(&env, S, "anything", false), None);
 }
 

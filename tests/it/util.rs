@@ -183,6 +183,14 @@ impl Done {
 
 /// Pipeline helpers.
 impl TestEnv {
+    /// The loop session `session` owns, by its record (None: no record, or
+    /// a record that owns no loop).
+    pub fn owns_loop(&self, session: &str) -> Option<String> {
+        let text = std::fs::read_to_string(self.path(&format!(".git/phasegate/sessions/{session}.json"))).ok()?;
+        let v: Value = serde_json::from_str(&text).ok()?;
+        v["owns_loop"].as_str().map(str::to_owned)
+    }
+
     pub fn fixture(name: &str) -> String {
         let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/pipeline").join(name);
         std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

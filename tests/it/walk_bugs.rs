@@ -71,7 +71,7 @@ fn a_completed_pipeline_closes_its_feature() {
     // No longer announced, no longer held.
     let hook = Run::new(HOOK, &["session-start"], env.root()).stdin(json!({"cwd": env.root()}).to_string()).ok();
     assert_eq!(hook.stdout.trim(), "", "{}", hook.report());
-    assert!(!env.path(&format!(".git/phasegate/sessions/{S}.json")).exists());
+    assert!(env.owns_loop(S).is_none());
 }
 
 /// Bug 4: `pipeline cancel` on a completed run said "the pipeline is paused"

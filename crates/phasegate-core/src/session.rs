@@ -48,6 +48,27 @@ impl SessionId {
         &self.0
     }
 
+    /// The id a [`SessionId::file_stem`] was made from (None for a name no
+    /// id makes).
+    pub fn from_file_stem(stem: &str) -> Option<SessionId> {
+        let mut bytes = Vec::with_capacity(stem.len());
+        let mut rest = stem.as_bytes();
+        while let Some((&b, tail)) = rest.split_first() {
+            if b == b'_' {
+                let hex = std::str::from_utf8(tail.get(..2)?).ok()?;
+                bytes.push(u8::from_str_radix(hex, 16).ok()?);
+                rest = &tail[2..];
+            } else if b.is_ascii_alphanumeric() || b == b'-' {
+                bytes.push(b);
+                rest = tail;
+            } else {
+                return None;
+            }
+        }
+        let id = SessionId::parse(&String::from_utf8(bytes).ok()?).ok()?;
+        (id.file_stem() == stem).then_some(id)
+    }
+
     /// A file-name-safe, injective encoding: ASCII letters, digits and `-`
     /// stay; every other byte becomes `_XX` (hex), `_` included.
     pub fn file_stem(&self) -> String {
@@ -88,6 +109,16 @@ impl<'de> serde::Deserialize<'de> for SessionId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_stem_gives_its_id_back() {
+        for id in ["sess-A", "a_b", "0f2c7e1a-5b3d-4c8e-9f10-2a3b4c5d6e7f", "x y/z"] {
+            let s = SessionId::parse(id).unwrap();
+            assert_eq!(SessionId::from_file_stem(&s.file_stem()), Some(s), "{id}");
+        }
+        assert_eq!(SessionId::from_file_stem("a_2"), None);
+        assert_eq!(SessionId::from_file_stem("a_5f"), None, "not the canonical spelling of `a_`");
+    }
 
     #[test]
     fn ids_that_differ_only_in_punctuation_get_different_records() {

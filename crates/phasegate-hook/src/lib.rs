@@ -8,9 +8,8 @@ use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 use phasegate_ops::Env;
-use phasegate_ops::hooks::stop::StopOutcome;
-use phasegate_ops::hooks::subagent_stop::{self, SubagentOutcome};
-use phasegate_ops::hooks::{HookInput, pre_tool_use, session_start, stop};
+use phasegate_ops::hooks::{self, HookInput, StopOutcome, pre_tool_use};
+use phasegate_ops::questions::subagent::{self, SubagentOutcome};
 use serde_json::json;
 
 /// The most hook input read; Claude Code's inputs are far smaller except a
@@ -114,19 +113,19 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
             None => String::new(),
         },
         // No environment, no repository: the reply's first lines only.
-        Event::SubagentStop => match subagent_stop::subagent_stop(input) {
+        Event::SubagentStop => match subagent::subagent_stop(input) {
             SubagentOutcome::Silent => String::new(),
             SubagentOutcome::Block { reason } => json!({ "decision": "block", "reason": clip(&reason) }).to_string(),
         },
         Event::SessionStart => match env() {
             Ok(env) => {
-                let context = session_start::context(input, &env, note, workflow_state().as_deref());
+                let context = hooks::session_start(input, &env, note, workflow_state().as_deref());
                 if context.is_empty() { String::new() } else { session_context(&context) }
             }
             Err(failed) => failed,
         },
         Event::Stop => match env() {
-            Ok(env) => match stop::stop(input, &env, note, workflow_state().as_deref()) {
+            Ok(env) => match hooks::stop(input, &env, note, workflow_state().as_deref()) {
                 StopOutcome::Silent => String::new(),
                 StopOutcome::Allow { message } => json!({ "systemMessage": clip(&message) }).to_string(),
                 StopOutcome::Block { reason } => json!({ "decision": "block", "reason": clip(&reason) }).to_string(),
@@ -159,5 +158,5 @@ fn session_context(text: &str) -> String {
 
 /// Claude Code caps hook output strings at 10,000 characters.
 fn clip(text: &str) -> String {
-    session_start::clip(text, 9_000)
+    hooks::clip(text, 9_000)
 }

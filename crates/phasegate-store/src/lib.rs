@@ -16,6 +16,7 @@ pub mod pipeline;
 pub mod process;
 pub mod project;
 pub mod questions;
+pub mod sessions;
 
 pub use error::StoreError;
 pub use feature::{Feature, FeatureGuard};

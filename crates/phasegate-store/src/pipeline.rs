@@ -1,6 +1,6 @@
-//! Pipeline files on disk: `.task/` of a pipeline feature, the per-session
-//! records that tie a Claude Code session to the pipeline it runs, the
-//! configuration, and the seed's PID lock for destructive operations.
+//! Pipeline files on disk: `.task/` of a pipeline feature, the
+//! configuration, and the seed's PID lock for destructive operations. (Which
+//! session owns a pipeline's loop: `sessions`.)
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -8,7 +8,6 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use phasegate_core::pipeline::config::{CONFIG_PATH, Config};
 use phasegate_core::pipeline::files::{self, FileError, FileKind, TASK_DIR};
-use phasegate_core::session::SessionId;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -98,56 +97,7 @@ impl FeatureGuard<'_> {
     }
 }
 
-/// The record tying a session to the pipeline it runs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SessionRecord {
-    pub feature: String,
-    pub dir: PathBuf,
-    pub at: DateTime<Utc>,
-}
-
 impl Project {
-    /// The record of a session: one file per session, named injectively after
-    /// its (validated) id.
-    pub fn session_file(&self, session: &SessionId) -> PathBuf {
-        self.runtime_dir().join("sessions").join(format!("{}.json", session.file_stem()))
-    }
-
-    /// Marks `feature` as the pipeline `session` runs. One small file per
-    /// session: no project-wide loop file that other sessions could trip on.
-    pub fn register_session(
-        &self,
-        session: &SessionId,
-        feature: &Feature,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let path = self.session_file(session);
-        let dir = path.parent().expect("session files live in a directory");
-        std::fs::create_dir_all(dir).at("create", dir)?;
-        let record = SessionRecord { feature: feature.name().to_owned(), dir: feature.dir().to_owned(), at: now };
-        fs::write_atomic(&path, &serde_json::to_vec(&record).expect("serialisable"))
-    }
-
-    pub fn unregister_session(&self, session: &SessionId) -> Result<(), StoreError> {
-        fs::remove_if_exists(&self.session_file(session)).map(|_| ())
-    }
-
-    /// The pipeline feature `session` runs, if it runs one. A record that
-    /// points at a folder that no longer exists, or outside the features
-    /// folder, is dropped.
-    pub fn session_feature(&self, session: &SessionId) -> Result<Option<Feature>, StoreError> {
-        let path = self.session_file(session);
-        let Some(text) = fs::read_optional(&path)? else { return Ok(None) };
-        let record: SessionRecord = serde_json::from_str(&text)
-            .map_err(|e| StoreError::Corrupt { path: path.clone(), detail: format!("invalid JSON: {e}") })?;
-        let inside = record.dir.parent() == Some(self.features_dir().as_path());
-        if !inside || !fs::exists_entry(&record.dir.join(phasegate_core::feature::META_FILE)) {
-            let _ = fs::remove_if_exists(&path);
-            return Ok(None);
-        }
-        Ok(Some(self.feature_for_dir(record.dir)))
-    }
-
     /// `.phasegate/pipeline.config.json`, or the defaults when it does not
     /// exist; checked exactly as `pipeline check config` checks it.
     pub fn pipeline_config(&self) -> Result<Config, StoreError> {

@@ -165,6 +165,11 @@ pub struct SessionRecord {
     /// Tasks assigned to it.
     #[serde(default)]
     pub load: u32,
+    /// The feature whose implementation loop this session owns (a pipeline
+    /// it started or claimed): the Stop hook holds this session, and no
+    /// other, to that loop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owns_loop: Option<String>,
 }
 
 impl SessionRecord {
@@ -182,6 +187,7 @@ impl SessionRecord {
             worktree: worktree.to_owned(),
             priority: Priority::default(),
             load: 0,
+            owns_loop: None,
         }
     }
 

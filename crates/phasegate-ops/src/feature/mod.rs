@@ -3,6 +3,7 @@
 //! status, the backlog and worktree checks.
 
 pub mod backlog;
+pub mod hook;
 pub mod lifecycle;
 pub mod phase;
 pub mod review;

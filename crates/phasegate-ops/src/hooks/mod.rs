@@ -1,19 +1,26 @@
 //! The hooks' decisions. The hook binary only reads Claude Code's input,
 //! calls these, and prints; every problem becomes a message here, never a
 //! failed hook.
+//!
+//! Each hook is a fold over the capabilities that contribute to it: every
+//! [`Contributor`] answers "what do you add or decide for this event", and
+//! the fold combines the answers (SessionStart: the context lines, in order,
+//! under one budget; Stop: a block wins and keeps its reason alone,
+//! otherwise the messages are joined; PreToolUse: the first deny wins). A
+//! new capability adds a contributor; no hook changes.
 
-use std::path::PathBuf;
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
 
 use phasegate_core::pipeline::impl_loop::BackgroundTask;
+use phasegate_core::session::SessionId;
+use phasegate_store::Project;
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::env::{self, Env};
 
 pub mod pre_tool_use;
-pub mod session_start;
-pub mod stop;
-pub mod subagent_stop;
 
 /// The fields of Claude Code's hook input that phasegate reads.
 #[derive(Debug, Default)]
@@ -80,4 +87,142 @@ impl HookInput {
 /// The first line of a message, whole (for one-line reports).
 pub fn one_line(s: &str) -> String {
     phasegate_store::project::one_line(s)
+}
+
+/// At most `max` bytes, cut at a character, marked when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// What every contributor of one hook run sees: the input, the environment,
+/// and the project and session, found once and only when asked.
+pub struct HookCtx<'a> {
+    pub input: &'a HookInput,
+    pub env: &'a Env,
+    /// `workflow-state`, for what a hook starts in the background.
+    pub workflow_state: Option<&'a Path>,
+    project: OnceCell<Result<Project, String>>,
+}
+
+impl<'a> HookCtx<'a> {
+    pub fn new(input: &'a HookInput, env: &'a Env, workflow_state: Option<&'a Path>) -> HookCtx<'a> {
+        HookCtx { input, env, workflow_state, project: OnceCell::new() }
+    }
+
+    /// The directory the session works in.
+    pub fn dir(&self) -> PathBuf {
+        self.input.dir(self.env)
+    }
+
+    /// The project around the session, or why there is none (one line).
+    pub fn project(&self) -> Result<&Project, &str> {
+        self.project
+            .get_or_init(|| Project::discover(&self.dir()).map_err(|e| one_line(&e.to_string())))
+            .as_ref()
+            .map_err(String::as_str)
+    }
+
+    /// The session, when it has an id phasegate accepts.
+    pub fn session(&self) -> Option<SessionId> {
+        SessionId::parse(&self.input.session(self.env)?).ok()
+    }
+}
+
+/// A Stop contributor's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopVote {
+    /// Nothing to say or decide.
+    Pass,
+    /// The session may stop; tell the user this.
+    Note(String),
+    /// Keep the session working; the reason goes to the model.
+    Block(String),
+}
+
+/// What a capability adds to, or decides for, each hook event.
+pub trait Contributor: Sync {
+    /// Lines of SessionStart context.
+    fn session_start(&self, _ctx: &HookCtx<'_>) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A vote on a Stop.
+    fn stop(&self, _ctx: &HookCtx<'_>) -> StopVote {
+        StopVote::Pass
+    }
+}
+
+/// Every contributor, in the order their answers are combined.
+fn contributors() -> [&'static dyn Contributor; 3] {
+    [&crate::feature::hook::ACTIVE_FEATURES, &crate::pipeline::stop_loop::LOOP, &crate::questions::hook::QUESTIONS]
+}
+
+/// The most context SessionStart adds (Claude Code previews anything over
+/// 10,000 characters).
+pub const MAX_CONTEXT: usize = 8_000;
+
+/// SessionStart: every contributor's lines, in order, under the budget.
+/// `note` is a problem with the input itself.
+pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflow_state: Option<&Path>) -> String {
+    let ctx = HookCtx::new(input, env, workflow_state);
+    let mut lines: Vec<String> = note.into_iter().map(|n| format!("phasegate: {n}")).collect();
+    if let Err(why) = ctx.project() {
+        lines.push(format!("phasegate: {why}"));
+        return lines.join("\n");
+    }
+    for c in contributors() {
+        lines.extend(c.session_start(&ctx));
+    }
+    clip(&lines.join("\n"), MAX_CONTEXT)
+}
+
+/// What the Stop hook answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopOutcome {
+    /// Nothing to say; the session stops.
+    Silent,
+    /// The session stops; the message is shown.
+    Allow { message: String },
+    /// The session keeps working; the reason goes to the model.
+    Block { reason: String },
+}
+
+/// Stop: every contributor votes; a block wins and keeps its reason alone
+/// (it goes to the model; the notes come again at a later stop), otherwise
+/// the notes are joined. A session is never held by a problem: a project
+/// that cannot be found allows the stop and says why.
+pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: Option<&Path>) -> StopOutcome {
+    let ctx = HookCtx::new(input, env, workflow_state);
+    let mut notes: Vec<String> = note.into_iter().map(|n| format!("phasegate: {n}; the stop is allowed.")).collect();
+    if ctx.session().is_none() && input.session(env).is_none() {
+        return notes.pop().map_or(StopOutcome::Silent, |message| StopOutcome::Allow { message });
+    }
+    // Regression: the Stop hook was silent where SessionStart reported git
+    // refusing the repository (e.g. owned by another user).
+    if let Err(why) = ctx.project() {
+        notes.push(format!("phasegate: {why}; the stop is allowed."));
+        return StopOutcome::Allow { message: notes.join("\n") };
+    }
+    let mut block = None;
+    for c in contributors() {
+        match c.stop(&ctx) {
+            StopVote::Pass => {}
+            StopVote::Note(n) => notes.push(n),
+            StopVote::Block(reason) => {
+                block.get_or_insert(reason);
+            }
+        }
+    }
+    match block {
+        Some(reason) => StopOutcome::Block { reason },
+        None if notes.is_empty() => StopOutcome::Silent,
+        None => StopOutcome::Allow { message: notes.join("\n") },
+    }
 }

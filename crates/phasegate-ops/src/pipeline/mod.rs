@@ -26,6 +26,7 @@ pub mod ownership;
 pub mod pauses;
 pub mod report;
 pub mod reset;
+pub mod stop_loop;
 
 /// The loop's file in `.task/`.
 pub fn loop_file() -> &'static str {

@@ -2,5 +2,7 @@
 //! Slack poll driver (behind its `Messenger` port).
 
 pub mod ask;
+pub mod hook;
 pub mod poll;
 pub mod rounds;
+pub mod subagent;

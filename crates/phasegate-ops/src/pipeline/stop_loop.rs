@@ -1,4 +1,4 @@
-//! Stop: while a pipeline owned by *this* session is in its implementation
+//! Stop, for the pipeline: while a pipeline owned by *this* session is in its implementation
 //! loop, keep the session working until the code gate passed (for the code
 //! as it is now), the plan's tests pass and the last message carries the
 //! completion promise; or until the loop's limit, its expiry, or Claude
@@ -6,13 +6,8 @@
 //! its own background worker is let through and not counted. A session that
 //! owns no loop is never blocked: the lookup is one small file named after
 //! the session id, and its absence ends the hook.
-//!
-//! Every stop also wakes the background Slack poller when a question waits
-//! on Slack and no poller runs (two folder lookups when none waits): the
-//! hooks get the plugin's `slack_token` option, a Bash command does not.
 
 use std::cell::RefCell;
-use std::path::Path;
 use std::time::Duration;
 
 use phasegate_core::pipeline::files::STATE_FILE;
@@ -21,47 +16,28 @@ use phasegate_core::pipeline::{GateKind, PipelineRun, TestOutcome};
 use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, Project};
 
-use super::{HookInput, one_line};
 use crate::env::Env;
+use crate::hooks::{Contributor, HookCtx, HookInput, StopOutcome, StopVote, one_line};
 use crate::pipeline::{commit_completion, load_loop, load_run, loop_file, run_tests, version};
 
 /// How long the hook waits for a writer of the same feature.
 const LOCK_WAIT: Duration = Duration::from_secs(5);
 
-/// What the Stop hook answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StopOutcome {
-    /// Nothing to say; the session stops.
-    Silent,
-    /// The session stops; the message is shown.
-    Allow { message: String },
-    /// The session keeps working; the reason goes to the model.
-    Block { reason: String },
-}
+/// The pipeline loop's contributor to Stop.
+pub struct Loop;
 
-pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: Option<&Path>) -> StopOutcome {
-    let Some(session) = input.session(env) else {
-        return match note {
-            Some(n) => StopOutcome::Allow { message: format!("phasegate: {n}; the stop is allowed.") },
-            None => StopOutcome::Silent,
-        };
-    };
-    // An id phasegate would refuse to record owns no loop.
-    let Ok(session) = SessionId::parse(&session) else { return StopOutcome::Silent };
-    let project = match Project::discover(&input.dir(env)) {
-        Ok(p) => p,
-        // Regression: the Stop hook was silent where SessionStart reported
-        // git refusing the repository (e.g. owned by another user).
-        Err(e) => {
-            return StopOutcome::Allow {
-                message: format!("phasegate: {}; the stop is allowed.", one_line(&e.to_string())),
-            };
+pub static LOOP: Loop = Loop;
+
+impl Contributor for Loop {
+    fn stop(&self, ctx: &HookCtx<'_>) -> StopVote {
+        // An id phasegate would refuse to record owns no loop.
+        let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return StopVote::Pass };
+        match loop_outcome(project, &session, ctx.input, ctx.env) {
+            StopOutcome::Silent => StopVote::Pass,
+            StopOutcome::Allow { message } => StopVote::Note(message),
+            StopOutcome::Block { reason } => StopVote::Block(reason),
         }
-    };
-    let poller = workflow_state
-        .and_then(|exe| crate::questions::poll::wake_watcher(&project, exe).err())
-        .map(|why| format!("phasegate: the background Slack poller did not start: {}.", one_line(&why)));
-    with_note(loop_outcome(&project, &session, input, env), poller)
+    }
 }
 
 /// The decision on this session's pipeline loop, if it owns one.
@@ -83,17 +59,6 @@ fn loop_outcome(project: &Project, session: &SessionId, input: &HookInput, env: 
                 feature.name()
             ),
         },
-    }
-}
-
-/// Adds a note for the user to the decision. A block keeps its reason
-/// alone: it goes to the model, and the note comes again at a later stop.
-fn with_note(outcome: StopOutcome, note: Option<String>) -> StopOutcome {
-    let Some(note) = note else { return outcome };
-    match outcome {
-        StopOutcome::Silent => StopOutcome::Allow { message: note },
-        StopOutcome::Allow { message } => StopOutcome::Allow { message: format!("{message}\n{note}") },
-        block @ StopOutcome::Block { .. } => block,
     }
 }
 

@@ -1,0 +1,145 @@
+//! SessionStart's contribution for features: tell the model which features are active, where each one
+//! stands, the next command, concerns left open, and whether this session
+//! runs outside the feature's worktree. Completed and abandoned features
+//! stay silent; nothing to say means no output. The cost does not grow with
+//! the number of finished features: the index of active features says which
+//! to read.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use phasegate_core::feature::next_step;
+use phasegate_core::feature::{Meta, PhaseState, Workflow};
+use phasegate_core::pipeline::PipelineRun;
+use phasegate_core::{Phase, Status};
+use phasegate_store::{Listed, Project, WorktreeStatus};
+
+use crate::hooks::{Contributor, HookCtx, clip, one_line};
+
+/// How many active features are described in full; the rest are counted.
+pub const MAX_LISTED: usize = 5;
+
+/// SessionStart's lines about the active features.
+pub struct ActiveFeatures;
+
+pub static ACTIVE_FEATURES: ActiveFeatures = ActiveFeatures;
+
+impl Contributor for ActiveFeatures {
+    fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        let Ok(project) = ctx.project() else { return Vec::new() };
+        let dir = ctx.dir();
+        let mut lines = Vec::new();
+        let listed = match project.list_active() {
+            Ok(l) => l,
+            Err(e) => return vec![format!("phasegate: {}", one_line(&e.to_string()))],
+        };
+        let mut active: Vec<(&Listed, &Meta)> = Vec::new();
+        for l in &listed {
+            match &l.meta {
+                Ok(meta) if meta.status == Status::Active => active.push((l, meta)),
+                Ok(_) => {}
+                // Regression: the reason was cut to its first line ("does not
+                // match schemas/meta.schema.json:"), losing the reason itself.
+                Err(e) => lines.push(format!(
+                    "phasegate: {} is unreadable: {}; run `workflow-state status` for details",
+                    l.feature.name(),
+                    clip(&one_line(&e.to_string()), 600)
+                )),
+            }
+        }
+        if active.is_empty() {
+            return lines;
+        }
+        let here =
+            active.iter().position(|(_, m)| matches!(project.worktree_status(m, &dir), WorktreeStatus::Inside { .. }));
+        let mut head =
+            format!("phasegate: {} active feature{}", active.len(), if active.len() == 1 { "" } else { "s" });
+        if let Some(i) = here {
+            let _ = write!(head, "; this session is in the worktree of {}", active[i].0.feature.name());
+        }
+        lines.insert(0, head);
+        let session = ctx.input.session(ctx.env);
+        for (i, (l, meta)) in active.iter().enumerate().take(MAX_LISTED) {
+            lines.push(feature_line(l, meta, session.as_deref()));
+            if (here.is_none() || here == Some(i))
+                && let Some(w) = worktree_warning(project, meta, &dir)
+            {
+                lines.push(format!("  {w}"));
+            }
+        }
+        if active.len() > MAX_LISTED {
+            lines.push(format!("- … and {} more: `workflow-state status`", active.len() - MAX_LISTED));
+        }
+        lines
+    }
+}
+
+fn feature_line(l: &Listed, meta: &Meta, session: Option<&str>) -> String {
+    match meta.workflow {
+        Workflow::Pipeline => return pipeline_line(l, session),
+        Workflow::Phased => {}
+    }
+    let max = meta.mode.max_iterations();
+    let state = match meta.current_phase {
+        None => "no phase started yet".to_owned(),
+        Some(p) => phase_text(meta, p, max),
+    };
+    let next = next_step(meta).command.unwrap_or_else(|| "none".into());
+    let concerns: usize = meta.open_concerns_before(Phase::Finish).iter().map(|c| c.concerns.len()).sum();
+    let concerns = if concerns > 0 {
+        format!("; {concerns} reviewer concern(s) left open at a cap (`workflow-state status`)")
+    } else {
+        String::new()
+    };
+    format!("- {} (mode {}): {state}{concerns}. Next: {next}", l.feature.name(), meta.mode)
+}
+
+fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
+    let name = l.feature.name();
+    let run = match l.feature.read_owned_task::<PipelineRun>() {
+        Ok(Some(run)) => run,
+        Ok(None) => return format!("- {name} (pipeline): no state yet. Next: /phasegate:pipeline"),
+        Err(e) => {
+            return format!(
+                "- {name} (pipeline): state unreadable ({}). Run `workflow-state pipeline status`",
+                clip(&one_line(&e.to_string()), 400)
+            );
+        }
+    };
+    let owner = match (&run.owner, session) {
+        (Some(o), Some(s)) if o.session_id == s => ", run by this session",
+        (Some(_), _) => ", run by another session (claim it with /phasegate:pipeline)",
+        (None, _) => "",
+    };
+    let detail = match (&run.paused, &run.failed) {
+        (Some(p), _) => format!(" (paused: {})", p.reason),
+        (None, Some(f)) => format!(" (failed in {})", f.from),
+        (None, None) => String::new(),
+    };
+    format!("- {name} (pipeline): state {}{detail}{owner}. Next: /phasegate:pipeline", run.state)
+}
+
+fn phase_text(meta: &Meta, p: Phase, max: u32) -> String {
+    let iterations = meta.record(p).map_or(0, |r| r.iterations);
+    match meta.phase_state(p) {
+        PhaseState::Partial => {
+            format!("phase {p} is PARTIAL (started, not completed; {iterations} of {max} reviewer iterations used)")
+        }
+        PhaseState::Completed => format!("phase {p} completed"),
+        PhaseState::NotStarted => format!("phase {p} not started"),
+    }
+}
+
+fn worktree_warning(project: &Project, meta: &Meta, dir: &Path) -> Option<String> {
+    match project.worktree_status(meta, dir) {
+        WorktreeStatus::NoWorktree | WorktreeStatus::Inside { .. } => None,
+        WorktreeStatus::Outside { worktree } => Some(format!(
+            "WARNING: this session runs in {} but the feature's worktree is {}; cd there before changing code.",
+            dir.display(),
+            worktree.display()
+        )),
+        WorktreeStatus::Missing { worktree } => {
+            Some(format!("WARNING: the feature's worktree {} does not exist.", worktree.display()))
+        }
+    }
+}

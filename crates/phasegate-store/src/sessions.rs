@@ -1,0 +1,186 @@
+//! The registry of Claude Code sessions working on the repository: one small
+//! file per session in git's common directory (so every worktree of the
+//! repository sees every session), named injectively after its id. A record
+//! says what the session works on, its lifecycle state and, through the
+//! file's modification time, its last sign of life: a heartbeat is one
+//! `utimensat`, not a rewrite, so every hook can give one for almost nothing.
+//!
+//! The pipeline's ownership of a loop lives here too (`owns_loop`): one
+//! record per session, never a project-wide loop file another session could
+//! trip on.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use phasegate_core::coordination::SessionRecord;
+use phasegate_core::session::SessionId;
+use serde::Deserialize;
+
+use crate::error::{IoContext, StoreError};
+use crate::feature::Feature;
+use crate::fs;
+use crate::project::Project;
+
+/// A session record that cannot be read, and why.
+#[derive(Debug, Clone)]
+pub struct BadRecord {
+    pub path: PathBuf,
+    pub error: String,
+}
+
+/// The record an earlier version wrote for a pipeline's owner.
+#[derive(Deserialize)]
+struct LoopOwner {
+    feature: String,
+    dir: PathBuf,
+    at: DateTime<Utc>,
+}
+
+impl Project {
+    /// Where session records live: git's common directory (all worktrees).
+    pub fn sessions_dir(&self) -> PathBuf {
+        self.runtime_dir().join("sessions")
+    }
+
+    /// The record file of a session, named injectively after its id.
+    pub fn session_file(&self, session: &SessionId) -> PathBuf {
+        self.sessions_dir().join(format!("{}.json", session.file_stem()))
+    }
+
+    /// The record of `session`, with its heartbeat from the file's time
+    /// (whichever is later). None when there is none. A record in the older
+    /// pipeline-owner shape is read as a session owning that loop.
+    pub fn session(&self, session: &SessionId) -> Result<Option<SessionRecord>, StoreError> {
+        let path = self.session_file(session);
+        let Some(text) = fs::read_optional(&path)? else { return Ok(None) };
+        let mut record = match serde_json::from_str::<SessionRecord>(&text) {
+            Ok(r) => r,
+            Err(e) => match serde_json::from_str::<LoopOwner>(&text) {
+                Ok(old) => {
+                    let mut r = SessionRecord::new(session.clone(), &old.dir.display().to_string(), "", old.at);
+                    r.feature = Some(old.feature.clone());
+                    r.owns_loop = Some(old.feature);
+                    r
+                }
+                Err(_) => {
+                    return Err(StoreError::Corrupt {
+                        path,
+                        detail: format!("{e}; it is written by phasegate's hooks and commands only: remove it"),
+                    });
+                }
+            },
+        };
+        if let Some(touched) = modified(&path)
+            && touched > record.heartbeat_at
+        {
+            record.heartbeat_at = touched;
+        }
+        Ok(Some(record))
+    }
+
+    /// Writes a session's record (atomically).
+    pub fn save_session(&self, record: &SessionRecord) -> Result<(), StoreError> {
+        let path = self.session_file(&record.id);
+        let dir = self.sessions_dir();
+        std::fs::create_dir_all(&dir).at("create", &dir)?;
+        fs::write_atomic(&path, &serde_json::to_vec(record).expect("a record serialises"))
+    }
+
+    /// A sign of life of `session` at `now`: the record file's time is set,
+    /// nothing is rewritten. False when the session has no record.
+    pub fn touch_session(&self, session: &SessionId, now: DateTime<Utc>) -> bool {
+        let path = self.session_file(session);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(std::time::SystemTime::from(now)))
+            .is_ok()
+    }
+
+    /// Removes a session's record (its end).
+    pub fn remove_session(&self, session: &SessionId) -> Result<(), StoreError> {
+        fs::remove_if_exists(&self.session_file(session)).map(|_| ())
+    }
+
+    /// Every session record; the ones that cannot be read apart, by path.
+    pub fn sessions(&self) -> Result<(Vec<SessionRecord>, Vec<BadRecord>), StoreError> {
+        let dir = self.sessions_dir();
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
+            Err(e) => return Err(e).at("list", &dir),
+        };
+        let mut good = Vec::new();
+        let mut bad = Vec::new();
+        for entry in entries {
+            let entry = entry.at("list", &dir)?;
+            let name = entry.file_name();
+            let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".json")) else { continue };
+            if stem.starts_with('.') {
+                continue;
+            }
+            let Some(id) = SessionId::from_file_stem(stem) else {
+                bad.push(BadRecord { path: entry.path(), error: "not named after a session id".to_owned() });
+                continue;
+            };
+            match self.session(&id) {
+                Ok(Some(r)) => good.push(r),
+                Ok(None) => {}
+                Err(e) => bad.push(BadRecord { path: entry.path(), error: e.to_string() }),
+            }
+        }
+        good.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok((good, bad))
+    }
+
+    /// Marks `feature` as the loop `session` owns (its pipeline).
+    pub fn register_session(
+        &self,
+        session: &SessionId,
+        feature: &Feature,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut record = self
+            .session(session)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| SessionRecord::new(session.clone(), &self.root().display().to_string(), "", now));
+        record.feature = Some(feature.name().to_owned());
+        record.owns_loop = Some(feature.name().to_owned());
+        record.heartbeat(now);
+        self.save_session(&record)
+    }
+
+    /// `session` owns no loop any more (its record stays for the rest).
+    pub fn unregister_session(&self, session: &SessionId) -> Result<(), StoreError> {
+        match self.session(session) {
+            Ok(Some(mut r)) if r.owns_loop.is_some() => {
+                r.owns_loop = None;
+                self.save_session(&r)
+            }
+            Ok(_) => Ok(()),
+            // An unreadable record owns nothing: removed.
+            Err(_) => self.remove_session(session),
+        }
+    }
+
+    /// The loop (pipeline feature) `session` owns, if any. A record that
+    /// names a folder that no longer exists is let go.
+    pub fn session_feature(&self, session: &SessionId) -> Result<Option<Feature>, StoreError> {
+        let Some(record) = self.session(session)? else { return Ok(None) };
+        let Some(name) = record.owns_loop.as_deref() else { return Ok(None) };
+        let dir = self.features_dir().join(name);
+        if phasegate_core::slug::split_feature_name(name).is_none()
+            || !fs::exists_entry(&dir.join(phasegate_core::feature::META_FILE))
+        {
+            let _ = self.unregister_session(session);
+            return Ok(None);
+        }
+        Ok(Some(self.feature_for_dir(dir)))
+    }
+}
+
+/// A file's modification time.
+fn modified(path: &std::path::Path) -> Option<DateTime<Utc>> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok().map(DateTime::<Utc>::from)
+}
