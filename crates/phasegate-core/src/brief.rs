@@ -128,6 +128,9 @@ pub struct Packed {
     pub cut: Vec<Cut>,
     #[serde(skip)]
     pub text: String,
+    /// The kept sections' names and texts, in order.
+    #[serde(skip)]
+    pub sections: Vec<(String, String)>,
 }
 
 impl Brief {
@@ -200,16 +203,18 @@ impl Brief {
         let mut text = String::new();
         let mut kept = Vec::new();
         let mut cut = Vec::new();
+        let mut sections = Vec::new();
         for (s, t) in self.sections.iter().zip(texts) {
             match t {
                 Some((t, truncated)) => {
                     kept.push(Kept { name: s.name.clone(), kind: s.kind, tokens: estimate_tokens(&t), truncated });
                     text.push_str(&t);
+                    sections.push((s.name.clone(), t));
                 }
                 None => cut.push(Cut { name: s.name.clone(), kind: s.kind, tokens: estimate_tokens(&s.text) }),
             }
         }
-        Packed { brief: self.name, budget: self.budget, tokens: estimate_tokens(&text), kept, cut, text }
+        Packed { brief: self.name, budget: self.budget, tokens: estimate_tokens(&text), kept, cut, text, sections }
     }
 }
 

@@ -104,3 +104,116 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Tasks(cmd) => tasks::run(cmd, ctx),
     }
 }
+
+#[cfg(test)]
+mod spelled_commands {
+    //! Every `workflow-state …` command the crates spell out (in a brief, a
+    //! message, a help text) names a subcommand and flags that exist, so a
+    //! renamed subcommand or flag breaks this test, not a prompt.
+
+    use std::path::{Path, PathBuf};
+
+    use clap::CommandFactory;
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The command words after `workflow-state` up to where the command
+    /// ends (a quote, a backtick, a closing bracket, a sentence's end).
+    fn spelled(text: &str) -> Vec<(String, Vec<String>)> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while let Some(i) = rest.find("workflow-state ") {
+            // Commands, not prose: in backticks or quotes, or a line of its own.
+            let before = &rest[..i];
+            let command = before.ends_with('`') || before.ends_with('"') || before.ends_with("  ");
+            rest = &rest[i + "workflow-state ".len()..];
+            if !command {
+                continue;
+            }
+            let end = rest.find(['`', '"', '\n', ')', ';', '\\', '…']).unwrap_or(rest.len());
+            let words: Vec<String> = rest[..end].split_whitespace().map(str::to_owned).collect();
+            if !words.is_empty() {
+                out.push((words[0].clone(), words));
+            }
+        }
+        out
+    }
+
+    /// Checks one spelled command against the clap tree; None when fine.
+    fn check(root: &clap::Command, words: &[String]) -> Option<String> {
+        let mut cmd = root.clone();
+        let mut i = 0;
+        // The subcommand path: words that name a subcommand (`a|b` names two).
+        while let Some(w) = words.get(i) {
+            if w.starts_with('-') || w.starts_with('<') || w.starts_with('{') || w.starts_with('[') {
+                break;
+            }
+            let alternatives: Vec<&str> = w.split('|').collect();
+            if cmd.get_subcommands().next().is_none() {
+                break;
+            }
+            let word = w.trim_end_matches([',', '.', ':']);
+            let found: Vec<clap::Command> = alternatives
+                .iter()
+                .map(|a| a.trim_end_matches([',', '.', ':']))
+                .filter_map(|a| cmd.find_subcommand(a).cloned())
+                .collect();
+            if found.len() != alternatives.len() {
+                return Some(format!("`{word}` is not a subcommand of `{}`", cmd.get_name()));
+            }
+            cmd = found[0].clone();
+            i += 1;
+        }
+        for w in &words[i..] {
+            let Some(flag) = w.strip_prefix("--") else { continue };
+            let flag = flag.split('=').next().unwrap_or(flag).trim_end_matches([',', '.', ':', ']']);
+            if flag.is_empty() || flag.starts_with('{') || !flag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            {
+                continue;
+            }
+            for f in flag.split('|') {
+                let known = cmd.get_arguments().any(|a| a.get_long() == Some(f)) || f == "help" || f == "version";
+                if !known {
+                    return Some(format!("`--{f}` is not a flag of `{}`", cmd.get_name()));
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn every_spelled_command_names_a_real_subcommand_and_flags() {
+        let root = super::Cli::command();
+        let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = Vec::new();
+        rust_files(&crates, &mut files);
+        let mut checked = 0;
+        let mut wrong = Vec::new();
+        for file in files.iter().filter(|f| !f.to_string_lossy().contains("testkit")) {
+            let text = std::fs::read_to_string(file).unwrap();
+            for (first, words) in spelled(&text) {
+                if first.starts_with('{')
+                    || first.starts_with('<')
+                    || !first.chars().next().unwrap().is_ascii_lowercase()
+                {
+                    continue;
+                }
+                checked += 1;
+                if let Some(why) = check(&root, &words) {
+                    wrong.push(format!("{}: `workflow-state {}`: {why}", file.display(), words.join(" ")));
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} commands found: the scan is broken");
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+}

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::brief::{Brief, SectionKind};
 use crate::change::CodeChange;
 
 /// An agent file's frontmatter: what a choice needs.
@@ -201,29 +202,42 @@ pub struct RequestInput<'a> {
     pub reply_format: &'a str,
 }
 
+/// The estimated tokens a task's review request may take.
+pub const REVIEW_REQUEST_BUDGET: usize = 8_000;
+
 /// Seed 003's reviewer prompt.
-pub fn review_request(i: &RequestInput<'_>) -> String {
-    let mut out = format!(
-        "REVIEW REQUEST [Cycle: {}/{}]\nOriginal Task: {}\nImplemented by: {}\nChanges Made:\n{}\nFocus Areas: {}\n",
-        i.cycle,
-        i.max_cycles,
-        i.task,
-        i.implementer,
-        i.changes.trim_end(),
-        if i.focus.is_empty() { "correctness, tests".to_owned() } else { i.focus.join(", ") }
+pub fn review_request(i: &RequestInput<'_>) -> Brief {
+    let mut brief = Brief::new("task-review", REVIEW_REQUEST_BUDGET);
+    brief.push(
+        "request",
+        SectionKind::Task,
+        format!(
+            "REVIEW REQUEST [Cycle: {}/{}]\nOriginal Task: {}\nImplemented by: {}\nChanges Made:\n{}\nFocus Areas: {}\n",
+            i.cycle,
+            i.max_cycles,
+            i.task,
+            i.implementer,
+            i.changes.trim_end(),
+            if i.focus.is_empty() { "correctness, tests".to_owned() } else { i.focus.join(", ") }
+        ),
     );
     if !i.previous.is_empty() {
-        out.push_str("Previous Issues:\n");
+        let mut out = String::from("Previous Issues:\n");
         for p in i.previous {
             out.push_str(&format!("- {}\n", p.replace('\n', " ")));
         }
+        brief.push("previous-issues", SectionKind::Task, out);
     }
-    out.push_str(&format!(
-        "Please review for: {}\n\n{}\n",
-        if i.focus.is_empty() { "correctness".to_owned() } else { i.focus.join(", ") },
-        i.reply_format
-    ));
-    out
+    brief.push(
+        "reply",
+        SectionKind::Task,
+        format!(
+            "Please review for: {}\n\n{}\n",
+            if i.focus.is_empty() { "correctness".to_owned() } else { i.focus.join(", ") },
+            i.reply_format
+        ),
+    );
+    brief
 }
 
 #[cfg(test)]
@@ -299,7 +313,9 @@ mod tests {
             focus: &["security".into()],
             previous: &["Add rate limiting".into()],
             reply_format: "Answer APPROVED or NEEDS REVISION on the first line.",
-        });
+        })
+        .pack()
+        .text;
         assert!(r.starts_with("REVIEW REQUEST [Cycle: 2/3]\nOriginal Task: T2: Add the API\nImplemented by: the-developer\nChanges Made:\nsrc/api.rs (+10 -0)\nFocus Areas: security\nPrevious Issues:\n- Add rate limiting\nPlease review for: security\n"), "{r}");
     }
 }

@@ -8,7 +8,9 @@ mod config;
 mod list;
 mod review;
 
-pub use agents::{Frontmatter, PRIORITIES, Priority, RequestInput, frontmatter, priorities, review_request};
+pub use agents::{
+    Frontmatter, PRIORITIES, Priority, REVIEW_REQUEST_BUDGET, RequestInput, frontmatter, priorities, review_request,
+};
 pub use build::{
     BuildAction, DEFAULT_TIME_LIMIT_MINUTES, ErrorType, FailureDecision, MAX_FAILED_TASKS, SYNTAX_RETRIES,
     TRANSIENT_RETRIES, VALIDATION_RETRIES, classify, decide_failure, should_continue,

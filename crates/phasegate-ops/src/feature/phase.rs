@@ -2,6 +2,7 @@
 //! first run), completing, showing, and the brief a phase command starts
 //! from.
 
+use phasegate_core::brief::{Brief, SectionKind};
 use phasegate_core::feature::{self as transition, Position, Validation, ValidationKind as Verdict};
 use phasegate_core::feature::{Completion, Meta, PhaseRecord, PhaseState, StartKind, StartMode, Workflow};
 use phasegate_core::{ArtifactSet, Mode, Phase, time};
@@ -285,5 +286,16 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
             format!("worktree: WARNING: {} is recorded but does not exist", worktree.display())
         }
     });
-    Ok(out)
+    // Told through the one brief builder: other capabilities add what they
+    // have for this feature's phase.
+    let mut brief = Brief::new("phase-brief", PHASE_BRIEF_BUDGET);
+    for (i, line) in out.iter().enumerate() {
+        brief.push(format!("line-{i}"), SectionKind::Task, line.clone());
+    }
+    let subject = crate::brief::Subject { feature: Some(feature.name()), ..Default::default() };
+    let packed = crate::brief::finish(&project, brief, &subject);
+    Ok(packed.text.lines().map(str::to_owned).collect())
 }
+
+/// The estimated tokens a phase brief may take.
+pub const PHASE_BRIEF_BUDGET: usize = 1_500;

@@ -1,6 +1,7 @@
 //! What a pipeline looks like: its status, its next action (the seed's
 //! orchestrator), and the brief a command's `!` injection shows.
 
+use phasegate_core::brief::{Brief, SectionKind};
 use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::run::{Failure, Pause};
 use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, State};
@@ -64,11 +65,40 @@ pub fn status(env: &Env, given: Option<&str>) -> OpResult<Status> {
 }
 
 /// The next action of the pipeline.
-pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Action)> {
-    let (_, feature) = resolve(env, given)?;
+/// What `pipeline next` prints: the next action, and the brief it is told
+/// in (the state, the action, what comes then, and what other capabilities
+/// add for the pipeline's work, packed under the brief's budget).
+#[derive(Debug, Clone, Serialize)]
+pub struct Next {
+    #[serde(flatten)]
+    pub action: Action,
+    /// Sections other capabilities added (gotchas for the plan's files, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub context: Vec<String>,
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// The estimated tokens `pipeline next` may take.
+pub const NEXT_BUDGET: usize = 4_000;
+
+pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Next)> {
+    let (project, feature) = resolve(env, given)?;
     let run = load_run(&feature)?;
-    let next = action(&run, &feature);
-    Ok((feature.name().to_owned(), run, next))
+    let action = action(&run, &feature);
+    let mut brief = Brief::new("pipeline-next", NEXT_BUDGET);
+    brief.push("state", SectionKind::Task, format!("[INFO] Current state: {} (feature {})", run.state, feature.name()));
+    brief.push("action", SectionKind::Task, format!("ACTION: {}", action.action));
+    brief.push("then", SectionKind::Task, action.then.iter().map(|t| format!("THEN: {t}\n")).collect::<String>());
+    let subject = crate::brief::Subject { feature: Some(feature.name()), ..Default::default() };
+    let packed = crate::brief::finish(&project, brief, &subject);
+    let context = packed
+        .sections
+        .iter()
+        .filter(|(name, _)| !matches!(name.as_str(), "state" | "action" | "then"))
+        .map(|(_, text)| text.clone())
+        .collect();
+    Ok((feature.name().to_owned(), run, Next { action, context, text: packed.text }))
 }
 
 /// A summary for the command's `!` injection. Never an error: a problem

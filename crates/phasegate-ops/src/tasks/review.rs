@@ -278,7 +278,7 @@ pub fn review(
         .filter(|r| r.status == ReviewStatus::NeedsRevision)
         .filter_map(|r| r.feedback.clone())
         .collect();
-    let prompt = review_request(&RequestInput {
+    let request = review_request(&RequestInput {
         cycle: t.current_cycle,
         max_cycles: t.max_cycles,
         task: &title,
@@ -288,6 +288,9 @@ pub fn review(
         previous: &previous,
         reply_format: REPLY_FORMAT,
     });
+    let subject =
+        crate::brief::Subject { feature: Some(feature.name()), task: Some(&task.id), files: task.files.clone() };
+    let prompt = crate::brief::finish(&project, request, &subject).text;
     Ok(Brief {
         feature: feature.name().to_owned(),
         task: task.id.clone(),

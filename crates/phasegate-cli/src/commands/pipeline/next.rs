@@ -17,15 +17,11 @@ pub struct NextArgs {
 }
 
 pub fn cmd_next(args: NextArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let (feature, run, next) = report::next(&ctx.env, args.feature.get())?;
+    let (_, _, next) = report::next(&ctx.env, args.feature.get())?;
     if args.json {
         ctx.out.json(&next)?;
     } else {
-        ctx.out.line(format!("[INFO] Current state: {} (feature {feature})", run.state))?;
-        ctx.out.line(format!("ACTION: {}", next.action))?;
-        for t in next.then {
-            ctx.out.line(format!("THEN: {t}"))?;
-        }
+        ctx.out.line(next.text.trim_end())?;
     }
     Ok(ExitStatus::Success)
 }
