@@ -1,5 +1,6 @@
-//! `phasegate-hook <event>`: Claude Code hooks (SessionStart, Stop,
-//! PreToolUse, SubagentStop). A hook never breaks a session: every problem, even a panic,
+//! `phasegate-hook <event>`: Claude Code hooks (SessionStart,
+//! UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop,
+//! SessionEnd). A hook never breaks a session: every problem, even a panic,
 //! becomes a short message in valid hook JSON and exit 0; only a deliberate
 //! block uses the blocking protocol. The decisions are phasegate-ops'; this
 //! crate reads the input and prints the answer.
@@ -8,7 +9,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
 use phasegate_ops::Env;
-use phasegate_ops::hooks::{self, HookInput, StopOutcome, pre_tool_use};
+use phasegate_ops::hooks::{self, HookInput, StopOutcome, ToolVote, pre_tool_use};
 use phasegate_ops::questions::subagent::{self, SubagentOutcome};
 use serde_json::json;
 
@@ -20,18 +21,24 @@ const MAX_INPUT: u64 = 16 * 1024 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Event {
     SessionStart,
-    Stop,
+    UserPromptSubmit,
     PreToolUse,
+    PostToolUse,
+    Stop,
     SubagentStop,
+    SessionEnd,
 }
 
 impl Event {
     fn parse(arg: &str) -> Option<Event> {
         match arg {
             "session-start" => Some(Event::SessionStart),
-            "stop" => Some(Event::Stop),
+            "user-prompt-submit" => Some(Event::UserPromptSubmit),
             "pre-tool-use" => Some(Event::PreToolUse),
+            "post-tool-use" => Some(Event::PostToolUse),
+            "stop" => Some(Event::Stop),
             "subagent-stop" => Some(Event::SubagentStop),
+            "session-end" => Some(Event::SessionEnd),
             _ => None,
         }
     }
@@ -39,8 +46,13 @@ impl Event {
     /// The answer when the hook itself failed: valid JSON, never a block.
     fn failure(self, message: &str) -> String {
         match self {
-            Event::SessionStart => session_context(message),
-            Event::Stop | Event::PreToolUse | Event::SubagentStop => json!({ "systemMessage": message }).to_string(),
+            Event::SessionStart => context_for("SessionStart", message),
+            Event::UserPromptSubmit
+            | Event::PreToolUse
+            | Event::PostToolUse
+            | Event::Stop
+            | Event::SubagentStop
+            | Event::SessionEnd => json!({ "systemMessage": message }).to_string(),
         }
     }
 }
@@ -50,7 +62,7 @@ pub fn main() -> ExitCode {
     let Some(event) = Event::parse(&arg) else {
         let _ = writeln!(
             std::io::stderr(),
-            "usage: phasegate-hook session-start|stop|pre-tool-use|subagent-stop\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
+            "usage: phasegate-hook session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|subagent-stop|session-end\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
         );
         return ExitCode::from(2);
     };
@@ -102,16 +114,44 @@ fn tool_name_hint(bytes: &[u8]) -> Option<String> {
 fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
     let env = || Env::from_process().map_err(|e| event.failure(&format!("phasegate: {e}")));
     match event {
-        // No environment, no repository: a path check only.
-        Event::PreToolUse => match guard(input, note.as_deref()) {
-            Some(deny) => json!({"hookSpecificOutput": {
-                "hookEventName": "PreToolUse",
-                "permissionDecision": "deny",
-                "permissionDecisionReason": clip(&deny.reason),
-            }})
-            .to_string(),
-            None => String::new(),
-        },
+        // A tool call too large to read whole is not judged: a writing tool
+        // is refused. Input that is not JSON at all is no tool call: it
+        // passes. Otherwise every contributor votes.
+        Event::PreToolUse => {
+            let vote = match (input.too_large, note.as_deref()) {
+                (true, Some(why)) => match pre_tool_use::unjudged(input.tool_name.as_deref(), why) {
+                    Some(deny) => ToolVote::Deny(deny.reason),
+                    None => ToolVote::Pass,
+                },
+                (true, None) | (false, _) => hooks::pre_tool_use(input, &Env::lenient()),
+            };
+            match vote {
+                ToolVote::Pass => String::new(),
+                ToolVote::Deny(reason) => json!({"hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": clip(&reason),
+                }})
+                .to_string(),
+                ToolVote::Context(text) => json!({"hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "additionalContext": clip(&text),
+                }})
+                .to_string(),
+            }
+        }
+        Event::UserPromptSubmit => {
+            let context = hooks::user_prompt(input, &Env::lenient());
+            if context.is_empty() { String::new() } else { context_for("UserPromptSubmit", &clip(&context)) }
+        }
+        Event::PostToolUse => {
+            let context = hooks::post_tool_use(input, &Env::lenient());
+            if context.is_empty() { String::new() } else { context_for("PostToolUse", &clip(&context)) }
+        }
+        Event::SessionEnd => {
+            hooks::session_end(input, &Env::lenient());
+            String::new()
+        }
         // No environment, no repository: the reply's first lines only.
         Event::SubagentStop => match subagent::subagent_stop(input) {
             SubagentOutcome::Silent => String::new(),
@@ -120,7 +160,7 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
         Event::SessionStart => match env() {
             Ok(env) => {
                 let context = hooks::session_start(input, &env, note, workflow_state().as_deref());
-                if context.is_empty() { String::new() } else { session_context(&context) }
+                if context.is_empty() { String::new() } else { context_for("SessionStart", &context) }
             }
             Err(failed) => failed,
         },
@@ -135,16 +175,6 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
     }
 }
 
-/// PreToolUse's decision. A tool call too large to read whole is not
-/// judged: a writing tool is refused. Input that is not JSON at all is no
-/// tool call: it passes.
-fn guard(input: &HookInput, note: Option<&str>) -> Option<pre_tool_use::Deny> {
-    match (input.too_large, note) {
-        (true, Some(why)) => pre_tool_use::unjudged(input.tool_name.as_deref(), why),
-        (true, None) | (false, _) => pre_tool_use::check(input),
-    }
-}
-
 /// `workflow-state`, beside this binary (both are built and installed
 /// together): the background Slack poller SessionStart and Stop may start.
 fn workflow_state() -> Option<std::path::PathBuf> {
@@ -152,8 +182,8 @@ fn workflow_state() -> Option<std::path::PathBuf> {
     Some(exe.parent()?.join("workflow-state")).filter(|p| p.is_file())
 }
 
-fn session_context(text: &str) -> String {
-    json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}).to_string()
+fn context_for(event: &str, text: &str) -> String {
+    json!({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}).to_string()
 }
 
 /// Claude Code caps hook output strings at 10,000 characters.

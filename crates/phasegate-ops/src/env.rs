@@ -90,6 +90,19 @@ impl Env {
         })
     }
 
+    /// The environment of this process for a hook that must answer whatever
+    /// happens: an invalid `PHASEGATE_LOCK_TIMEOUT_MS` falls back to the
+    /// default here instead of failing.
+    pub fn lenient() -> Env {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        Env {
+            cwd: cwd.canonicalize().unwrap_or(cwd),
+            now: phasegate_core::time::now(),
+            lock_timeout: lock_timeout(std::env::var(LOCK_TIMEOUT_MS).ok().as_deref()).unwrap_or(lock::DEFAULT_TIMEOUT),
+            session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
+        }
+    }
+
     /// The session: `given` (a `--session` flag), else the environment's.
     /// Checked before anything is changed on its behalf.
     pub fn session(&self, given: Option<&str>) -> Result<Option<SessionId>, OpError> {

@@ -34,6 +34,10 @@ pub struct HookInput {
     pub tool_name: Option<String>,
     pub tool_input: Option<Value>,
     pub agent_type: Option<String>,
+    /// SessionStart's `source`: startup, resume, clear, compact.
+    pub source: Option<String>,
+    /// UserPromptSubmit's `prompt`.
+    pub prompt: Option<String>,
     /// The input was larger than the hook reads: only `tool_name` was taken
     /// from its start.
     pub too_large: bool,
@@ -66,6 +70,8 @@ impl HookInput {
             tool_name: string("tool_name"),
             tool_input: obj.get("tool_input").cloned(),
             agent_type: string("agent_type"),
+            source: string("source"),
+            prompt: string("prompt"),
             too_large: false,
         })
     }
@@ -146,10 +152,39 @@ pub enum StopVote {
     Block(String),
 }
 
-/// What a capability adds to, or decides for, each hook event.
+/// A PreToolUse contributor's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolVote {
+    /// Nothing to say.
+    Pass,
+    /// Refuse the tool call; the reason goes to the model.
+    Deny(String),
+    /// Let it through, and tell the model this first.
+    Context(String),
+}
+
+/// What a capability adds to, or decides for, each hook event. Every method
+/// has a default that does nothing; a capability answers the events it
+/// cares about.
 pub trait Contributor: Sync {
-    /// Lines of SessionStart context.
+    /// Lines of SessionStart context (`ctx.input.source` says why the
+    /// session started: startup, resume, clear or compact).
     fn session_start(&self, _ctx: &HookCtx<'_>) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Lines of context for the prompt the user just submitted.
+    fn user_prompt(&self, _ctx: &HookCtx<'_>) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A vote on a tool call about to run (PreToolUse).
+    fn pre_tool_use(&self, _ctx: &HookCtx<'_>) -> ToolVote {
+        ToolVote::Pass
+    }
+
+    /// Lines to tell the model after a tool call ran (PostToolUse).
+    fn post_tool_use(&self, _ctx: &HookCtx<'_>) -> Vec<String> {
         Vec::new()
     }
 
@@ -157,11 +192,57 @@ pub trait Contributor: Sync {
     fn stop(&self, _ctx: &HookCtx<'_>) -> StopVote {
         StopVote::Pass
     }
+
+    /// The session ended (SessionEnd cannot block or add context).
+    fn session_end(&self, _ctx: &HookCtx<'_>) {}
 }
 
 /// Every contributor, in the order their answers are combined.
-fn contributors() -> [&'static dyn Contributor; 3] {
-    [&crate::feature::hook::ACTIVE_FEATURES, &crate::pipeline::stop_loop::LOOP, &crate::questions::hook::QUESTIONS]
+fn contributors() -> [&'static dyn Contributor; 4] {
+    [
+        &pre_tool_use::STATE_FILES,
+        &crate::feature::hook::ACTIVE_FEATURES,
+        &crate::pipeline::stop_loop::LOOP,
+        &crate::questions::hook::QUESTIONS,
+    ]
+}
+
+/// PreToolUse: the first deny wins; otherwise the contributors' context is
+/// joined (the state-file guard needs no project; a contributor that does
+/// finds it through the context, once).
+pub fn pre_tool_use(input: &HookInput, env: &Env) -> ToolVote {
+    let ctx = HookCtx::new(input, env, None);
+    let mut context = Vec::new();
+    for c in contributors() {
+        match c.pre_tool_use(&ctx) {
+            ToolVote::Pass => {}
+            deny @ ToolVote::Deny(_) => return deny,
+            ToolVote::Context(text) => context.push(text),
+        }
+    }
+    if context.is_empty() { ToolVote::Pass } else { ToolVote::Context(context.join("\n")) }
+}
+
+/// UserPromptSubmit: every contributor's lines.
+pub fn user_prompt(input: &HookInput, env: &Env) -> String {
+    let ctx = HookCtx::new(input, env, None);
+    let lines: Vec<String> = contributors().iter().flat_map(|c| c.user_prompt(&ctx)).collect();
+    clip(&lines.join("\n"), MAX_CONTEXT)
+}
+
+/// PostToolUse: every contributor's lines.
+pub fn post_tool_use(input: &HookInput, env: &Env) -> String {
+    let ctx = HookCtx::new(input, env, None);
+    let lines: Vec<String> = contributors().iter().flat_map(|c| c.post_tool_use(&ctx)).collect();
+    clip(&lines.join("\n"), MAX_CONTEXT)
+}
+
+/// SessionEnd: every contributor is told.
+pub fn session_end(input: &HookInput, env: &Env) {
+    let ctx = HookCtx::new(input, env, None);
+    for c in contributors() {
+        c.session_end(&ctx);
+    }
 }
 
 /// The most context SessionStart adds (Claude Code previews anything over

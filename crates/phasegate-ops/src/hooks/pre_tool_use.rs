@@ -13,7 +13,21 @@ use std::path::Path;
 use phasegate_core::state;
 use serde_json::Value;
 
-use super::HookInput;
+use super::{Contributor, HookCtx, HookInput, ToolVote};
+
+/// The state-file guard as a PreToolUse contributor.
+pub struct StateFiles;
+
+pub static STATE_FILES: StateFiles = StateFiles;
+
+impl Contributor for StateFiles {
+    fn pre_tool_use(&self, ctx: &HookCtx<'_>) -> ToolVote {
+        match check(ctx.input) {
+            Some(deny) => ToolVote::Deny(deny.reason),
+            None => ToolVote::Pass,
+        }
+    }
+}
 
 /// The tools that write files by path.
 const WRITING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
