@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
+use phasegate_core::questions::Request;
 use phasegate_ops::error::Refusal;
 use phasegate_ops::feature::review::VerdictInput;
 use phasegate_ops::{Env, OpError, OpResult};
@@ -40,6 +41,11 @@ impl Clock {
     /// Moves the clock forward by `seconds`.
     pub fn advance_secs(&self, seconds: i64) {
         self.now.set(self.now.get() + chrono::Duration::seconds(seconds));
+    }
+
+    /// Sets the clock to `minutes` after [`t0`].
+    pub fn set(&self, minutes: i64) {
+        self.now.set(t0() + chrono::Duration::minutes(minutes));
     }
 }
 
@@ -152,6 +158,11 @@ pub fn verdict(approved: bool, issues: &[(&str, &str)]) -> VerdictInput {
         source: "the verdict in a test".into(),
         text: serde_json::json!({"approved": approved, "issues": issues, "summary": "review summary"}).to_string(),
     }
+}
+
+/// A question as an agent asks it.
+pub fn request(json: Value) -> Request {
+    Request::parse(&json.to_string()).unwrap_or_else(|e| panic!("{json}: {e}"))
 }
 
 /// The refusal an operation answered with; panics on success or on another error.

@@ -7,6 +7,7 @@
 mod kit;
 
 mod feature;
+mod questions;
 
 /// Every `.rs` file in tests/ops is a module of this binary (a forgotten
 /// file would silently never run).
