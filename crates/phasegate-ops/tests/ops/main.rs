@@ -9,6 +9,7 @@ mod kit;
 mod feature;
 mod questions;
 mod rounds;
+mod tasks;
 
 /// Every `.rs` file in tests/ops is a module of this binary (a forgotten
 /// file would silently never run).
