@@ -91,6 +91,11 @@ impl Repo {
         Env { cwd: cwd.to_owned(), now: self.clock.now(), lock_timeout: Duration::from_secs(5), session_var: None }
     }
 
+    /// [`Repo::env`] inside Claude Code session `session`.
+    pub fn env_as(&self, session: &str) -> Env {
+        Env { session_var: Some(session.to_owned()), ..self.env() }
+    }
+
     pub fn write(&self, rel: &str, text: &str) -> PathBuf {
         let p = self.root.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
