@@ -7,6 +7,7 @@
 mod kit;
 
 mod feature;
+mod hooks;
 mod pipeline;
 mod questions;
 mod rounds;
