@@ -6,6 +6,7 @@
 
 mod kit;
 
+mod backlog;
 mod feature;
 mod hooks;
 mod pipeline;
