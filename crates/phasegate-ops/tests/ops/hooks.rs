@@ -7,7 +7,7 @@ use phasegate_core::questions::Source;
 use phasegate_core::{Mode, Phase};
 use phasegate_ops::feature::lifecycle;
 use phasegate_ops::feature::phase::{self, Target};
-use phasegate_ops::hooks::{HookInput, pre_tool_use, session_start};
+use phasegate_ops::hooks::{self, HookInput, pre_tool_use};
 use phasegate_ops::questions::ask::{self, Interaction};
 use serde_json::json;
 
@@ -21,7 +21,7 @@ fn context(t: &Repo, cwd: &std::path::Path, session: Option<&str>) -> String {
         hook_event_name: Some("SessionStart".into()),
         ..HookInput::default()
     };
-    session_start::context(&input, &t.env(), None, None)
+    hooks::session_start(&input, &t.env(), None, None)
 }
 
 fn tool(t: &Repo, name: &str, input: serde_json::Value) -> Option<pre_tool_use::Deny> {

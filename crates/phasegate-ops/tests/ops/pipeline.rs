@@ -9,7 +9,7 @@ use phasegate_core::pipeline::State;
 use phasegate_core::pipeline::gate::Stage;
 use phasegate_core::questions::ItemType;
 use phasegate_ops::hooks::HookInput;
-use phasegate_ops::hooks::stop::{StopOutcome, stop};
+use phasegate_ops::hooks::{StopOutcome, stop};
 use phasegate_ops::pipeline::{gate, lifecycle, ownership};
 use phasegate_ops::questions::ask::{self, AskInput, Interaction};
 use serde_json::Value;
