@@ -15,14 +15,8 @@ fn finish_completes_deletes_history_and_keeps_the_summary() {
     assert!(env.path(&history).exists());
 
     let out = env.ws(&["finish"]).ok().json();
-    assert_eq!(
-        out["toCommit"],
-        serde_json::json!([
-            format!("docs/features/{name}/.meta.json"),
-            format!("docs/features/{name}/.review-history.md")
-        ])
-    );
-    assert!(out["message"].as_str().unwrap().contains(&format!("git add -A docs/features/{name}")));
+    assert_eq!(out["toCommit"], serde_json::json!([format!("docs/features/{name}")]));
+    assert!(out["message"].as_str().unwrap().contains(&format!("Commit its folder docs/features/{name}")));
     assert_eq!(out["status"], "completed");
     assert_eq!(out["historyDeleted"], true);
     assert_eq!(out["totalIterations"], 2);

@@ -168,9 +168,22 @@ fn the_implement_config_sets_the_cap_the_escalation_default_and_the_review_timeo
 
 #[test]
 fn a_review_that_times_out_takes_the_configured_default_action() {
+    // The reviewer was asked ten minutes ago. (The deadline's arithmetic is
+    // tested with a controllable clock in phasegate-ops' library tests;
+    // this checks the command's wiring.)
+    let asked_long_ago = |r: &Reviewed| {
+        let path = "docs/features/001-login/.review-cycles.json";
+        let mut c: Value = serde_json::from_str(&r.env.read(path)).unwrap();
+        let at =
+            (chrono::Utc::now() - chrono::Duration::minutes(10)).to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        c["sessions"]["001-login"]["tasks"]["T1"]["reviewers"][0]["asked_at"] = Value::from(at);
+        r.env.write(path, &c.to_string());
+    };
     let r = Reviewed::new();
     r.ws(&["tasks", "start", "T1"]).ok();
     r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok();
+    r.ws(&["tasks", "record", "T1", "--timed-out"]).code(1).stderr_has("not late yet");
+    asked_long_ago(&r);
     let t = r.ws(&["tasks", "record", "T1", "--timed-out"]).ok().json();
     assert_eq!(t["action"], "skip_with_warning");
     assert!(t["message"].as_str().unwrap().starts_with("WARNING: T1 was skipped"));
@@ -182,6 +195,7 @@ fn a_review_that_times_out_takes_the_configured_default_action() {
     r.env.write(".phasegate/implement.config.json", r#"{"escalation": {"default_action": "abort_process"}}"#);
     r.ws(&["tasks", "start", "T1"]).ok();
     r.ws(&["tasks", "review", "T1", "--reviewer", "security-auditor"]).ok();
+    asked_long_ago(&r);
     r.ws(&["tasks", "record", "T1", "--timed-out"]).ok();
     assert!(
         r.ws(&["tasks", "next", "--json"]).ok().json()["reason"].as_str().unwrap().contains("Stop signal received")

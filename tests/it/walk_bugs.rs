@@ -142,19 +142,20 @@ fn the_verdict_file_stays_out_of_git_and_finish_says_what_to_commit() {
     commit_all(&env, "brainstorm");
     let out = env.ws(&["finish"]).ok().json();
     assert_eq!(out["verdictDeleted"], true);
-    // What finish changed is exactly what it says to commit.
-    let mut changed: Vec<String> = repo
+    // What finish changed is all within what it says to commit.
+    let changed: Vec<String> = repo
         .statuses(None)
         .unwrap()
         .iter()
         .filter(|s| !s.status().is_ignored())
         .map(|s| s.path().unwrap().to_owned())
         .collect();
-    changed.sort();
-    let mut listed: Vec<String> =
+    let listed: Vec<String> =
         out["toCommit"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_owned()).collect();
-    listed.sort();
-    assert_eq!(changed, listed);
+    assert!(!changed.is_empty());
+    for c in &changed {
+        assert!(listed.iter().any(|l| c.starts_with(l.as_str())), "{c} changed but is not in {listed:?}");
+    }
 }
 
 /// Bug 8: a phase that ended at its cap with a blocker showed only as

@@ -54,9 +54,11 @@ impl Classified for crate::tasks::CycleError {
     fn class(&self) -> ErrorClass {
         use crate::tasks::CycleError as E;
         match self {
-            E::NotStarted(_) | E::OwnImplementer { .. } | E::UnknownAgent { .. } | E::Over { .. } => {
-                ErrorClass::Refused
-            }
+            E::NotStarted(_)
+            | E::NotDue { .. }
+            | E::OwnImplementer { .. }
+            | E::UnknownAgent { .. }
+            | E::Over { .. } => ErrorClass::Refused,
         }
     }
 }

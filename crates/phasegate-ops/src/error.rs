@@ -73,7 +73,9 @@ pub enum Refusal {
     MarkRefused { task: String, from: Mark, to: Mark },
     #[error("{task} is not ready: {why}")]
     NotReady { task: String, why: String },
-    #[error("the build stopped: {why}")]
+    #[error(
+        "the build stopped: {why}. Tell the user; when they want to go on, `workflow-state tasks stop --clear` begins a new build"
+    )]
     BuildStopped { why: String },
     #[error("{task} is {}; start it first (`workflow-state tasks start {task}`)", .mark.name())]
     NotStarted { task: String, mark: Mark },

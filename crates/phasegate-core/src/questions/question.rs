@@ -344,9 +344,14 @@ pub struct Question {
     pub delivery: Delivery,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<Answer>,
-    /// When the answer was taken back into the item's work.
+    /// When the answer was taken back into the item's work (or, with
+    /// `withdrawnAt`, when the question was withdrawn unanswered).
     #[serde(rename = "takenAt", default, skip_serializing_if = "Option::is_none")]
     pub taken_at: Option<DateTime<Utc>>,
+    /// When the item ended (finished or abandoned) with the question open:
+    /// nobody waits for its answer any more.
+    #[serde(rename = "withdrawnAt", default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn_at: Option<DateTime<Utc>>,
     /// Fields another tool wrote into the marker, kept as they are.
     #[serde(flatten)]
     pub extra: std::collections::BTreeMap<String, serde_json::Value>,
@@ -465,6 +470,7 @@ impl Question {
             delivery: Delivery::default(),
             answer: None,
             taken_at: None,
+            withdrawn_at: None,
             extra: Default::default(),
         }
     }

@@ -284,6 +284,10 @@ pub struct ReviewerEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feedback: Option<String>,
     pub timestamp: DateTime<Utc>,
+    /// When the review was asked (`tasks review` printed its request): the
+    /// reviewer's deadline counts from here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked_at: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -331,8 +335,12 @@ pub struct CommonIssue {
 /// Why a review cannot be requested or recorded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CycleError {
-    #[error("task {0} has no review cycle yet: start it with `tasks review start`")]
+    #[error(
+        "task {0} has no review waiting for a reply: ask for one with `workflow-state tasks review {0} --reviewer <agent>`"
+    )]
     NotStarted(String),
+    #[error("the review of task {task} is not late yet: its reviewer has until {deadline}; wait for its reply")]
+    NotDue { task: String, deadline: String },
     #[error("{agent} implemented task {task}; a task is never reviewed by its own implementer")]
     OwnImplementer { task: String, agent: String },
     #[error("{agent} is not an available agent; available: {available}")]
@@ -387,6 +395,7 @@ impl SessionCycles {
                 status: TaskReviewStatus::Pending,
                 feedback: None,
                 timestamp: now,
+                asked_at: None,
             }],
             pattern_tracking: PatternTracking::default(),
             switches: Vec::new(),
@@ -439,9 +448,14 @@ impl SessionCycles {
                 r.feedback = feedback;
                 r.timestamp = now;
             }
-            None => {
-                t.reviewers.push(ReviewerEntry { agent: reviewer.clone(), cycle, status, feedback, timestamp: now })
-            }
+            None => t.reviewers.push(ReviewerEntry {
+                agent: reviewer.clone(),
+                cycle,
+                status,
+                feedback,
+                timestamp: now,
+                asked_at: None,
+            }),
         }
         let approved = status == TaskReviewStatus::Approved;
         let rate = global.reviewer_failure_rates.entry(reviewer.clone()).or_default();
@@ -494,6 +508,7 @@ impl SessionCycles {
                     status: TaskReviewStatus::Pending,
                     feedback: None,
                     timestamp: now,
+                    asked_at: None,
                 });
                 next_reviewer = Some(next);
             }
@@ -524,10 +539,14 @@ impl SessionCycles {
 }
 
 impl SessionCycles {
-    /// Seed 003's TIMEOUT: the pending review of `task` got no reply in
-    /// time. Nothing is counted; the caller applies the default action.
-    pub fn time_out(&mut self, task: &str, now: DateTime<Utc>) -> Result<ReviewerEntry, CycleError> {
+    /// The pending review of `task` is being asked now: its deadline counts
+    /// from the first time it is asked (asking again keeps it). Returns when
+    /// it was asked.
+    pub fn ask(&mut self, task: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, CycleError> {
         let t = self.tasks.get_mut(task).ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        if let Some(o) = t.outcome {
+            return Err(CycleError::Over { task: task.into(), outcome: o.name() });
+        }
         let cycle = t.current_cycle;
         let r = t
             .reviewers
@@ -535,6 +554,33 @@ impl SessionCycles {
             .rev()
             .find(|r| r.cycle == cycle && r.status == TaskReviewStatus::Pending)
             .ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        Ok(*r.asked_at.get_or_insert(now))
+    }
+
+    /// Seed 003's TIMEOUT: the pending review of `task` got no reply within
+    /// `timeout_minutes` of being asked. Refused before that. Nothing is
+    /// counted; the caller applies the default action.
+    pub fn time_out(
+        &mut self,
+        task: &str,
+        now: DateTime<Utc>,
+        timeout_minutes: u64,
+    ) -> Result<ReviewerEntry, CycleError> {
+        let t = self.tasks.get_mut(task).ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        if let Some(o) = t.outcome {
+            return Err(CycleError::Over { task: task.into(), outcome: o.name() });
+        }
+        let cycle = t.current_cycle;
+        let r = t
+            .reviewers
+            .iter_mut()
+            .rev()
+            .find(|r| r.cycle == cycle && r.status == TaskReviewStatus::Pending)
+            .ok_or_else(|| CycleError::NotStarted(task.into()))?;
+        let deadline = r.asked_at.unwrap_or(r.timestamp) + chrono::Duration::minutes(timeout_minutes as i64);
+        if now < deadline {
+            return Err(CycleError::NotDue { task: task.into(), deadline: crate::time::stamp(deadline) });
+        }
         r.status = TaskReviewStatus::Timeout;
         r.timestamp = now;
         Ok(r.clone())

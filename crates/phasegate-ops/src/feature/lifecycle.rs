@@ -68,10 +68,38 @@ pub fn show(env: &Env, given: Option<&str>) -> OpResult<Shown> {
 }
 
 pub fn abandon(env: &Env, given: Option<&str>) -> OpResult<String> {
-    let (_, feature) = session::resolve(env, given)?;
-    let now = env.now;
-    feature.update(env.lock_timeout, |meta| -> OpResult<()> { Ok(meta.abandon(now)?) })?;
+    let (project, feature) = session::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut meta = guard.load()?;
+    meta.abandon(env.now)?;
+    // Its open questions are withdrawn with it, in the same change.
+    let withdrawn = crate::questions::ask::withdraw_open(&project, &guard, env)?;
+    guard.commit_with_meta("feature abandon", &meta, withdrawn)?;
     Ok(feature.name().to_owned())
+}
+
+/// The scratch files in a feature's folder: a reviewer's reply
+/// (`.verdict.json`), briefs (`.*-brief.md`), round-loop and review replies
+/// (`.*.reply.md`, `.*.review.md`). Regular files only.
+fn scratch_files(feature: &Feature) -> OpResult<Vec<std::path::PathBuf>> {
+    let dir = feature.dir();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(OpError::Invalid(format!("cannot list {}: {e}", dir.display()))),
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let scratch = name == ".verdict.json"
+            || (name.starts_with('.')
+                && (name.ends_with("-brief.md") || name.ends_with(".reply.md") || name.ends_with(".review.md")));
+        if scratch && entry.file_type().is_ok_and(|t| t.is_file()) {
+            out.push(entry.path());
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// What `finish` did and what it leaves for the user to commit.
@@ -110,16 +138,18 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     if had_history {
         others.push(FileWrite::remove(&history));
     }
-    if had_verdict {
-        others.push(FileWrite::remove(&verdict));
+    // The phase loop's scratch files (a reviewer's reply, a brief, a round
+    // loop's reply) go with the feature; its open questions are withdrawn.
+    for path in scratch_files(&feature)? {
+        others.push(FileWrite::remove(&path));
     }
+    others.extend(crate::questions::ask::withdraw_open(&project, &guard, env)?);
     guard.commit_with_meta("finish", &meta, others)?;
     drop(guard);
     let rel = |p: &std::path::Path| phasegate_store::fs::relative(p, project.root()).display().to_string();
-    let mut to_commit = vec![rel(&feature.meta_path())];
-    if had_history {
-        to_commit.push(rel(&history));
-    }
+    // What to commit: the feature's folder (its artifacts and state); the
+    // session commits it (the phase loop's commit policy).
+    let to_commit = vec![rel(feature.dir())];
     let phases = meta
         .phases
         .iter()
@@ -140,8 +170,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
         warning: v.message.filter(|_| v.kind == Verdict::Warning),
         phases,
         message: format!(
-            "Feature {} is completed. Commit its state: git add -A {dir} && git commit -m \"Finish {}\"",
-            feature.name(),
+            "Feature {} is completed. Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch.",
             feature.name()
         ),
         to_commit,

@@ -472,6 +472,30 @@ pub fn take_answers(
     Ok((taken, changes))
 }
 
+/// The changes that withdraw the feature's open questions when it ends
+/// (finished or abandoned): each is archived as taken and withdrawn, its
+/// marker removed, so nobody is asked, reminded or shown it any more.
+pub fn withdraw_open(project: &Project, guard: &FeatureGuard<'_>, env: &Env) -> OpResult<Vec<FileWrite>> {
+    let slug = guard.feature().name();
+    let (stored, _) = project.questions()?;
+    let mut changes = Vec::new();
+    for s in stored.iter().filter(|s| s.question.slug == slug && s.question.taken_at.is_none()) {
+        let mut q = s.question.clone();
+        q.taken_at = Some(env.now);
+        if q.answer.is_none() {
+            q.withdrawn_at = Some(env.now);
+        }
+        changes.push(question_change(&project.queued_path(&q.id), &q));
+        if s.place == Place::Marker {
+            changes.push(FileWrite::remove(&s.path));
+        }
+    }
+    if !changes.is_empty() {
+        ensure_parent(&project.queued_path("x"))?;
+    }
+    Ok(changes)
+}
+
 /// Why an item may not go on: it is suspended on an unanswered question.
 pub fn suspended_on(project: &Project, slug: &str) -> OpResult<Option<Question>> {
     Ok(project.marker(slug)?.filter(|q| q.answer.is_none()))

@@ -91,7 +91,7 @@ pub fn poll(env: &Env, messenger: Option<&dyn Messenger>, only: Option<&str>, wa
             continue;
         }
         let needs_ack = q.answer.as_ref().is_some_and(|a| !a.acknowledged) && q.slack_thread_ts.is_some();
-        if q.answer.is_some() && !needs_ack {
+        if q.answer.is_some() && !needs_ack || q.withdrawn_at.is_some() {
             continue;
         }
         if let Err(why) = poll_one(&project, env, &config, messenger, &s, &mut report) {
@@ -435,6 +435,9 @@ pub fn start_background(env: &Env, workflow_state: &std::path::Path) -> OpResult
 /// Whether a poll has something to do for `q` in Slack: post it, read its
 /// thread, or acknowledge its answer there.
 pub fn waits_on_slack(q: &Question, config: &QuestionsConfig) -> bool {
+    if q.withdrawn_at.is_some() {
+        return false;
+    }
     match &q.answer {
         Some(a) => !a.acknowledged && q.slack_thread_ts.is_some(),
         None => q.slack_thread_ts.is_some() || config.slack.channels.for_item(q.item_type).is_some(),

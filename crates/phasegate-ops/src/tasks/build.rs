@@ -157,7 +157,13 @@ pub fn stop(env: &Env, given: Option<&str>, clear: bool) -> OpResult<bool> {
     let (_, feature) = session::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut cycles = guard.feature().read_review_cycles()?;
-    cycles.sessions.entry(feature.name().to_owned()).or_default().build.stop_requested = !clear;
+    let build = &mut cycles.sessions.entry(feature.name().to_owned()).or_default().build;
+    build.stop_requested = !clear;
+    // Clearing the stop begins a new build: its time limit counts again
+    // from its first task (a build resumed the next day may go on).
+    if clear {
+        build.started_at = None;
+    }
     guard.commit("tasks stop", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
     Ok(!clear)
 }

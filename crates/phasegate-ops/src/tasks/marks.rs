@@ -85,6 +85,9 @@ pub struct Marked {
     pub from: Mark,
     pub to: Mark,
     pub line: usize,
+    /// Answers a start took in (a retry after an escalation's answer).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<crate::questions::ask::Taken>,
 }
 
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
@@ -163,7 +166,12 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         return Err(Refusal::NotReady { task: task.id.clone(), why }.into());
     }
     let mut changes = vec![tick(guard.feature(), &file, task, target)?];
+    let mut answers = Vec::new();
     if action == MarkAction::Start {
+        // A retry after an escalation: its answer is taken in with the start.
+        let (taken, taken_changes) = crate::questions::ask::take_answers(&project, &guard, env, None)?;
+        answers = taken;
+        changes.extend(taken_changes);
         let mut cycles = guard.feature().read_review_cycles()?;
         let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
         if let Err(why) =
@@ -192,6 +200,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         from: task.mark,
         to: target,
         line: task.line,
+        answers,
     })
 }
 

@@ -244,7 +244,8 @@ pub fn review(
     }
     let pending = t.reviewers.iter().rev().find(|r| r.cycle == t.current_cycle && r.status == ReviewStatus::Pending);
     let agent = pending.map_or_else(|| reviewer.to_owned(), |r| r.agent.clone());
-    let asked_at = pending.map_or(env.now, |r| r.timestamp);
+    // The deadline counts from when this cycle's review is first asked.
+    let asked_at = session.ask(&task.id, env.now)?;
     let deadline = asked_at + chrono::Duration::minutes(config.review_timeout_minutes as i64);
     let base = session.bases.get(&task.id).cloned();
     guard.commit("tasks review", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
@@ -414,7 +415,7 @@ pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut>
     let (task, file) = task_of(guard.feature(), id)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
-    let entry = session.time_out(&task.id, env.now)?;
+    let entry = session.time_out(&task.id, env.now, config.review_timeout_minutes)?;
     let action = config.escalation.default_action;
     let mut changes = Vec::new();
     let message = match action {

@@ -294,7 +294,8 @@ fn finish_completes_the_feature_and_drops_the_history_but_keeps_the_summary() {
     assert_eq!(done.total_iterations, 1);
     assert_eq!(done.phases["brainstorm"]["outcome"], "approved");
     assert!(done.warning.as_deref().is_some_and(|w| w.contains("skips")), "{:?}", done.warning);
-    assert_eq!(done.to_commit, [Repo::in_feature(&f, ".meta.json"), Repo::in_feature(&f, ".review-history.md")]);
+    assert_eq!(done.to_commit, [format!("docs/features/{f}")], "the feature's folder, for the session to commit");
+    assert!(!t.exists(&Repo::in_feature(&f, ".verdict.json")), "scratch goes with the feature");
     let meta = t.meta(&f);
     assert_eq!((meta["status"].as_str(), meta["completed"].as_str()), (Some("completed"), Some(stamp(60).as_str())));
     assert!(!t.exists(&Repo::in_feature(&f, ".review-history.md")));

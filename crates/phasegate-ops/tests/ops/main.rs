@@ -11,6 +11,7 @@ mod feature;
 mod hooks;
 mod pipeline;
 mod questions;
+mod regressions;
 mod rounds;
 mod tasks;
 

@@ -52,7 +52,8 @@ pub fn cmd_fail(args: FailArgs, ctx: &mut Ctx<'_>) -> CmdResult {
 /// nothing and `tasks start` is refused until `--clear`.
 #[derive(Debug, Args)]
 pub struct StopArgs {
-    /// Withdraw the stop request.
+    /// Withdraw the stop request and begin a new build (its time limit counts
+    /// again from its first task).
     #[arg(long)]
     clear: bool,
     #[command(flatten)]
