@@ -26,5 +26,5 @@ pub use review::{
     ARCHITECT, BuildState, CommonIssue, CycleError, CycleRecorded, DEFAULT_MAX_CYCLES, ESCALATION_TIMEOUT_MINUTES,
     FAILURE_RATE_SWITCH, FailureRate, GlobalPatterns, MIN_REVIEWS_FOR_RATE, PatternTracking, REVIEW_CYCLES_FILE,
     ReviewCycles, ReviewerEntry, SAME_ISSUE_THRESHOLD, SELF_IMPLEMENTER, SPECIALISTS, SessionCycles, Switch, TaskCycle,
-    TaskReviewStatus, detect_status, read_reply, review_patterns, specialist, specialist_for,
+    TaskFailureRecord, TaskReviewStatus, detect_status, read_reply, review_patterns, specialist, specialist_for,
 };

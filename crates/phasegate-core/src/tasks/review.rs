@@ -232,6 +232,30 @@ pub struct BuildState {
     /// [`SELF_IMPLEMENTER`] when the session does it itself.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub implementers: BTreeMap<String, String>,
+    /// When each task last started (a task in progress since then may be
+    /// stuck) and, once settled, when it ended.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub started: BTreeMap<String, DateTime<Utc>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ended: BTreeMap<String, DateTime<Utc>>,
+    /// Each failure of each task: its error type and when.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub failures: BTreeMap<String, Vec<TaskFailureRecord>>,
+    /// The knowledge base's gotchas each task's brief carried (their ids).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub gotchas: BTreeMap<String, Vec<String>>,
+}
+
+/// One failure of a task, for the retrospective.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskFailureRecord {
+    /// The build decision's class (SYNTAX_ERROR, NETWORK, …).
+    pub error_type: String,
+    pub at: DateTime<Utc>,
+    /// The output's first telling line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
 }
 
 /// The implementer recorded when the orchestrating session does a task

@@ -65,6 +65,12 @@ pub fn fail(
     let output = output.unwrap_or("");
     let error = build::classify(output);
     let decision = build::decide_failure(&error, attempts, output);
+    let error_type = serde_json::to_value(&error).ok().and_then(|v| v["type"].as_str().map(str::to_owned));
+    s.build.failures.entry(task.id.clone()).or_default().push(phasegate_core::tasks::TaskFailureRecord {
+        error_type: error_type.unwrap_or_else(|| "OTHER".to_owned()),
+        at: env.now,
+        excerpt: phasegate_core::knowledge::excerpt(output),
+    });
     let mut restored = phasegate_store::git::Restored::default();
     if rollback {
         let (Some(base), Some(snapshot)) = (s.bases.get(&task.id), s.build.snapshots.get(&task.id)) else {

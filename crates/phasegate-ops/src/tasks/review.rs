@@ -316,8 +316,11 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
     let task_implementer = implementer(&task, Some(session));
     let recorded = session.record(&task.id, reply, &available, env.now)?;
-    let mut changes = vec![guard.feature().review_cycles_change(&cycles, env.now)];
     let ticked = recorded.decision == Some(Decision::Approved) && task.mark != Mark::Done;
+    if ticked {
+        session.build.ended.insert(task.id.clone(), env.now);
+    }
+    let mut changes = vec![guard.feature().review_cycles_change(&cycles, env.now)];
     if ticked {
         changes.push(marks::tick(guard.feature(), &file, &task, Mark::Done)?);
     }
