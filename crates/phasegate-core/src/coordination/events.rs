@@ -180,7 +180,7 @@ impl RouteTarget {
     pub fn command(self) -> Option<&'static str> {
         match self {
             RouteTarget::Build => Some("/phasegate:implement"),
-            RouteTarget::Retrospective => Some("/phasegate:retrospective"),
+            RouteTarget::Retrospective => Some("/phasegate:retro"),
             RouteTarget::Pm => Some("/phasegate:pm"),
             RouteTarget::Specify => Some("/phasegate:specify"),
             RouteTarget::WaitForUser => None,
@@ -191,7 +191,7 @@ impl RouteTarget {
     pub fn sentence(self) -> &'static str {
         match self {
             RouteTarget::Build => "build it: run /phasegate:implement.",
-            RouteTarget::Retrospective => "learn from it while the evidence is fresh: run /phasegate:retrospective.",
+            RouteTarget::Retrospective => "learn from it while the evidence is fresh: run /phasegate:retro.",
             RouteTarget::Pm => "decide what happens next: run /phasegate:pm.",
             RouteTarget::Specify => "revise the spec: run /phasegate:specify.",
             RouteTarget::WaitForUser => {
@@ -358,9 +358,30 @@ pub struct EventLog {
 /// Reads an append-only log of one JSON event per line; bad lines are
 /// reported and skipped, never fatal.
 pub fn parse_event_log(text: &str) -> EventLog {
+    let JsonLines { records, corrupt, incomplete, complete_len } = parse_json_lines(text);
+    EventLog { events: records, corrupt, incomplete, complete_len }
+}
+
+/// Any append-only log of one JSON record per line (events, the monitor's
+/// alerts, the PM's decisions), read by the event log's rules.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JsonLines<T> {
+    pub records: Vec<T>,
+    /// Complete lines that are not records, skipped.
+    pub corrupt: Vec<BadLine>,
+    /// The last line, written without its newline: torn mid-write.
+    pub incomplete: Option<BadLine>,
+    /// Bytes up to and including the last newline.
+    pub complete_len: usize,
+}
+
+/// Reads one JSON record per line: a line that does not read as a `T` is
+/// reported with its number and skipped; a last line without its newline is
+/// incomplete (see the module's design choices).
+pub fn parse_json_lines<T: serde::de::DeserializeOwned>(text: &str) -> JsonLines<T> {
     let complete_len = text.rfind('\n').map_or(0, |i| i + 1);
     let (complete, torn) = text.split_at(complete_len);
-    let mut log = EventLog { events: Vec::new(), corrupt: Vec::new(), incomplete: None, complete_len };
+    let mut log = JsonLines { records: Vec::new(), corrupt: Vec::new(), incomplete: None, complete_len };
     let mut number = 0;
     for line in complete.split_terminator('\n') {
         number += 1;
@@ -368,8 +389,8 @@ pub fn parse_event_log(text: &str) -> EventLog {
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<Event>(line) {
-            Ok(e) => log.events.push(e),
+        match serde_json::from_str::<T>(line) {
+            Ok(e) => log.records.push(e),
             Err(e) => log.corrupt.push(BadLine { line: number, error: e.to_string() }),
         }
     }
@@ -514,10 +535,10 @@ mod tests {
             source: None,
         };
         let s = suggest(&e, &RoutingConfig::default()).unwrap();
-        assert_eq!(s.command, Some("/phasegate:retrospective"));
+        assert_eq!(s.command, Some("/phasegate:retro"));
         assert_eq!(
             s.sentence,
-            "task.failed for 001-login (task T3): learn from it while the evidence is fresh: run /phasegate:retrospective."
+            "task.failed for 001-login (task T3): learn from it while the evidence is fresh: run /phasegate:retro."
         );
         let silenced = RoutingConfig::parse(r#"{"routes": {"task.failed": "none"}}"#).unwrap();
         assert_eq!(suggest(&e, &silenced), None);

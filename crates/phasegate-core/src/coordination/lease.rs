@@ -50,6 +50,17 @@ pub enum PathCase {
 
 crate::named!(PathCase, "path case");
 
+impl PathCase {
+    /// How the disks of this build's platform compare names: macOS and
+    /// Windows fold case, everything else does not.
+    pub fn native() -> PathCase {
+        match cfg!(any(target_os = "macos", target_os = "windows")) {
+            true => PathCase::Insensitive,
+            false => PathCase::Sensitive,
+        }
+    }
+}
+
 /// A file path relative to the repository root, normalised: `/`-separated,
 /// no empty, `.` or `..` segment, not absolute.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,6 +144,19 @@ impl LeasePath {
     pub fn same_file(&self, other: &LeasePath, case: PathCase) -> bool {
         self.key(case) == other.key(case)
     }
+
+    /// The name of the file the store keeps this path's lease in: the
+    /// FNV-1a 64 hash of its key in hex, so a hook finds one file's lease
+    /// with one read whatever the number of leases. The lease inside names
+    /// its path; a hash shared by two paths is told apart by it.
+    pub fn file_stem(&self, case: PathCase) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.key(case).bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
 }
 
 fn key_of(s: &str, case: PathCase) -> String {
@@ -193,6 +217,9 @@ crate::named!(LeaseReason, "lease reason");
 pub struct Lease {
     pub path: LeasePath,
     pub holder: SessionId,
+    /// The feature the holder works on, when it works on one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<String>,
     pub acquired_at: DateTime<Utc>,
@@ -204,6 +231,7 @@ pub struct Lease {
 pub struct LeaseRequest {
     pub path: LeasePath,
     pub requester: SessionId,
+    pub feature: Option<String>,
     pub task: Option<String>,
     pub priority: Priority,
     pub reason: LeaseReason,
@@ -214,6 +242,7 @@ impl LeaseRequest {
         Lease {
             path: self.path.clone(),
             holder: self.requester.clone(),
+            feature: self.feature.clone(),
             task: self.task.clone(),
             acquired_at: now,
             reason: self.reason,
@@ -365,6 +394,7 @@ mod tests {
         LeaseRequest {
             path: path(p),
             requester: sid(who),
+            feature: None,
             task: Some("T2".into()),
             priority,
             reason: LeaseReason::FirstEdit,
@@ -375,6 +405,7 @@ mod tests {
         Lease {
             path: path(p),
             holder: sid(by),
+            feature: Some("001-login".into()),
             task: Some("T1".into()),
             acquired_at: t0() - TimeDelta::minutes(10),
             reason: LeaseReason::TaskStart,
@@ -429,6 +460,17 @@ mod tests {
         assert!(matches!(LeasePath::within("/repo/../etc/x", "/repo", s), Err(LeasePathError::ParentDir(_))));
         assert!(matches!(LeasePath::within("/repo/", "/repo", s), Err(LeasePathError::NoFile(_))));
         assert!(matches!(LeasePath::within("/Repo/a.rs", "/repo", s), Err(LeasePathError::Outside { .. })));
+    }
+
+    #[test]
+    fn a_lease_file_is_named_after_the_hash_of_its_key() {
+        assert_eq!(path("a").file_stem(PathCase::Sensitive), "af63dc4c8601ec8c", "FNV-1a 64 of `a`");
+        assert_eq!(
+            path("Src/A.rs").file_stem(PathCase::Insensitive),
+            path("src/a.rs").file_stem(PathCase::Insensitive)
+        );
+        assert_ne!(path("Src/A.rs").file_stem(PathCase::Sensitive), path("src/a.rs").file_stem(PathCase::Sensitive));
+        assert_eq!(path("./src//a.rs").file_stem(PathCase::Sensitive), path("src/a.rs").file_stem(PathCase::Sensitive));
     }
 
     #[test]

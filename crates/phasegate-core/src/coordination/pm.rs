@@ -351,6 +351,7 @@ mod tests {
         let lease = |by: &str| Lease {
             path: LeasePath::parse("src/a.rs").unwrap(),
             holder: sid(by),
+            feature: None,
             task: None,
             acquired_at: now(),
             reason: LeaseReason::FirstEdit,

@@ -101,6 +101,9 @@ pub struct Task {
     pub done_when: Option<String>,
     /// The layer the author declared (`layer: database`), if any.
     pub layer: Option<Layer>,
+    /// Whose work goes first when two sessions want one of its files
+    /// (`priority: high`; low, normal, high, critical). None: the session's.
+    pub priority: Option<crate::coordination::Priority>,
     /// A validation checkpoint: runs after every earlier task of its phase.
     pub checkpoint: bool,
     /// Other sub-bullets, as written.
@@ -127,8 +130,8 @@ pub struct TaskList {
 #[error("{}", .0.iter().map(|w| format!("line {}: {}", w.line, w.message)).collect::<Vec<_>>().join("; "))]
 pub struct TasksError(pub Vec<TaskWarning>);
 
-const KNOWN_KEYS: [&str; 8] =
-    ["agent", "review", "review_focus", "depends_on", "depends", "files", "layer", "parallel"];
+const KNOWN_KEYS: [&str; 9] =
+    ["agent", "review", "review_focus", "depends_on", "depends", "files", "layer", "parallel", "priority"];
 
 impl TaskList {
     pub fn parse(text: &str) -> Result<TaskList, TasksError> {
@@ -290,6 +293,7 @@ fn task_line(
         files: Vec::new(),
         done_when: None,
         layer: None,
+        priority: None,
         checkpoint,
         details: Vec::new(),
     };
@@ -306,6 +310,14 @@ fn task_line(
             "depends_on" | "depends" => task.depends_on.extend(ids(&v)),
             "files" => task.files.extend(list(&v)),
             "layer" => task.layer = Some(parse_layer(&v, n)?),
+            "priority" => {
+                task.priority = Some(
+                    v.trim()
+                        .to_lowercase()
+                        .parse()
+                        .map_err(|e: crate::names::UnknownName| TaskWarning { line: n, message: e.to_string() })?,
+                )
+            }
             "parallel" => parallel_hint = Some(v.eq_ignore_ascii_case("true")),
             _ => warnings.push(TaskWarning {
                 line: n,
@@ -749,6 +761,16 @@ mod tests {
         assert!(l.tasks[1].checkpoint && l.tasks[6 - 1].checkpoint);
         assert_eq!(l.tasks[1].title, "Validation: run the migrations");
         assert_eq!(l.tasks[3].depends_on, ["T1"]);
+    }
+
+    #[test]
+    fn a_tasks_priority_is_read_and_a_wrong_one_named() {
+        let l = TaskList::parse("- [ ] **Fix the login** [`priority: high`] [`files: src/login.rs`]\n- [ ] **Docs**\n")
+            .unwrap();
+        assert_eq!(l.tasks[0].priority, Some(crate::coordination::Priority::High));
+        assert_eq!(l.tasks[1].priority, None);
+        let e = TaskList::parse("- [ ] **Fix** [`priority: urgent`]\n").unwrap_err().to_string();
+        assert!(e.contains("line 1") && e.contains("critical"), "{e}");
     }
 
     #[test]
