@@ -6,12 +6,16 @@
 
 pub mod agents;
 pub mod error;
+pub mod events;
 pub mod feature;
 pub mod fs;
 pub mod git;
 pub mod index;
 pub mod journal;
+pub mod leases;
+pub mod locate;
 pub mod lock;
+pub mod logs;
 pub mod pipeline;
 pub mod process;
 pub mod project;

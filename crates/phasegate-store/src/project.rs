@@ -110,6 +110,11 @@ impl Project {
         }
     }
 
+    /// The project of a repository already located (see [`crate::locate`]).
+    pub fn from_layout(repo: RepoLayout) -> Project {
+        Project { root: repo.main_root.clone(), repo: Some(repo) }
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }
