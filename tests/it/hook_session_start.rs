@@ -37,13 +37,17 @@ fn active_features_only_with_phase_partial_and_next() {
     env.ws(&["phase", "complete", "brainstorm", "--feature", "beta"]).ok();
     env.ws(&["finish", "--feature", "gamma"]).ok();
     let text = context(&hook(env.root()));
+    let (features, offered) = text.split_once("\nphasegate: e1: ").expect("finishing gamma emitted an event");
     assert_eq!(
-        text,
+        features,
         "phasegate: 2 active features\n\
          - 001-alpha (mode quick): phase specify is PARTIAL (started, not completed; 0 of 2 reviewer iterations used). Next: /phasegate:specify\n\
          - 002-beta (mode standard): phase brainstorm completed. Next: /phasegate:specify"
     );
-    assert!(!text.contains("gamma"));
+    assert!(!features.contains("gamma"));
+    // The finished feature's build.completed is offered to this session, once.
+    assert!(offered.starts_with("build.completed for 003-gamma"), "{offered}");
+    assert!(!context(&hook(env.root())).contains("e1"), "offered once");
 }
 
 #[test]

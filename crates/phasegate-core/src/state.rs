@@ -81,6 +81,11 @@ pub const KNOWLEDGE: StateFile = StateFile {
     schema: Some(Schema::KnowledgeItem),
     written_by: "the knowledge base's commands record, reinforce and supersede lessons (a person may edit these files; the model records lessons through the binary)",
 };
+pub const IDEATION: StateFile = StateFile {
+    path: "docs/features/*/ideation.json",
+    schema: Some(Schema::Ideation),
+    written_by: "`workflow-state ideation start|artifact|decision|risk|confidence|advance`",
+};
 pub const RUNTIME: StateFile = StateFile {
     path: ".git/phasegate/**",
     schema: None,
@@ -88,7 +93,7 @@ pub const RUNTIME: StateFile = StateFile {
 };
 
 /// Every state file, in the order the guard checks them.
-pub const ALL: [StateFile; 13] = [
+pub const ALL: [StateFile; 14] = [
     META,
     HISTORY,
     ROUNDS,
@@ -101,6 +106,7 @@ pub const ALL: [StateFile; 13] = [
     QUESTION,
     PREFERENCES,
     KNOWLEDGE,
+    IDEATION,
     RUNTIME,
 ];
 
@@ -164,6 +170,7 @@ mod tests {
         assert_eq!(ROUNDS.file_name(), crate::questions::ROUNDS_FILE);
         assert_eq!(REVIEW_CYCLES.file_name(), crate::tasks::REVIEW_CYCLES_FILE);
         assert_eq!(PIPELINE_STATE.file_name(), crate::pipeline::files::STATE_FILE);
+        assert_eq!(IDEATION.file_name(), crate::coordination::IDEATION_FILE);
         assert_eq!(format!(".claude/suspended/*"), MARKER.path);
         assert_eq!(MARKER.path.trim_end_matches("/*"), crate::questions::SUSPENDED_DIR);
         assert_eq!(QUESTION.path.trim_end_matches("/*"), crate::questions::QUESTIONS_DIR);

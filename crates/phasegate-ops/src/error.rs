@@ -121,6 +121,18 @@ pub enum Refusal {
         "{feature} is suspended: question {id} waits for an answer: \"{question}\". Answer it with `workflow-state question answer {id} \"<answer>\"` (or in its Slack thread), or work on another feature."
     )]
     Suspended { feature: String, id: String, question: String },
+
+    // Coordination: leases and ideation.
+    #[error("{task} cannot start: {message}")]
+    FileLeased { task: String, message: String },
+    #[error(
+        "ideation has not started for this feature: run `workflow-state ideation start \"<the idea in a sentence>\"` first"
+    )]
+    IdeationNotStarted,
+    #[error("ideation of {feature} is complete; the specify phase reads its handoff.md (/phasegate:specify)")]
+    IdeationDone { feature: String },
+    #[error("ideation is in {phase}; the handoff brief is written at COMPLETE. Still missing: {missing}")]
+    IdeationNotComplete { phase: phasegate_core::coordination::IdeationPhase, missing: String },
 }
 
 pub type OpResult<T> = Result<T, OpError>;

@@ -13,6 +13,7 @@ pub mod env;
 pub mod error;
 pub mod session;
 
+pub mod coordination;
 pub mod feature;
 pub mod hooks;
 pub mod pipeline;

@@ -83,7 +83,11 @@ impl Project {
         let path = self.session_file(&record.id);
         let dir = self.sessions_dir();
         std::fs::create_dir_all(&dir).at("create", &dir)?;
-        fs::write_atomic(&path, &serde_json::to_vec(record).expect("a record serialises"))
+        fs::write_atomic(&path, &serde_json::to_vec(record).expect("a record serialises"))?;
+        // The file's time is the heartbeat (see `touch_session`): the
+        // record's own, not the moment it was written.
+        self.touch_session(&record.id, record.heartbeat_at);
+        Ok(())
     }
 
     /// A sign of life of `session` at `now`: the record file's time is set,

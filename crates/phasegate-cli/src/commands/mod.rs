@@ -6,9 +6,13 @@ use clap::{Args, Parser, Subcommand};
 use crate::{CmdResult, Ctx};
 
 mod backlog;
+mod events;
 mod feature;
 mod finish;
+mod ideation;
 mod input;
+mod lease;
+mod monitor;
 mod next;
 mod phase;
 mod pipeline;
@@ -16,10 +20,12 @@ mod question;
 mod review;
 mod rounds;
 mod schema;
+mod sessions;
 mod slack;
 mod status;
 mod tasks;
 mod validate;
+pub(crate) mod watch;
 mod worktree;
 
 /// Exact workflow state for phasegate: phase transitions, `.meta.json`,
@@ -68,6 +74,22 @@ enum Command {
     /// The feature's task list as data: list, the next ready task(s), and its checkboxes.
     #[command(subcommand)]
     Tasks(tasks::TasksCommand),
+    /// The monitor (seed 004 §7): stuck tasks, deadlocks, sessions down, and the PM's decisions.
+    #[command(subcommand)]
+    Monitor(monitor::MonitorCommand),
+    /// The repository's events (seed 004 §2): pending ones with their next step, acknowledging.
+    #[command(subcommand)]
+    Events(events::EventsCommand),
+    /// File leases between Claude Code sessions: list, take, release.
+    #[command(subcommand)]
+    Lease(lease::LeaseCommand),
+    /// The Claude Code sessions working on this repository.
+    #[command(subcommand)]
+    Sessions(sessions::SessionsCommand),
+    Watch(watch::WatchArgs),
+    /// The brainstorm phase's ideation sub-phases (seed 004 §3): signals, prompt, advance, handoff.
+    #[command(subcommand)]
+    Ideation(ideation::IdeationCommand),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -102,6 +124,12 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Question(cmd) => question::run(cmd, ctx),
         Command::Slack(cmd) => slack::run(cmd, ctx),
         Command::Tasks(cmd) => tasks::run(cmd, ctx),
+        Command::Monitor(cmd) => monitor::run(cmd, ctx),
+        Command::Events(cmd) => events::run(cmd, ctx),
+        Command::Lease(cmd) => lease::run(cmd, ctx),
+        Command::Sessions(cmd) => sessions::run(cmd, ctx),
+        Command::Watch(args) => watch::cmd_watch(args, ctx),
+        Command::Ideation(cmd) => ideation::run(cmd, ctx),
     }
 }
 

@@ -146,6 +146,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     others.extend(crate::questions::ask::withdraw_open(&project, &guard, env)?);
     guard.commit_with_meta("finish", &meta, others)?;
     drop(guard);
+    crate::coordination::events::on_finished(&project, env, feature.name());
     let rel = |p: &std::path::Path| phasegate_store::fs::relative(p, project.root()).display().to_string();
     // What to commit: the feature's folder (its artifacts and state); the
     // session commits it (the phase loop's commit policy).

@@ -135,12 +135,13 @@ pub struct Completed {
 }
 
 pub fn complete(env: &Env, given: Option<&str>, phase: Phase, update: Completion) -> OpResult<Completed> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::resolve(env, given)?;
     let now = env.now;
     let record = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
         meta.complete_phase(phase, now, update)?;
         Ok(meta.record(phase).cloned().unwrap_or_default())
     })?;
+    crate::coordination::events::on_phase_completed(&project, env, feature.name(), phase);
     Ok(Completed { feature: feature.name().to_owned(), phase, record })
 }
 

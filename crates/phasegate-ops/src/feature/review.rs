@@ -152,7 +152,7 @@ pub fn record(
     verdict: VerdictInput,
     changes: Option<&str>,
 ) -> OpResult<Step> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::resolve(env, given)?;
     let parsed = parse_verdict(&verdict.text).map_err(|e| {
         OpError::Invalid(format!(
             "{}: {e}\nNothing was recorded. Do not edit the reviewer's reply: ask the reviewer to answer again in the verdict format (the phase loop, step 3d, says how), then record its new reply.",
@@ -168,5 +168,8 @@ pub fn record(
     let history = FileWrite::put(feature.history_path(), append_history(&existing, &entry));
     guard.commit_with_meta("review record", &meta, vec![history])?;
     debug_assert_eq!(meta.status, Status::Active);
+    if step.decision != phasegate_core::cycle::Decision::Revise {
+        crate::coordination::events::on_phase_completed(&project, env, feature.name(), phase);
+    }
     Ok(step)
 }

@@ -38,6 +38,8 @@ pub struct HookInput {
     pub source: Option<String>,
     /// UserPromptSubmit's `prompt`.
     pub prompt: Option<String>,
+    /// PostToolUse's `duration_ms`: how long the tool ran.
+    pub duration_ms: Option<u64>,
     /// The input was larger than the hook reads: only `tool_name` was taken
     /// from its start.
     pub too_large: bool,
@@ -72,6 +74,7 @@ impl HookInput {
             agent_type: string("agent_type"),
             source: string("source"),
             prompt: string("prompt"),
+            duration_ms: obj.get("duration_ms").and_then(Value::as_u64),
             too_large: false,
         })
     }
@@ -198,12 +201,13 @@ pub trait Contributor: Sync {
 }
 
 /// Every contributor, in the order their answers are combined.
-fn contributors() -> [&'static dyn Contributor; 4] {
+fn contributors() -> [&'static dyn Contributor; 5] {
     [
         &pre_tool_use::STATE_FILES,
         &crate::feature::hook::ACTIVE_FEATURES,
         &crate::pipeline::stop_loop::LOOP,
         &crate::questions::hook::QUESTIONS,
+        &crate::coordination::hook::COORDINATION,
     ]
 }
 

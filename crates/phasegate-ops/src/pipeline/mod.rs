@@ -213,6 +213,7 @@ pub fn commit_completion(
     changes.extend(completion_changes(guard, loop_state, now)?);
     guard.commit("pipeline complete", changes)?;
     phasegate_store::index::note(&project.runtime_dir(), guard.feature().name(), false)?;
+    crate::coordination::events::on_build_completed(project, guard.feature().name(), now);
     if let Some(owner) = &run.owner
         && let Ok(id) = SessionId::parse(&owner.session_id)
     {

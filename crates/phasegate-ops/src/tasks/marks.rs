@@ -88,6 +88,9 @@ pub struct Marked {
     /// Answers a start took in (a retry after an escalation's answer).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<crate::questions::ask::Taken>,
+    /// A start inside a Claude Code session: the task's files it leased.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leases: Option<crate::coordination::leases::TaskLeases>,
 }
 
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
@@ -167,6 +170,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     }
     let mut changes = vec![tick(guard.feature(), &file, task, target)?];
     let mut answers = Vec::new();
+    let mut leases = None;
     if action == MarkAction::Start {
         // A retry after an escalation: its answer is taken in with the start.
         let (taken, taken_changes) = crate::questions::ask::take_answers(&project, &guard, env, None)?;
@@ -182,6 +186,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         // A checkpoint: the task's change is what differs from its start
         // commit, and a rollback returns to this snapshot of the working tree.
         let dir = project.code_dir(&guard.load()?);
+        leases = crate::coordination::leases::task_started(&project, env, feature.name(), task, &dir)?;
         if let Some(head) = phasegate_store::git::head_commit(&dir)? {
             s.bases.insert(task.id.clone(), head);
             let skip = crate::feature::review::own_files(&project, &dir);
@@ -201,6 +206,9 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         changes.push(guard.feature().review_cycles_change(&cycles, env.now));
     }
     guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;
+    if action != MarkAction::Start {
+        crate::coordination::leases::task_settled(&project, env, &task.id);
+    }
     Ok(Marked {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -208,6 +216,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         to: target,
         line: task.line,
         answers,
+        leases,
     })
 }
 

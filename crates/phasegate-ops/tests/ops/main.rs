@@ -7,6 +7,7 @@
 mod kit;
 
 mod backlog;
+mod coordination;
 mod feature;
 mod hooks;
 mod pipeline;

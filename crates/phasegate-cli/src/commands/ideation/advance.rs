@@ -1,0 +1,36 @@
+//! `workflow-state ideation advance`.
+
+use clap::Args;
+use phasegate_ops::coordination::ideation;
+
+use crate::commands::FeatureArg;
+use crate::{CmdResult, Ctx, ExitStatus};
+
+/// Evaluate the sub-phase's transition rule (seed 004 §3.3) and move one
+/// phase on when it holds: NARROWING needs target-user, problem and
+/// solution-concept; VALIDATING mvp-features, a differentiator and an
+/// average confidence above 0.6; REFINING 3 validations and a risk;
+/// COMPLETE a confidence above 0.75 or a brief. COMPLETE writes handoff.md
+/// and emits ideation.completed. Staying is not an error (exit 0): the
+/// output says what is missing.
+#[derive(Debug, Args)]
+pub struct AdvanceArgs {
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    feature: FeatureArg,
+}
+
+pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let adv = ideation::advance(&ctx.env, a.feature.get())?;
+    if a.json {
+        ctx.out.json(&adv)?;
+        return Ok(ExitStatus::Success);
+    }
+    super::print(&adv.shown, ctx)?;
+    if !adv.missing_required.is_empty() {
+        let names: Vec<&str> = adv.missing_required.iter().map(|i| i.title()).collect();
+        ctx.out.line(format!("The handoff lacks required inputs: {}.", names.join(", ")))?;
+    }
+    Ok(ExitStatus::Success)
+}

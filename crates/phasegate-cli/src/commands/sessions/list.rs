@@ -1,0 +1,29 @@
+//! `workflow-state sessions list`.
+
+use clap::Args;
+
+use crate::{CmdResult, Ctx, ExitStatus};
+
+/// Every session: its lifecycle state (IDLE, LOADING, ACTIVE, COMPLETE,
+/// ERROR), whether it is live (a heartbeat within 5 minutes), its feature,
+/// task, priority and leases.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn cmd_list(a: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
+    let o = phasegate_ops::coordination::view::overview(&ctx.env)?;
+    if a.json {
+        ctx.out.json(&o.sessions)?;
+        return Ok(ExitStatus::Success);
+    }
+    if o.sessions.is_empty() {
+        ctx.out.line("No sessions.")?;
+    }
+    for s in &o.sessions {
+        ctx.out.line(crate::commands::watch::session_line(s))?;
+    }
+    Ok(ExitStatus::Success)
+}

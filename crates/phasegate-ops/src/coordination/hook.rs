@@ -1,0 +1,288 @@
+//! The coordination's part of every hook: each one is the session's
+//! heartbeat; SessionStart registers the session, names the other sessions
+//! at work and offers the events it can act on; UserPromptSubmit offers
+//! new events; PreToolUse enforces file leases on Edit, Write, MultiEdit
+//! and NotebookEdit; PostToolUse tells a Bash command's writes to files
+//! another session leases; SessionEnd releases everything the session held.
+//! Notices left for the session (pause and yield, stop a task, work given
+//! to it) are shown at its next hook that can carry context.
+//!
+//! The per-edit hooks find the repository with a few `stat`s (no libgit2)
+//! and read one lease file: see docs/benchmarks.md. A problem here never
+//! denies an edit: the edit goes through and the model is told why the
+//! lease could not be checked.
+
+use std::path::{Path, PathBuf};
+
+use phasegate_core::coordination::{LeaseDecision, LeasePath, LeaseReason, PathCase, SessionRecord};
+use phasegate_core::session::SessionId;
+use phasegate_store::Project;
+use phasegate_store::git::RepoLayout;
+use serde_json::Value;
+
+use super::registry::{self, Came};
+use super::{events, leases};
+use crate::hooks::{Contributor, HookCtx, StopVote, ToolVote, clip, one_line};
+
+/// The coordination's contributor.
+pub struct Coordination;
+
+pub static COORDINATION: Coordination = Coordination;
+
+/// The tools whose edits need a lease.
+const WRITING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+/// At most this many events are offered in one hook's context.
+const MAX_OFFERED: usize = 3;
+
+impl Contributor for Coordination {
+    fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return Vec::new() };
+        let Some(repo) = project.repo() else { return Vec::new() };
+        let (me, came) = match registry::ensure(project, &session, &ctx.dir(), &repo.current_root, ctx.env.now) {
+            Ok(r) => r,
+            Err(e) => {
+                return vec![format!("phasegate: the session could not be registered: {}", one_line(&e.to_string()))];
+            }
+        };
+        let mut lines = came_lines(&came);
+        lines.extend(notices(project, &session));
+        lines.extend(others(project, &me, ctx.env.now));
+        lines.extend(offers(project, ctx, &me));
+        lines
+    }
+
+    fn user_prompt(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        let Some((project, layout, session)) = fast(ctx, None) else { return Vec::new() };
+        let Ok((me, came)) = registry::alive(&project, &session, &ctx.dir(), &layout.current_root, ctx.env.now) else {
+            return Vec::new();
+        };
+        let mut lines = came_lines(&came);
+        lines.extend(notices(&project, &session));
+        lines.extend(offers(&project, ctx, &me));
+        lines
+    }
+
+    fn pre_tool_use(&self, ctx: &HookCtx<'_>) -> ToolVote {
+        let tool = ctx.input.tool_name.as_deref().unwrap_or_default();
+        let file = WRITING_TOOLS.contains(&tool).then(|| edited_file(ctx)).flatten();
+        let Some((project, layout, session)) = fast(ctx, file.as_deref()) else { return ToolVote::Pass };
+        let now = ctx.env.now;
+        let Ok((mut me, came)) = registry::alive(&project, &session, &ctx.dir(), &layout.current_root, now) else {
+            return ToolVote::Pass;
+        };
+        let mut context = came_lines(&came);
+        context.extend(notices(&project, &session));
+        if let Some(file) = file {
+            match lease_vote(&project, &layout, &mut me, &file, ctx) {
+                Ok(LeaseVote::Quiet) => {}
+                Ok(LeaseVote::Say(line)) => context.push(line),
+                Ok(LeaseVote::Deny(reason)) => {
+                    context.insert(0, reason);
+                    return ToolVote::Deny(context.join("\n"));
+                }
+                Err(why) => context.push(format!(
+                    "phasegate: the file lease could not be checked ({}); the edit goes through.",
+                    one_line(&why)
+                )),
+            }
+        }
+        match context.is_empty() {
+            true => ToolVote::Pass,
+            false => ToolVote::Context(context.join("\n")),
+        }
+    }
+
+    fn post_tool_use(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        let Some((project, layout, session)) = fast(ctx, None) else { return Vec::new() };
+        let Ok((me, came)) = registry::alive(&project, &session, &ctx.dir(), &layout.current_root, ctx.env.now) else {
+            return Vec::new();
+        };
+        let mut lines = came_lines(&came);
+        lines.extend(notices(&project, &session));
+        if ctx.input.tool_name.as_deref() == Some("Bash") {
+            lines.extend(bash_writes(&project, &layout, &me, ctx));
+        }
+        lines
+    }
+
+    fn stop(&self, ctx: &HookCtx<'_>) -> StopVote {
+        if let (Some(session), Some((project, _, _))) = (ctx.session(), fast(ctx, None)) {
+            project.touch_session(&session, ctx.env.now);
+        }
+        StopVote::Pass
+    }
+
+    fn session_end(&self, ctx: &HookCtx<'_>) {
+        let (Some(session), Some((project, _, _))) = (ctx.session(), fast(ctx, None)) else { return };
+        registry::ended(&project, &session, ctx.env.now, ctx.env.lock_timeout);
+    }
+}
+
+/// The repository (found with a few stats from `file`, else the session's
+/// folder) and the session, when both exist.
+fn fast(ctx: &HookCtx<'_>, file: Option<&Path>) -> Option<(Project, RepoLayout, SessionId)> {
+    let session = ctx.session()?;
+    let layout = phasegate_store::locate::locate(file.unwrap_or(&ctx.dir()))?;
+    Some((Project::from_layout(layout.clone()), layout, session))
+}
+
+/// The absolute path an editing tool names.
+fn edited_file(ctx: &HookCtx<'_>) -> Option<PathBuf> {
+    let input = ctx.input.tool_input.as_ref()?;
+    let raw = ["file_path", "notebook_path", "path"].iter().find_map(|k| input.get(*k).and_then(Value::as_str))?;
+    let p = Path::new(raw);
+    Some(if p.is_absolute() { p.to_path_buf() } else { ctx.dir().join(p) })
+}
+
+fn came_lines(came: &Came) -> Vec<String> {
+    match came {
+        Came::Same => Vec::new(),
+        Came::BackFromDown { silent_minutes } => vec![format!(
+            "phasegate: this session was silent for {silent_minutes} min and counted as down: its file leases may have expired and its task may have gone to another session. Check `workflow-state watch` (and `workflow-state tasks next`) before editing on."
+        )],
+    }
+}
+
+fn notices(project: &Project, session: &SessionId) -> Vec<String> {
+    if !project.has_notices(session) {
+        return Vec::new();
+    }
+    project.take_notices(session).into_iter().map(|n| n.text).collect()
+}
+
+/// The other live sessions of the repository, in one line.
+fn others(project: &Project, me: &SessionRecord, now: chrono::DateTime<chrono::Utc>) -> Vec<String> {
+    let Ok((sessions, _)) = project.sessions() else { return Vec::new() };
+    let live: Vec<&SessionRecord> =
+        sessions.iter().filter(|s| s.id != me.id && s.state.holds_work() && s.health(now).liveness.is_live()).collect();
+    if live.is_empty() {
+        return Vec::new();
+    }
+    let leases = project.leases().map(|(l, _)| l).unwrap_or_default();
+    let described: Vec<String> = live
+        .iter()
+        .take(3)
+        .map(|s| {
+            let n = leases.iter().filter(|l| l.holder == s.id).count();
+            let work = [s.feature.clone(), s.task.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+            let work = if work.is_empty() { String::new() } else { format!(", {work}") };
+            format!("{} ({}{work}, {n} leased file{})", s.id, s.state, if n == 1 { "" } else { "s" })
+        })
+        .collect();
+    let more = if live.len() > 3 { format!(" and {} more", live.len() - 3) } else { String::new() };
+    vec![format!(
+        "phasegate: {} other session{} work here: {}{more}. A file another session leases cannot be edited (the edit is refused, naming who has it); `workflow-state watch` shows who holds what.",
+        live.len(),
+        if live.len() == 1 { "" } else { "s" },
+        described.join("; ")
+    )]
+}
+
+fn offers(project: &Project, ctx: &HookCtx<'_>, me: &SessionRecord) -> Vec<String> {
+    let offered = events::offer(project, ctx.env, me);
+    let mut lines: Vec<String> = offered
+        .iter()
+        .take(MAX_OFFERED)
+        .map(|(id, s)| {
+            format!("phasegate: {id}: {} When handled, or to dismiss it: `workflow-state events ack {id}`.", s.sentence)
+        })
+        .collect();
+    if offered.len() > MAX_OFFERED {
+        lines.push(format!(
+            "phasegate: and {} more events: `workflow-state events pending`",
+            offered.len() - MAX_OFFERED
+        ));
+    }
+    lines
+}
+
+enum LeaseVote {
+    Quiet,
+    Say(String),
+    Deny(String),
+}
+
+fn lease_vote(
+    project: &Project,
+    layout: &RepoLayout,
+    me: &mut SessionRecord,
+    file: &Path,
+    ctx: &HookCtx<'_>,
+) -> Result<LeaseVote, String> {
+    let case = PathCase::native();
+    let Ok(path) = LeasePath::within(&file.display().to_string(), &layout.current_root.display().to_string(), case)
+    else {
+        // Outside the working tree: not a file leases cover.
+        return Ok(LeaseVote::Quiet);
+    };
+    if path.as_str().split('/').next().is_some_and(|first| first.eq_ignore_ascii_case(".git")) {
+        return Ok(LeaseVote::Quiet);
+    }
+    registry::working(project, me, None, None, None, ctx.env.now).map_err(|e| e.to_string())?;
+    let got = leases::acquire(project, me, &path, LeaseReason::FirstEdit, case, ctx.env).map_err(|e| e.to_string())?;
+    Ok(match got.decision {
+        LeaseDecision::Grant { expired: None, .. } => LeaseVote::Quiet,
+        LeaseDecision::Grant { expired: Some(old), reason, .. } => LeaseVote::Say(format!(
+            "phasegate: {path} was leased by session {}: {reason}. The file is yours now.",
+            old.holder
+        )),
+        LeaseDecision::Preempt { preempted, .. } => LeaseVote::Say(format!(
+            "phasegate: you took {path} from session {} for higher-priority work; it is told to pause and yield.",
+            preempted.holder
+        )),
+        LeaseDecision::Deny { owner, path, .. } => {
+            LeaseVote::Deny(leases::deny_message(&path, &owner, got.owner.as_ref(), ctx.env.now))
+        }
+    })
+}
+
+/// What a Bash command wrote to files other live sessions lease, told after
+/// the fact: a shell write cannot be refused before it runs. A leased file
+/// whose modification time falls within the command's run counts as
+/// written by it.
+fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: &HookCtx<'_>) -> Vec<String> {
+    let Ok((all, _)) = project.leases() else { return Vec::new() };
+    let others: Vec<_> = all.into_iter().filter(|l| l.holder != me.id).collect();
+    if others.is_empty() {
+        return Vec::new();
+    }
+    let ran = chrono::TimeDelta::milliseconds(ctx.input.duration_ms.unwrap_or(10_000) as i64);
+    let since = ctx.env.now - ran - chrono::TimeDelta::seconds(2);
+    let mut holders: std::collections::BTreeMap<SessionId, bool> = std::collections::BTreeMap::new();
+    let mut hit = Vec::new();
+    for l in &others {
+        let Ok(meta) = std::fs::metadata(layout.current_root.join(l.path.as_str())) else { continue };
+        let Ok(modified) = meta.modified() else { continue };
+        if chrono::DateTime::<chrono::Utc>::from(modified) < since {
+            continue;
+        }
+        let live = *holders.entry(l.holder.clone()).or_insert_with(|| {
+            project.session(&l.holder).ok().flatten().is_some_and(|s| s.health(ctx.env.now).liveness.is_live())
+        });
+        if live {
+            hit.push(l);
+        }
+    }
+    if hit.is_empty() {
+        return Vec::new();
+    }
+    for l in &hit {
+        events::emit_quietly(
+            project,
+            ctx.env,
+            "conflict.detected",
+            me.feature.as_deref(),
+            me.task.as_deref(),
+            serde_json::json!({"path": l.path.as_str(), "owner": l.holder.as_str(), "requester": me.id.as_str(), "action": "BASH_WRITE"}),
+        );
+    }
+    let named: Vec<String> = hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder)).collect();
+    vec![clip(
+        &format!(
+            "phasegate: this command changed {} — files another session is editing. A shell write cannot be refused before it runs, so nothing stopped it: tell the user, and undo your change if the file was not yours to change (`git diff -- <file>`, `git checkout -- <file>`).",
+            named.join(", ")
+        ),
+        2_000,
+    )]
+}

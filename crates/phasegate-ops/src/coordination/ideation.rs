@@ -1,0 +1,261 @@
+//! The brainstorm phase's ideation (seed 004 §3): the model records the
+//! signals the conversation established (artifacts by type, decisions and
+//! validations, risks, an overall confidence) in the feature's
+//! `ideation.json`; the binary evaluates §3.3's transition rules (one
+//! sub-phase per `advance`), builds §3.5's phase prompt, and at COMPLETE
+//! writes the handoff brief (`handoff.md`, §4.2's required and optional
+//! inputs) that the specify phase reads, and emits `ideation.completed`.
+//!
+//! Every write holds the feature's lock and goes through its journal.
+
+use phasegate_core::coordination::{
+    ArtifactType, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError, IdeationPhase, IdeationState, Risk,
+    SpecInput, TransitionDecision, evaluate_transition,
+};
+use phasegate_store::{Feature, FileWrite, fs};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult, Refusal};
+use crate::session;
+
+/// The handoff brief's file, beside the feature's artifacts.
+pub const HANDOFF_FILE: &str = "handoff.md";
+
+/// Where ideation stands, as every ideation command prints it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shown {
+    pub feature: String,
+    pub file: String,
+    pub phase: IdeationPhase,
+    pub confidence: f64,
+    pub artifacts: usize,
+    pub validations: usize,
+    pub risks: usize,
+    /// What moving on needs (or, at COMPLETE, what follows).
+    pub next: TransitionDecision,
+    pub message: String,
+}
+
+fn shown(feature: &Feature, state: &IdeationState, message: String) -> Shown {
+    Shown {
+        feature: feature.name().to_owned(),
+        file: fs::relative(&file(feature), feature.root()).display().to_string(),
+        phase: state.phase,
+        confidence: state.signals.confidence,
+        artifacts: state.signals.artifacts.len(),
+        validations: state.signals.validations(),
+        risks: state.signals.risks.len(),
+        next: evaluate_transition(state.phase, &state.signals),
+        message,
+    }
+}
+
+fn file(feature: &Feature) -> std::path::PathBuf {
+    feature.dir().join(IDEATION_FILE)
+}
+
+fn read(feature: &Feature) -> OpResult<Option<IdeationState>> {
+    let path = file(feature);
+    fs::confine(feature.root(), &path)?;
+    match fs::read_optional(&path)? {
+        None => Ok(None),
+        Some(text) => {
+            IdeationState::parse(&text).map(Some).map_err(|e| OpError::Invalid(format!("{}: {e}", path.display())))
+        }
+    }
+}
+
+fn invalid(e: IdeationError) -> OpError {
+    match e {
+        IdeationError::NotComplete { phase, missing } => Refusal::IdeationNotComplete { phase, missing }.into(),
+        IdeationError::EmptyIdea | IdeationError::EmptySummary(_) | IdeationError::Confidence(_) => {
+            OpError::Invalid(e.to_string())
+        }
+    }
+}
+
+fn render(state: &IdeationState) -> String {
+    let mut text = serde_json::to_string_pretty(state).expect("ideation state serialises");
+    text.push('\n');
+    text
+}
+
+/// `ideation start`: begins ideation for the feature (once; a second call
+/// shows where it stands).
+pub fn start(env: &Env, given: Option<&str>, idea: &str) -> OpResult<Shown> {
+    let (_, feature) = session::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    guard.load()?.ensure_active()?;
+    if let Some(state) = read(guard.feature())? {
+        return Ok(shown(&feature, &state, format!("Ideation already started; it is in {}.", state.phase)));
+    }
+    let state = IdeationState::new(idea, env.now).map_err(invalid)?;
+    guard.commit("ideation start", vec![FileWrite::put(file(&feature), render(&state))])?;
+    Ok(shown(
+        &feature,
+        &state,
+        "Ideation started in EXPLORING: `workflow-state ideation prompt` says how to go on.".into(),
+    ))
+}
+
+/// A change of the recorded signals.
+pub enum Signal<'a> {
+    Artifact { kind: ArtifactType, summary: &'a str, confidence: f64 },
+    Decision { kind: &'a str, summary: &'a str },
+    Risk { summary: &'a str },
+    Confidence(f64),
+}
+
+/// Records one signal.
+pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Shown> {
+    let (_, feature) = session::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    guard.load()?.ensure_active()?;
+    let mut state = read(guard.feature())?.ok_or_else(not_started)?;
+    if state.phase == IdeationPhase::Complete {
+        return Err(Refusal::IdeationDone { feature: feature.name().to_owned() }.into());
+    }
+    let message = match signal {
+        Signal::Artifact { kind, summary, confidence } => {
+            state.signals.artifacts.push(IdeaArtifact::new(kind, summary, confidence).map_err(invalid)?);
+            format!("Recorded the {kind} artifact.")
+        }
+        Signal::Decision { kind, summary } => {
+            let (kind, summary) = (kind.trim(), summary.trim());
+            if summary.is_empty() || kind.is_empty() {
+                return Err(OpError::Invalid("a decision needs a type and a summary; say what was decided".into()));
+            }
+            state.signals.decisions.push(IdeaDecision { decision_type: kind.to_owned(), summary: summary.to_owned() });
+            format!("Recorded the {kind} decision.")
+        }
+        Signal::Risk { summary } => {
+            if summary.trim().is_empty() {
+                return Err(OpError::Invalid("a risk needs a summary; say what could go wrong".into()));
+            }
+            state.signals.risks.push(Risk { summary: summary.trim().to_owned() });
+            "Recorded the risk.".to_owned()
+        }
+        Signal::Confidence(c) => {
+            state.set_confidence(c, env.now).map_err(invalid)?;
+            format!("Confidence is {}%.", (c * 100.0).round())
+        }
+    };
+    state.updated_at = env.now;
+    guard.commit("ideation record", vec![FileWrite::put(file(&feature), render(&state))])?;
+    let next = evaluate_transition(state.phase, &state.signals);
+    let hint = match next.should_transition {
+        true => " The phase's rule is met: run `workflow-state ideation advance`.",
+        false => "",
+    };
+    Ok(shown(&feature, &state, format!("{message}{hint}")))
+}
+
+fn not_started() -> OpError {
+    Refusal::IdeationNotStarted.into()
+}
+
+/// What `ideation prompt` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Prompted {
+    #[serde(flatten)]
+    pub shown: Shown,
+    /// §3.5's sections: phase instructions, what we know so far, the
+    /// response guidelines (2–3 focused questions) and the confidence.
+    pub prompt: String,
+}
+
+pub fn prompt(env: &Env, given: Option<&str>) -> OpResult<Prompted> {
+    let (_, feature) = session::resolve(env, given)?;
+    let state = read(&feature)?.ok_or_else(not_started)?;
+    let prompt = state.prompt();
+    Ok(Prompted { shown: shown(&feature, &state, format!("Ideation is in {}.", state.phase)), prompt })
+}
+
+pub fn show(env: &Env, given: Option<&str>) -> OpResult<Shown> {
+    let (_, feature) = session::resolve(env, given)?;
+    let state = read(&feature)?.ok_or_else(not_started)?;
+    Ok(shown(&feature, &state, format!("Ideation is in {}.", state.phase)))
+}
+
+/// What `ideation advance` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Advanced {
+    pub moved: bool,
+    pub from: IdeationPhase,
+    #[serde(flatten)]
+    pub shown: Shown,
+    /// At COMPLETE: the handoff brief and the required inputs it lacks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handoff: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing_required: Vec<SpecInput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+}
+
+/// Evaluates §3.3's rule for the current sub-phase and moves one phase on
+/// when it holds. COMPLETE writes the handoff brief and emits
+/// `ideation.completed`.
+pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
+    let (project, feature) = session::resolve(env, given)?;
+    let guard = feature.lock(env.lock_timeout)?;
+    guard.load()?.ensure_active()?;
+    let mut state = read(guard.feature())?.ok_or_else(not_started)?;
+    let from = state.phase;
+    let decision = state.advance(env.now);
+    if !decision.should_transition {
+        let message = match from {
+            IdeationPhase::Complete => "Ideation is complete; the specify phase reads handoff.md.".to_owned(),
+            _ => format!("Still {from}: {}.", decision.reasons.join("; ")),
+        };
+        let shown = shown(&feature, &state, message);
+        return Ok(Advanced { moved: false, from, shown, handoff: None, missing_required: Vec::new(), event: None });
+    }
+    let mut changes = vec![FileWrite::put(file(&feature), render(&state))];
+    let mut handoff = None;
+    let mut missing = Vec::new();
+    if state.phase == IdeationPhase::Complete {
+        let h = state.handoff().map_err(invalid)?;
+        let path = feature.dir().join(HANDOFF_FILE);
+        changes.push(FileWrite::put(&path, h.markdown));
+        handoff = Some(fs::relative(&path, project.root()).display().to_string());
+        missing = h.missing_required;
+    }
+    guard.commit("ideation advance", changes)?;
+    drop(guard);
+    let mut event = None;
+    let message = match state.phase {
+        IdeationPhase::Complete => {
+            event = super::events::emit_quietly(
+                &project,
+                env,
+                "ideation.completed",
+                Some(feature.name()),
+                None,
+                serde_json::json!({"handoff": handoff, "missingRequired": missing}),
+            )
+            .map(|e| e.id);
+            format!(
+                "Ideation is COMPLETE ({}). The handoff brief is {}: write brainstorm.md from it; the specify phase reads both.",
+                decision.reasons.join("; "),
+                handoff.as_deref().unwrap_or(HANDOFF_FILE)
+            )
+        }
+        to => format!(
+            "{from} → {to}: {}. `workflow-state ideation prompt` gives the new instructions.",
+            decision.reasons.join("; ")
+        ),
+    };
+    Ok(Advanced {
+        moved: true,
+        from,
+        shown: shown(&feature, &state, message),
+        handoff,
+        missing_required: missing,
+        event,
+    })
+}

@@ -1,0 +1,310 @@
+//! File leases between sessions (seed 004 §5.3's ownership check, §8.2's
+//! conflict rule): a session leases the files of its task at `tasks start`
+//! and a file on its first edit; a second session asking for it is GRANTed
+//! it when the owner is down or gone, PREEMPTs it with higher-priority work
+//! (the owner is told at its next hook to pause and yield), and is otherwise
+//! DENIED and recorded as waiting for the owner.
+//!
+//! The decision is the core's ([`decide_request`]); this module reads the
+//! lease and the owner's record, writes what the decision says under the
+//! leases' lock, logs conflicts as PM decisions and `conflict.detected`
+//! events, and records waits.
+
+use std::path::Path;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use phasegate_core::coordination::{
+    Lease, LeaseDecision, LeasePath, LeaseReason, LeaseRequest, Owner, PathCase, SessionRecord, Wait, decide_request,
+    handle_conflict,
+};
+use phasegate_core::session::SessionId;
+use phasegate_store::Project;
+use phasegate_store::leases::{LeaseRead, Notice};
+use serde::Serialize;
+
+use super::events;
+use crate::env::Env;
+use crate::error::{OpError, OpResult, Refusal};
+
+/// A request decided and carried out.
+#[derive(Debug, Clone)]
+pub struct Acquired {
+    pub decision: LeaseDecision,
+    /// The owner's record, for a DENY's message.
+    pub owner: Option<SessionRecord>,
+}
+
+/// Asks for `path` on behalf of `me` and does what §8.2 decides.
+pub fn acquire(
+    project: &Project,
+    me: &SessionRecord,
+    path: &LeasePath,
+    reason: LeaseReason,
+    case: PathCase,
+    env: &Env,
+) -> OpResult<Acquired> {
+    let request = LeaseRequest {
+        path: path.clone(),
+        requester: me.id.clone(),
+        feature: me.feature.clone(),
+        task: me.task.clone(),
+        priority: me.priority,
+        reason,
+    };
+    // The common case, no lock: the file is already ours.
+    if let LeaseRead::Held(l) = project.read_lease(path, case)
+        && l.holder == me.id
+    {
+        let decision =
+            LeaseDecision::Grant { lease: l.clone(), reason: format!("{} already holds {path}", me.id), expired: None };
+        return Ok(Acquired { decision, owner: None });
+    }
+    let lock = project.leases_lock(env.lock_timeout)?;
+    let held = match project.read_lease(path, case) {
+        LeaseRead::Held(l) => Some(l),
+        LeaseRead::Free | LeaseRead::Unreadable(_) => None,
+    };
+    let owner_record = held.as_ref().and_then(|l| project.session(&l.holder).ok().flatten());
+    let owner = held.as_ref().map(|lease| Owner { lease, session: owner_record.as_ref() });
+    let decision = decide_request(&request, owner, case, env.now).map_err(|e| OpError::Invalid(e.to_string()))?;
+    match &decision {
+        LeaseDecision::Grant { lease, expired, .. } => {
+            if held.as_ref() != Some(lease) {
+                project.write_lease(lease, case)?;
+            }
+            drop(lock);
+            project.remove_wait(&me.id, path, case);
+            if expired.is_some() {
+                log_decision(project, env, &decision);
+            }
+        }
+        LeaseDecision::Preempt { lease, preempted, message } => {
+            project.write_lease(lease, case)?;
+            drop(lock);
+            project.remove_wait(&me.id, path, case);
+            let text = format!(
+                "phasegate: pause and yield {path}: {message}. Session {} holds it now; stop editing it, commit or set aside your change to it, and take other work or wait.",
+                lease.holder
+            );
+            let _ = project.add_notice(
+                &preempted.holder,
+                &Notice { at: env.now, from: me.id.to_string(), text },
+                env.lock_timeout,
+            );
+            log_decision(project, env, &decision);
+            conflict_event(project, env, &decision, me);
+        }
+        LeaseDecision::Deny { owner, path, .. } => {
+            drop(lock);
+            let wait = Wait { waiter: me.id.clone(), holder: owner.clone(), path: path.clone(), since: env.now };
+            // Logged once per wait, not at every retry.
+            if project.record_wait(&wait, case).unwrap_or(false) {
+                log_decision(project, env, &decision);
+                conflict_event(project, env, &decision, me);
+            }
+        }
+    }
+    Ok(Acquired { decision, owner: owner_record })
+}
+
+fn log_decision(project: &Project, env: &Env, decision: &LeaseDecision) {
+    let logged = super::pm::Logged::of(handle_conflict(decision, env.now));
+    let _ = project.decision_log().append(&[logged], env.lock_timeout);
+}
+
+fn conflict_event(project: &Project, env: &Env, decision: &LeaseDecision, me: &SessionRecord) {
+    let (path, owner) = match decision {
+        LeaseDecision::Preempt { lease, preempted, .. } => (lease.path.to_string(), preempted.holder.to_string()),
+        LeaseDecision::Deny { path, owner, .. } => (path.to_string(), owner.to_string()),
+        LeaseDecision::Grant { .. } => return,
+    };
+    let action = serde_json::to_value(decision).ok().and_then(|v| v["action"].as_str().map(str::to_owned));
+    events::emit_quietly(
+        project,
+        env,
+        "conflict.detected",
+        me.feature.as_deref(),
+        me.task.as_deref(),
+        serde_json::json!({"path": path, "owner": owner, "requester": me.id.as_str(), "action": action}),
+    );
+}
+
+/// The sentence a DENY gives the model: who holds the file, what they do,
+/// and what to do instead.
+pub fn deny_message(path: &LeasePath, owner: &SessionId, record: Option<&SessionRecord>, now: DateTime<Utc>) -> String {
+    let doing = match record {
+        Some(r) => {
+            let work = match (&r.feature, &r.task) {
+                (Some(f), Some(t)) => format!("working on {f}, task {t}"),
+                (Some(f), None) => format!("working on {f}"),
+                (None, Some(t)) => format!("working on task {t}"),
+                (None, None) => "editing it".to_owned(),
+            };
+            let seen = r.health(now).age_seconds / 60;
+            format!("{work}; {}, last seen {seen} min ago", r.state)
+        }
+        None => "no record".to_owned(),
+    };
+    format!(
+        "phasegate: {path} is leased by session {owner} ({doing}). Two sessions editing one file overwrite each other, so this edit is refused. Do one of: wait (the lease ends when {owner} ends, or 5 minutes after it goes silent); take other work (`workflow-state tasks next`, or another file); or ask the user whether {owner} should release it (`workflow-state lease release {path} --session {owner}`). `workflow-state watch` shows who holds what."
+    )
+}
+
+/// Releases every lease `session` holds (it ended).
+pub fn release_all(project: &Project, session: &SessionId, case: PathCase, timeout: Duration) -> Vec<LeasePath> {
+    release_where(project, case, timeout, |l| l.holder == *session)
+}
+
+/// Releases the leases `session` took for `task` (it is settled).
+pub fn release_task(
+    project: &Project,
+    session: &SessionId,
+    task: &str,
+    case: PathCase,
+    timeout: Duration,
+) -> Vec<LeasePath> {
+    release_where(project, case, timeout, |l| l.holder == *session && l.task.as_deref() == Some(task))
+}
+
+fn release_where(
+    project: &Project,
+    case: PathCase,
+    timeout: Duration,
+    which: impl Fn(&Lease) -> bool,
+) -> Vec<LeasePath> {
+    let Ok((leases, _)) = project.leases() else { return Vec::new() };
+    let mine: Vec<&Lease> = leases.iter().filter(|l| which(l)).collect();
+    if mine.is_empty() {
+        return Vec::new();
+    }
+    let Ok(_lock) = project.leases_lock(timeout) else { return Vec::new() };
+    mine.into_iter().filter(|l| project.remove_lease(&l.path, Some(&l.holder), case)).map(|l| l.path.clone()).collect()
+}
+
+/// What `tasks start` leased.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskLeases {
+    pub session: String,
+    pub leased: Vec<String>,
+    /// Files named in the task that cannot be leased (not a path inside the
+    /// repository), with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_leased: Vec<String>,
+}
+
+/// `tasks start`: the session (`CLAUDE_CODE_SESSION_ID`) works on `task`
+/// of `feature` and leases the task's files; a file another live session
+/// holds with equal or higher priority refuses the start (nothing leased).
+/// Without a session id nothing is leased (None).
+pub fn task_started(
+    project: &Project,
+    env: &Env,
+    feature: &str,
+    task: &phasegate_core::tasks::Task,
+    code_dir: &Path,
+) -> OpResult<Option<TaskLeases>> {
+    let Some(session) = env.session(None)? else { return Ok(None) };
+    let case = PathCase::native();
+    let (mut me, _) = super::registry::alive(project, &session, &env.cwd, code_dir, env.now)?;
+    super::registry::working(project, &mut me, Some(feature), Some(&task.id), task.priority, env.now)?;
+    let mut out = TaskLeases { session: session.to_string(), leased: Vec::new(), not_leased: Vec::new() };
+    let mut taken = Vec::new();
+    for file in &task.files {
+        let path = match LeasePath::parse(file) {
+            Ok(p) => p,
+            Err(e) => {
+                out.not_leased.push(e.to_string());
+                continue;
+            }
+        };
+        let got = acquire(project, &me, &path, LeaseReason::TaskStart, case, env)?;
+        match got.decision {
+            LeaseDecision::Grant { .. } | LeaseDecision::Preempt { .. } => {
+                taken.push(path.clone());
+                out.leased.push(path.to_string());
+            }
+            LeaseDecision::Deny { owner, .. } => {
+                // All or nothing: what this start leased goes back.
+                if let Ok(_lock) = project.leases_lock(env.lock_timeout) {
+                    for p in &taken {
+                        project.remove_lease(p, Some(&session), case);
+                    }
+                }
+                return Err(Refusal::FileLeased {
+                    task: task.id.clone(),
+                    message: deny_message(&path, &owner, got.owner.as_ref(), env.now),
+                }
+                .into());
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// `tasks complete|skip|fail`: the session's leases for the task go back,
+/// and it works on no task any more.
+pub fn task_settled(project: &Project, env: &Env, task: &str) {
+    let Ok(Some(session)) = env.session(None) else { return };
+    release_task(project, &session, task, PathCase::native(), env.lock_timeout);
+    if let Ok(Some(mut r)) = project.session(&session)
+        && r.task.as_deref() == Some(task)
+    {
+        r.task = None;
+        r.heartbeat(env.now);
+        let _ = project.save_session(&r);
+    }
+}
+
+/// Takes a lease by hand (`workflow-state lease take`).
+pub fn take(env: &Env, raw: &str) -> OpResult<Acquired> {
+    let project = crate::session::project(env)?;
+    let Some(session) = env.session(None)? else {
+        return Err(OpError::Invalid(
+            "a lease belongs to a Claude Code session: run this inside one (CLAUDE_CODE_SESSION_ID is not set)".into(),
+        ));
+    };
+    let path = lease_path(&project, env, raw)?;
+    let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
+    let (mut me, _) = super::registry::alive(&project, &session, &env.cwd, &root, env.now)?;
+    super::registry::working(&project, &mut me, None, None, None, env.now)?;
+    acquire(&project, &me, &path, LeaseReason::FirstEdit, PathCase::native(), env)
+}
+
+/// Releases a lease by hand: this session's, or another's with `--session`.
+pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<Vec<String>> {
+    let project = crate::session::project(env)?;
+    let case = PathCase::native();
+    let holder = match holder {
+        Some(h) => SessionId::parse(h).map_err(|e| OpError::Invalid(format!("--session: {e}")))?,
+        None => env.session(None)?.ok_or_else(|| {
+            OpError::Invalid(
+                "say whose lease to release: --session <id> (`workflow-state lease list` names them)".into(),
+            )
+        })?,
+    };
+    let released = match raw {
+        Some(raw) => {
+            let path = lease_path(&project, env, raw)?;
+            let _lock = project.leases_lock(env.lock_timeout)?;
+            match project.remove_lease(&path, Some(&holder), case) {
+                true => vec![path],
+                false => Vec::new(),
+            }
+        }
+        None => release_all(&project, &holder, case, env.lock_timeout),
+    };
+    Ok(released.iter().map(ToString::to_string).collect())
+}
+
+/// A path given on the command line: relative to the working directory
+/// (or absolute), made relative to its working tree's root.
+fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
+    let abs = env.cwd.join(raw);
+    let root =
+        phasegate_store::locate::locate(&abs).map(|r| r.current_root).unwrap_or_else(|| project.root().to_owned());
+    LeasePath::within(&abs.display().to_string(), &root.display().to_string(), PathCase::native())
+        .or_else(|_| LeasePath::parse(raw))
+        .map_err(|e| OpError::Invalid(e.to_string()))
+}

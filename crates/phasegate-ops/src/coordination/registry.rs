@@ -1,0 +1,229 @@
+//! A session's record through its life (seed 004 §1.2): SessionStart makes
+//! it LOADING, work (a task, a feature, a first edit) makes it ACTIVE,
+//! SessionEnd makes it COMPLETE and releases everything it held. Every hook
+//! is a heartbeat: the record file's time is set (one `utimensat`).
+//!
+//! A session the monitor counted as down (ERROR: silent for 5 minutes, its
+//! leases expired, its work given to others) that speaks again starts over
+//! with a fresh record, and is told what happened while it was silent.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use phasegate_core::coordination::{PathCase, Priority, SessionRecord, SessionState};
+use phasegate_core::session::SessionId;
+use phasegate_store::{Project, StoreError};
+
+/// What the caller should tell the session about its record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Came {
+    /// As before.
+    Same,
+    /// It had been counted as down; this is the fresh record.
+    BackFromDown { silent_minutes: i64 },
+}
+
+/// The session's record, made or refreshed for a hook run in `cwd` (in the
+/// working tree `worktree`): a missing or ended record starts as LOADING; a
+/// record in ERROR starts over. The heartbeat is `now`.
+pub fn ensure(
+    project: &Project,
+    session: &SessionId,
+    cwd: &Path,
+    worktree: &Path,
+    now: DateTime<Utc>,
+) -> Result<(SessionRecord, Came), StoreError> {
+    let existing = project.session(session).unwrap_or(None);
+    let (record, came) = fresh_or_kept(existing, session, cwd, worktree, now);
+    project.save_session(&record)?;
+    Ok((record, came))
+}
+
+/// Every hook's heartbeat: a live record is only touched (one
+/// `utimensat`, nothing rewritten); a missing, ended or failed one is made
+/// again as [`ensure`] does. A record that was silent past the limit says
+/// so, since its leases may have gone to others meanwhile.
+pub fn alive(
+    project: &Project,
+    session: &SessionId,
+    cwd: &Path,
+    worktree: &Path,
+    now: DateTime<Utc>,
+) -> Result<(SessionRecord, Came), StoreError> {
+    match project.session(session) {
+        Ok(Some(mut r)) if r.state.holds_work() => {
+            let health = r.health(now);
+            project.touch_session(session, now);
+            r.heartbeat(now);
+            let came = match health.liveness.is_live() {
+                true => Came::Same,
+                false => Came::BackFromDown { silent_minutes: health.age_seconds / 60 },
+            };
+            Ok((r, came))
+        }
+        _ => ensure(project, session, cwd, worktree, now),
+    }
+}
+
+fn fresh_or_kept(
+    existing: Option<SessionRecord>,
+    session: &SessionId,
+    cwd: &Path,
+    worktree: &Path,
+    now: DateTime<Utc>,
+) -> (SessionRecord, Came) {
+    let new = || {
+        let mut r =
+            SessionRecord::new(session.clone(), &cwd.display().to_string(), &worktree.display().to_string(), now);
+        r.move_to(SessionState::Loading, now).expect("IDLE → LOADING is an arrow");
+        r
+    };
+    match existing {
+        None => (new(), Came::Same),
+        Some(mut r) => {
+            let came = match r.state {
+                SessionState::Error => {
+                    let silent = (now - r.heartbeat_at).num_minutes().max(0);
+                    let owns = r.owns_loop.take();
+                    r = new();
+                    r.owns_loop = owns;
+                    Came::BackFromDown { silent_minutes: silent }
+                }
+                SessionState::Complete => {
+                    // A resumed session: COMPLETE → IDLE → LOADING.
+                    let _ = r.move_to(SessionState::Idle, now);
+                    let _ = r.move_to(SessionState::Loading, now);
+                    r.task = None;
+                    Came::Same
+                }
+                SessionState::Idle => {
+                    let _ = r.move_to(SessionState::Loading, now);
+                    Came::Same
+                }
+                SessionState::Loading | SessionState::Active => Came::Same,
+            };
+            r.cwd = cwd.display().to_string();
+            if !worktree.as_os_str().is_empty() {
+                r.worktree = worktree.display().to_string();
+            }
+            r.heartbeat(now);
+            (r, came)
+        }
+    }
+}
+
+/// The session works: ACTIVE, with its feature, task and priority when
+/// given (a task's own priority replaces the session's).
+pub fn working(
+    project: &Project,
+    record: &mut SessionRecord,
+    feature: Option<&str>,
+    task: Option<&str>,
+    priority: Option<Priority>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let before = record.clone();
+    activate(record, now);
+    if let Some(f) = feature {
+        record.feature = Some(f.to_owned());
+    }
+    if task.is_some() {
+        record.task = task.map(str::to_owned);
+    }
+    if let Some(p) = priority {
+        record.priority = p;
+    }
+    if *record != before {
+        record.heartbeat(now);
+        project.save_session(record)?;
+    }
+    Ok(())
+}
+
+/// LOADING (or IDLE) → ACTIVE.
+fn activate(record: &mut SessionRecord, now: DateTime<Utc>) {
+    match record.state {
+        SessionState::Idle => {
+            let _ = record.move_to(SessionState::Loading, now);
+            let _ = record.move_to(SessionState::Active, now);
+        }
+        SessionState::Loading => {
+            let _ = record.move_to(SessionState::Active, now);
+        }
+        SessionState::Active | SessionState::Complete | SessionState::Error => {}
+    }
+}
+
+/// SessionEnd: the record is COMPLETE, its leases are released, its waits
+/// and notices dropped. Nothing of it holds another session back any more.
+pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout: std::time::Duration) {
+    if let Ok(Some(mut r)) = project.session(session) {
+        match r.state {
+            SessionState::Loading | SessionState::Active => {
+                let _ = r.move_to(SessionState::Complete, now);
+            }
+            SessionState::Idle => {
+                let _ = r.move_to(SessionState::Loading, now);
+                let _ = r.move_to(SessionState::Active, now);
+                let _ = r.move_to(SessionState::Complete, now);
+            }
+            SessionState::Complete | SessionState::Error => {}
+        }
+        r.task = None;
+        r.heartbeat(now);
+        let _ = project.save_session(&r);
+    }
+    super::leases::release_all(project, session, PathCase::native(), timeout);
+    project.remove_waits_of(session);
+    project.drop_notices(session);
+}
+
+/// `sessions priority`: sets a session's priority (this one's by default).
+pub fn set_priority(
+    env: &crate::env::Env,
+    given: Option<&str>,
+    priority: Priority,
+) -> crate::error::OpResult<SessionRecord> {
+    let project = crate::session::project(env)?;
+    let id = env.session(given)?.ok_or_else(|| {
+        crate::error::OpError::Invalid(
+            "whose priority? run it inside a Claude Code session or pass --session <id>".into(),
+        )
+    })?;
+    let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
+    let (mut r, _) = alive(&project, &id, &env.cwd, &root, env.now)?;
+    r.priority = priority;
+    project.save_session(&r)?;
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeDelta;
+
+    fn sid() -> SessionId {
+        SessionId::parse("s1").unwrap()
+    }
+
+    #[test]
+    fn a_new_session_loads_a_resumed_one_loads_again_a_down_one_starts_over() {
+        let now = phasegate_core::time::now();
+        let (r, came) = fresh_or_kept(None, &sid(), Path::new("/r"), Path::new("/r"), now);
+        assert_eq!((r.state, came), (SessionState::Loading, Came::Same));
+
+        let mut done = r.clone();
+        done.state = SessionState::Complete;
+        done.task = Some("T1".into());
+        let (r2, _) = fresh_or_kept(Some(done), &sid(), Path::new("/r"), Path::new("/r"), now);
+        assert_eq!((r2.state, r2.task), (SessionState::Loading, None));
+
+        let mut down = r.clone();
+        down.state = SessionState::Error;
+        down.heartbeat_at = now - TimeDelta::minutes(7);
+        down.owns_loop = Some("001-x".into());
+        let (r3, came) = fresh_or_kept(Some(down), &sid(), Path::new("/r"), Path::new("/r"), now);
+        assert_eq!((r3.state, came), (SessionState::Loading, Came::BackFromDown { silent_minutes: 7 }));
+        assert_eq!(r3.owns_loop.as_deref(), Some("001-x"), "a pipeline's owner stays its owner");
+    }
+}

@@ -1,0 +1,147 @@
+//! What people look at (`workflow-state watch`, `status`): the sessions
+//! and their states, leases, waits, recent alerts and decisions, suspended
+//! items, pending events, and each active feature's phase and task in
+//! progress. Read only: nothing is written to build it.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use phasegate_core::coordination::{Alert, Health, Lease, SessionState, Wait};
+use phasegate_core::tasks::Mark;
+use serde::Serialize;
+
+use super::events::PendingEvent;
+use super::pm::Logged;
+use crate::env::Env;
+use crate::error::OpResult;
+
+/// How many recent alerts and decisions are shown.
+pub const RECENT: usize = 8;
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionView {
+    pub id: String,
+    pub state: SessionState,
+    pub health: Health,
+    pub feature: Option<String>,
+    pub task: Option<String>,
+    pub priority: phasegate_core::coordination::Priority,
+    pub worktree: String,
+    pub leases: usize,
+    pub heartbeat_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeatureView {
+    pub feature: String,
+    pub phase: Option<String>,
+    /// Tasks in progress, with how long they have run.
+    pub in_progress: Vec<String>,
+    pub suspended: Option<String>,
+}
+
+/// Everything `watch` shows.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Overview {
+    pub now: DateTime<Utc>,
+    pub sessions: Vec<SessionView>,
+    pub leases: Vec<Lease>,
+    pub waits: Vec<Wait>,
+    pub alerts: Vec<Alert>,
+    pub decisions: Vec<Logged>,
+    pub suspended: Vec<crate::questions::ask::View>,
+    pub events: Vec<PendingEvent>,
+    pub features: Vec<FeatureView>,
+    pub last_check: Option<DateTime<Utc>>,
+    /// Files that could not be read.
+    pub problems: Vec<String>,
+}
+
+fn recent<T: Clone>(v: &[T]) -> Vec<T> {
+    v[v.len().saturating_sub(RECENT)..].to_vec()
+}
+
+/// Builds the overview. Sessions that ended more than an hour ago are left
+/// out (the monitor forgets them after a day).
+pub fn overview(env: &Env) -> OpResult<Overview> {
+    let project = crate::session::project(env)?;
+    let mut problems = Vec::new();
+    let (sessions, bad) = project.sessions()?;
+    problems.extend(bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)));
+    let (leases, bad) = project.leases()?;
+    problems.extend(bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)));
+    let (waits, _) = project.waits()?;
+    let alerts = project.alert_log().read::<Alert>()?;
+    let decisions = project.decision_log().read::<Logged>()?;
+    for (name, bad) in [("alerts", &alerts.corrupt), ("decisions", &decisions.corrupt)] {
+        problems.extend(bad.iter().map(|b| format!("monitor/{name}.jsonl line {}: {}", b.line, b.error)));
+    }
+    let sessions = sessions
+        .into_iter()
+        .filter(|s| s.state.holds_work() || env.now - s.heartbeat_at < TimeDelta::hours(1))
+        .map(|s| SessionView {
+            leases: leases.iter().filter(|l| l.holder == s.id).count(),
+            health: s.health(env.now),
+            id: s.id.to_string(),
+            state: s.state,
+            feature: s.feature,
+            task: s.task,
+            priority: s.priority,
+            worktree: s.worktree,
+            heartbeat_at: s.heartbeat_at,
+        })
+        .collect();
+    let (questions, _) = crate::questions::ask::list(env, true)?;
+    let suspended = questions.into_iter().filter(|q| q.suspends || q.state == "waiting").collect();
+    let events = super::events::pending(env, None).map(|p| p.events).unwrap_or_default();
+    let mut features = Vec::new();
+    for listed in project.list_active()? {
+        let name = listed.feature.name().to_owned();
+        let Ok(meta) = &listed.meta else {
+            problems.push(format!("{name}: unreadable (`workflow-state status`)"));
+            continue;
+        };
+        if meta.status != phasegate_core::Status::Active {
+            continue;
+        }
+        let build = listed
+            .feature
+            .read_review_cycles()
+            .ok()
+            .and_then(|c| c.sessions.get(&name).map(|s| s.build.clone()))
+            .unwrap_or_default();
+        let in_progress = crate::tasks::marks::read(&listed.feature)
+            .map(|(list, _)| {
+                list.tasks
+                    .iter()
+                    .filter(|t| t.mark == Mark::InProgress)
+                    .map(|t| match build.started.get(&t.id) {
+                        Some(at) => format!("{} ({} min)", t.id, super::pm::minutes(env.now - *at)),
+                        None => t.id.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let suspended = crate::questions::ask::suspended_on(&project, &name).ok().flatten().map(|q| q.id);
+        features.push(FeatureView {
+            feature: name,
+            phase: meta.current_phase.map(|p| p.to_string()),
+            in_progress,
+            suspended,
+        });
+    }
+    Ok(Overview {
+        now: env.now,
+        sessions,
+        leases,
+        waits: waits.into_iter().map(|w| w.wait).collect(),
+        alerts: recent(&alerts.records),
+        decisions: recent(&decisions.records),
+        suspended,
+        events,
+        features,
+        last_check: project.monitor_state().last_check,
+        problems,
+    })
+}
