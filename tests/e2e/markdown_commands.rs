@@ -136,6 +136,9 @@ fn setup(file: &Path) -> Setup {
     );
     fixture
         .write("docs/features/001-login/tasks.md", "- [ ] T1: Add the login form\n  - Done when: form_test passes\n");
+    if file.ends_with("commands/pm.md") {
+        fixture.ws(&["events", "emit", "alert.stuck_task", "--feature", "001-login"]);
+    }
     if file.ends_with("commands/answer.md") {
         fixture.write("question.json", r#"{"type": "blocking", "text": "Password or magic link?"}"#);
         fixture.ws(&["question", "ask", "--file", "question.json", "--headless", "--feature", "001-login"]);
@@ -156,6 +159,12 @@ fn setup(file: &Path) -> Setup {
         ("the user's words", "add search".to_owned()),
         ("verdict-file", dir.join(".verdict.json").display().to_string()),
         ("path", fixture.path(".worktrees/001-login").display().to_string()),
+        ("idea", "A habit tracker for night-shift nurses".to_owned()),
+        ("type", "target-user".to_owned()),
+        ("summary", "night-shift nurses".to_owned()),
+        ("confidence", "0.8".to_owned()),
+        ("event", "e1".to_owned()),
+        ("session", "fixture-session".to_owned()),
     ]);
     Setup { fixture, values }
 }

@@ -87,10 +87,61 @@ impl Project {
     }
 
     /// Writes a lease (replacing whatever is on its path); the caller holds
-    /// [`Self::leases_lock`].
+    /// [`Self::leases_lock`]. The path is added to its holder's list first,
+    /// so a list may name a lease that is gone but never misses one.
     pub fn write_lease(&self, lease: &Lease, case: PathCase) -> Result<(), StoreError> {
+        let list = self.lease_list_file(&lease.holder);
+        if let Some(dir) = list.parent() {
+            std::fs::create_dir_all(dir).at("create", dir)?;
+        }
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&list).at("open", &list)?;
+        std::io::Write::write_all(&mut f, format!("{}\n", lease.path).as_bytes()).at("append to", &list)?;
         let file = self.lease_file(&lease.path, case);
         write_runtime(&file, &serde_json::to_vec(lease).expect("a lease serialises"))
+    }
+
+    fn lease_list_file(&self, holder: &SessionId) -> PathBuf {
+        self.runtime_dir().join("lease-lists").join(format!("{}.txt", holder.file_stem()))
+    }
+
+    /// The paths `holder` leased, from its list (an index: a path whose
+    /// lease went to another holder or was released may still be named;
+    /// check the lease before acting on it).
+    pub fn listed_leases(&self, holder: &SessionId) -> Vec<LeasePath> {
+        let Ok(Some(text)) = fs::read_optional(&self.lease_list_file(holder)) else { return Vec::new() };
+        let mut paths: Vec<LeasePath> = text.lines().filter_map(|l| LeasePath::parse(l).ok()).collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+
+    /// Every session with a lease list, and the paths on it.
+    pub fn lease_lists(&self) -> Vec<(SessionId, Vec<LeasePath>)> {
+        let dir = self.runtime_dir().join("lease-lists");
+        let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
+        let mut out = Vec::new();
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".txt")).and_then(SessionId::from_file_stem)
+            else {
+                continue;
+            };
+            let paths = self.listed_leases(&id);
+            out.push((id, paths));
+        }
+        out
+    }
+
+    /// Rewrites `holder`'s list as `paths` (none: removed); the caller holds
+    /// the lock.
+    pub fn rewrite_lease_list(&self, holder: &SessionId, paths: &[LeasePath]) {
+        let list = self.lease_list_file(holder);
+        if paths.is_empty() {
+            let _ = fs::remove_if_exists(&list);
+            return;
+        }
+        let text: String = paths.iter().map(|p| format!("{p}\n")).collect();
+        let _ = write_runtime(&list, text.as_bytes());
     }
 
     /// Removes the lease on `path` if `holder` holds it (any holder when

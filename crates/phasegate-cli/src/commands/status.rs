@@ -49,6 +49,11 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
             ctx.out.line(format!("error: {}", r.error.as_deref().unwrap_or_default()))?;
         }
     }
+    if !args.json
+        && let Some(line) = phasegate_ops::coordination::view::summary(&ctx.env)
+    {
+        ctx.out.line(line)?;
+    }
     Ok(if args.strict && broken > 0 { ExitStatus::Error } else { ExitStatus::Success })
 }
 

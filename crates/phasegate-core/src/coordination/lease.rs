@@ -16,6 +16,9 @@
 //! - A lease does not expire by time: it lives as long as its holder is live
 //!   (see `session.rs`). A lease whose holder is down, or has no session
 //!   record at all, has expired, and the file goes to the requester.
+//! - A holder whose record says it ended (COMPLETE, or ERROR after the
+//!   monitor counted it down) holds nothing either, however fresh its
+//!   last heartbeat.
 //! - Same holder asking again: granted, the lease unchanged (idempotent).
 //! - Preemption hands the lease over at once: the requester may edit now,
 //!   and the former owner is told to pause and yield; its own next edit of
@@ -26,7 +29,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::session::{Health, Liveness, Priority, SessionRecord};
+use super::session::{Health, Liveness, Priority, SessionRecord, SessionState};
 use crate::session::SessionId;
 
 /// §8.2, DENY's `suggestion`.
@@ -324,6 +327,9 @@ pub fn decide_request(
     let Some(session) = session else {
         return Ok(expired(request, held, format!("File owner {holder} has no session record"), now));
     };
+    if matches!(session.state, SessionState::Complete | SessionState::Error) {
+        return Ok(expired(request, held, format!("File owner {holder} has ended ({})", session.state), now));
+    }
     let health = session.health(now);
     if !health.liveness.is_live() {
         return Ok(expired(request, held, down_because(holder, health), now));
@@ -513,6 +519,11 @@ mod tests {
 
         let LeaseDecision::Grant { reason, .. } = decide(&req, Some((&lease, None))) else { panic!() };
         assert!(reason.starts_with("File owner a has no session record"), "{reason}");
+
+        let mut ended = session("a", Priority::Critical, t0());
+        ended.state = SessionState::Complete;
+        let LeaseDecision::Grant { reason, .. } = decide(&req, Some((&lease, Some(&ended)))) else { panic!() };
+        assert_eq!(reason, "File owner a has ended (COMPLETE); its lease expired - granting to b");
 
         let skewed = session("a", Priority::Critical, t0() + TimeDelta::hours(2));
         let LeaseDecision::Grant { reason, .. } = decide(&req, Some((&lease, Some(&skewed)))) else { panic!() };

@@ -229,7 +229,16 @@ fn undelivered(to: &SessionId, sessions: &[SessionRecord], now: chrono::DateTime
 pub fn offer(project: &Project, env: &Env, me: &SessionRecord) -> Vec<(String, Suggestion)> {
     let Ok(d) = project.delivery() else { return Vec::new() };
     let log_grew = project.event_log().len() != d.through || project.event_acks().len() != d.acks_through;
-    let (sessions, _) = project.sessions().unwrap_or_default();
+    // The sessions are read only when an event offered to another might
+    // have to be offered again.
+    let others_offered = d.pending.values().any(|p| p.offered_to.as_ref().is_some_and(|to| *to != me.id));
+    if !log_grew && !d.pending.values().any(|p| p.offered_to.is_none() && can_act(me, &p.event)) && !others_offered {
+        return Vec::new();
+    }
+    let (sessions, _) = match others_offered || log_grew {
+        true => project.sessions().unwrap_or_default(),
+        false => Default::default(),
+    };
     let candidates = |d: &Delivery| -> Vec<String> {
         d.pending
             .values()

@@ -242,26 +242,35 @@ fn lease_vote(
 /// whose modification time falls within the command's run counts as
 /// written by it.
 fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: &HookCtx<'_>) -> Vec<String> {
-    let Ok((all, _)) = project.leases() else { return Vec::new() };
-    let others: Vec<_> = all.into_iter().filter(|l| l.holder != me.id).collect();
-    if others.is_empty() {
+    let lists = project.lease_lists();
+    if lists.iter().all(|(holder, _)| *holder == me.id) {
         return Vec::new();
     }
     let ran = chrono::TimeDelta::milliseconds(ctx.input.duration_ms.unwrap_or(10_000) as i64);
     let since = ctx.env.now - ran - chrono::TimeDelta::seconds(2);
-    let mut holders: std::collections::BTreeMap<SessionId, bool> = std::collections::BTreeMap::new();
+    let case = PathCase::native();
     let mut hit = Vec::new();
-    for l in &others {
-        let Ok(meta) = std::fs::metadata(layout.current_root.join(l.path.as_str())) else { continue };
-        let Ok(modified) = meta.modified() else { continue };
-        if chrono::DateTime::<chrono::Utc>::from(modified) < since {
+    for (holder, paths) in lists.iter().filter(|(holder, _)| *holder != me.id) {
+        let live = project
+            .session(holder)
+            .ok()
+            .flatten()
+            .is_some_and(|s| s.state.holds_work() && s.health(ctx.env.now).liveness.is_live());
+        if !live {
             continue;
         }
-        let live = *holders.entry(l.holder.clone()).or_insert_with(|| {
-            project.session(&l.holder).ok().flatten().is_some_and(|s| s.health(ctx.env.now).liveness.is_live())
-        });
-        if live {
-            hit.push(l);
+        for path in paths {
+            let Ok(meta) = std::fs::metadata(layout.current_root.join(path.as_str())) else { continue };
+            let Ok(modified) = meta.modified() else { continue };
+            if chrono::DateTime::<chrono::Utc>::from(modified) < since {
+                continue;
+            }
+            // The list is an index: the lease itself says who holds it now.
+            if let phasegate_store::leases::LeaseRead::Held(l) = project.read_lease(path, case)
+                && l.holder == *holder
+            {
+                hit.push(l);
+            }
         }
     }
     if hit.is_empty() {

@@ -151,9 +151,10 @@ pub fn deny_message(path: &LeasePath, owner: &SessionId, record: Option<&Session
     )
 }
 
-/// Releases every lease `session` holds (it ended).
+/// Releases every lease `session` holds (it ended), found through its
+/// list (no scan of every lease).
 pub fn release_all(project: &Project, session: &SessionId, case: PathCase, timeout: Duration) -> Vec<LeasePath> {
-    release_where(project, case, timeout, |l| l.holder == *session)
+    release_where(project, session, case, timeout, |_| true)
 }
 
 /// Releases the leases `session` took for `task` (it is settled).
@@ -164,22 +165,38 @@ pub fn release_task(
     case: PathCase,
     timeout: Duration,
 ) -> Vec<LeasePath> {
-    release_where(project, case, timeout, |l| l.holder == *session && l.task.as_deref() == Some(task))
+    release_where(project, session, case, timeout, |l| l.task.as_deref() == Some(task))
 }
 
 fn release_where(
     project: &Project,
+    holder: &SessionId,
     case: PathCase,
     timeout: Duration,
     which: impl Fn(&Lease) -> bool,
 ) -> Vec<LeasePath> {
-    let Ok((leases, _)) = project.leases() else { return Vec::new() };
-    let mine: Vec<&Lease> = leases.iter().filter(|l| which(l)).collect();
-    if mine.is_empty() {
+    let listed = project.listed_leases(holder);
+    if listed.is_empty() {
         return Vec::new();
     }
     let Ok(_lock) = project.leases_lock(timeout) else { return Vec::new() };
-    mine.into_iter().filter(|l| project.remove_lease(&l.path, Some(&l.holder), case)).map(|l| l.path.clone()).collect()
+    let mut released = Vec::new();
+    let mut kept = Vec::new();
+    for path in listed {
+        match project.read_lease(&path, case) {
+            LeaseRead::Held(l) if l.holder == *holder => {
+                if which(&l) && project.remove_lease(&path, Some(holder), case) {
+                    released.push(path);
+                } else {
+                    kept.push(path);
+                }
+            }
+            // Released before, or another's now: off the list.
+            LeaseRead::Held(_) | LeaseRead::Free | LeaseRead::Unreadable(_) => {}
+        }
+    }
+    project.rewrite_lease_list(holder, &kept);
+    released
 }
 
 /// What `tasks start` leased.

@@ -122,7 +122,9 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
     project.decision_log().append(&out.decisions, env.lock_timeout)?;
 
     // What the rules declare dead.
-    let live = |id: &SessionId| facts.sessions.iter().any(|s| s.id == *id && s.health(env.now).liveness.is_live());
+    let live = |id: &SessionId| {
+        facts.sessions.iter().any(|s| s.id == *id && s.state.holds_work() && s.health(env.now).liveness.is_live())
+    };
     let case = PathCase::native();
     {
         let _leases = project.leases_lock(env.lock_timeout)?;

@@ -145,3 +145,27 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         problems,
     })
 }
+
+/// One line for `status`: live sessions and their leases, waits, alerts of
+/// the last 30 minutes, pending events; None when there is nothing.
+pub fn summary(env: &Env) -> Option<String> {
+    let project = crate::session::project(env).ok()?;
+    project.repo()?;
+    let (sessions, _) = project.sessions().ok()?;
+    let live = sessions.iter().filter(|s| s.state.holds_work() && s.health(env.now).liveness.is_live()).count();
+    let (leases, _) = project.leases().ok()?;
+    let waits = project.waits().map(|(w, _)| w.len()).unwrap_or(0);
+    let alerts = project
+        .alert_log()
+        .read::<Alert>()
+        .map(|l| l.records.iter().filter(|a| env.now - a.created_at < TimeDelta::minutes(30)).count())
+        .unwrap_or(0);
+    let events = project.delivery().map(|d| d.pending.len()).unwrap_or(0);
+    if live + leases.len() + waits + alerts + events == 0 {
+        return None;
+    }
+    Some(format!(
+        "Sessions: {live} live, {} leased file(s), {waits} waiting; {alerts} alert(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch`.",
+        leases.len()
+    ))
+}
