@@ -172,9 +172,12 @@ fn others(project: &Project, me: &SessionRecord, now: chrono::DateTime<chrono::U
         .collect();
     let more = if live.len() > 3 { format!(" and {} more", live.len() - 3) } else { String::new() };
     vec![format!(
-        "phasegate: {} other session{} work here: {}{more}. A file another session leases cannot be edited (the edit is refused, naming who has it); `workflow-state watch` shows who holds what.",
-        live.len(),
-        if live.len() == 1 { "" } else { "s" },
+        "phasegate: {} here: {}{more}. A file another session leases cannot be edited (the edit is refused, naming who has it); `workflow-state watch` shows who holds what.",
+        if live.len() == 1 {
+            "1 other session works".to_owned()
+        } else {
+            format!("{} other sessions work", live.len())
+        },
         described.join("; ")
     )]
 }

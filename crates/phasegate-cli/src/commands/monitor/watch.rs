@@ -25,7 +25,7 @@ pub struct WatchArgs {
 }
 
 pub fn cmd_watch(a: WatchArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let parent = parent_id();
+    let session = Owner::now();
     // Outside a git repository there is nothing to coordinate: end quietly
     // (every line would become a notification).
     match phasegate_ops::session::project(&ctx.env) {
@@ -43,7 +43,7 @@ pub fn cmd_watch(a: WatchArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         let until = Instant::now() + Duration::from_secs(a.interval);
         while Instant::now() < until {
             std::thread::sleep(Duration::from_millis(500));
-            if parent_id() != parent {
+            if session.gone() {
                 return Ok(ExitStatus::Success);
             }
         }
@@ -72,6 +72,30 @@ fn round(env: &Env) -> Vec<String> {
         }
     }
     out
+}
+
+/// The Claude Code session this watcher belongs to: Claude Code runs a
+/// monitor through a shell and names itself in `CLAUDE_PID`. When the
+/// session dies without stopping its monitors (a killed terminal), the shell
+/// lives on, so the watcher looks for that process, not only its parent.
+struct Owner {
+    claude: Option<u32>,
+    parent: u32,
+}
+
+impl Owner {
+    fn now() -> Owner {
+        let claude = std::env::var("CLAUDE_PID").ok().and_then(|p| p.trim().parse().ok());
+        Owner { claude, parent: parent_id() }
+    }
+
+    fn gone(&self) -> bool {
+        let proc = std::path::Path::new("/proc");
+        match self.claude {
+            Some(pid) if proc.is_dir() => !proc.join(pid.to_string()).exists(),
+            Some(_) | None => parent_id() != self.parent,
+        }
+    }
 }
 
 #[cfg(unix)]
