@@ -42,6 +42,10 @@ fn active_partial_completed_and_worktree_states() {
 
     let context = session(&f, &f.repo).expect("the hook said nothing");
     let worktree = f.path(".worktrees/004-wt");
+    // The events of the transitions above follow the features, offered once.
+    let (context, events) = context.split_once("\nphasegate: e1: ").expect("the transitions' events are offered");
+    assert!(events.starts_with("spec.approved for 001-mid"), "{events}");
+    assert!(events.contains("e3: build.completed for 003-done"), "{events}");
     assert_eq!(
         context,
         format!(

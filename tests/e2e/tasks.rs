@@ -59,8 +59,18 @@ fn three_tasks_reviewed_in_cycles_with_a_reviewer_chosen_at_run_time_and_a_kille
             .agent(CODE_REVIEWER, vec![Turn::text("LGTM")])
             .agent(AUDITOR, vec![Turn::text("NEEDS REVISION\nThe token is printed.")]),
     );
-    let out = f.claude().prompt("/phasegate:implement 001-login").run(&api);
+    const KILLED: &str = "0b1e55ed-0000-4000-8000-00000000000e";
+    let out = f.claude().args(["--session-id", KILLED]).prompt("/phasegate:implement 001-login").run(&api);
     assert!(!out.success(), "the session was killed: {}", out.report());
+    // The killed session held T2's file; its lease expires once it has been
+    // silent for 5 minutes (docs/coordination.md). The binaries read the
+    // real clock, so its last heartbeat is moved back instead of waited for.
+    let record = f.path(&format!(".git/phasegate/sessions/{KILLED}.json"));
+    let silent = std::time::SystemTime::now() - std::time::Duration::from_secs(5 * 60 + 1);
+    let mut r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    r["heartbeat_at"] = serde_json::json!(phasegate_core::time::stamp(chrono::DateTime::from(silent)));
+    std::fs::write(&record, r.to_string()).unwrap();
+    std::fs::File::options().write(true).open(&record).unwrap().set_modified(silent).unwrap();
     let cycles: serde_json::Value =
         serde_json::from_str(&f.read("docs/features/001-login/.review-cycles.json")).unwrap();
     assert_eq!(cycles["sessions"]["001-login"]["tasks"]["T2"]["current_cycle"], 2);
