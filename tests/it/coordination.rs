@@ -180,3 +180,56 @@ fn watch_refreshes_in_a_real_terminal() {
 fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', "'\\''"))
 }
+
+/// Eight sessions ask for one free file at the same moment: exactly one
+/// gets it, the others are denied naming that one (the lease is written
+/// under the leases' lock, after reading it again).
+#[test]
+fn sessions_racing_for_one_file_get_it_once() {
+    let env = TestEnv::new();
+    let sessions: Vec<String> = (0..8).map(|i| format!("racer-{i}")).collect();
+    for s in &sessions {
+        start(&env, s);
+    }
+    let outputs: Vec<(String, String)> = std::thread::scope(|scope| {
+        let runs: Vec<_> =
+            sessions.iter().map(|s| scope.spawn(|| (s.clone(), edit(&env, s, "src/hot.rs").stdout))).collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let granted: Vec<&String> = outputs.iter().filter(|(_, out)| out.is_empty()).map(|(s, _)| s).collect();
+    assert_eq!(granted.len(), 1, "{outputs:?}");
+    let winner = granted[0];
+    for (s, out) in outputs.iter().filter(|(s, _)| s != winner) {
+        assert!(out.contains(&format!("src/hot.rs is leased by session {winner}")), "{s}: {out}");
+    }
+    let leases = env.ws(&["lease", "list", "--json"]).ok().json();
+    assert_eq!(leases["leases"][0]["holder"].as_str(), Some(winner.as_str()));
+    assert_eq!(leases["waits"].as_array().unwrap().len(), 7);
+}
+
+/// Concurrent writers of the event log lose nothing: 6 processes emit 5
+/// events each at once; all 30 are there, each with its own id.
+#[test]
+fn concurrent_event_writers_lose_no_event() {
+    let env = TestEnv::new();
+    std::thread::scope(|scope| {
+        for w in 0..6 {
+            let env = &env;
+            scope.spawn(move || {
+                for i in 0..5 {
+                    env.ws(&["events", "emit", "spec.approved", "--task", &format!("W{w}-{i}")]).ok();
+                }
+            });
+        }
+    });
+    let pending = env.ws(&["events", "pending", "--json"]).ok().json();
+    let events = pending["events"].as_array().unwrap();
+    let mut ids: Vec<&str> = events.iter().map(|e| e["id"].as_str().unwrap()).collect();
+    let mut tasks: Vec<&str> = events.iter().map(|e| e["task"].as_str().unwrap()).collect();
+    ids.sort();
+    ids.dedup();
+    tasks.sort();
+    tasks.dedup();
+    assert_eq!((ids.len(), tasks.len()), (30, 30), "{pending}");
+    assert!(pending["corrupt"].as_array().unwrap().is_empty());
+}
