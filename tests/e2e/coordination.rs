@@ -185,7 +185,7 @@ fn the_pm_decides_at_19_21_and_31_minutes_a_brainstorm_walks_ideation_and_an_eve
         Turn::tools(vec![ToolUse::bash(aged_check(login, 31))])
             .expect_tool_result_contains("\"alerts\":[]")
             .expect_tool_result_contains("\"action\":\"ESCALATE\"")
-            .expect_tool_result_contains(&format!("asked {login}.1 (suspend)")),
+            .expect_tool_result_contains(format!("asked {login}.1 (suspend)")),
         Turn::tools(vec![ToolUse::bash(format!("cat docs/features/{login}/tasks.md"))])
             .expect_tool_result_contains("\"action\":\"INTERRUPT\"")
             .expect_tool_result_contains("T1 skipped"),

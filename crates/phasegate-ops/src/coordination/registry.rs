@@ -34,8 +34,18 @@ pub fn ensure(
     now: DateTime<Utc>,
 ) -> Result<(SessionRecord, Came), StoreError> {
     let existing = project.session(session).unwrap_or(None);
-    let (record, came) = fresh_or_kept(existing, session, cwd, worktree, now);
-    project.save_session(&record)?;
+    let (record, came) = fresh_or_kept(existing.clone(), session, cwd, worktree, now);
+    // Nothing but the heartbeat changed: one `utimensat`, no rewrite.
+    let same = existing.is_some_and(|mut e| {
+        e.heartbeat_at = record.heartbeat_at;
+        e == record
+    });
+    match same {
+        true => {
+            project.touch_session(session, now);
+        }
+        false => project.save_session(&record)?,
+    }
     Ok((record, came))
 }
 
