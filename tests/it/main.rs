@@ -14,6 +14,7 @@ mod hook_pre_tool_use;
 mod hook_session_start;
 mod hook_stop;
 mod index;
+mod knowledge;
 mod parallel;
 mod phase;
 mod pipeline;

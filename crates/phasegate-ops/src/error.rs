@@ -56,6 +56,10 @@ impl OpError {
 /// A workflow rule of an operation said no. Each names what to do instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
+    // The knowledge base.
+    #[error("the lesson is not recorded: {why}")]
+    NotAdmitted { why: String },
+
     // A feature's phases.
     #[error("{message}")]
     TransitionBlocked { phase: Phase, message: String },

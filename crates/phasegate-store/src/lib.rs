@@ -11,6 +11,7 @@ pub mod fs;
 pub mod git;
 pub mod index;
 pub mod journal;
+pub mod knowledge;
 pub mod lock;
 pub mod pipeline;
 pub mod process;

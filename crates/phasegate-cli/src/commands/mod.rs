@@ -9,6 +9,7 @@ mod backlog;
 mod feature;
 mod finish;
 mod input;
+mod kb;
 mod next;
 mod phase;
 mod pipeline;
@@ -68,6 +69,9 @@ enum Command {
     /// The feature's task list as data: list, the next ready task(s), and its checkboxes.
     #[command(subcommand)]
     Tasks(tasks::TasksCommand),
+    /// The knowledge base: gotchas, patterns and decisions learned from builds.
+    #[command(subcommand)]
+    Kb(kb::KbCommand),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -102,6 +106,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Question(cmd) => question::run(cmd, ctx),
         Command::Slack(cmd) => slack::run(cmd, ctx),
         Command::Tasks(cmd) => tasks::run(cmd, ctx),
+        Command::Kb(cmd) => kb::run(cmd, ctx),
     }
 }
 
