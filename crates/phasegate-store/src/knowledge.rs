@@ -25,7 +25,10 @@ use crate::journal::{self, FileWrite};
 use crate::lock::FileLock;
 use crate::project::Project;
 
-/// Where the items live, relative to the root of a working tree.
+/// Where the items live, relative to the root of a working tree. The index
+/// lives apart, in the runtime folder (`<git common dir>/phasegate/
+/// knowledge-index/<hash of the tree's root>/`), so writing it never touches
+/// the items folder's time.
 pub const KNOWLEDGE_DIR: &str = ".phasegate/knowledge";
 
 /// An item read from its file.
@@ -43,18 +46,42 @@ pub struct BadItem {
     pub error: String,
 }
 
-/// What an index was built from.
+/// What an index was built from: the folder as a listing and a few stats
+/// see it, so that freshness is checked without reading an item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
     pub version: u32,
     /// The items folder's modification time (nanoseconds since the epoch).
     pub dir_mtime_ns: u128,
-    pub items: usize,
-    /// The newest item's modification time when it was built.
+    /// How many `.md` files it holds.
+    pub files: usize,
+    /// The newest `.md` file's modification time.
     pub newest_ns: u128,
-    /// Files that could not be read when it was built.
-    #[serde(default)]
-    pub unreadable: Vec<String>,
+}
+
+impl Manifest {
+    /// The folder as it is now (a listing and one stat per file).
+    pub fn scan(items_dir: &Path) -> Manifest {
+        let mut files = 0;
+        let mut newest_ns = 0;
+        if let Ok(entries) = std::fs::read_dir(items_dir) {
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with('.') || !name.ends_with(".md") {
+                    continue;
+                }
+                files += 1;
+                newest_ns = newest_ns.max(mtime_ns(&e.path()).unwrap_or(0));
+            }
+        }
+        Manifest {
+            version: phasegate_core::knowledge::INDEX_VERSION,
+            dir_mtime_ns: mtime_ns(items_dir).unwrap_or(0),
+            files,
+            newest_ns,
+        }
+    }
 }
 
 impl Project {
@@ -163,8 +190,11 @@ const MANIFEST: &str = "manifest";
 
 /// The index folder for the working tree at `root`, under `runtime`.
 pub fn index_dir(runtime: &Path, root: &Path) -> PathBuf {
+    // One name however the root is spelled (git's work directory ends with a
+    // slash; a hook's path may run through a link).
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
     let key = root.to_string_lossy();
-    runtime.join("knowledge").join(format!("index-{:016x}", fnv1a(key.as_bytes())))
+    runtime.join("knowledge-index").join(format!("{:016x}", fnv1a(key.as_bytes())))
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {

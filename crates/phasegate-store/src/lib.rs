@@ -5,6 +5,7 @@
 //! `.meta.json` read-modify-write, pipeline files, and git through libgit2.
 
 pub mod agents;
+pub mod brief;
 pub mod error;
 pub mod feature;
 pub mod fs;

@@ -81,12 +81,19 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
         carried: &carried,
         code,
     });
-    let prompt = crate::brief::finish(
-        &project,
-        brief,
-        &crate::brief::Subject { feature: Some(feature.name()), ..Default::default() },
-    )
-    .text;
+    // A reviewer of code checks the gotchas the implementer was given.
+    let subject = if phase.reviews_code() {
+        crate::brief::Subject {
+            feature: Some(&feature),
+            work: crate::knowledge::inject::tasks_work(&feature),
+            root: Some(code_dir.clone()),
+            role: crate::brief::Role::Reviewer,
+            loading: phasegate_core::brief::Loading::Eager,
+        }
+    } else {
+        crate::brief::Subject::feature(&feature, phasegate_core::brief::Loading::Eager)
+    };
+    let prompt = crate::brief::finish(&project, brief, &subject).packed.text;
     let diff_file = diff_path(&feature, phase);
     Ok(ReviewerBrief {
         agent: agent.qualified(),

@@ -14,7 +14,7 @@ use phasegate_core::knowledge::{
     SourceText,
 };
 use phasegate_store::Project;
-use phasegate_store::knowledge::{BadItem, Manifest, StoredItem, mtime_ns, read_manifest};
+use phasegate_store::knowledge::{BadItem, Manifest, StoredItem, read_manifest};
 use serde::Serialize;
 
 use crate::env::Env;
@@ -72,11 +72,11 @@ pub fn load(project: &Project, root: &Path) -> OpResult<Loaded> {
 }
 
 /// Rebuilds the index of `loaded`'s working tree when it is stale: its
-/// manifest does not match the folder's time, the count, or the newest
-/// item's time (a hand edit in place). True when it was rebuilt.
+/// manifest does not match the folder as a listing and stats see it (an
+/// item added, removed, or edited in place). True when it was rebuilt.
 pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
     let index_dir = project.knowledge_index_dir(&loaded.root);
-    let manifest = manifest_of(loaded);
+    let manifest = Manifest::scan(&loaded.dir);
     if read_manifest(&index_dir).as_ref() == Some(&manifest) {
         return false;
     }
@@ -85,14 +85,21 @@ pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
     true
 }
 
-fn manifest_of(loaded: &Loaded) -> Manifest {
-    Manifest {
-        version: knowledge::INDEX_VERSION,
-        dir_mtime_ns: mtime_ns(&loaded.dir).unwrap_or(0),
-        items: loaded.items.len(),
-        newest_ns: loaded.items.iter().filter_map(|s| mtime_ns(&s.path)).max().unwrap_or(0),
-        unreadable: loaded.bad.iter().map(|b| b.path.display().to_string()).collect(),
+/// The index folder of the working tree at `root`, fresh: checked by a
+/// listing and one stat per item, rebuilt from the items only when stale.
+/// None when the tree has no knowledge base.
+pub fn fresh_index(project: &Project, root: &Path) -> Option<PathBuf> {
+    let items = Project::knowledge_dir_in(root);
+    if !items.is_dir() {
+        return None;
     }
+    let index_dir = project.knowledge_index_dir(root);
+    let manifest = Manifest::scan(&items);
+    if read_manifest(&index_dir).as_ref() != Some(&manifest) {
+        let loaded = load(project, root).ok()?;
+        project.write_knowledge_index(root, &knowledge::build_index(&loaded.plain()), &manifest);
+    }
+    Some(index_dir)
 }
 
 /// An item and where it is.

@@ -6,3 +6,4 @@
 //! writes the lessons.
 
 pub mod base;
+pub mod inject;

@@ -289,9 +289,14 @@ pub fn review(
         previous: &previous,
         reply_format: REPLY_FORMAT,
     });
-    let subject =
-        crate::brief::Subject { feature: Some(feature.name()), task: Some(&task.id), files: task.files.clone() };
-    let prompt = crate::brief::finish(&project, request, &subject).text;
+    let subject = crate::brief::Subject {
+        feature: Some(&feature),
+        work: vec![crate::knowledge::inject::Work { task: task.id.clone(), files: task.files.clone(), action: None }],
+        root: Some(project.code_dir(&feature.load()?)),
+        role: crate::brief::Role::Reviewer,
+        loading: phasegate_core::brief::Loading::Eager,
+    };
+    let prompt = crate::brief::finish(&project, request, &subject).packed.text;
     Ok(Brief {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
