@@ -229,8 +229,10 @@ fn the_readme_states_the_numbers_the_code_uses() {
     let mut wrong = Vec::new();
     for (pattern, expected) in &checks {
         let re = Regex::new(pattern).unwrap();
-        let found: Vec<Vec<f64>> =
-            re.captures_iter(&readme).map(|c| c.iter().skip(1).map(|m| number(m.unwrap().as_str())).collect()).collect();
+        let found: Vec<Vec<f64>> = re
+            .captures_iter(&readme)
+            .map(|c| c.iter().skip(1).map(|m| number(m.unwrap().as_str())).collect())
+            .collect();
         if found.is_empty() {
             wrong.push(format!("the README no longer says /{pattern}/: say it again, or change this test"));
         }
@@ -288,7 +290,8 @@ fn the_exit_codes_of_the_readme_skill_md_and_help_agree() {
         .collect();
     assert_eq!(readme_codes, BTreeSet::from([0, 1, 2, 3, 127]), "the README's table changed: update this test");
     let skill = read("skills/workflow-state/SKILL.md");
-    let paragraph = flat(skill.split_once("Exit codes").expect("SKILL.md's exit codes").1.split("\n\n").next().unwrap());
+    let paragraph =
+        flat(skill.split_once("Exit codes").expect("SKILL.md's exit codes").1.split("\n\n").next().unwrap());
     assert_eq!(codes_in(&paragraph, ";"), readme_codes, "SKILL.md's exit codes:\n{paragraph}");
     let help = std::process::Command::new(env!("CARGO_BIN_EXE_workflow-state")).arg("--help").output().unwrap();
     let help = String::from_utf8(help.stdout).unwrap();
@@ -310,8 +313,7 @@ fn the_phase_commands_are_one_template() {
     const CODE_TOOLS: &str = "Bash, Read, Write, Edit, Glob, Grep, Agent";
     let produce = Regex::new(r"Produce (.+?) as\n").unwrap();
     let mut template: Option<(String, String)> = None;
-    let phases: Vec<&str> =
-        phasegate_core::Phase::ALL.iter().map(|p| p.name()).filter(|p| *p != "finish").collect();
+    let phases: Vec<&str> = phasegate_core::Phase::ALL.iter().map(|p| p.name()).filter(|p| *p != "finish").collect();
     assert_eq!(phases.len(), 7);
     for phase in phases {
         let file = format!("commands/{phase}.md");
