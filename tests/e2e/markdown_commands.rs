@@ -235,6 +235,15 @@ const BETWEEN: &[Between] = &[
         run: Some("workflow-state tasks start <task> --feature <feature>"),
         set: &[],
     },
+    // The reviewer was asked long ago: its deadline has passed.
+    Between {
+        file: "skills/workflow-state/phases/implement.md",
+        before: "workflow-state tasks record <task> --timed-out",
+        run: Some(
+            "sed -E 's/\"asked_at\": *\"[^\"]*\"/\"asked_at\": \"2000-01-01T00:00:00Z\"/' <feature-dir>/.review-cycles.json > <feature-dir>/.review-cycles.tmp && mv <feature-dir>/.review-cycles.tmp <feature-dir>/.review-cycles.json",
+        ),
+        set: &[],
+    },
     // The batch: T2 and T3 of the parallel heading.
     Between {
         file: "skills/workflow-state/phases/implement.md",
