@@ -16,6 +16,7 @@ mod hook_session_start;
 mod hook_stop;
 mod index;
 mod knowledge;
+mod knowledge_briefs;
 mod parallel;
 mod phase;
 mod pipeline;
