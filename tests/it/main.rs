@@ -29,6 +29,7 @@ mod status;
 mod task_review;
 mod tasks;
 mod validate;
+mod version;
 mod walk_bugs;
 
 /// Every file in tests/it is a module of this binary.
