@@ -28,12 +28,19 @@ fn plugin_with_version(version: &str) -> tempfile::TempDir {
 }
 
 #[test]
-fn plugin_json_and_version_sh_carry_the_workspace_version() {
+fn plugin_json_and_the_scripts_carry_the_workspace_version() {
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(root().join(".claude-plugin/plugin.json")).unwrap()).unwrap();
     assert_eq!(manifest["version"], VERSION, "run scripts/version.sh {VERSION} (or the version you meant)");
-    let out = Command::new("sh").arg(root().join("scripts/version.sh")).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), VERSION, "scripts/version.sh");
+    for script in ["scripts/version.sh", "scripts/package.sh"] {
+        let mut cmd = Command::new("sh");
+        cmd.arg(root().join(script));
+        if script.ends_with("package.sh") {
+            cmd.arg("version");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), VERSION, "{script}");
+    }
 }
 
 #[test]
