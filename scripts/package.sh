@@ -26,19 +26,31 @@ version() {
   sed -n '/^\[workspace.package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' "$root/Cargo.toml"
 }
 
-# The platforms: rust target -> npm suffix, os, cpu, libc, extra rustflags.
-# Linux gnu: non-PIE (relocation-model=static) against the dynamic glibc, so the
-# loader has almost nothing to relocate; musl: fully static. See docs/distribution.md.
+# The platforms: rust target -> npm suffix, os, cpu, libc, rustflags of
+# phasegate-hook, rustflags of workflow-state ("-": none). Linux glibc: the hook
+# fully static and non-PIE (no loader, nothing to relocate: it starts faster
+# than a dynamic `fn main() {}`); workflow-state non-PIE against the dynamic
+# glibc, because it resolves Slack's address and a static glibc's getaddrinfo
+# needs the NSS modules of the very glibc it was built with. musl and Windows:
+# both static. See docs/distribution.md and docs/benchmarks.md.
+glibc_hook="-Ctarget-feature=+crt-static -Crelocation-model=static"
 platform_of() {
   case $1 in
-    x86_64-unknown-linux-gnu) echo "linux-x64-gnu linux x64 glibc -Crelocation-model=static" ;;
-    aarch64-unknown-linux-gnu) echo "linux-arm64-gnu linux arm64 glibc -Crelocation-model=static" ;;
-    x86_64-unknown-linux-musl) echo "linux-x64-musl linux x64 musl -Ctarget-feature=+crt-static" ;;
-    aarch64-unknown-linux-musl) echo "linux-arm64-musl linux arm64 musl -Ctarget-feature=+crt-static" ;;
-    x86_64-apple-darwin) echo "darwin-x64 darwin x64 - -" ;;
-    aarch64-apple-darwin) echo "darwin-arm64 darwin arm64 - -" ;;
-    x86_64-pc-windows-msvc) echo "win32-x64 win32 x64 - -Ctarget-feature=+crt-static" ;;
-    *) echo "package.sh: unknown target $1" >&2; exit 2 ;;
+    x86_64-unknown-linux-gnu) echo "linux-x64-gnu linux x64 glibc" ;;
+    aarch64-unknown-linux-gnu) echo "linux-arm64-gnu linux arm64 glibc" ;;
+    x86_64-unknown-linux-musl) echo "linux-x64-musl linux x64 musl" ;;
+    aarch64-unknown-linux-musl) echo "linux-arm64-musl linux arm64 musl" ;;
+    x86_64-apple-darwin) echo "darwin-x64 darwin x64 -" ;;
+    aarch64-apple-darwin) echo "darwin-arm64 darwin arm64 -" ;;
+    x86_64-pc-windows-msvc) echo "win32-x64 win32 x64 -" ;;
+    *) echo "package.sh: unknown target $1" >&2; return 2 ;;
+  esac
+}
+flags_of() { # target, binary
+  case $1 in
+    *-linux-gnu) if [ "$2" = phasegate-hook ]; then echo "$glibc_hook"; else echo "-Crelocation-model=static"; fi ;;
+    *-linux-musl | *-windows-msvc) echo "-Ctarget-feature=+crt-static" ;;
+    *) echo "" ;;
   esac
 }
 
@@ -55,26 +67,45 @@ check_plugin_version() {
   fi
 }
 
-# Builds both binaries for a target with its shipped flags; prints the folder
-# that holds them. scripts/install.sh builds through here too, so a source
-# install runs the very binaries a release ships.
+# Builds both binaries for a target with their shipped flags into
+# <target-dir>/dist-bin/<target>/ and prints that folder. scripts/install.sh
+# builds through here too, so a source install runs the very binaries a
+# release ships.
 cmd_build() {
   target=$1
-  flags=$(platform_of "$target" 2>/dev/null | cut -d' ' -f5) || flags=
-  [ "$flags" = - ] && flags=
+  # What cargo sets for a crate (this script may run inside `cargo test`):
+  # build scripts watch some of these (ring: CARGO_MANIFEST_DIR), so left
+  # set they would rebuild everything whenever the caller differs.
+  for v in $(env | sed -n 's/^\(CARGO_\(MANIFEST\|PKG\|CRATE\|PRIMARY\|TARGET_TMPDIR\|RUSTC_CURRENT\)[A-Za-z0-9_]*\)=.*/\1/p'); do
+    unset "$v"
+  done
   target_dir=${PHASEGATE_DIST_TARGET_DIR:-$root/target}
-  # Always --target, even for the host: RUSTFLAGS then reach only the target's
-  # code, not build scripts and proc-macros (a proc-macro cannot be non-PIE).
-  echo "package.sh: building $target (RUSTFLAGS=$flags)" >&2
-  RUSTFLAGS="${RUSTFLAGS:-} $flags" cargo build --release --locked --manifest-path "$root/Cargo.toml" \
-    --target-dir "$target_dir" --target "$target" --bin workflow-state --bin phasegate-hook >&2
-  echo "$target_dir/$target/release"
+  dest=$target_dir/dist-bin/$target
+  mkdir -p "$dest"
+  ext=
+  case $target in *windows*) ext=.exe ;; esac
+  for b in workflow-state phasegate-hook; do
+    flags=$(flags_of "$target" "$b")
+    # One target folder per set of flags: cargo rebuilds everything when
+    # RUSTFLAGS change, so two sets in one folder would rebuild on every run.
+    case $flags in
+      "$glibc_hook") dir=$target_dir/static ;;
+      *) dir=$target_dir ;;
+    esac
+    # Always --target, even for the host: RUSTFLAGS then reach only the
+    # target's code, not build scripts and proc-macros (they cannot be static).
+    echo "package.sh: building $b for $target (RUSTFLAGS=$flags)" >&2
+    RUSTFLAGS="${RUSTFLAGS:-} $flags" cargo build --release --locked --manifest-path "$root/Cargo.toml" \
+      --target-dir "$dir" --target "$target" --bin "$b" >&2
+    cp "$dir/$target/release/$b$ext" "$dest/$b$ext"
+  done
+  echo "$dest"
 }
 
 cmd_platform() {
   target=$1
   out=$2
-  spec=$(platform_of "$target")
+  spec=$(platform_of "$target") || exit 2
   # shellcheck disable=SC2086
   set -- $spec
   suffix=$1 os=$2 cpu=$3 libc=$4
