@@ -161,6 +161,7 @@ fn users_install_and_update_through_claude_code_without_a_toolchain() {
     }
     let f = Fixture::repo();
     let user = User::new(&f, &registry);
+    user.plugin(&["validate", "--strict", &dist.join("plugin").display().to_string()]);
 
     // Step 1 and 2 of the README, with the repository's own marketplace.json.
     let marketplace = f.home.join("marketplace");
