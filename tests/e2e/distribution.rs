@@ -195,12 +195,19 @@ fn users_install_and_update_through_claude_code_without_a_toolchain() {
 
     // A session: SessionStart reports the feature (and nothing about the
     // install: it is sound); /phasegate:specify expands through the Bash
-    // tool's workflow-state, and the model's `phase start` runs it.
+    // tool's workflow-state, and the model's `phase start` runs it; its
+    // --version finds the installed plugin with no CLAUDE_PLUGIN_ROOT (the
+    // Bash tool has none) from where npm put the binary.
     f.ws(&["feature", "new", "installed"]);
     let api = MockApi::start(Scenario::new().main(vec![
-        Turn::tools(vec![ToolUse::bash("workflow-state phase start specify --feature 001-installed")])
-            .expect_user_text_contains("specify: not started"),
-        Turn::text("ok").expect_tool_result_contains("\"start\":\"started\""),
+        Turn::tools(vec![
+            ToolUse::bash("workflow-state phase start specify --feature 001-installed"),
+            ToolUse::bash("workflow-state --version"),
+        ])
+        .expect_user_text_contains("specify: not started"),
+        Turn::text("ok")
+            .expect_tool_result_contains("\"start\":\"started\"")
+            .expect_tool_result_contains(format!("workflow-state {v}\nplugin: phasegate {v} ({}", root.display())),
     ]));
     let out = user.claude(&f).prompt("/phasegate:specify").run(&api);
     assert!(out.success(), "{}", out.report());
