@@ -8,6 +8,7 @@ mod util;
 mod attacks;
 mod build;
 mod concurrency;
+mod dist_launcher;
 mod feature;
 mod finish;
 mod hook_pre_tool_use;
