@@ -94,8 +94,10 @@ cmd_build() {
     esac
     # Always --target, even for the host: RUSTFLAGS then reach only the
     # target's code, not build scripts and proc-macros (they cannot be static).
+    # LIBZ_SYS_STATIC: libgit2's zlib is compiled in, so no binary needs the
+    # system's libz.so.1.
     echo "package.sh: building $b for $target (RUSTFLAGS=$flags)" >&2
-    RUSTFLAGS="${RUSTFLAGS:-} $flags" cargo build --release --locked --manifest-path "$root/Cargo.toml" \
+    LIBZ_SYS_STATIC=1 RUSTFLAGS="${RUSTFLAGS:-} $flags" cargo build --release --locked --manifest-path "$root/Cargo.toml" \
       --target-dir "$dir" --target "$target" --bin "$b" >&2
     cp "$dir/$target/release/$b$ext" "$dest/$b$ext"
   done

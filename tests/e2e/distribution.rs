@@ -287,3 +287,64 @@ fn republish(dist: &Path, v: &str, newer: &str) -> tempfile::TempDir {
     pack(out.join("plugin"));
     tmp
 }
+
+/// The lockfile's sha512 is enforced, not only written: a platform tarball
+/// that differs from the one the plugin package pins (same name and version,
+/// other bytes, as a tampered mirror would serve) is not installed. npm
+/// skips a failed optional package and Claude Code reports the install as a
+/// success, so this is also the "binary missing" case: no hook binary
+/// exists, yet a session runs, a Write is not blocked, and the Bash tool's
+/// workflow-state says in one line what to do.
+#[test]
+fn a_platform_tarball_other_than_the_pinned_one_is_not_installed_and_blocks_nothing() {
+    let dist = dist();
+    let v = version();
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = Command::new("cp").arg("-R").arg(dist.join("linux-x64-gnu")).arg(tmp.path()).status().unwrap();
+    assert!(copy.success());
+    let stage = tmp.path().join("linux-x64-gnu");
+    std::fs::write(stage.join("anchor/three/deep/README.md"), "not the published bytes\n").unwrap();
+    let pack = Command::new("npm")
+        .args(["pack", "--silent", "--pack-destination"])
+        .arg(tmp.path())
+        .current_dir(&stage)
+        .output()
+        .unwrap();
+    assert!(pack.status.success(), "{}", log(&pack));
+    let registry = NpmRegistry::start();
+    let tampered = registry.publish(&tmp.path().join(format!("phasegate-plugin-linux-x64-gnu-{v}.tgz")), true);
+    let pinned = integrity(&std::fs::read(dist.join(format!("phasegate-plugin-linux-x64-gnu-{v}.tgz"))).unwrap());
+    assert_ne!(tampered["dist"]["integrity"], pinned.as_str());
+    registry.publish(&dist.join(format!("phasegate-plugin-{v}.tgz")), true);
+
+    let f = Fixture::repo();
+    let user = User::new(&f, &registry);
+    let marketplace = f.home.join("marketplace");
+    std::fs::create_dir_all(marketplace.join(".claude-plugin")).unwrap();
+    std::fs::copy(
+        plugin_root().join(".claude-plugin/marketplace.json"),
+        marketplace.join(".claude-plugin/marketplace.json"),
+    )
+    .unwrap();
+    user.plugin(&["marketplace", "add", &marketplace.display().to_string()]);
+    user.plugin(&["install", "phasegate@phasegate"]);
+    let root = PathBuf::from(user.installed()["installPath"].as_str().unwrap());
+    let fetched = registry.requests();
+    assert!(fetched.iter().any(|r| r.ends_with(&format!("/-/plugin-linux-x64-gnu-{v}.tgz"))), "{fetched:?}");
+    assert!(!root.join(format!("node_modules/{PLATFORM}")).exists(), "the tampered package was installed");
+    let found = Command::new("find").arg(&root).args(["-name", "phasegate-hook*"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&found.stdout).trim(), "", "a hook binary was installed");
+
+    let target = f.repo.join("notes.txt");
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::write(target.display().to_string(), "written\n")]),
+        Turn::tools(vec![ToolUse::bash("workflow-state status")]),
+        Turn::text("ok").expect_tool_result_contains(
+            "phasegate's binary for this platform (Linux x86_64) is not installed. In Claude Code run: /plugin uninstall phasegate@phasegate, then /plugin install phasegate@phasegate",
+        ),
+    ]));
+    let out = user.claude(&f).allowed_tools("Bash,Write").prompt("hi").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "written\n", "the Write was blocked");
+}
