@@ -180,8 +180,17 @@ fn users_install_and_update_through_claude_code_without_a_toolchain() {
 
     // What Claude Code put there: the plugin package, and npm's install of
     // the one platform package (the link to its anchor included).
-    let hooks = std::fs::read_to_string(root.join("hooks/hooks.json")).unwrap();
-    assert!(hooks.contains(HOOK_COMMAND) && !hooks.contains("\"${CLAUDE_PLUGIN_ROOT}/bin/phasegate-hook\""), "{hooks}");
+    // Every hook: exec form (no shell), the one command for every platform.
+    let hooks: Value = serde_json::from_str(&std::fs::read_to_string(root.join("hooks/hooks.json")).unwrap()).unwrap();
+    let mut commands = 0;
+    for (event, matchers) in hooks["hooks"].as_object().unwrap() {
+        for hook in matchers.as_array().unwrap().iter().flat_map(|m| m["hooks"].as_array().unwrap()) {
+            assert_eq!(hook["command"], HOOK_COMMAND, "{event}: {hook}");
+            assert!(hook["args"].is_array(), "{event} is not in exec form: {hook}");
+            commands += 1;
+        }
+    }
+    assert_eq!(commands, 4, "{hooks}");
     let native = root.join("node_modules/.bin/phasegate-native");
     assert!(std::fs::symlink_metadata(&native).unwrap().file_type().is_symlink());
     assert_eq!(
