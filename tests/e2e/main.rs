@@ -11,6 +11,7 @@ mod agents;
 mod broken;
 mod commands;
 mod context_budget;
+mod distribution;
 mod install;
 mod markdown_commands;
 mod plugin_validate;

@@ -8,6 +8,7 @@ mod util;
 mod attacks;
 mod build;
 mod concurrency;
+mod dist_launcher;
 mod docs;
 mod feature;
 mod finish;
@@ -34,6 +35,7 @@ mod status;
 mod task_review;
 mod tasks;
 mod validate;
+mod version;
 mod walk_bugs;
 
 /// Every file in tests/it is a module of this binary.

@@ -15,6 +15,7 @@ pub mod session;
 
 pub mod feature;
 pub mod hooks;
+pub mod install;
 pub mod knowledge;
 pub mod pipeline;
 pub mod questions;
