@@ -26,6 +26,7 @@ pub const COMMAND_ARGS: &[(&str, &str)] = &[
     ("review-codex", ""),
     ("answer", "001-login.1 magic link"),
     ("auto", ""),
+    ("retro", "001-login"),
 ];
 
 pub fn command_files() -> BTreeMap<String, String> {

@@ -27,6 +27,8 @@ pub enum Schema {
     Ideation,
     KnowledgeItem,
     ContextConfig,
+    RetroReply,
+    Retro,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -34,7 +36,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 18] = [
+    pub const ALL: [Schema; 20] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -53,6 +55,8 @@ impl Schema {
         Schema::Ideation,
         Schema::KnowledgeItem,
         Schema::ContextConfig,
+        Schema::RetroReply,
+        Schema::Retro,
     ];
 
     /// Its name for `workflow-state schema <name>`: the file name without
@@ -97,6 +101,8 @@ impl Schema {
             Schema::Ideation => "ideation.schema.json",
             Schema::KnowledgeItem => "knowledge-item.schema.json",
             Schema::ContextConfig => "context-config.schema.json",
+            Schema::RetroReply => "retro-reply.schema.json",
+            Schema::Retro => "retro.schema.json",
         }
     }
 
@@ -121,6 +127,8 @@ impl Schema {
             Schema::Ideation => include_str!("../../../schemas/ideation.schema.json"),
             Schema::KnowledgeItem => include_str!("../../../schemas/knowledge-item.schema.json"),
             Schema::ContextConfig => include_str!("../../../schemas/context-config.schema.json"),
+            Schema::RetroReply => include_str!("../../../schemas/retro-reply.schema.json"),
+            Schema::Retro => include_str!("../../../schemas/retro.schema.json"),
         }
     }
 

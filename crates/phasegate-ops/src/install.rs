@@ -27,10 +27,10 @@ pub fn install_problem(plugin_root: Option<&Path>, workflow_state: &Path) -> Opt
     let meta = match read {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Some(format!("workflow-state is missing ({}); {reinstall}", workflow_state.display()));
+            return Some(format!("the CLI {} is missing; {reinstall}", workflow_state.display()));
         }
         Err(e) => {
-            return Some(format!("workflow-state cannot be read ({}: {e}); {reinstall}", workflow_state.display()));
+            return Some(format!("the CLI {} cannot be read ({e}); {reinstall}", workflow_state.display()));
         }
     };
     #[cfg(unix)]
@@ -38,7 +38,7 @@ pub fn install_problem(plugin_root: Option<&Path>, workflow_state: &Path) -> Opt
         use std::os::unix::fs::PermissionsExt;
         if meta.permissions().mode() & 0o111 == 0 {
             return Some(format!(
-                "workflow-state is not executable ({}); run: chmod 755 {}",
+                "the CLI {} is not executable; run: chmod 755 {}",
                 workflow_state.display(),
                 workflow_state.display()
             ));

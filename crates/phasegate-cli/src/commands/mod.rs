@@ -13,7 +13,8 @@ mod kb;
 mod next;
 mod phase;
 mod pipeline;
-mod question;
+pub(crate) mod question;
+mod retro;
 mod review;
 mod rounds;
 mod schema;
@@ -72,6 +73,8 @@ enum Command {
     /// The knowledge base: gotchas, patterns and decisions learned from builds.
     #[command(subcommand)]
     Kb(kb::KbCommand),
+    /// The retrospective of a feature's build: facts, the agent's brief, record, trend.
+    Retro(retro::RetroArgs),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -107,6 +110,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Slack(cmd) => slack::run(cmd, ctx),
         Command::Tasks(cmd) => tasks::run(cmd, ctx),
         Command::Kb(cmd) => kb::run(cmd, ctx),
+        Command::Retro(a) => retro::run(a, ctx),
     }
 }
 

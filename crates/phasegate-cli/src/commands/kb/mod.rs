@@ -10,6 +10,7 @@ use crate::{CmdResult, Ctx};
 mod index;
 mod lint;
 mod list;
+mod promote;
 mod query;
 mod record;
 mod reinforce;
@@ -26,6 +27,7 @@ pub enum KbCommand {
     Show(show::ShowArgs),
     Lint(lint::LintArgs),
     Index(index::IndexArgs),
+    Promote(promote::PromoteArgs),
 }
 
 pub fn run(cmd: KbCommand, ctx: &mut Ctx<'_>) -> CmdResult {
@@ -38,6 +40,7 @@ pub fn run(cmd: KbCommand, ctx: &mut Ctx<'_>) -> CmdResult {
         KbCommand::Show(a) => show::cmd_show(a, ctx),
         KbCommand::Lint(a) => lint::cmd_lint(a, ctx),
         KbCommand::Index(a) => index::cmd_index(a, ctx),
+        KbCommand::Promote(a) => promote::cmd_promote(a, ctx),
     }
 }
 
