@@ -13,6 +13,7 @@ mod commands;
 mod context_budget;
 mod distribution;
 mod install;
+mod knowledge;
 mod markdown_commands;
 mod plugin_validate;
 mod questions;

@@ -224,6 +224,9 @@ pub struct Recorded {
     pub confidence: f64,
     pub occurrences: u32,
     pub path: String,
+    /// It now meets every condition for CLAUDE.md but the user's yes
+    /// (`kb promote` asks).
+    pub promotable: bool,
     pub message: String,
 }
 
@@ -321,8 +324,19 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
         }
         _ => format!("{id} already holds this sighting; nothing changed."),
     };
+    let claude = phasegate_store::fs::read_optional(&root.join("CLAUDE.md")).ok().flatten().unwrap_or_default();
+    let promotable = knowledge::should_update_claude_md(&now.item, &claude).unwrap_or(false);
+    let message = if promotable {
+        format!(
+            "{message} It now qualifies for CLAUDE.md (confidence {}, seen {} times, in several features): `workflow-state kb promote {id}` asks the user.",
+            now.item.confidence, now.item.occurrences
+        )
+    } else {
+        message
+    };
     Ok(Recorded {
         decision,
+        promotable,
         confidence: now.item.confidence,
         occurrences: now.item.occurrences,
         path: now.path.display().to_string(),
