@@ -233,15 +233,13 @@ fn a_third_sighting_offers_claude_md_and_nothing_is_written_until_the_user_agree
     let listed: Value = serde_json::from_str(&f.ws(&["kb", "list", "--json"])).unwrap();
     let id = listed["items"][0]["id"].as_str().unwrap().to_owned();
     let promote = format!("workflow-state kb promote {id} --feature 001-users");
-    let api = MockApi::start(
-        Scenario::new().main(vec![
+    let api = MockApi::start(Scenario::new().main(vec![
             Turn::tools(vec![ToolUse::bash(record("003-export", "seen in export"))]),
             Turn::tools(vec![ToolUse::bash(promote.clone())]).expect_tool_result_contains("qualifies for CLAUDE.md"),
             Turn::tools(vec![ToolUse::bash(promote.clone())])
                 .expect_tool_result_contains("Nothing is written to CLAUDE.md"),
             Turn::text("Waiting for the user.").expect_tool_result_contains("waits for the user's answer"),
-        ]),
-    );
+        ]));
     let out = f.claude().prompt("Record the route lesson again.").run(&api);
     assert!(out.success(), "{}", out.report());
     api.assert_finished();
@@ -291,14 +289,12 @@ fn a_compact_mid_task_keeps_the_task_and_its_gotchas() {
     let session = out.session_id().expect("a session id");
 
     // Claude Code asks the main model for the summary (sharing its cache).
-    let api = MockApi::start(
-        Scenario::new().main(vec![
+    let api = MockApi::start(Scenario::new().main(vec![
             Turn::text(
                 "<analysis>A task is in progress.</analysis>\n<summary>T1 of 001-users is being implemented.</summary>",
             )
             .expect_user_text_contains(SUMMARY_REQUEST),
-        ]),
-    );
+        ]));
     let out = f.claude().prompt("/compact").args(["--resume", &session]).run(&api);
     assert!(out.success(), "{}", out.report());
     api.assert_finished();

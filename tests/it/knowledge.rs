@@ -157,6 +157,9 @@ fn a_malformed_item_is_named_by_every_command_and_never_rewritten() {
     let listed = env.ws(&["kb", "list", "--json"]).ok().json();
     assert_eq!(listed["items"].as_array().unwrap().len(), 1);
     assert!(listed["unreadable"][0].as_str().unwrap().contains("gotcha-broken-00000000.md"), "{listed}");
+    let q = env.ws(&["kb", "query", "--path", "db/2.sql", "--json"]).ok().json();
+    assert_eq!(q["gotchas"][0]["id"], id, "the readable item still answers");
+    assert!(q["unreadable"][0].as_str().unwrap().contains("gotcha-broken-00000000.md"), "{q}");
     let lint = env.ws(&["kb", "lint"]).code(1);
     lint.stdout_has("gotcha-broken-00000000.md").stdout_has("confidence");
     // Changes are refused while it cannot be read, and it is left as it was.

@@ -162,9 +162,15 @@ impl Project {
         index_dir(&self.runtime_dir(), root)
     }
 
-    /// Writes a freshly built index (best effort: the cache can always be
-    /// built again).
-    pub fn write_knowledge_index(&self, root: &Path, index: &KnowledgeIndex, manifest: &Manifest) {
+    /// Writes a freshly built index, with the files it could not read
+    /// (best effort: the cache can always be built again).
+    pub fn write_knowledge_index(
+        &self,
+        root: &Path,
+        index: &KnowledgeIndex,
+        manifest: &Manifest,
+        unreadable: &[String],
+    ) {
         let dir = self.knowledge_index_dir(root);
         if std::fs::create_dir_all(&dir).is_err() {
             return;
@@ -180,6 +186,7 @@ impl Project {
         for (name, shard) in index.gotchas.iter().chain(index.topics.iter()) {
             ok &= fs::write_atomic(&dir.join(name), &serde_json::to_vec(shard).expect("serialises")).is_ok();
         }
+        ok &= fs::write_atomic(&dir.join(UNREADABLE), &serde_json::to_vec(unreadable).expect("serialises")).is_ok();
         if ok {
             let _ = fs::write_atomic(&dir.join(MANIFEST), &serde_json::to_vec(manifest).expect("serialises"));
         }
@@ -187,6 +194,16 @@ impl Project {
 }
 
 const MANIFEST: &str = "manifest";
+const UNREADABLE: &str = "unreadable";
+
+/// The files the index at `index_dir` could not read when it was built.
+pub fn read_unreadable(index_dir: &Path) -> Vec<String> {
+    fs::read_optional(&index_dir.join(UNREADABLE))
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
 
 /// The index folder for the working tree at `root`, under `runtime`.
 pub fn index_dir(runtime: &Path, root: &Path) -> PathBuf {

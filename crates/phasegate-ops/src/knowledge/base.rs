@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use phasegate_core::knowledge::{
-    self, Evidence, InjectionOutcome, KnowledgeIndex, KnowledgeItem, KnowledgeType, Lesson, RecordDecision, Retirement,
-    SourceText,
+    self, Evidence, IndexEntry, InjectionOutcome, KnowledgeIndex, KnowledgeItem, KnowledgeType, Lesson, RecordDecision,
+    Retirement, SourceText,
 };
 use phasegate_store::Project;
-use phasegate_store::knowledge::{BadItem, Manifest, StoredItem, read_manifest};
+use phasegate_store::knowledge::{BadItem, Manifest, StoredItem, read_manifest, read_unreadable};
 use serde::Serialize;
 
 use crate::env::Env;
@@ -81,7 +81,7 @@ pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
         return false;
     }
     let index: KnowledgeIndex = knowledge::build_index(&loaded.plain());
-    project.write_knowledge_index(&loaded.root, &index, &manifest);
+    project.write_knowledge_index(&loaded.root, &index, &manifest, &loaded.unreadable());
     true
 }
 
@@ -97,7 +97,7 @@ pub fn fresh_index(project: &Project, root: &Path) -> Option<PathBuf> {
     let manifest = Manifest::scan(&items);
     if read_manifest(&index_dir).as_ref() != Some(&manifest) {
         let loaded = load(project, root).ok()?;
-        project.write_knowledge_index(root, &knowledge::build_index(&loaded.plain()), &manifest);
+        project.write_knowledge_index(root, &knowledge::build_index(&loaded.plain()), &manifest, &loaded.unreadable());
     }
     Some(index_dir)
 }
@@ -155,33 +155,39 @@ pub fn relative(root: &Path, path: &str) -> OpResult<String> {
 }
 
 /// Seed 004 §10.1's queries: gotchas for a path and action, patterns for
-/// topics.
+/// topics. Answered from the index (a listing and a stat per item check
+/// that it is fresh; it is rebuilt from the items only when stale), then
+/// only the items found are read whole.
 pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[String]) -> OpResult<QueryResult> {
     let project = session::project(env)?;
     let root = tree_root(&project, &env.cwd);
-    let loaded = load(&project, &root)?;
-    refresh_index(&project, &loaded);
-    let items = loaded.plain();
-    let by_id = |i: &KnowledgeItem| loaded.items.iter().find(|s| s.item.id == i.id).map(Shown::of);
+    let dir = Project::knowledge_dir_in(&root);
+    let index = fresh_index(&project, &root);
+    let read = |e: &IndexEntry| -> Option<Shown> {
+        let file = dir.join(knowledge::file_name(&e.id));
+        let text = phasegate_store::fs::read_optional(&file).ok()??;
+        KnowledgeItem::parse(&text).ok().map(|item| Shown::at(&file, item))
+    };
     let (rel, pattern, gotchas) = match path {
         Some(p) => {
             let rel = relative(&root, &absolute(&env.cwd, p))?;
             let pattern = knowledge::pattern_for(&rel).map_err(|e| OpError::Invalid(format!("{p}: {e}")))?;
-            let found =
-                knowledge::gotchas_for(&items, &rel, action).map_err(|e| OpError::Invalid(format!("{p}: {e}")))?;
-            (Some(rel), Some(pattern), found.into_iter().filter_map(by_id).collect())
+            let found = match &index {
+                Some(i) => super::inject::gotchas_in(i, &rel, action),
+                None => Vec::new(),
+            };
+            (Some(rel), Some(pattern), found.iter().filter_map(read).collect())
         }
         None => (None, None, Vec::new()),
     };
-    let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
-    let patterns = knowledge::patterns_for(&items, &topics).into_iter().filter_map(by_id).collect();
+    let patterns = super::inject::patterns_for(&project, &root, topics).iter().filter_map(read).collect();
     Ok(QueryResult {
         path: rel,
         pattern,
         action: action.map(str::to_owned),
         gotchas,
         patterns,
-        unreadable: loaded.unreadable(),
+        unreadable: index.as_deref().map(read_unreadable).unwrap_or_default(),
     })
 }
 
@@ -514,24 +520,35 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
             });
         }
     }
-    let live: Vec<&StoredItem> = loaded.items.iter().filter(|s| !s.item.is_superseded()).collect();
-    for (i, a) in live.iter().enumerate() {
-        for b in &live[i + 1..] {
-            let lesson = Lesson {
-                item_type: a.item.item_type,
-                content: a.item.content.clone(),
-                file_pattern: a.item.file_pattern.clone(),
-                action: a.item.action.clone(),
-                topic: a.item.topic.clone(),
-                confidence: a.item.confidence,
-                evidence: Vec::new(),
-                discovered_by: String::new(),
-            };
-            if knowledge::similar(&lesson, &b.item) {
-                problems.push(Problem {
-                    path: b.path.display().to_string(),
-                    problem: format!("says what `{}` says; supersede one of them", a.item.id),
-                });
+    // Similar items share their type, pattern and action: compare within
+    // those groups only (10,000 items are not 50 million pairs).
+    type Key<'a> = (&'a str, Option<&'a str>, Option<&'a str>);
+    let mut groups: std::collections::BTreeMap<Key<'_>, Vec<&StoredItem>> = std::collections::BTreeMap::new();
+    for s in loaded.items.iter().filter(|s| !s.item.is_superseded()) {
+        groups
+            .entry((s.item.item_type.name(), s.item.file_pattern.as_deref(), s.item.action.as_deref()))
+            .or_default()
+            .push(s);
+    }
+    for live in groups.values() {
+        for (i, a) in live.iter().enumerate() {
+            for b in &live[i + 1..] {
+                let lesson = Lesson {
+                    item_type: a.item.item_type,
+                    content: a.item.content.clone(),
+                    file_pattern: a.item.file_pattern.clone(),
+                    action: a.item.action.clone(),
+                    topic: a.item.topic.clone(),
+                    confidence: a.item.confidence,
+                    evidence: Vec::new(),
+                    discovered_by: String::new(),
+                };
+                if knowledge::similar(&lesson, &b.item) {
+                    problems.push(Problem {
+                        path: b.path.display().to_string(),
+                        problem: format!("says what `{}` says; supersede one of them", a.item.id),
+                    });
+                }
             }
         }
     }
