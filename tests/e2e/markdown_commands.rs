@@ -212,6 +212,12 @@ fn setup(file: &Path) -> Setup {
         ("path", fixture.path(".worktrees/001-login").display().to_string()),
         ("output-file", fixture.path("validation.log").display().to_string()),
         ("working tree", fixture.repo.display().to_string()),
+        ("file", "db/migrations/001.sql".to_owned()),
+        (
+            "text",
+            "Wrap each migration's DDL in one transaction or a failed step leaves half a schema behind".to_owned(),
+        ),
+        ("failure output", "ERROR: relation users already exists".to_owned()),
     ]);
     if file.ends_with("commands/retro.md") {
         // The agent's reply, and a lesson seen in three features at 0.9:

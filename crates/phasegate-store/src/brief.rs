@@ -79,6 +79,9 @@ pub fn add_given(path: &Path, items: &[GivenItem]) -> Result<(), StoreError> {
     if items.is_empty() {
         return Ok(());
     }
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
     let _lock = FileLock::acquire(&path.with_extension("lock"), Duration::from_millis(200))?;
     let mut log = read_given(path);
     for i in items {
@@ -90,7 +93,7 @@ pub fn add_given(path: &Path, items: &[GivenItem]) -> Result<(), StoreError> {
         let extra = log.items.len() - MAX_GIVEN;
         log.items.drain(..extra);
     }
-    fs::write_atomic(path, &serde_json::to_vec(&log).expect("serialises"))
+    fs::write_cache(path, &serde_json::to_vec(&log).expect("serialises"))
 }
 
 /// Where a file's working tree and git's common directory are, found by

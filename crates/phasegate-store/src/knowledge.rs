@@ -163,7 +163,9 @@ impl Project {
     }
 
     /// Writes a freshly built index, with the files it could not read
-    /// (best effort: the cache can always be built again).
+    /// (best effort: the cache can always be built again). The shards are
+    /// written to a folder of their own, not flushed, and swapped in with
+    /// two renames, so a reader sees the old index or the new one whole.
     pub fn write_knowledge_index(
         &self,
         root: &Path,
@@ -172,23 +174,30 @@ impl Project {
         unreadable: &[String],
     ) {
         let dir = self.knowledge_index_dir(root);
-        if std::fs::create_dir_all(&dir).is_err() {
+        let Some(parent) = dir.parent() else { return };
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let building = parent.join(format!(".{name}.building-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&building);
+        if std::fs::create_dir_all(&building).is_err() {
             return;
         }
-        // The old shards go first: a shard left from an older build would
-        // answer for items that no longer exist.
-        if let Ok(entries) = std::fs::read_dir(&dir) {
-            for e in entries.flatten() {
-                let _ = std::fs::remove_file(e.path());
-            }
-        }
         let mut ok = true;
-        for (name, shard) in index.gotchas.iter().chain(index.topics.iter()) {
-            ok &= fs::write_atomic(&dir.join(name), &serde_json::to_vec(shard).expect("serialises")).is_ok();
+        for (file, shard) in index.gotchas.iter().chain(index.topics.iter()) {
+            ok &= std::fs::write(building.join(file), serde_json::to_vec(shard).expect("serialises")).is_ok();
         }
-        ok &= fs::write_atomic(&dir.join(UNREADABLE), &serde_json::to_vec(unreadable).expect("serialises")).is_ok();
-        if ok {
-            let _ = fs::write_atomic(&dir.join(MANIFEST), &serde_json::to_vec(manifest).expect("serialises"));
+        ok &= std::fs::write(building.join(UNREADABLE), serde_json::to_vec(unreadable).expect("serialises")).is_ok();
+        ok &= std::fs::write(building.join(MANIFEST), serde_json::to_vec(manifest).expect("serialises")).is_ok();
+        if !ok {
+            let _ = std::fs::remove_dir_all(&building);
+            return;
+        }
+        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+        let had = std::fs::rename(&dir, &old).is_ok();
+        if std::fs::rename(&building, &dir).is_err() {
+            let _ = std::fs::remove_dir_all(&building);
+        }
+        if had {
+            let _ = std::fs::remove_dir_all(&old);
         }
     }
 }
