@@ -30,6 +30,8 @@ pub struct ReviewerBrief {
     pub diff_file: Option<String>,
     /// The prompt for the reviewer.
     pub prompt: String,
+    /// What the pack kept and cut under the `review` budget.
+    pub pack: phasegate_core::brief::Packed,
 }
 
 /// The brief for the reviewer of `phase`'s current iteration.
@@ -93,13 +95,15 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     } else {
         crate::brief::Subject::feature(&feature, phasegate_core::brief::Loading::Eager)
     };
-    let prompt = crate::brief::finish(&project, brief, &subject).packed.text;
+    let pack = crate::brief::finish(&project, brief, &subject).packed;
+    let prompt = pack.text.clone();
     let diff_file = diff_path(&feature, phase);
     Ok(ReviewerBrief {
         agent: agent.qualified(),
         verdict_file: feature.verdict_path().display().to_string(),
         diff_file: fs::is_regular_file(&diff_file).then(|| diff_file.display().to_string()),
         prompt,
+        pack,
     })
 }
 

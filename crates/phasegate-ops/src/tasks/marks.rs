@@ -287,6 +287,8 @@ pub struct Context {
     /// The agent to delegate to: the task's, else the default implementer.
     pub agent: String,
     pub prompt: String,
+    /// What the pack kept and cut under the `task-context` budget.
+    pub pack: phasegate_core::brief::Packed,
 }
 
 /// The task's context package (seed 003's CONTEXT / TASK / SUCCESS /
@@ -334,5 +336,11 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
     };
     let finished = crate::brief::finish(&project, brief, &subject);
     crate::brief::remember(env, &project, Some(&feature), &finished.given);
-    Ok(Context { feature: feature.name().to_owned(), task: task.id.clone(), agent, prompt: finished.packed.text })
+    Ok(Context {
+        feature: feature.name().to_owned(),
+        task: task.id.clone(),
+        agent,
+        prompt: finished.packed.text.clone(),
+        pack: finished.packed,
+    })
 }
