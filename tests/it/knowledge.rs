@@ -241,3 +241,19 @@ fn two_sessions_recording_at_once_lose_nothing() {
     }
     env.ws(&["kb", "lint"]).ok();
 }
+
+/// Nothing is read through a link out of the repository: a knowledge folder
+/// that is a link elsewhere is refused, naming it.
+#[cfg(unix)]
+#[test]
+fn a_knowledge_folder_linked_out_of_the_repository_is_refused() {
+    let env = TestEnv::new();
+    let outside = env.outer().join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("gotcha-x-00000000.md"), "---\nid: gotcha-x-00000000\n---\nx\n").unwrap();
+    std::fs::create_dir_all(env.path(".phasegate")).unwrap();
+    std::os::unix::fs::symlink(&outside, env.path(".phasegate/knowledge")).unwrap();
+    env.ws(&["kb", "list"]).code(2).stderr_has(".phasegate/knowledge");
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", ROUTES, "--path", "r/a.ts", "--evidence", "401"]).code(2);
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1, "nothing written there");
+}

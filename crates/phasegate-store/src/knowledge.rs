@@ -100,11 +100,11 @@ impl Project {
     /// Only regular files named `<id>.md` count; a link or folder in their
     /// place is reported.
     pub fn knowledge_items_in(&self, dir: &Path) -> Result<(Vec<StoredItem>, Vec<BadItem>), StoreError> {
-        fs::confine(self.root(), dir).or_else(|e| match e {
-            // A linked worktree's folder lies outside the main checkout.
-            StoreError::Outside { .. } => Ok(()),
-            other => Err(other),
-        })?;
+        // Confined to the working tree the folder belongs to (a linked
+        // worktree's lies outside the main checkout): a link out of it is
+        // refused.
+        let tree = dir.parent().and_then(Path::parent).unwrap_or(self.root());
+        fs::confine(tree, dir)?;
         let entries = match std::fs::read_dir(dir) {
             Ok(e) => e,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),

@@ -52,10 +52,8 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         .map(|s| s.item.clone())
         .ok_or_else(|| OpError::Invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
     let claude_path = root.join("CLAUDE.md");
-    fs::confine(project.root(), &claude_path).or_else(|e| match e {
-        phasegate_store::StoreError::Outside { .. } => Ok(()),
-        other => Err(other),
-    })?;
+    // Confined to the working tree it belongs to: a link out of it is refused.
+    fs::confine(&root, &claude_path)?;
     let claude = fs::read_optional(&claude_path)?.unwrap_or_default();
     let unmet =
         knowledge::unmet(&item, &claude).map_err(|e| OpError::Invalid(format!("{}: {e}", claude_path.display())))?;
