@@ -7,7 +7,7 @@ side with a bare process start (the floor). See docs/benchmarks.md.
 Each figure is the mean wall time of one hook run over RUNS runs, in ms,
 the hook input fed on stdin as Claude Code does.
 """
-import fcntl, json, os, statistics, subprocess, sys, tempfile, time
+import fcntl, json, os, re, resource, statistics, subprocess, sys, tempfile, time
 
 HOOK, WS, BARE = sys.argv[1], sys.argv[2], sys.argv[3]
 RUNS = int(os.environ.get("BENCH_RUNS") or 50)
@@ -27,6 +27,23 @@ def timed(argv, cwd, stdin=b"", env=None):
     t = time.perf_counter()
     run(argv, cwd, stdin, env)
     return (time.perf_counter() - t) * 1000
+
+
+def faults(argv, cwd, stdin=b"", env=None):
+    """Page faults (minor + major) of one run, from the children's rusage."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run(argv, cwd, stdin, env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_minflt - before.ru_minflt) + (after.ru_majflt - before.ru_majflt)
+
+
+def relocations(argv, cwd, stdin=b""):
+    """Relocations the dynamic loader processed (LD_DEBUG=statistics);
+    0 for a static executable, which has no loader."""
+    env = dict(os.environ, LD_DEBUG="statistics")
+    r = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, env=env)
+    found = [int(n) for n in re.findall(rb":\s+number of (?:relative )?relocations: (\d+)", r.stderr)]
+    return sum(found)
 
 
 def repo(root, name):
@@ -102,12 +119,14 @@ def main():
         fcntl.flock(held, fcntl.LOCK_UN)
         if os.path.exists(os.path.join(asking, ".git/phasegate/slack-watch.log")):
             sys.exit("bench: a hook started a second poller while one ran")
-        for name, *_ in cases:
-            rows.append((name, times[name]))
-    print(f"| hook (common case) | ms, mean ± σ of {RUNS} |")
-    print("|---|---|")
-    for name, xs in rows:
-        print(f"| {name} | {fmt(xs)} |")
+        for name, argv, cwd, stdin, env in cases:
+            flt = statistics.mean(faults(argv, cwd, stdin, env) for _ in range(5))
+            rows.append((name, times[name], flt, relocations(argv, cwd, stdin)))
+    floor = statistics.mean(rows[0][1])
+    print(f"| hook (common case) | ms, mean ± σ of {RUNS} | × bare | page faults | relocations |")
+    print("|---|---|---|---|---|")
+    for name, xs, flt, rel in rows:
+        print(f"| {name} | {fmt(xs)} | {statistics.mean(xs) / floor:.2f} | {flt:.0f} | {rel} |")
 
 
 if __name__ == "__main__":

@@ -14,20 +14,36 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 home_dir=${PHASEGATE_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/phasegate}
 
 echo "phasegate: building release binaries (first build takes a few minutes)"
-cargo build --release --locked --manifest-path "$root/Cargo.toml" --bin workflow-state --bin phasegate-hook
+# The same build, flags included, as the release packages (scripts/package.sh).
+host=$(rustc -vV | sed -n 's/^host: //p')
+built=$(sh "$root/scripts/package.sh" build "$host")
 
 new="$home_dir.new.$$"
 rm -rf "$new"
 mkdir -p "$new/.claude-plugin" "$new/phasegate/bin"
-for part in .claude-plugin/plugin.json hooks commands agents skills schemas README.md LICENSE; do
+for part in .claude-plugin/plugin.json hooks monitors commands agents skills schemas README.md LICENSE; do
   mkdir -p "$new/phasegate/$(dirname "$part")"
   cp -R "$root/$part" "$new/phasegate/$part"
 done
-cp "$root/target/release/workflow-state" "$root/target/release/phasegate-hook" "$new/phasegate/bin/"
+cp "$built/workflow-state" "$built/phasegate-hook" "$new/phasegate/bin/"
 chmod 755 "$new/phasegate/bin/"*
 # The staged marketplace lists the same plugin under the same names as the
-# repository's own .claude-plugin/marketplace.json, from ./phasegate.
-sed 's#"source": *"\./"#"source": "./phasegate"#' "$root/.claude-plugin/marketplace.json" > "$new/.claude-plugin/marketplace.json"
+# repository's own .claude-plugin/marketplace.json, but from ./phasegate (the
+# repository's entry installs the released npm package).
+cat >"$new/.claude-plugin/marketplace.json" <<'EOF'
+{
+  "name": "phasegate",
+  "owner": { "name": "phasegate contributors" },
+  "description": "phasegate built from a source checkout (scripts/install.sh).",
+  "plugins": [
+    {
+      "name": "phasegate",
+      "source": "./phasegate",
+      "description": "Phased feature workflow with reviewer loops and exact state, enforced by Rust binaries."
+    }
+  ]
+}
+EOF
 
 mkdir -p "$(dirname "$home_dir")"
 if [ -d "$home_dir" ]; then

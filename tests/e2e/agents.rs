@@ -19,6 +19,7 @@ const AGENTS: &[(&str, &str)] = &[
     ("code-reviewer", "You are the code reviewer of a phasegate pipeline"),
     ("design-implementer", "You are a stateless implementer"),
     ("task-implementer", "You implement one task of a phasegate feature"),
+    ("retrospective", "You are phasegate's retrospective"),
 ];
 
 #[derive(serde::Deserialize)]

@@ -27,6 +27,7 @@ pub const COMMAND_ARGS: &[(&str, &str)] = &[
     ("answer", "001-login.1 magic link"),
     ("auto", ""),
     ("pm", ""),
+    ("retro", "001-login"),
 ];
 
 pub fn command_files() -> BTreeMap<String, String> {

@@ -238,3 +238,47 @@ fn a_failing_or_invalid_final_gate_records_nothing() {
     assert!(!env.task_path(&f, "review-codex.json").exists());
     assert_eq!(env.run_state(&f)["planReview"]["results"].as_array().unwrap().len(), 2);
 }
+
+/// The pipeline's implementer gets the gotchas of its plan's files in
+/// `pipeline next`, and the code gate's reviewer is told them with their ids.
+#[test]
+fn the_pipeline_implementer_gets_the_plans_gotchas_and_the_code_reviewer_checks_them() {
+    let env = TestEnv::new();
+    env.config(r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#);
+    let lesson = "Shell checks must quote every variable they test, or an empty password passes the login check";
+    let id = env
+        .ws(&[
+            "kb",
+            "record",
+            "--type",
+            "gotcha",
+            "--content",
+            lesson,
+            "--pattern",
+            "*.sh",
+            "--evidence",
+            "[: =: unary operator expected",
+            "--json",
+        ])
+        .ok()
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let f = to_plan_review(&env);
+    env.review_stage(S, &f, "plan-reviewer", "sonnet", "approved");
+    env.review_stage(S, &f, "plan-reviewer", "opus", "approved");
+    env.ws_as(S, &["pipeline", "final-gate"]).ok();
+    env.ws_as(S, &["pipeline", "transition", "implementing"]).ok();
+    let next = env.ws_as(S, &["pipeline", "next", "--json"]).ok().json();
+    let context = next["context"]
+        .as_array()
+        .map(|c| c.iter().map(|s| s.as_str().unwrap()).collect::<String>())
+        .unwrap_or_default();
+    assert!(context.contains("## Gotchas (AVOID THESE MISTAKES)") && context.contains(lesson), "{next}");
+    env.write_task(&f, "impl-result.json", &TestEnv::fixture("impl-result.json"));
+    env.ws_as(S, &["pipeline", "transition", "implementing_loop"]).ok();
+    let brief = env.ws_as(S, &["pipeline", "review-brief"]).ok().json();
+    let prompt = brief["prompt"].as_str().unwrap();
+    assert!(prompt.contains("Gotchas the implementer was given") && prompt.contains(&id), "{prompt}");
+}

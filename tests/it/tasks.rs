@@ -140,3 +140,20 @@ fn tasks_context_builds_the_delegates_package_from_the_features_documents() {
     assert!(p.contains("\nEXCLUDE: anything outside this task"), "{p}");
     assert_eq!(env.ws(&["tasks", "context", "T1"]).ok().json()["agent"], "the-developer");
 }
+
+/// Regression: `tasks list` printed "Docs (parallel) (parallel)": a heading
+/// that already says how its tasks run is shown as written; one that does
+/// not gets the execution added.
+#[test]
+fn tasks_list_prints_docs_parallel_parallel() {
+    let (env, _f) = setup(
+        "## Setup (sequential)\n\n- [ ] T1: Add the schema\n\n## Docs (parallel)\n\n- [ ] T2: Write the guide\n- [ ] T3: Write the reference\n\n## Endpoints\n\n- [ ] T4: Add search [`parallel: true`]\n\n## Wrap-up\n\n- [ ] T5: Release\n",
+    );
+    let out = env.ws(&["tasks", "list"]).ok().stdout;
+    let headings: Vec<&str> = out.lines().filter(|l| !l.starts_with('[')).collect();
+    assert_eq!(
+        headings,
+        ["Setup (sequential)", "Docs (parallel)", "Endpoints (parallel)", "Wrap-up (sequential)"],
+        "{out}"
+    );
+}

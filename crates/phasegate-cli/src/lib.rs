@@ -9,6 +9,7 @@ use clap::Parser;
 mod commands;
 mod exit;
 mod output;
+mod version;
 
 pub use exit::ExitStatus;
 
@@ -46,6 +47,10 @@ pub(crate) struct Ctx<'a> {
 pub fn main() -> ExitCode {
     let cli = match commands::Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => {
+            let _ = std::io::stdout().write_all(version::report().as_bytes());
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
             let _ = e.print();
             return match e.kind() {

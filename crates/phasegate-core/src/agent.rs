@@ -32,6 +32,7 @@ pub enum Agent {
     PlanReviewer,
     Implementer,
     CodeReviewer,
+    Retrospective,
 }
 
 /// What an agent is for.
@@ -41,6 +42,9 @@ pub enum AgentRole {
     Reviewer,
     /// Produces work (documents, code, plans).
     Worker,
+    /// Reads the record of finished work and proposes lessons; changes
+    /// nothing and reviews no one.
+    Analyst,
 }
 
 impl Agent {
@@ -59,6 +63,7 @@ impl Agent {
             | Agent::RequirementsGatherer
             | Agent::Planner
             | Agent::Implementer => AgentRole::Worker,
+            Agent::Retrospective => AgentRole::Analyst,
         }
     }
 

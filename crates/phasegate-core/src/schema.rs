@@ -26,6 +26,9 @@ pub enum Schema {
     RoutingConfig,
     Ideation,
     KnowledgeItem,
+    ContextConfig,
+    RetroReply,
+    Retro,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -33,7 +36,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 17] = [
+    pub const ALL: [Schema; 20] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -51,6 +54,9 @@ impl Schema {
         Schema::RoutingConfig,
         Schema::Ideation,
         Schema::KnowledgeItem,
+        Schema::ContextConfig,
+        Schema::RetroReply,
+        Schema::Retro,
     ];
 
     /// Its name for `workflow-state schema <name>`: the file name without
@@ -94,6 +100,9 @@ impl Schema {
             Schema::RoutingConfig => "routing-config.schema.json",
             Schema::Ideation => "ideation.schema.json",
             Schema::KnowledgeItem => "knowledge-item.schema.json",
+            Schema::ContextConfig => "context-config.schema.json",
+            Schema::RetroReply => "retro-reply.schema.json",
+            Schema::Retro => "retro.schema.json",
         }
     }
 
@@ -117,6 +126,9 @@ impl Schema {
             Schema::RoutingConfig => include_str!("../../../schemas/routing-config.schema.json"),
             Schema::Ideation => include_str!("../../../schemas/ideation.schema.json"),
             Schema::KnowledgeItem => include_str!("../../../schemas/knowledge-item.schema.json"),
+            Schema::ContextConfig => include_str!("../../../schemas/context-config.schema.json"),
+            Schema::RetroReply => include_str!("../../../schemas/retro-reply.schema.json"),
+            Schema::Retro => include_str!("../../../schemas/retro.schema.json"),
         }
     }
 

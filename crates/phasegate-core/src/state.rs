@@ -79,7 +79,7 @@ pub const PREFERENCES: StateFile = StateFile {
 pub const KNOWLEDGE: StateFile = StateFile {
     path: ".phasegate/knowledge/*",
     schema: Some(Schema::KnowledgeItem),
-    written_by: "the knowledge base's commands record, reinforce and supersede lessons (a person may edit these files; the model records lessons through the binary)",
+    written_by: "`workflow-state kb record`, `kb reinforce` and `kb supersede` (a person may edit these files in review; the model records lessons through the binary)",
 };
 pub const IDEATION: StateFile = StateFile {
     path: "docs/features/*/ideation.json",

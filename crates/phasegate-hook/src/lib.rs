@@ -159,6 +159,7 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
         },
         Event::SessionStart => match env() {
             Ok(env) => {
+                let note = install_problem().into_iter().chain(note).reduce(|a, b| format!("{a}\nphasegate: {b}"));
                 let context = hooks::session_start(input, &env, note, workflow_state().as_deref());
                 if context.is_empty() { String::new() } else { context_for("SessionStart", &context) }
             }
@@ -178,8 +179,39 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
 /// `workflow-state`, beside this binary (both are built and installed
 /// together): the background Slack poller SessionStart and Stop may start.
 fn workflow_state() -> Option<std::path::PathBuf> {
+    workflow_state_path().filter(|p| p.is_file())
+}
+
+fn workflow_state_path() -> Option<std::path::PathBuf> {
     let exe = std::env::current_exe().ok()?;
-    Some(exe.parent()?.join("workflow-state")).filter(|p| p.is_file())
+    Some(exe.parent()?.join(format!("workflow-state{}", std::env::consts::EXE_SUFFIX)))
+}
+
+/// SessionStart's line when the install is broken or mixed: versions that
+/// disagree, or a `workflow-state` that is missing, not executable, built
+/// for another machine, or (macOS) quarantined. Nothing when all is well.
+fn install_problem() -> Option<String> {
+    let ws = workflow_state_path()?;
+    phasegate_ops::install::install_problem(phasegate_ops::env::plugin_root().as_deref(), &ws)
+        .or_else(|| quarantined(&ws))
+}
+
+/// macOS refuses to start a file downloaded by a browser until the user
+/// allows it (the `com.apple.quarantine` attribute).
+#[cfg(target_os = "macos")]
+fn quarantined(ws: &std::path::Path) -> Option<String> {
+    matches!(xattr::get(ws, "com.apple.quarantine"), Ok(Some(_))).then(|| {
+        format!(
+            "macOS quarantined workflow-state ({}), so it will not start; run: xattr -d com.apple.quarantine {}",
+            ws.display(),
+            ws.display()
+        )
+    })
+}
+
+#[cfg(not(target_os = "macos"))]
+fn quarantined(_: &std::path::Path) -> Option<String> {
+    None
 }
 
 fn context_for(event: &str, text: &str) -> String {

@@ -2,7 +2,7 @@
 //! once per run), the lock timeout and the Claude Code session, all taken
 //! from the process in one place. Environment variable names live here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -48,14 +48,45 @@ pub fn slack_token_set() -> bool {
 pub const PLUGIN_ROOT: &str = "CLAUDE_PLUGIN_ROOT";
 
 /// This plugin's folder: `CLAUDE_PLUGIN_ROOT`, else the nearest folder
-/// above this binary with `.claude-plugin/plugin.json` (an install keeps the
-/// binaries in `<plugin>/bin`, a checkout in `target/<profile>`).
+/// above this binary with `.claude-plugin/plugin.json` (`scripts/install.sh`
+/// keeps the binaries in `<plugin>/bin`, the npm package in
+/// `<plugin>/node_modules/@phasegate/plugin-<platform>/bin`, a checkout in
+/// `target/<profile>`).
 pub fn plugin_root() -> Option<PathBuf> {
     if let Some(root) = std::env::var_os(PLUGIN_ROOT).map(PathBuf::from).filter(|p| p.is_dir()) {
         return Some(root);
     }
     let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    exe.ancestors().skip(1).take(4).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(PathBuf::from)
+    exe.ancestors().skip(1).take(5).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(PathBuf::from)
+}
+
+/// The version of the binaries: every crate, `plugin.json` and the npm
+/// packages take the workspace version (scripts/version.sh stamps it).
+pub const BINARY_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The installed plugin's version: `version` in `<root>/.claude-plugin/plugin.json`.
+pub fn plugin_version(root: &Path) -> Result<String, String> {
+    let path = root.join(".claude-plugin/plugin.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{} is not valid JSON: {e}", path.display()))?;
+    json.get("version")
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| format!("{} has no \"version\"", path.display()))
+}
+
+/// What to say when the plugin at `root` and these binaries disagree on the
+/// version (a partial update, or binaries from another build); None when
+/// they agree.
+pub fn version_mismatch(root: &Path) -> Option<String> {
+    match plugin_version(root) {
+        Ok(v) if v == BINARY_VERSION => None,
+        Ok(v) => Some(format!(
+            "the plugin is version {v} but its binaries are version {BINARY_VERSION}; reinstall it (/plugin uninstall phasegate@phasegate, then /plugin install phasegate@phasegate)"
+        )),
+        Err(e) => Some(format!("the plugin's version is unknown: {e}")),
+    }
 }
 
 /// The user's home folder (`HOME`).
@@ -142,5 +173,25 @@ mod tests {
             let e = lock_timeout(Some(bad)).unwrap_err().to_string();
             assert!(e.contains(LOCK_TIMEOUT_MS), "{e}");
         }
+    }
+
+    #[test]
+    fn version_mismatch_names_both_versions() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".claude-plugin")).unwrap();
+        let write = |v: &str| {
+            std::fs::write(
+                dir.path().join(".claude-plugin/plugin.json"),
+                format!(r#"{{"name":"phasegate","version":"{v}"}}"#),
+            )
+            .unwrap()
+        };
+        write(BINARY_VERSION);
+        assert_eq!(version_mismatch(dir.path()), None);
+        write("9.9.9");
+        let said = version_mismatch(dir.path()).unwrap();
+        assert!(said.contains("plugin is version 9.9.9") && said.contains(BINARY_VERSION), "{said}");
+        std::fs::write(dir.path().join(".claude-plugin/plugin.json"), "{").unwrap();
+        assert!(version_mismatch(dir.path()).unwrap().contains("not valid JSON"));
     }
 }

@@ -56,6 +56,18 @@ impl OpError {
 /// A workflow rule of an operation said no. Each names what to do instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
+    // The knowledge base.
+    #[error("the lesson is not recorded: {why}")]
+    NotAdmitted { why: String },
+    #[error(
+        "`{id}` does not go into CLAUDE.md: {why} (seed 004 §6.3: confidence at least 0.9, seen at least 3 times, in 2 or more features, not there yet)"
+    )]
+    NotPromotable { id: String, why: String },
+    #[error(
+        "`{id}` waits for the user's answer to {question}: nothing is written to CLAUDE.md until they say yes (`workflow-state question answer {question} Yes`, or No)"
+    )]
+    PromotionWaits { id: String, question: String },
+
     // A feature's phases.
     #[error("{message}")]
     TransitionBlocked { phase: Phase, message: String },

@@ -16,6 +16,8 @@ pub mod session;
 pub mod coordination;
 pub mod feature;
 pub mod hooks;
+pub mod install;
+pub mod knowledge;
 pub mod pipeline;
 pub mod questions;
 pub mod tasks;

@@ -5,6 +5,7 @@
 //! `.meta.json` read-modify-write, pipeline files, and git through libgit2.
 
 pub mod agents;
+pub mod brief;
 pub mod error;
 pub mod events;
 pub mod feature;
@@ -12,6 +13,7 @@ pub mod fs;
 pub mod git;
 pub mod index;
 pub mod journal;
+pub mod knowledge;
 pub mod leases;
 pub mod locate;
 pub mod lock;

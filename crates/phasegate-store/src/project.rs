@@ -86,6 +86,7 @@ pub const LOCAL_EXCLUDES: &[&str] = &[
     "/docs/features/*/.*-brief.md",
     "/docs/features/*/.*.reply.md",
     "/docs/features/*/.*.review.md",
+    "/docs/features/*/.question.json",
     "/.claude/suspended/",
     "/.claude/questions/",
 ];

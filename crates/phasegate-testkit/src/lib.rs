@@ -75,6 +75,7 @@
 //! the turns never consumed and a dump of all requests.
 
 mod claude;
+pub mod npm;
 mod request;
 mod scenario;
 mod server;
@@ -84,6 +85,7 @@ mod text;
 pub use claude::{
     CLAUDE_BIN_ENV, ClaudeCode, ClaudeOutput, DEFAULT_TIMEOUT, RUN_TAG_ENV, Survivors, locate_binary, session_of,
 };
+pub use npm::NpmRegistry;
 pub use request::{RecordedRequest, Route, SUBAGENT_MARKER, ToolResult};
 pub use scenario::{Expectation, Scenario, ToolUse, Turn};
 pub use server::{AUXILIARY_REPLY, MISMATCH_REPLY, MockApi};

@@ -11,12 +11,14 @@ mod feature;
 mod finish;
 mod ideation;
 mod input;
+mod kb;
 mod lease;
 mod monitor;
 mod next;
 mod phase;
 mod pipeline;
-mod question;
+pub(crate) mod question;
+mod retro;
 mod review;
 mod rounds;
 mod schema;
@@ -90,6 +92,11 @@ enum Command {
     /// The brainstorm phase's ideation sub-phases (seed 004 §3): signals, prompt, advance, handoff.
     #[command(subcommand)]
     Ideation(ideation::IdeationCommand),
+    /// The knowledge base: gotchas, patterns and decisions learned from builds.
+    #[command(subcommand)]
+    Kb(kb::KbCommand),
+    /// The retrospective of a feature's build: facts, the agent's brief, record, trend.
+    Retro(retro::RetroArgs),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -130,6 +137,8 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Sessions(cmd) => sessions::run(cmd, ctx),
         Command::Watch(args) => watch::cmd_watch(args, ctx),
         Command::Ideation(cmd) => ideation::run(cmd, ctx),
+        Command::Kb(cmd) => kb::run(cmd, ctx),
+        Command::Retro(a) => retro::run(a, ctx),
     }
 }
 

@@ -91,7 +91,10 @@ fn touch(item: &mut KnowledgeItem, now: DateTime<Utc>) {
 pub(crate) fn new_sightings<'a>(known: &[Evidence], new: &'a [Evidence]) -> Vec<&'a Evidence> {
     let mut out: Vec<&Evidence> = Vec::new();
     for e in new {
-        let seen = |x: &Evidence| x.feature == e.feature && x.task == e.task;
+        // A sighting is a feature's task; a lesson recorded outside any
+        // task is told apart by its failure output.
+        let outside = e.feature == "-" && e.task == "-";
+        let seen = |x: &Evidence| x.feature == e.feature && x.task == e.task && (!outside || x.excerpt == e.excerpt);
         if !known.iter().any(seen) && !out.iter().any(|x| seen(x)) {
             out.push(e);
         }

@@ -17,7 +17,8 @@
 //! - `record`: similar items, and reinforce, supersede or create;
 //! - `lifecycle`: the §10.2 confidences, feedback counters, retirement;
 //! - `claude_md`: promotion into a block of CLAUDE.md that phasegate owns;
-//! - `retro`: the retrospective's rules and metrics (§6.3).
+//! - `retro`: the retrospective's rules and metrics (§6.3);
+//! - `retro_files`: the agent's reply and the feature's record.
 //!
 //! The knowledge base depends on the kernel only (names, schema, time),
 //! never on the pipeline or tasks capabilities.
@@ -32,6 +33,7 @@ mod pattern;
 mod query;
 mod record;
 mod retro;
+mod retro_files;
 mod words;
 
 pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, SourceText, admit};
@@ -59,4 +61,8 @@ pub use record::{ItemChange, RecordDecision, Recording, SIMILARITY, record, simi
 pub use retro::{
     DivergenceClass, DivergenceFacts, DivergenceKind, ENVIRONMENTAL, ERROR_TYPES, EndsBeforeStart, Metric, Metrics,
     TaskFailure, TaskRun, Trend, classify_divergence, is_gotcha_candidate, metrics, should_record_gotcha, trend,
+};
+pub use retro_files::{
+    ClassifiedDivergence, Judged, LessonOutcome, ProposedDivergence, ProposedGotcha, ProposedPattern, RETRO_FILE,
+    RetroRecord, RetroReply, TemplateChange,
 };

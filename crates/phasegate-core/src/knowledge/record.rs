@@ -19,8 +19,9 @@
 //! retired items are not compared.
 //!
 //! **Reinforce**: the existing item gains one occurrence per new sighting
-//! (a feature and task not yet in its evidence: recording the same failure
-//! twice changes nothing and returns [`RecordDecision::Known`]), the evidence is
+//! (a feature and task not yet in its evidence, or, outside any task, a
+//! failure output not yet in it: recording the same failure twice changes
+//! nothing and returns [`RecordDecision::Known`]), the evidence is
 //! appended, and its confidence becomes the highest of its own, the
 //! lesson's and, once seen twice, 0.85 (seed §10.2). **Supersede**: the new
 //! item carries the old one's occurrences and evidence over (its sightings

@@ -5,11 +5,15 @@
 //! whether a failure is reproducible); these functions decide, exactly as
 //! the seed, so a model cannot bend the rule.
 //!
-//! A failure is recorded as a gotcha when the task self-corrected (it
-//! failed and then passed: a candidate by itself, see
-//! [`is_gotcha_candidate`]) or a similar failure was seen before; never
-//! for a NETWORK, TIMEOUT or RESOURCE failure (one-off environment
-//! trouble); otherwise only if it is reproducible, in that order. Error
+//! A failure is never recorded as a gotcha for a NETWORK, TIMEOUT or
+//! RESOURCE failure (one-off environment trouble); otherwise it is when the
+//! task self-corrected (it failed and then passed: a candidate by itself,
+//! see [`is_gotcha_candidate`]) or a similar failure was seen before, and
+//! else only if it is reproducible. The seed checks self-correction and
+//! the earlier sighting before the environment; phasegate checks the
+//! environment first, as the issue that specifies the retrospective says
+//! "never": a network failure that passed on retry teaches nothing about
+//! the code, and a gotcha saying so would be injected into every brief. Error
 //! types are the names the build's classification uses (SYNTAX_ERROR,
 //! MISSING_DEPENDENCY, CONFLICT, VALIDATION_FAILED, NETWORK, TIMEOUT,
 //! RESOURCE, OTHER), taken as strings so the knowledge base depends on no
@@ -109,16 +113,17 @@ pub struct TaskFailure<'a> {
     pub reproducible: bool,
 }
 
-/// Seed 004 §6.3 `should_record_gotcha`, in the seed's order.
+/// Seed 004 §6.3 `should_record_gotcha`, the environment first (module
+/// doc).
 pub fn should_record_gotcha(failure: &TaskFailure<'_>) -> bool {
+    if ENVIRONMENTAL.contains(&failure.error_type) {
+        return false;
+    }
     if failure.self_corrected {
         return true;
     }
     if failure.seen_similar {
         return true;
-    }
-    if ENVIRONMENTAL.contains(&failure.error_type) {
-        return false;
     }
     failure.reproducible
 }
@@ -154,6 +159,11 @@ pub enum Metric {
 crate::named!(Metric, "metric");
 
 impl Metric {
+    /// Every metric, in the seed's order.
+    pub fn all() -> &'static [Metric] {
+        <Metric as strum::VariantArray>::VARIANTS
+    }
+
     /// Whether a rise is an improvement.
     pub fn higher_is_better(self) -> bool {
         match self {
@@ -278,8 +288,11 @@ mod tests {
             reproducible,
         };
         for (failure, want) in [
-            (f(true, false, "NETWORK", false), true),
-            (f(false, true, "TIMEOUT", false), true),
+            (f(true, false, "SYNTAX_ERROR", false), true),
+            (f(false, true, "VALIDATION_FAILED", false), true),
+            // Never for the environment, even self-corrected or seen before.
+            (f(true, false, "NETWORK", false), false),
+            (f(false, true, "TIMEOUT", false), false),
             (f(false, false, "NETWORK", true), false),
             (f(false, false, "TIMEOUT", true), false),
             (f(false, false, "RESOURCE", true), false),

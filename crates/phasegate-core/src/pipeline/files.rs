@@ -133,11 +133,36 @@ pub fn validate(kind: FileKind, text: &str) -> Result<(), FileError> {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct PlanRefined {
     pub id: String,
+    /// The steps, each on one file (the knowledge base's gotchas are looked
+    /// up by them).
+    #[serde(default)]
+    pub steps: Vec<PlanStep>,
     pub test_plan: TestPlan,
     #[serde(default)]
     pub implementation: Option<Implementation>,
     #[serde(default)]
     pub completion_promise: Option<String>,
+}
+
+/// One step of the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct PlanStep {
+    pub id: u32,
+    pub file: String,
+    /// create, modify or delete.
+    pub action: String,
+}
+
+impl PlanStep {
+    /// The knowledge base's action type for the step (seed 004's CREATE,
+    /// UPDATE, DELETE).
+    pub fn action_type(&self) -> &'static str {
+        match self.action.as_str() {
+            "create" => "CREATE",
+            "delete" => "DELETE",
+            _ => "UPDATE",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

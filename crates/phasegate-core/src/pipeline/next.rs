@@ -90,7 +90,7 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> NextAction {
         State::ImplementingLoop => gate_action(&run.code_review, GateKind::Code, &f, "complete"),
         State::Complete => (
             format!(
-                "The pipeline is complete and its feature closed. Report {t}/impl-result.json and the review summaries to the user."
+                "The pipeline is complete and its feature closed. Commit its code, then the feature folder (the phase loop's Commits section); report {t}/impl-result.json and the review summaries to the user; then offer /phasegate:retro {f} to learn from the run."
             ),
             vec![],
         ),

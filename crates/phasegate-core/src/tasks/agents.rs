@@ -228,6 +228,8 @@ pub fn review_request(i: &RequestInput<'_>) -> Brief {
         }
         brief.push("previous-issues", SectionKind::Task, out);
     }
+    // The gotchas the implementer was given, before what to answer.
+    brief.slot_here();
     brief.push(
         "reply",
         SectionKind::Task,

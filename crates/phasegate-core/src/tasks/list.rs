@@ -684,6 +684,8 @@ pub fn context_package(
     brief.push("task", SectionKind::Task, out);
     let success = task.done_when.clone().unwrap_or_else(|| "its tests and the project's tests pass".to_owned());
     brief.push("success", SectionKind::Task, format!("\nSUCCESS: Task complete when {success}\n"));
+    // Seed 004 §5.5: the gotchas come right after the requirements.
+    brief.slot_here();
     let others: Vec<String> = list
         .tasks
         .iter()

@@ -171,7 +171,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
         warning: v.message.filter(|_| v.kind == Verdict::Warning),
         phases,
         message: format!(
-            "Feature {} is completed. Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch.",
+            "Feature {} is completed. Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch, and offer /phasegate:retro to learn from the build.",
             feature.name()
         ),
         to_commit,

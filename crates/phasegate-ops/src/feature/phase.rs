@@ -293,9 +293,35 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     for (i, line) in out.iter().enumerate() {
         brief.push(format!("line-{i}"), SectionKind::Task, line.clone());
     }
-    let subject = crate::brief::Subject { feature: Some(feature.name()), ..Default::default() };
-    let packed = crate::brief::finish(&project, brief, &subject);
-    Ok(packed.text.lines().map(str::to_owned).collect())
+    // The project's part of this phase's guide (proposed by retrospectives,
+    // accepted by the user): a template, second only to the task itself.
+    let template = project.root().join(crate::knowledge::retro::template_path(phase.name()));
+    if let Ok(Some(text)) = phasegate_store::fs::read_optional(&template)
+        && !text.trim().is_empty()
+    {
+        brief.push_from(
+            "project-template",
+            SectionKind::Template,
+            format!("project additions to the {phase} guide ({}):\n{}", template.display(), text.trim()),
+            Some(template.display().to_string()),
+        );
+    }
+    // Seed 004 §9.1: what this phase's brief loads up front. Phased work
+    // (implement, verify) gets each open task's gotchas; eager planning
+    // gets the gotchas of the tasks already listed.
+    let loading = phasegate_core::brief::Loading::of_phase(phase);
+    let subject = crate::brief::Subject {
+        feature: Some(&feature),
+        work: if loading.loads_gotchas() { crate::knowledge::inject::tasks_work(&feature) } else { Vec::new() },
+        root: Some(project.code_dir(&meta)),
+        role: crate::brief::Role::Implementer,
+        loading,
+    };
+    let finished = crate::brief::finish(&project, brief, &subject);
+    if matches!(phase, Phase::Implement) {
+        crate::brief::remember(env, &project, Some(&feature), &finished.given);
+    }
+    Ok(finished.packed.text.lines().map(str::to_owned).collect())
 }
 
 /// The estimated tokens a phase brief may take.

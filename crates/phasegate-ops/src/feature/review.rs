@@ -30,6 +30,8 @@ pub struct ReviewerBrief {
     pub diff_file: Option<String>,
     /// The prompt for the reviewer.
     pub prompt: String,
+    /// What the pack kept and cut under the `review` budget.
+    pub pack: phasegate_core::brief::Packed,
 }
 
 /// The brief for the reviewer of `phase`'s current iteration.
@@ -81,18 +83,27 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
         carried: &carried,
         code,
     });
-    let prompt = crate::brief::finish(
-        &project,
-        brief,
-        &crate::brief::Subject { feature: Some(feature.name()), ..Default::default() },
-    )
-    .text;
+    // A reviewer of code checks the gotchas the implementer was given.
+    let subject = if phase.reviews_code() {
+        crate::brief::Subject {
+            feature: Some(&feature),
+            work: crate::knowledge::inject::tasks_work(&feature),
+            root: Some(code_dir.clone()),
+            role: crate::brief::Role::Reviewer,
+            loading: phasegate_core::brief::Loading::Eager,
+        }
+    } else {
+        crate::brief::Subject::feature(&feature, phasegate_core::brief::Loading::Eager)
+    };
+    let pack = crate::brief::finish(&project, brief, &subject).packed;
+    let prompt = pack.text.clone();
     let diff_file = diff_path(&feature, phase);
     Ok(ReviewerBrief {
         agent: agent.qualified(),
         verdict_file: feature.verdict_path().display().to_string(),
         diff_file: fs::is_regular_file(&diff_file).then(|| diff_file.display().to_string()),
         prompt,
+        pack,
     })
 }
 

@@ -201,10 +201,12 @@ pub trait Contributor: Sync {
 }
 
 /// Every contributor, in the order their answers are combined.
-fn contributors() -> [&'static dyn Contributor; 5] {
+fn contributors() -> [&'static dyn Contributor; 7] {
     [
         &pre_tool_use::STATE_FILES,
         &crate::feature::hook::ACTIVE_FEATURES,
+        &crate::tasks::hook::TASKS,
+        &crate::knowledge::hook::KNOWLEDGE,
         &crate::pipeline::stop_loop::LOOP,
         &crate::questions::hook::QUESTIONS,
         &crate::coordination::hook::COORDINATION,

@@ -17,8 +17,13 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{action, load_run, resolve, version, with_run};
+use phasegate_core::brief::{Brief, Loading, SectionKind};
+
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+
+/// The estimated tokens a gate reviewer's brief may take.
+pub const GATE_REVIEW_BUDGET: usize = 16_000;
 
 /// The shape every reviewer answers in (seed 001, Review outputs).
 const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
@@ -68,16 +73,38 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     let t = feature.task_dir();
     let subject = subject(&project, &feature, &run, kind)?;
     let shape = REVIEW_SHAPE.replace("<reviewer>", kind.reviewer()).replace("<model>", stage.model());
-    let prompt = format!(
-        "You are reviewing round {round} of the {kind} review gate of pipeline {name} as the {stage} reviewer.\n\
-         Request: {request}\n\
-         {subject}\n\
-         Read the files named above; do not change any file. Approve only when nothing must change.\n\
-         Reply with one JSON object and nothing else, in this shape:\n{shape}",
-        round = gate.round.max(1),
-        name = feature.name(),
-        request = run.request,
+    let mut brief = Brief::new("gate-review", GATE_REVIEW_BUDGET);
+    brief.push(
+        "request",
+        SectionKind::Task,
+        format!(
+            "You are reviewing round {round} of the {kind} review gate of pipeline {name} as the {stage} reviewer.\n\
+             Request: {request}\n\
+             {subject}\n\
+             Read the files named above; do not change any file. Approve only when nothing must change.",
+            round = gate.round.max(1),
+            name = feature.name(),
+            request = run.request,
+        ),
     );
+    // The code reviewer checks the gotchas the implementer was given.
+    brief.slot_here();
+    brief.push(
+        "reply",
+        SectionKind::Task,
+        format!("Reply with one JSON object and nothing else, in this shape:\n{shape}"),
+    );
+    let checked = match kind {
+        GateKind::Code => crate::brief::Subject {
+            feature: Some(&feature),
+            work: super::plan(&feature).map(|p| crate::knowledge::inject::plan_work(&p)).unwrap_or_default(),
+            root: Some(project.code_dir(&feature.load()?)),
+            role: crate::brief::Role::Reviewer,
+            loading: Loading::Eager,
+        },
+        GateKind::Plan => crate::brief::Subject::feature(&feature, Loading::Lazy),
+    };
+    let prompt = crate::brief::finish(&project, brief, &checked).packed.text;
     Ok(GateBrief {
         feature: feature.name().to_owned(),
         stage,

@@ -90,8 +90,23 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Ne
     brief.push("state", SectionKind::Task, format!("[INFO] Current state: {} (feature {})", run.state, feature.name()));
     brief.push("action", SectionKind::Task, format!("ACTION: {}", action.action));
     brief.push("then", SectionKind::Task, action.then.iter().map(|t| format!("THEN: {t}\n")).collect::<String>());
-    let subject = crate::brief::Subject { feature: Some(feature.name()), ..Default::default() };
-    let packed = crate::brief::finish(&project, brief, &subject);
+    // The implementer works phased (seed 004 §9.1): each plan step's
+    // gotchas while it implements.
+    let implementing = matches!(run.state, State::Implementing | State::ImplementingLoop);
+    let subject = if implementing {
+        crate::brief::Subject {
+            feature: Some(&feature),
+            work: super::plan(&feature).map(|p| crate::knowledge::inject::plan_work(&p)).unwrap_or_default(),
+            root: Some(project.code_dir(&feature.load()?)),
+            role: crate::brief::Role::Implementer,
+            loading: phasegate_core::brief::Loading::Phased,
+        }
+    } else {
+        crate::brief::Subject::feature(&feature, phasegate_core::brief::Loading::Lazy)
+    };
+    let finished = crate::brief::finish(&project, brief, &subject);
+    crate::brief::remember(env, &project, Some(&feature), &finished.given);
+    let packed = finished.packed;
     let context = packed
         .sections
         .iter()

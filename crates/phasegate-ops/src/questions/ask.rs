@@ -71,11 +71,18 @@ pub struct Asked {
 
 /// Asks a question for the feature `given`.
 pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
+    ask_with(env, given, input, false)
+}
+
+/// Asks a question for the feature `given`, also when it is finished when
+/// `about_finished_work` (the retrospective of a finished feature asks
+/// before a lesson goes into CLAUDE.md).
+pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_work: bool) -> OpResult<Asked> {
     let (project, feature) = session::resolve(env, given)?;
     let config = project.questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
     let meta = guard.load()?;
-    if meta.status != Status::Active {
+    if meta.status != Status::Active && !about_finished_work {
         return Err(Refusal::AsksNoMore { feature: feature.name().to_owned(), status: meta.status.to_string() }.into());
     }
     let slug = feature.name().to_owned();

@@ -41,6 +41,9 @@ pub struct Failed {
     /// For `ESCALATE`: the question and where it went.
     pub escalation: Option<Asked>,
     pub message: String,
+    /// Seed 004's `task.failed` event: the retrospective it offers (an
+    /// immediate gotcha extraction for this one failure).
+    pub retro: String,
 }
 
 /// Marks the task in progress failed and decides what follows.
@@ -121,7 +124,13 @@ pub fn fail(
         (None, Action::Skip) => format!("{}: {} is skipped; go on with `tasks next`.", decision.reason, task.id),
         (None, Action::Escalate) => format!("{}. The user decides (see escalation).", decision.reason),
     };
+    let retro = format!(
+        "To learn from this failure now: /phasegate:retro {} --task {} (or once, after the build)",
+        feature.name(),
+        task.id
+    );
     Ok(Failed {
+        retro,
         feature: feature.name().to_owned(),
         task: task.id,
         attempts,

@@ -10,9 +10,12 @@ use phasegate_core::{Agent, Artifact};
 use phasegate_store::{Feature, FileWrite, fs};
 use serde::Serialize;
 
+use crate::brief::Role;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+use crate::knowledge::inject::Work;
 use crate::session;
+use phasegate_core::brief::Loading;
 
 /// The task list of a feature.
 #[derive(Debug, Clone, Serialize)]
@@ -293,6 +296,8 @@ pub struct Context {
     /// The agent to delegate to: the task's, else the default implementer.
     pub agent: String,
     pub prompt: String,
+    /// What the pack kept and cut under the `task-context` budget.
+    pub pack: phasegate_core::brief::Packed,
 }
 
 /// The task's context package (seed 003's CONTEXT / TASK / SUCCESS /
@@ -329,8 +334,22 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
         &feature.dir().display().to_string(),
         &code_dir,
     );
-    let subject =
-        crate::brief::Subject { feature: Some(feature.name()), task: Some(&task.id), files: task.files.clone() };
-    let packed = crate::brief::finish(&project, brief, &subject);
-    Ok(Context { feature: feature.name().to_owned(), task: task.id.clone(), agent, prompt: packed.text })
+    // Seed 004 §9.1's phased loading: the feature's documents as the prime,
+    // this task's gotchas, the files it names left to be read when needed.
+    let subject = crate::brief::Subject {
+        feature: Some(&feature),
+        work: vec![Work { task: task.id.clone(), files: task.files.clone(), action: None }],
+        root: Some(project.code_dir(&meta)),
+        role: Role::Implementer,
+        loading: Loading::Phased,
+    };
+    let finished = crate::brief::finish(&project, brief, &subject);
+    crate::brief::remember(env, &project, Some(&feature), &finished.given);
+    Ok(Context {
+        feature: feature.name().to_owned(),
+        task: task.id.clone(),
+        agent,
+        prompt: finished.packed.text.clone(),
+        pack: finished.packed,
+    })
 }

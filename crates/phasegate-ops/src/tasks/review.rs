@@ -120,14 +120,15 @@ fn fix_instruction(implementer: &str) -> String {
 }
 
 /// Whether an agent may review: not the implementer, and not one of this
-/// plugin's workers (they write documents and code; they do not judge).
+/// plugin's workers (they write documents and code; they do not judge) or
+/// its retrospective (it judges finished builds, not a task's change).
 fn may_review(name: &str, implementer: &str) -> bool {
-    let plugin_worker = name.starts_with("phasegate:")
+    let plugin_non_reviewer = name.starts_with("phasegate:")
         && Agent::from_qualified(name).is_some_and(|a| match a.role() {
             AgentRole::Reviewer => false,
-            AgentRole::Worker => true,
+            AgentRole::Worker | AgentRole::Analyst => true,
         });
-    name != implementer && !plugin_worker
+    name != implementer && !plugin_non_reviewer
 }
 
 fn task_of(feature: &Feature, id: &str) -> OpResult<(Task, String)> {
@@ -289,9 +290,14 @@ pub fn review(
         previous: &previous,
         reply_format: REPLY_FORMAT,
     });
-    let subject =
-        crate::brief::Subject { feature: Some(feature.name()), task: Some(&task.id), files: task.files.clone() };
-    let prompt = crate::brief::finish(&project, request, &subject).text;
+    let subject = crate::brief::Subject {
+        feature: Some(&feature),
+        work: vec![crate::knowledge::inject::Work { task: task.id.clone(), files: task.files.clone(), action: None }],
+        root: Some(project.code_dir(&feature.load()?)),
+        role: crate::brief::Role::Reviewer,
+        loading: phasegate_core::brief::Loading::Eager,
+    };
+    let prompt = crate::brief::finish(&project, request, &subject).packed.text;
     Ok(Brief {
         feature: feature.name().to_owned(),
         task: task.id.clone(),

@@ -9,8 +9,10 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// The task's context package for its delegate (seed 003): CONTEXT
 /// (excerpts of spec.md, design.md and plan.md, at most 6,000 bytes, and the
 /// tasks it builds on), TASK (with its files and details), SUCCESS (its
-/// "Done when"), EXCLUDE (the other open tasks). JSON: `agent` (the task's,
-/// else phasegate:implementer) and `prompt`.
+/// "Done when"), the knowledge base's gotchas for its files (seed 004
+/// §5.5), EXCLUDE (the other open tasks), packed under the `task-context`
+/// budget. JSON: `agent` (the task's, else phasegate:task-implementer) and
+/// `prompt`.
 #[derive(Debug, Args)]
 pub struct ContextArgs {
     /// The task id (T1).

@@ -31,11 +31,14 @@ pub fn cmd_list(args: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
             phase = t.phase;
             let p = &listed.list.phases[phase];
             if !p.title.is_empty() {
-                ctx.out.line(format!(
-                    "{} ({})",
-                    p.title,
-                    if p.execution == phasegate_core::tasks::Execution::Parallel { "parallel" } else { "sequential" }
-                ))?;
+                let execution =
+                    if p.execution == phasegate_core::tasks::Execution::Parallel { "parallel" } else { "sequential" };
+                // A heading that says how its tasks run ("Docs (parallel)") is shown as written.
+                if p.title.to_lowercase().contains(execution) {
+                    ctx.out.line(&p.title)?;
+                } else {
+                    ctx.out.line(format!("{} ({execution})", p.title))?;
+                }
             }
         }
         let deps =

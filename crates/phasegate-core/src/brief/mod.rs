@@ -20,6 +20,12 @@
 
 use serde::{Deserialize, Serialize};
 
+mod config;
+mod loading;
+
+pub use config::{COMPACT_BUDGET, CONTEXT_CONFIG_PATH, ContextConfig, JUST_IN_TIME_MAX_BYTES, JustInTime};
+pub use loading::Loading;
+
 /// Bytes per estimated token.
 pub const BYTES_PER_TOKEN: usize = 4;
 
@@ -97,6 +103,8 @@ pub struct Brief {
     /// The budget in estimated tokens.
     pub budget: usize,
     sections: Vec<Section>,
+    /// Where other capabilities' sections go (None: at the end).
+    slot: Option<usize>,
 }
 
 /// A section the pack kept, whole or cut.
@@ -135,7 +143,31 @@ pub struct Packed {
 
 impl Brief {
     pub fn new(name: &'static str, budget: usize) -> Brief {
-        Brief { name, budget, sections: Vec::new() }
+        Brief { name, budget, sections: Vec::new(), slot: None }
+    }
+
+    /// Marks where sections that other capabilities contribute go: here,
+    /// after the sections pushed so far (seed 004 §5.5 puts the gotchas
+    /// right after the task's requirements).
+    pub fn slot_here(&mut self) -> &mut Brief {
+        self.slot = Some(self.sections.len());
+        self
+    }
+
+    /// Adds another capability's section at the slot (at the end without
+    /// one), after the contributions already there.
+    pub fn contribute(&mut self, name: impl Into<String>, kind: SectionKind, text: impl Into<String>) -> &mut Brief {
+        let at = self.slot.unwrap_or(self.sections.len());
+        let before = self.sections.len();
+        self.push(name, kind, text);
+        if self.sections.len() > before {
+            let s = self.sections.pop().expect("just pushed");
+            self.sections.insert(at, s);
+            if let Some(slot) = self.slot.as_mut() {
+                *slot += 1;
+            }
+        }
+        self
     }
 
     /// Adds a section; an empty one is not added (the seed's `if value is
@@ -215,6 +247,26 @@ impl Brief {
             }
         }
         Packed { brief: self.name, budget: self.budget, tokens: estimate_tokens(&text), kept, cut, text, sections }
+    }
+}
+
+impl Packed {
+    /// One line saying what the pack cut or truncated to fit its budget
+    /// (None when everything was kept whole).
+    pub fn report(&self) -> Option<String> {
+        let truncated: Vec<&str> = self.kept.iter().filter(|k| k.truncated).map(|k| k.name.as_str()).collect();
+        if self.cut.is_empty() && truncated.is_empty() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if !truncated.is_empty() {
+            parts.push(format!("truncated {}", truncated.join(", ")));
+        }
+        if !self.cut.is_empty() {
+            let cut: Vec<String> = self.cut.iter().map(|c| format!("{} (~{} tokens)", c.name, c.tokens)).collect();
+            parts.push(format!("left out {}", cut.join(", ")));
+        }
+        Some(format!("[{} packed to ~{} of {} tokens: {}]", self.brief, self.tokens, self.budget, parts.join("; ")))
     }
 }
 

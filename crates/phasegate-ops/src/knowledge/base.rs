@@ -1,0 +1,569 @@
+//! The knowledge base's verbs: query, record, reinforce, supersede, list,
+//! show, lint, and the index that makes a query fast. Items are the files;
+//! the index is rebuilt from them whenever it is stale. Every change holds
+//! the knowledge lock and reads the items again under it, so two sessions
+//! recording at once lose nothing. A file that cannot be read is named by
+//! every command; a change is refused while one cannot be read (it could be
+//! the item the change is about), and nothing is ever reinitialised.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use phasegate_core::knowledge::{
+    self, Evidence, IndexEntry, InjectionOutcome, KnowledgeIndex, KnowledgeItem, KnowledgeType, Lesson, RecordDecision,
+    Retirement, SourceText,
+};
+use phasegate_store::Project;
+use phasegate_store::knowledge::{BadItem, Manifest, StoredItem, read_manifest, read_unreadable};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::{OpError, OpResult, Refusal};
+use crate::session;
+
+/// The items of one working tree, as read.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The working tree's root.
+    pub root: PathBuf,
+    /// Its items folder.
+    pub dir: PathBuf,
+    pub items: Vec<StoredItem>,
+    pub bad: Vec<BadItem>,
+}
+
+impl Loaded {
+    pub fn plain(&self) -> Vec<KnowledgeItem> {
+        self.items.iter().map(|s| s.item.clone()).collect()
+    }
+
+    /// Refused while a file cannot be read: it could be the item a change
+    /// is about, and a change is never made over what cannot be read.
+    pub fn ensure_readable(&self) -> OpResult<()> {
+        match self.bad.first() {
+            None => Ok(()),
+            Some(b) => Err(OpError::Invalid(format!(
+                "{}: {}; fix or remove it first (`workflow-state kb lint` lists every problem); nothing was changed",
+                b.path.display(),
+                b.error
+            ))),
+        }
+    }
+
+    /// The lines naming the files that cannot be read.
+    pub fn unreadable(&self) -> Vec<String> {
+        self.bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)).collect()
+    }
+}
+
+/// The root of the working tree `dir` is in (the main checkout outside git).
+pub fn tree_root(project: &Project, dir: &Path) -> PathBuf {
+    match phasegate_store::git::layout(dir) {
+        Ok(Some(l)) => l.current_root,
+        Ok(None) | Err(_) => project.root().to_owned(),
+    }
+}
+
+/// Reads the items of the working tree at `root`.
+pub fn load(project: &Project, root: &Path) -> OpResult<Loaded> {
+    let dir = Project::knowledge_dir_in(root);
+    let (items, bad) = project.knowledge_items_in(&dir)?;
+    Ok(Loaded { root: root.to_owned(), dir, items, bad })
+}
+
+/// Rebuilds the index of `loaded`'s working tree when it is stale: its
+/// manifest does not match the folder as a listing and stats see it (an
+/// item added, removed, or edited in place). True when it was rebuilt.
+pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
+    let index_dir = project.knowledge_index_dir(&loaded.root);
+    let manifest = Manifest::scan(&loaded.dir);
+    if read_manifest(&index_dir).as_ref() == Some(&manifest) {
+        return false;
+    }
+    let index: KnowledgeIndex = knowledge::build_index(&loaded.plain());
+    project.write_knowledge_index(&loaded.root, &index, &manifest, &loaded.unreadable());
+    true
+}
+
+/// The index folder of the working tree at `root`, fresh: checked by a
+/// listing and one stat per item, rebuilt from the items only when stale.
+/// None when the tree has no knowledge base.
+pub fn fresh_index(project: &Project, root: &Path) -> Option<PathBuf> {
+    let items = Project::knowledge_dir_in(root);
+    if !items.is_dir() {
+        return None;
+    }
+    let index_dir = project.knowledge_index_dir(root);
+    let manifest = Manifest::scan(&items);
+    if read_manifest(&index_dir).as_ref() != Some(&manifest) {
+        let loaded = load(project, root).ok()?;
+        project.write_knowledge_index(root, &knowledge::build_index(&loaded.plain()), &manifest, &loaded.unreadable());
+    }
+    Some(index_dir)
+}
+
+/// An item and where it is.
+#[derive(Debug, Clone, Serialize)]
+pub struct Shown {
+    pub path: String,
+    #[serde(flatten)]
+    pub item: KnowledgeItem,
+    /// The lesson (the item's body).
+    pub content: String,
+}
+
+impl Shown {
+    fn of(s: &StoredItem) -> Shown {
+        Shown::at(&s.path, s.item.clone())
+    }
+
+    fn at(path: &Path, item: KnowledgeItem) -> Shown {
+        Shown { path: path.display().to_string(), content: item.content.clone(), item }
+    }
+}
+
+/// What `kb query` prints: seed 004 §10.1's answer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueryResult {
+    /// The path asked about, relative to its working tree.
+    pub path: Option<String>,
+    /// The pattern the path maps to (`*.sql`, `server/routes/*`, …).
+    pub pattern: Option<String>,
+    pub action: Option<String>,
+    /// At most 5 gotchas: the path's own pattern first, then by confidence.
+    pub gotchas: Vec<Shown>,
+    /// Patterns and decisions for the topics asked about, by confidence.
+    pub patterns: Vec<Shown>,
+    /// Files that could not be read (named, never dropped silently).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
+}
+
+/// The path relative to its working tree's root, as patterns see it.
+pub fn relative(root: &Path, path: &str) -> OpResult<String> {
+    let p = Path::new(path);
+    let rel = if p.is_absolute() {
+        p.strip_prefix(root)
+            .map_err(|_| OpError::Invalid(format!("{path} is outside the working tree {}", root.display())))?
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        path.to_owned()
+    };
+    Ok(rel.replace('\\', "/"))
+}
+
+/// Seed 004 §10.1's queries: gotchas for a path and action, patterns for
+/// topics. Answered from the index (a listing and a stat per item check
+/// that it is fresh; it is rebuilt from the items only when stale), then
+/// only the items found are read whole.
+pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[String]) -> OpResult<QueryResult> {
+    let project = session::project(env)?;
+    let root = tree_root(&project, &env.cwd);
+    let dir = Project::knowledge_dir_in(&root);
+    let index = fresh_index(&project, &root);
+    let read = |e: &IndexEntry| -> Option<Shown> {
+        let file = dir.join(knowledge::file_name(&e.id));
+        let text = phasegate_store::fs::read_optional(&file).ok()??;
+        KnowledgeItem::parse(&text).ok().map(|item| Shown::at(&file, item))
+    };
+    let (rel, pattern, gotchas) = match path {
+        Some(p) => {
+            let rel = relative(&root, &absolute(&env.cwd, p))?;
+            let pattern = knowledge::pattern_for(&rel).map_err(|e| OpError::Invalid(format!("{p}: {e}")))?;
+            let found = match &index {
+                Some(i) => super::inject::gotchas_in(i, &rel, action),
+                None => Vec::new(),
+            };
+            (Some(rel), Some(pattern), found.iter().filter_map(read).collect())
+        }
+        None => (None, None, Vec::new()),
+    };
+    let patterns = super::inject::patterns_for(&project, &root, topics).iter().filter_map(read).collect();
+    Ok(QueryResult {
+        path: rel,
+        pattern,
+        action: action.map(str::to_owned),
+        gotchas,
+        patterns,
+        unreadable: index.as_deref().map(read_unreadable).unwrap_or_default(),
+    })
+}
+
+/// `path` made absolute against `cwd`.
+fn absolute(cwd: &Path, path: &str) -> String {
+    let p = Path::new(path);
+    if p.is_absolute() { path.to_owned() } else { cwd.join(p).to_string_lossy().into_owned() }
+}
+
+/// What `kb record` is given.
+#[derive(Debug, Clone)]
+pub struct RecordInput {
+    pub item_type: KnowledgeType,
+    pub content: String,
+    /// A file the lesson is about (its pattern is recorded).
+    pub path: Option<String>,
+    /// A pattern given directly (`*.sql`, `server/routes/*`).
+    pub pattern: Option<String>,
+    pub action: Option<String>,
+    pub topic: Option<String>,
+    pub confidence: Option<f64>,
+    /// The failure excerpt, or what shows the lesson.
+    pub evidence: String,
+    pub feature: Option<String>,
+    pub task: Option<String>,
+    pub commit: Option<String>,
+}
+
+/// What recording did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recorded {
+    /// `created`, `reinforced`, `superseded` or `known`.
+    pub decision: &'static str,
+    /// The item that holds the lesson now.
+    pub id: String,
+    /// The item it replaced (`superseded`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<String>,
+    pub confidence: f64,
+    pub occurrences: u32,
+    pub path: String,
+    /// It now meets every condition for CLAUDE.md but the user's yes
+    /// (`kb promote` asks).
+    pub promotable: bool,
+    pub message: String,
+}
+
+/// Records a lesson (seed 004 §10.1): admitted only with evidence and when
+/// it says what the source does not; a similar item with higher or equal
+/// confidence is reinforced instead, a lower one superseded.
+pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
+    let project = session::project(env)?;
+    let root = tree_root(&project, &env.cwd);
+    let file_pattern = match (&input.pattern, &input.path) {
+        (Some(p), _) => {
+            knowledge::validate_pattern(p).map_err(|e| OpError::Invalid(format!("--pattern {p}: {e}")))?;
+            Some(p.clone())
+        }
+        (None, Some(path)) => {
+            let rel = relative(&root, &absolute(&env.cwd, path))?;
+            Some(knowledge::pattern_for(&rel).map_err(|e| OpError::Invalid(format!("--path {path}: {e}")))?)
+        }
+        (None, None) => None,
+    };
+    let feature = input.feature.clone().or_else(|| session::resolve(env, None).ok().map(|(_, f)| f.name().to_owned()));
+    let commit = match input.commit.clone() {
+        Some(c) => Some(c),
+        None => phasegate_store::git::head_commit(&root).ok().flatten(),
+    };
+    let evidence = Evidence {
+        task: input.task.clone().unwrap_or_else(|| "-".to_owned()),
+        feature: feature.unwrap_or_else(|| "-".to_owned()),
+        commit,
+        at: env.now,
+        excerpt: knowledge::excerpt(&input.evidence),
+    };
+    let lesson = Lesson {
+        item_type: input.item_type,
+        content: input.content.trim().to_owned(),
+        file_pattern,
+        action: input.action.clone(),
+        topic: input.topic.clone(),
+        confidence: input.confidence.unwrap_or(knowledge::DISCOVERY),
+        evidence: if input.evidence.trim().is_empty() { Vec::new() } else { vec![evidence] },
+        discovered_by: env.session_var.clone().unwrap_or_else(|| "workflow-state".to_owned()),
+    };
+    // What the source already says: the project's CLAUDE.md and README, and
+    // the file the lesson is about.
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for name in ["CLAUDE.md", "README.md"] {
+        if let Ok(Some(t)) = phasegate_store::fs::read_optional(&root.join(name)) {
+            texts.push((name.to_owned(), t));
+        }
+    }
+    if let Some(path) = &input.path
+        && let Ok(Some(t)) = phasegate_store::fs::read_optional(Path::new(&absolute(&env.cwd, path)))
+    {
+        texts.push((path.clone(), t));
+    }
+    let sources: Vec<SourceText<'_>> = texts.iter().map(|(n, t)| SourceText { name: n, text: t }).collect();
+    let admitted = knowledge::admit(lesson, &sources).map_err(|r| Refusal::NotAdmitted {
+        why: match r {
+            knowledge::Refusal::NoEvidence | knowledge::Refusal::NoFailure => format!(
+                "{r} (`--evidence <the failure output>`, with `--task` and `--feature` when it was learned in one)"
+            ),
+            other => other.to_string(),
+        },
+    })?;
+    let _lock = project.knowledge_lock(env.lock_timeout)?;
+    let loaded = load(&project, &root)?;
+    loaded.ensure_readable()?;
+    let recording = knowledge::record(&loaded.plain(), admitted, env.now)
+        .map_err(|e| OpError::Invalid(format!("the lesson cannot be recorded: {e}")))?;
+    let (decision, id, replaced) = match &recording.decision {
+        RecordDecision::Create { new } => ("created", new.clone(), None),
+        RecordDecision::Reinforce { existing } => ("reinforced", existing.clone(), None),
+        RecordDecision::Supersede { existing, new } => ("superseded", new.clone(), Some(existing.clone())),
+        RecordDecision::Known { existing } => ("known", existing.clone(), None),
+    };
+    let writes: Vec<KnowledgeItem> = recording.changes.iter().map(|c| c.after.clone()).collect();
+    if !writes.is_empty() {
+        project.commit_knowledge("kb record", &loaded.dir, &writes)?;
+    }
+    let reloaded = load(&project, &root)?;
+    refresh_index(&project, &reloaded);
+    let now = reloaded
+        .items
+        .iter()
+        .find(|s| s.item.id == id)
+        .ok_or_else(|| OpError::Invalid(format!("{id} was recorded but cannot be read back")))?;
+    let message = match decision {
+        "created" => format!("Recorded {id} (confidence {}).", now.item.confidence),
+        "reinforced" => format!(
+            "A similar lesson was already known: {id} is reinforced (seen {} times, confidence {}).",
+            now.item.occurrences, now.item.confidence
+        ),
+        "superseded" => {
+            format!("Recorded {id}; it replaces {} (lower confidence).", replaced.as_deref().unwrap_or_default())
+        }
+        _ => format!("{id} already holds this sighting; nothing changed."),
+    };
+    let claude = phasegate_store::fs::read_optional(&root.join("CLAUDE.md")).ok().flatten().unwrap_or_default();
+    let promotable = knowledge::should_update_claude_md(&now.item, &claude).unwrap_or(false);
+    let message = if promotable {
+        format!(
+            "{message} It now qualifies for CLAUDE.md (confidence {}, seen {} times, in several features): `workflow-state kb promote {id}` asks the user.",
+            now.item.confidence, now.item.occurrences
+        )
+    } else {
+        message
+    };
+    Ok(Recorded {
+        decision,
+        promotable,
+        confidence: now.item.confidence,
+        occurrences: now.item.occurrences,
+        path: now.path.display().to_string(),
+        id,
+        replaced,
+        message,
+    })
+}
+
+/// How an item was met again.
+#[derive(Debug, Clone)]
+pub enum Reinforcement {
+    /// Seen again, with new evidence (seed §10.2: 0.85 once seen twice).
+    Seen { evidence: String, feature: Option<String>, task: Option<String> },
+    /// It was in a brief and the task went through first time (0.95).
+    Prevented,
+    /// It was in a brief and the task still failed the way it warns of.
+    NotHelped,
+}
+
+/// Applies a lifecycle change (seed 004 §10.2) to one item.
+pub fn reinforce(env: &Env, id: &str, how: Reinforcement) -> OpResult<Shown> {
+    change_one(env, id, "kb reinforce", |item, now| match &how {
+        Reinforcement::Seen { evidence, feature, task } => {
+            let e = Evidence {
+                task: task.clone().unwrap_or_else(|| "-".to_owned()),
+                feature: feature.clone().unwrap_or_else(|| "-".to_owned()),
+                commit: None,
+                at: now,
+                excerpt: knowledge::excerpt(evidence),
+            };
+            Ok(knowledge::seen_again(item, &[e], now).unwrap_or_else(|| item.clone()))
+        }
+        Reinforcement::Prevented => answer(item, InjectionOutcome::Prevented, now),
+        Reinforcement::NotHelped => answer(item, InjectionOutcome::NotHelped, now),
+    })
+}
+
+/// An injection and its outcome together: the brief that carried the item
+/// is the injection the outcome answers.
+pub fn answer(item: &KnowledgeItem, outcome: InjectionOutcome, now: DateTime<Utc>) -> OpResult<KnowledgeItem> {
+    let answered = u64::from(item.prevented) + u64::from(item.not_helped);
+    let base = if answered >= u64::from(item.injected) { knowledge::injected(item, now) } else { item.clone() };
+    knowledge::outcome(&base, outcome, now).map_err(|e| OpError::Invalid(e.to_string()))
+}
+
+/// Retires an item: superseded by another, or obsolete for a reason.
+pub fn supersede(env: &Env, id: &str, by: Option<&str>, reason: Option<&str>) -> OpResult<Shown> {
+    let retirement = match (by, reason) {
+        (Some(b), _) => Retirement::SupersededBy(b.to_owned()),
+        (None, Some(r)) if !r.trim().is_empty() => Retirement::Obsolete(r.trim().to_owned()),
+        (None, _) => {
+            return Err(OpError::Invalid(
+                "say what replaces it (--by <id>) or why it is obsolete (--reason <text>)".to_owned(),
+            ));
+        }
+    };
+    if let Retirement::SupersededBy(b) = &retirement {
+        let project = session::project(env)?;
+        let loaded = load(&project, &tree_root(&project, &env.cwd))?;
+        if !loaded.items.iter().any(|s| s.item.id == *b) {
+            return Err(OpError::Invalid(format!(
+                "no item `{b}` to supersede {id} with; `workflow-state kb list` shows them"
+            )));
+        }
+    }
+    change_one(env, id, "kb supersede", |item, now| {
+        knowledge::retire(item, retirement.clone(), now).map_err(|e| OpError::Invalid(e.to_string()))
+    })
+}
+
+/// Reads the items under the lock, changes `id` and writes it.
+fn change_one(
+    env: &Env,
+    id: &str,
+    operation: &str,
+    change: impl FnOnce(&KnowledgeItem, DateTime<Utc>) -> OpResult<KnowledgeItem>,
+) -> OpResult<Shown> {
+    knowledge::validate_id(id).map_err(|e| OpError::Invalid(e.to_string()))?;
+    let project = session::project(env)?;
+    let root = tree_root(&project, &env.cwd);
+    let _lock = project.knowledge_lock(env.lock_timeout)?;
+    let loaded = load(&project, &root)?;
+    loaded.ensure_readable()?;
+    let stored = loaded
+        .items
+        .iter()
+        .find(|s| s.item.id == id)
+        .ok_or_else(|| OpError::Invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
+    let after = change(&stored.item, env.now)?;
+    if after != stored.item {
+        project.commit_knowledge(operation, &loaded.dir, std::slice::from_ref(&after))?;
+    }
+    let reloaded = load(&project, &root)?;
+    refresh_index(&project, &reloaded);
+    Ok(Shown::at(&stored.path, after))
+}
+
+/// What `kb list` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct Listed {
+    pub items: Vec<Shown>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
+}
+
+/// The items (not superseded, unless `all`), by type then confidence.
+pub fn list(env: &Env, item_type: Option<KnowledgeType>, all: bool) -> OpResult<Listed> {
+    let project = session::project(env)?;
+    let loaded = load(&project, &tree_root(&project, &env.cwd))?;
+    refresh_index(&project, &loaded);
+    let mut items: Vec<&StoredItem> = loaded
+        .items
+        .iter()
+        .filter(|s| all || !s.item.is_superseded())
+        .filter(|s| item_type.is_none_or(|t| s.item.item_type == t))
+        .collect();
+    items.sort_by(|a, b| {
+        a.item
+            .item_type
+            .name()
+            .cmp(b.item.item_type.name())
+            .then(b.item.confidence.total_cmp(&a.item.confidence))
+            .then(a.item.id.cmp(&b.item.id))
+    });
+    Ok(Listed { items: items.into_iter().map(Shown::of).collect(), unreadable: loaded.unreadable() })
+}
+
+/// One item.
+pub fn show(env: &Env, id: &str) -> OpResult<Shown> {
+    knowledge::validate_id(id).map_err(|e| OpError::Invalid(e.to_string()))?;
+    let project = session::project(env)?;
+    let loaded = load(&project, &tree_root(&project, &env.cwd))?;
+    loaded.items.iter().find(|s| s.item.id == id).map(Shown::of).ok_or_else(|| {
+        let bad = loaded.bad.iter().map(|b| b.path.display().to_string()).collect::<Vec<_>>().join(", ");
+        OpError::Invalid(if bad.is_empty() {
+            format!("no item `{id}`; `workflow-state kb list` shows them")
+        } else {
+            format!("no readable item `{id}` (these cannot be read: {bad})")
+        })
+    })
+}
+
+/// One problem `kb lint` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Problem {
+    pub path: String,
+    pub problem: String,
+}
+
+/// What `kb lint` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct Linted {
+    pub items: usize,
+    pub problems: Vec<Problem>,
+}
+
+/// Checks the whole knowledge base: every file readable, ids that name
+/// their files, superseding items that exist, no two live items that are
+/// similar, and CLAUDE.md's phasegate block well formed.
+pub fn lint(env: &Env) -> OpResult<Linted> {
+    let project = session::project(env)?;
+    let root = tree_root(&project, &env.cwd);
+    let loaded = load(&project, &root)?;
+    let mut problems: Vec<Problem> =
+        loaded.bad.iter().map(|b| Problem { path: b.path.display().to_string(), problem: b.error.clone() }).collect();
+    let ids: Vec<&str> = loaded.items.iter().map(|s| s.item.id.as_str()).collect();
+    for s in &loaded.items {
+        if let Some(by) = &s.item.superseded_by
+            && !ids.contains(&by.as_str())
+        {
+            problems.push(Problem {
+                path: s.path.display().to_string(),
+                problem: format!("superseded by `{by}`, which is not in the knowledge base"),
+            });
+        }
+    }
+    // Similar items share their type, pattern and action: compare within
+    // those groups only (10,000 items are not 50 million pairs).
+    type Key<'a> = (&'a str, Option<&'a str>, Option<&'a str>);
+    let mut groups: std::collections::BTreeMap<Key<'_>, Vec<&StoredItem>> = std::collections::BTreeMap::new();
+    for s in loaded.items.iter().filter(|s| !s.item.is_superseded()) {
+        groups
+            .entry((s.item.item_type.name(), s.item.file_pattern.as_deref(), s.item.action.as_deref()))
+            .or_default()
+            .push(s);
+    }
+    for live in groups.values() {
+        for (i, a) in live.iter().enumerate() {
+            for b in &live[i + 1..] {
+                let lesson = Lesson {
+                    item_type: a.item.item_type,
+                    content: a.item.content.clone(),
+                    file_pattern: a.item.file_pattern.clone(),
+                    action: a.item.action.clone(),
+                    topic: a.item.topic.clone(),
+                    confidence: a.item.confidence,
+                    evidence: Vec::new(),
+                    discovered_by: String::new(),
+                };
+                if knowledge::similar(&lesson, &b.item) {
+                    problems.push(Problem {
+                        path: b.path.display().to_string(),
+                        problem: format!("says what `{}` says; supersede one of them", a.item.id),
+                    });
+                }
+            }
+        }
+    }
+    let claude = root.join("CLAUDE.md");
+    if let Ok(Some(text)) = phasegate_store::fs::read_optional(&claude)
+        && let Err(e) = knowledge::promoted_ids(&text)
+    {
+        problems.push(Problem { path: claude.display().to_string(), problem: e.to_string() });
+    }
+    Ok(Linted { items: loaded.items.len(), problems })
+}
+
+/// Rebuilds the index now (`kb index`); true when it was stale.
+pub fn index(env: &Env) -> OpResult<bool> {
+    let project = session::project(env)?;
+    let loaded = load(&project, &tree_root(&project, &env.cwd))?;
+    Ok(refresh_index(&project, &loaded))
+}

@@ -1,0 +1,239 @@
+//! The knowledge base in the hooks.
+//!
+//! **Just in time** (PreToolUse on Edit, Write, MultiEdit, NotebookEdit):
+//! when the model is about to change a file, the §10.1 gotchas of that file
+//! that this session has not been given yet (by a brief it asked for, or
+//! earlier here) are added as context, at most `justInTime.maxBytes` (600)
+//! bytes, each item once per session. The common case must cost what a
+//! process start costs: no repository is opened (the working tree and
+//! git's folder are found by looking for `.git` upwards), a tree without a
+//! knowledge base stops after one stat, and a fresh index answers from at
+//! most four small shard files. Only a stale index (items changed since it
+//! was built) opens the project to rebuild it.
+//!
+//! **Compaction** (SessionStart with source `compact`): the gotchas this
+//! session was given come back, newest first, within the compact budget.
+
+use std::path::{Path, PathBuf};
+
+use phasegate_core::brief::{COMPACT_BUDGET, CONTEXT_CONFIG_PATH, ContextConfig, JustInTime};
+use phasegate_core::knowledge::IndexEntry;
+use phasegate_core::session::SessionId;
+use phasegate_store::Project;
+use phasegate_store::brief::{GivenItem, TreeLayout, add_given, given_path, read_given, tree_layout};
+use phasegate_store::knowledge::{KNOWLEDGE_DIR, fresh_by_folder};
+use serde_json::Value;
+
+use super::inject;
+use crate::hooks::{Contributor, HookCtx, HookInput, ToolVote};
+
+/// The knowledge base as a hook contributor.
+pub struct Knowledge;
+
+pub static KNOWLEDGE: Knowledge = Knowledge;
+
+impl Contributor for Knowledge {
+    fn pre_tool_use(&self, ctx: &HookCtx<'_>) -> ToolVote {
+        match just_in_time(ctx.input, ctx.env) {
+            Some(text) => ToolVote::Context(text),
+            None => ToolVote::Pass,
+        }
+    }
+
+    fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        if ctx.input.source.as_deref() != Some("compact") {
+            return Vec::new();
+        }
+        let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return Vec::new() };
+        after_compaction(project, &session, &ctx.dir())
+    }
+}
+
+/// The tools that change a file by path, and the keys that name it.
+const EDITS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
+const PATH_KEYS: [&str; 2] = ["file_path", "notebook_path"];
+
+/// The context to add before this tool call, if any.
+pub fn just_in_time(input: &HookInput, env: &crate::env::Env) -> Option<String> {
+    let tool = input.tool_name.as_deref()?;
+    if !EDITS.contains(&tool) {
+        return None;
+    }
+    let session = SessionId::parse(&input.session(env)?).ok()?;
+    let tool_input = input.tool_input.as_ref()?;
+    let path = PATH_KEYS.iter().find_map(|k| tool_input.get(*k).and_then(Value::as_str))?;
+    let path = Path::new(path);
+    let abs: PathBuf = if path.is_absolute() { path.to_owned() } else { input.dir(env).join(path) };
+    let layout = tree_layout(abs.parent()?)?;
+    let items = layout.root.join(KNOWLEDGE_DIR);
+    if !items.is_dir() {
+        return None;
+    }
+    let config = jit_config(&layout.root);
+    if !config.enabled {
+        return None;
+    }
+    let rel = relative(&layout.root, &abs)?;
+    if rel.starts_with(".git/") || rel.starts_with(".phasegate/") {
+        return None;
+    }
+    let index = fresh(&layout, &items)?;
+    let action = if tool == "Write" && !abs.exists() { "CREATE" } else { "UPDATE" };
+    let found = inject::gotchas_in(&index, &rel, Some(action));
+    if found.is_empty() {
+        return None;
+    }
+    let log_path = given_path(&layout.runtime_dir(), &session);
+    let log = read_given(&log_path);
+    let new: Vec<&IndexEntry> = found.iter().filter(|e| !log.has(&e.id)).collect();
+    let (text, shown) = render(&rel, &new, config.max_bytes)?;
+    let given: Vec<GivenItem> =
+        shown.iter().map(|e| GivenItem { id: e.id.clone(), for_: rel.clone(), at: env.now }).collect();
+    let _ = add_given(&log_path, &given);
+    Some(text)
+}
+
+/// `.phasegate/context.config.json`'s just-in-time settings (the defaults
+/// without a file or when it cannot be read: the commands name that).
+fn jit_config(root: &Path) -> JustInTime {
+    let path = root.join(CONTEXT_CONFIG_PATH);
+    match phasegate_store::fs::read_optional(&path) {
+        Ok(Some(text)) => ContextConfig::parse(&text).map(|c| c.just_in_time).unwrap_or_default(),
+        _ => JustInTime::default(),
+    }
+}
+
+/// `abs` relative to `root`, with `.` and `..` resolved by their text.
+fn relative(root: &Path, abs: &Path) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for c in abs.strip_prefix(root).ok()?.components() {
+        match c {
+            std::path::Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            std::path::Component::ParentDir => {
+                parts.pop()?;
+            }
+            _ => {}
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The index folder, fresh: by the folder's time alone (one stat and one
+/// small read), rebuilt through the project when stale.
+fn fresh(layout: &TreeLayout, items: &Path) -> Option<PathBuf> {
+    let index = phasegate_store::knowledge::index_dir(&layout.runtime_dir(), &layout.root);
+    if fresh_by_folder(&index, items).is_some() {
+        return Some(index);
+    }
+    let project = Project::discover(&layout.root).ok()?;
+    super::base::fresh_index(&project, &layout.root)
+}
+
+/// The injection: a heading and one line per item while it fits in `max`
+/// bytes (the first is cut to fit rather than left out). None when nothing
+/// fits.
+fn render<'a>(rel: &str, entries: &[&'a IndexEntry], max: usize) -> Option<(String, Vec<&'a IndexEntry>)> {
+    if entries.is_empty() {
+        return None;
+    }
+    let mut text = format!("phasegate: gotchas known for {rel} (AVOID THESE MISTAKES):\n");
+    let mut shown = Vec::new();
+    for e in entries {
+        let line = format!("- {}\n", e.content.split_whitespace().collect::<Vec<_>>().join(" "));
+        if text.len() + line.len() <= max {
+            text.push_str(&line);
+            shown.push(*e);
+        } else if shown.is_empty() {
+            let room = max.saturating_sub(text.len() + 4);
+            if room < 40 {
+                return None;
+            }
+            text.push_str(&crate::hooks::clip(&line, room));
+            text.push('\n');
+            shown.push(*e);
+            break;
+        } else {
+            break;
+        }
+    }
+    Some((text.trim_end().to_owned(), shown))
+}
+
+/// After `/compact`: the gotchas this session was given, newest first,
+/// within the compact budget (the features' lines say the phase; the tasks'
+/// lines the task and its review cycle).
+pub fn after_compaction(project: &Project, session: &SessionId, dir: &Path) -> Vec<String> {
+    let log = read_given(&project.given_path(session));
+    if log.items.is_empty() {
+        return Vec::new();
+    }
+    let budget = project.context_config().map(|c| c.budget("compact", COMPACT_BUDGET)).unwrap_or(COMPACT_BUDGET) * 4;
+    let root = project.root().to_owned();
+    let ids: Vec<String> = log.items.iter().rev().map(|i| i.id.clone()).collect();
+    let mut entries = inject::entries_of(project, &root, &ids);
+    // Items of a linked worktree's knowledge base are read there.
+    if entries.len() < ids.len()
+        && let Some(l) = tree_layout(dir)
+        && l.root != root
+    {
+        for e in inject::entries_of(project, &l.root, &ids) {
+            if !entries.iter().any(|x| x.id == e.id) {
+                entries.push(e);
+            }
+        }
+    }
+    let mut lines = vec![
+        "phasegate: gotchas given to this session before it was compacted (still AVOID THESE MISTAKES):".to_owned(),
+    ];
+    let mut used = lines[0].len();
+    for id in &ids {
+        let Some(e) = entries.iter().find(|e| &e.id == id) else { continue };
+        let for_ = log.items.iter().rev().find(|i| &i.id == id).map(|i| i.for_.as_str()).unwrap_or("-");
+        let line = format!("- {} ({for_})", e.content.split_whitespace().collect::<Vec<_>>().join(" "));
+        if used + line.len() + 1 > budget {
+            break;
+        }
+        used += line.len() + 1;
+        lines.push(line);
+    }
+    if lines.len() == 1 { Vec::new() } else { lines }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(content: &str) -> IndexEntry {
+        IndexEntry {
+            id: format!("gotcha-{}", content.len()),
+            item_type: phasegate_core::knowledge::KnowledgeType::Gotcha,
+            file_pattern: None,
+            action: None,
+            topic: None,
+            confidence: 0.7,
+            occurrences: 1,
+            content: content.to_owned(),
+        }
+    }
+
+    #[test]
+    fn an_injection_stays_within_its_bytes_and_cuts_a_long_first_item() {
+        let short = entry("Close the pool in the migration's down step or the next up step hangs");
+        let long = entry(&"A very long lesson that goes on and on. ".repeat(40));
+        let (text, shown) =
+            render("db/1.sql", &[&short, &short, &short, &short, &short, &short, &short, &short], 600).unwrap();
+        assert!(text.len() <= 600, "{}", text.len());
+        assert!(shown.len() < 8);
+        let (text, shown) = render("db/1.sql", &[&long], 600).unwrap();
+        assert!(text.len() <= 600 && shown.len() == 1, "{}", text.len());
+        assert!(render("db/1.sql", &[], 600).is_none());
+    }
+
+    #[test]
+    fn relative_paths_resolve_dot_dot_by_text() {
+        let root = Path::new("/r");
+        assert_eq!(relative(root, Path::new("/r/a/../db/1.sql")).as_deref(), Some("db/1.sql"));
+        assert_eq!(relative(root, Path::new("/r/./db/1.sql")).as_deref(), Some("db/1.sql"));
+        assert_eq!(relative(root, Path::new("/elsewhere/x")), None);
+    }
+}

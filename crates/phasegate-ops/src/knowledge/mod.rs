@@ -1,0 +1,12 @@
+//! The knowledge base: what one task learned the hard way reaches the next
+//! task that touches the same kind of file. `base`: the verbs over the
+//! items (query, record, reinforce, supersede, list, show, lint, the index);
+//! `inject`: gotchas in briefs and what each task and session was given;
+//! `hook`: gotchas just in time before an edit, and back after a
+//! compaction; `retro`: the retrospective that writes the lessons.
+
+pub mod base;
+pub mod hook;
+pub mod inject;
+pub mod promote;
+pub mod retro;

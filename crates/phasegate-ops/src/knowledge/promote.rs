@@ -1,0 +1,171 @@
+//! Promotion into CLAUDE.md (seed 004 §6.3 `should_update_claude_md`,
+//! §10.2 step 5): only an item with confidence ≥ 0.9, seen ≥ 3 times, in
+//! at least two features (universal) and not already there; and only after
+//! a person says yes to a blocking question. The first `kb promote` asks;
+//! the answer arrives like any other (AskUserQuestion, Slack, `question
+//! answer`); the next `kb promote` writes the item into the block of
+//! CLAUDE.md that phasegate owns (between `<!-- phasegate:knowledge -->`
+//! and `<!-- /phasegate:knowledge -->`) and touches nothing else of the
+//! file. A "no", a default, or a preference never writes.
+
+use phasegate_core::knowledge::{self, Unmet};
+use phasegate_core::questions::{AnsweredBy, ItemType, Request};
+use phasegate_store::{Project, fs};
+use serde::Serialize;
+
+use super::base::{self, tree_root};
+use crate::env::Env;
+use crate::error::{OpError, OpResult, Refusal};
+use crate::questions::ask::{self, AskInput, Asked, Interaction};
+use crate::session;
+
+/// What `kb promote` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Promotion {
+    pub id: String,
+    /// `asked`, `promoted` or `declined`.
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// For `asked`: where the question went (AskUserQuestion's input, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked: Option<Asked>,
+    pub message: String,
+}
+
+/// The question's task field names the item, so the answer is found again.
+fn task_of(id: &str) -> String {
+    format!("kb-promote {id}")
+}
+
+/// Asks, waits, writes or declines (module doc).
+pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> OpResult<Promotion> {
+    knowledge::validate_id(id).map_err(|e| OpError::Invalid(e.to_string()))?;
+    let project = session::project(env)?;
+    let root = tree_root(&project, &env.cwd);
+    let loaded = base::load(&project, &root)?;
+    let item = loaded
+        .items
+        .iter()
+        .find(|s| s.item.id == id)
+        .map(|s| s.item.clone())
+        .ok_or_else(|| OpError::Invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
+    let claude_path = root.join("CLAUDE.md");
+    // Confined to the working tree it belongs to: a link out of it is refused.
+    fs::confine(&root, &claude_path)?;
+    let claude = fs::read_optional(&claude_path)?.unwrap_or_default();
+    let unmet =
+        knowledge::unmet(&item, &claude).map_err(|e| OpError::Invalid(format!("{}: {e}", claude_path.display())))?;
+    if !unmet.is_empty() {
+        if unmet.contains(&Unmet::AlreadyThere) {
+            return Ok(Promotion {
+                id: id.to_owned(),
+                status: "promoted",
+                question: None,
+                asked: None,
+                message: format!("{id} is in CLAUDE.md already."),
+            });
+        }
+        let why = unmet.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
+        return Err(Refusal::NotPromotable { id: id.to_owned(), why }.into());
+    }
+    let feature = match given {
+        Some(f) => f.to_owned(),
+        None => latest_feature(&project, &item).ok_or_else(|| {
+            OpError::Invalid(format!(
+                "name the feature whose retrospective asks (`--feature <feature>`): none of {id}'s evidence names one that exists"
+            ))
+        })?,
+    };
+    let (_, feature) = session::resolve(env, Some(&feature))?;
+    let (stored, _) = project.questions()?;
+    let task = task_of(id);
+    let mine =
+        stored.iter().rev().find(|s| s.question.slug == feature.name() && s.question.task_id.as_deref() == Some(&task));
+    match mine.map(|s| &s.question) {
+        None => {
+            let request = Request::parse(
+                &serde_json::json!({
+                    "type": "blocking",
+                    "text": format!(
+                        "phasegate learned this and it holds across features (confidence {}, seen {} times): \"{}\". Add it to CLAUDE.md, where every session reads it?",
+                        item.confidence,
+                        item.occurrences,
+                        item.content.split_whitespace().collect::<Vec<_>>().join(" ")
+                    ),
+                    "options": [
+                        {"label": "Yes", "description": "add it to phasegate's block of CLAUDE.md"},
+                        {"label": "No", "description": "keep it in the knowledge base only"}
+                    ],
+                    "allowFreeText": false
+                })
+                .to_string(),
+            )
+            .map_err(|e| OpError::Invalid(e.to_string()))?;
+            let asked = ask::ask_with(
+                env,
+                Some(feature.name()),
+                AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
+                true,
+            )?;
+            if asked.route == "answered" {
+                // An earlier answer to the same question: act on it now.
+                return promote(env, Some(feature.name()), id, session);
+            }
+            Ok(Promotion {
+                id: id.to_owned(),
+                status: "asked",
+                question: asked.id.clone(),
+                message: format!(
+                    "{} Nothing is written to CLAUDE.md until the user says yes; then run `workflow-state kb promote {id}` again.",
+                    asked.message
+                ),
+                asked: Some(asked),
+            })
+        }
+        Some(q) => match &q.answer {
+            None => Err(Refusal::PromotionWaits { id: id.to_owned(), question: q.id.clone() }.into()),
+            Some(a) if a.by == AnsweredBy::Human && a.text.trim().to_lowercase().starts_with("yes") => {
+                write(env, &project, &claude_path, &item)?;
+                Ok(Promotion {
+                    id: id.to_owned(),
+                    status: "promoted",
+                    question: Some(q.id.clone()),
+                    asked: None,
+                    message: format!(
+                        "Added {id} to phasegate's block of {}; the rest of the file is unchanged. Commit CLAUDE.md with the knowledge base.",
+                        claude_path.display()
+                    ),
+                })
+            }
+            Some(a) => Ok(Promotion {
+                id: id.to_owned(),
+                status: "declined",
+                question: Some(q.id.clone()),
+                asked: None,
+                message: format!("{} answered \"{}\": {id} stays in the knowledge base only.", q.id, a.text),
+            }),
+        },
+    }
+}
+
+/// Writes the item into the block, under the knowledge lock, reading
+/// CLAUDE.md again there (a person may have edited it meanwhile).
+fn write(env: &Env, project: &Project, path: &std::path::Path, item: &knowledge::KnowledgeItem) -> OpResult<()> {
+    let _lock = project.knowledge_lock(env.lock_timeout)?;
+    let text = fs::read_optional(path)?.unwrap_or_default();
+    let changed =
+        knowledge::promote(&text, &[item]).map_err(|e| OpError::Invalid(format!("{}: {e}", path.display())))?;
+    fs::write_atomic(path, changed.as_bytes())?;
+    Ok(())
+}
+
+/// The newest feature in the item's evidence that exists.
+fn latest_feature(project: &Project, item: &knowledge::KnowledgeItem) -> Option<String> {
+    let features = project.features().ok()?;
+    item.evidence
+        .iter()
+        .rev()
+        .find_map(|e| features.iter().find(|f| f.name() == e.feature).map(|f| f.name().to_owned()))
+}

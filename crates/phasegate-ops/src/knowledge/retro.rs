@@ -1,0 +1,729 @@
+//! The retrospective (seed 004 §6, the self-improvement agent). The binary
+//! captures the facts (§6.2: planned against changed files from git, each
+//! task's attempts, failures, review cycles, durations and the gotchas it
+//! was given; the pipeline's loop and tests), computes §6.3's metrics and
+//! their trend across features, and briefs the read-only retrospective
+//! agent. The agent proposes; `retro record` decides by §6.3's rules:
+//! divergences get the seed's classes from the agent's facts, a proposed
+//! gotcha is recorded only when the rule says so and the knowledge base
+//! admits it, an injected gotcha is judged by its task's outcome (0.95 when
+//! the task passed first time, lowered when it failed anyway), and the
+//! feature's record (`retro.json`) keeps the metrics for the trend.
+//!
+//! Eager loading (§9.1): the whole record of the build goes into the brief,
+//! packed under the `retro` budget.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use phasegate_core::brief::{Brief, Loading, SectionKind};
+use phasegate_core::feature::Workflow;
+use phasegate_core::knowledge::{
+    self, ClassifiedDivergence, DivergenceFacts, DivergenceKind, InjectionOutcome, Judged, KnowledgeType,
+    LessonOutcome, Metric, Metrics, RETRO_FILE, RetroRecord, RetroReply, TaskFailure, TaskRun, TemplateChange,
+};
+use phasegate_core::tasks::Mark;
+use phasegate_core::{Agent, Phase};
+use phasegate_store::{Feature, FileWrite, Project, fs};
+use serde::Serialize;
+
+use super::base::{self, RecordInput};
+use crate::env::Env;
+use crate::error::{OpError, OpResult, Refusal};
+use crate::session;
+
+/// The retrospective brief's default budget in estimated tokens.
+pub const RETRO_BUDGET: usize = 12_000;
+/// How many features the trend looks back over.
+pub const TREND_FEATURES: usize = 5;
+
+/// One failure of a task.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailureFact {
+    pub error_type: String,
+    pub at: DateTime<Utc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<String>,
+}
+
+/// One task of the build as the retrospective sees it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskFacts {
+    pub task: String,
+    pub title: String,
+    /// pending, in-progress, done, skipped, failed.
+    pub mark: &'static str,
+    pub files: Vec<String>,
+    pub attempts: u32,
+    pub failures: Vec<FailureFact>,
+    /// Review cycles used, and how the review ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review_cycles: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub review_outcome: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<f64>,
+    /// The knowledge items its brief carried.
+    pub gotchas: Vec<String>,
+    /// It failed and then passed: a candidate gotcha by itself (§6.3).
+    pub self_corrected: bool,
+}
+
+/// The pipeline's implementation loop.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PipelineFacts {
+    /// Stops the loop held because the tests or the promise were not met.
+    pub iterations: u32,
+    pub max_iterations: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
+    pub test_commands: Vec<String>,
+}
+
+/// A metric's trend across the last features.
+#[derive(Debug, Clone, Serialize)]
+pub struct TrendLine {
+    pub metric: &'static str,
+    /// (feature, value), oldest first.
+    pub values: Vec<(String, f64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub improved: Option<bool>,
+}
+
+/// What `workflow-state retro` prints.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Facts {
+    pub feature: String,
+    pub workflow: &'static str,
+    pub status: String,
+    /// Files the tasks or the plan named.
+    pub planned: Vec<String>,
+    /// Files the build changed (git, from the build's first commit).
+    pub changed: Vec<String>,
+    /// Changed but not planned (candidate additions).
+    pub unplanned: Vec<String>,
+    /// Planned but not changed (candidate omissions).
+    pub untouched: Vec<String>,
+    pub tasks: Vec<TaskFacts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<PipelineFacts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<Metrics>,
+    pub trend: Vec<TrendLine>,
+    /// Injected gotchas and how `retro record` will judge them.
+    pub judge: Vec<Judged>,
+    /// Items that meet every condition for CLAUDE.md but the user's yes.
+    pub promotable: Vec<String>,
+    /// The feature's record, when a retrospective was recorded already.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<String>,
+    /// Who to brief, and the brief.
+    pub agent: String,
+    pub prompt: String,
+}
+
+/// The facts of one feature's build, with the brief for the agent.
+/// `task`: only that task (a `task.failed` retrospective: the one failure,
+/// right away).
+pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Facts> {
+    let (project, feature) = session::resolve(env, given)?;
+    let meta = feature.load()?;
+    let code_dir = project.code_dir(&meta);
+    let cycles = feature.read_review_cycles()?;
+    let session = cycles.sessions.get(feature.name()).cloned().unwrap_or_default();
+    let build = &session.build;
+    let mut tasks = Vec::new();
+    let mut planned: Vec<String> = Vec::new();
+    let mut pipeline = None;
+    let mut base: Option<String> = meta.review_base(Phase::Implement).map(str::to_owned);
+    match meta.workflow {
+        Workflow::Phased => {
+            if let Ok((list, _)) = crate::tasks::marks::read(&feature) {
+                for t in &list.tasks {
+                    if task.is_some_and(|id| id != t.id) {
+                        continue;
+                    }
+                    let files: Vec<String> = t.files.iter().filter_map(|f| super::inject::clean_path(f)).collect();
+                    for f in &files {
+                        if !planned.contains(f) {
+                            planned.push(f.clone());
+                        }
+                    }
+                    let attempts = build.attempts.get(&t.id).copied().unwrap_or(0);
+                    let failures: Vec<FailureFact> = build
+                        .failures
+                        .get(&t.id)
+                        .map(|v| {
+                            v.iter()
+                                .map(|f| FailureFact {
+                                    error_type: f.error_type.clone(),
+                                    at: f.at,
+                                    excerpt: f.excerpt.clone(),
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let cycle = session.tasks.get(&t.id);
+                    let minutes = match (build.started.get(&t.id), build.ended.get(&t.id)) {
+                        (Some(s), Some(e)) if e >= s => Some(minutes(*s, *e)),
+                        _ => None,
+                    };
+                    let done = t.mark == Mark::Done;
+                    tasks.push(TaskFacts {
+                        task: t.id.clone(),
+                        title: t.title.clone(),
+                        mark: t.mark.name(),
+                        files,
+                        attempts,
+                        self_corrected: done && (attempts > 1 || !failures.is_empty()),
+                        failures,
+                        review_cycles: cycle.map(|c| c.current_cycle),
+                        review_outcome: cycle.and_then(|c| c.outcome).map(|o| o.name().to_owned()),
+                        minutes,
+                        gotchas: build.gotchas.get(&t.id).cloned().unwrap_or_default(),
+                    });
+                }
+            }
+            if base.is_none() {
+                base = session.bases.iter().min_by_key(|(t, _)| build.started.get(*t)).map(|(_, b)| b.clone());
+            }
+        }
+        Workflow::Pipeline => {
+            let run = crate::pipeline::load_run(&feature).ok();
+            base = base.or_else(|| run.as_ref().and_then(|r| r.code_base.clone()));
+            if let Ok(plan) = crate::pipeline::plan(&feature) {
+                for s in &plan.steps {
+                    if let Some(f) = super::inject::clean_path(&s.file)
+                        && !planned.contains(&f)
+                    {
+                        planned.push(f);
+                    }
+                }
+                let l = crate::pipeline::load_loop(&feature).ok().flatten();
+                pipeline = Some(PipelineFacts {
+                    iterations: l.as_ref().map_or(0, |l| l.iteration),
+                    max_iterations: l.as_ref().map_or(0, |l| l.max_iterations),
+                    ended: l.as_ref().and_then(|l| l.ended_reason.clone()),
+                    test_commands: plan.test_plan.commands.clone(),
+                });
+                // The run is one task: it passed first time when the loop
+                // never had to hold the session.
+                if let Some(l) = &l {
+                    let given: Vec<String> = build
+                        .gotchas
+                        .iter()
+                        .filter(|(k, _)| k.starts_with("step-"))
+                        .flat_map(|(_, v)| v.clone())
+                        .collect();
+                    tasks.push(TaskFacts {
+                        task: "implementation".into(),
+                        title: plan.id.clone(),
+                        mark: if l.ended_reason.as_deref() == Some("complete") {
+                            Mark::Done.name()
+                        } else {
+                            Mark::Pending.name()
+                        },
+                        files: planned.clone(),
+                        attempts: l.iteration + 1,
+                        failures: Vec::new(),
+                        review_cycles: None,
+                        review_outcome: None,
+                        minutes: l.updated_at.filter(|u| *u >= l.started_at).map(|u| minutes(l.started_at, u)),
+                        gotchas: given,
+                        self_corrected: l.ended_reason.as_deref() == Some("complete") && l.iteration > 0,
+                    });
+                }
+            }
+        }
+    }
+    let changed: Vec<String> = match &base {
+        Some(b) => crate::feature::review::code_change(&project, &code_dir, b)
+            .map(|c| c.files.into_iter().map(|f| f.path).collect())
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let unplanned = changed.iter().filter(|f| !planned.contains(f)).cloned().collect();
+    let untouched = planned.iter().filter(|f| !changed.contains(f)).cloned().collect();
+    let metrics = build_metrics(&tasks, build.started_at, build.ended.values().max().copied(), env.now);
+    let judge = to_judge(&tasks);
+    let root = code_dir.clone();
+    let promotable = promotable(&project, &root);
+    let mut per_feature = earlier_metrics(&project, feature.name());
+    if let Some(m) = metrics {
+        per_feature.push((feature.name().to_owned(), m));
+    }
+    let trend = trend_lines(&per_feature);
+    let record_path = feature.dir().join(RETRO_FILE);
+    let recorded = fs::is_regular_file(&record_path).then(|| record_path.display().to_string());
+    let mut facts = Facts {
+        feature: feature.name().to_owned(),
+        workflow: match meta.workflow {
+            Workflow::Phased => "phased",
+            Workflow::Pipeline => "pipeline",
+        },
+        status: meta.status.to_string(),
+        planned,
+        changed,
+        unplanned,
+        untouched,
+        tasks,
+        pipeline,
+        metrics,
+        trend,
+        judge,
+        promotable,
+        recorded,
+        agent: Agent::Retrospective.qualified(),
+        prompt: String::new(),
+    };
+    facts.prompt = prompt(&project, &feature, &facts);
+    Ok(facts)
+}
+
+fn minutes(from: DateTime<Utc>, to: DateTime<Utc>) -> f64 {
+    ((to - from).num_milliseconds() as f64 / 60_000.0 * 10.0).round() / 10.0
+}
+
+/// §6.3's metrics when the build started.
+fn build_metrics(
+    tasks: &[TaskFacts],
+    started: Option<DateTime<Utc>>,
+    ended: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Option<Metrics> {
+    let runs: Vec<TaskRun> = tasks
+        .iter()
+        .filter(|t| t.attempts > 0 || t.mark == Mark::Done.name())
+        .map(|t| TaskRun {
+            task: t.task.clone(),
+            completed: t.mark == Mark::Done.name(),
+            attempts: t.attempts.max(1),
+            gotchas: t.gotchas.len(),
+        })
+        .collect();
+    if runs.is_empty() {
+        return None;
+    }
+    let start = started.unwrap_or(now);
+    let end = ended.filter(|e| *e >= start).unwrap_or(now.max(start));
+    knowledge::metrics(&runs, start, end).ok()
+}
+
+/// Each injected gotcha of a settled task: prevented when the task passed
+/// at its first attempt, not helped when it failed or needed more.
+fn to_judge(tasks: &[TaskFacts]) -> Vec<Judged> {
+    let mut out = Vec::new();
+    for t in tasks {
+        let outcome = if t.mark == Mark::Done.name() && t.attempts <= 1 && t.failures.is_empty() {
+            "prevented"
+        } else if t.mark == Mark::Done.name() || t.mark == Mark::Failed.name() {
+            "not_helped"
+        } else {
+            continue;
+        };
+        for id in &t.gotchas {
+            out.push(Judged { task: t.task.clone(), id: id.clone(), outcome: outcome.to_owned() });
+        }
+    }
+    out
+}
+
+/// Items that meet every condition for CLAUDE.md (seed 004 §6.3) but the
+/// user's yes.
+fn promotable(project: &Project, root: &std::path::Path) -> Vec<String> {
+    let Ok(loaded) = base::load(project, root) else { return Vec::new() };
+    let claude = fs::read_optional(&root.join("CLAUDE.md")).ok().flatten().unwrap_or_default();
+    loaded
+        .items
+        .iter()
+        .filter(|s| knowledge::should_update_claude_md(&s.item, &claude).unwrap_or(false))
+        .map(|s| s.item.id.clone())
+        .collect()
+}
+
+/// The metrics of the other features' recorded retrospectives, in feature
+/// order.
+fn earlier_metrics(project: &Project, except: &str) -> Vec<(String, Metrics)> {
+    let Ok(features) = project.features() else { return Vec::new() };
+    features
+        .iter()
+        .filter(|f| f.name() != except)
+        .filter_map(|f| {
+            let text = fs::read_optional(&f.dir().join(RETRO_FILE)).ok()??;
+            RetroRecord::parse(&text).ok().map(|r| (f.name().to_owned(), r.metrics))
+        })
+        .collect()
+}
+
+fn trend_lines(per_feature: &[(String, Metrics)]) -> Vec<TrendLine> {
+    Metric::all()
+        .iter()
+        .map(|m| {
+            let t = knowledge::trend(per_feature, *m, TREND_FEATURES);
+            TrendLine { metric: m.name(), values: t.values, change: t.change, improved: t.improved }
+        })
+        .collect()
+}
+
+/// The agent's brief: eager, the whole record, packed under `retro`.
+fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
+    let mut brief = Brief::new("retro", RETRO_BUDGET);
+    brief.push(
+        "task",
+        SectionKind::Task,
+        format!(
+            "RETROSPECTIVE of {} ({} workflow, {}); its folder: {}\nPropose gotchas, patterns and template changes from these facts, and classify the divergences. Answer with JSON only, in this shape (schema: `workflow-state schema retro-reply`):\n{}\n",
+            f.feature,
+            f.workflow,
+            f.status,
+            feature.dir().display(),
+            REPLY_SHAPE
+        ),
+    );
+    let mut files = format!("\nFILES\nplanned: {}\nchanged: {}\n", list(&f.planned), list(&f.changed));
+    if !f.unplanned.is_empty() {
+        files.push_str(&format!("changed, not planned: {}\n", list(&f.unplanned)));
+    }
+    if !f.untouched.is_empty() {
+        files.push_str(&format!("planned, not changed: {}\n", list(&f.untouched)));
+    }
+    brief.push("files", SectionKind::Task, files);
+    let mut tasks = String::from("\nTASKS\n");
+    for t in &f.tasks {
+        tasks.push_str(&format!(
+            "- {} ({}): {}; attempts {}{}{}{}\n",
+            t.task,
+            t.mark,
+            t.title,
+            t.attempts,
+            t.review_cycles.map(|c| format!(", review cycles {c}")).unwrap_or_default(),
+            t.minutes.map(|m| format!(", {m} min")).unwrap_or_default(),
+            if t.self_corrected { ", failed then passed (a candidate gotcha)" } else { "" },
+        ));
+        for fail in &t.failures {
+            tasks.push_str(&format!(
+                "  failure {}: {}\n",
+                fail.error_type,
+                fail.excerpt.as_deref().unwrap_or("(no output recorded)").replace('\n', "\n    ")
+            ));
+        }
+        if !t.gotchas.is_empty() {
+            tasks.push_str(&format!("  given gotchas: {}\n", t.gotchas.join(", ")));
+        }
+    }
+    if let Some(p) = &f.pipeline {
+        tasks.push_str(&format!(
+            "pipeline loop: {} of {} iterations, ended {}; tests: {}\n",
+            p.iterations,
+            p.max_iterations,
+            p.ended.as_deref().unwrap_or("-"),
+            p.test_commands.join("; ")
+        ));
+    }
+    brief.push("tasks", SectionKind::Task, tasks);
+    if let Some(m) = &f.metrics {
+        brief.push(
+            "metrics",
+            SectionKind::RecentMemory,
+            format!(
+                "\nMETRICS first_pass_success {:.2}, gotcha_effectiveness {:.2}, build_duration_minutes {:.1}\n",
+                m.first_pass_success, m.gotcha_effectiveness, m.build_duration_minutes
+            ),
+        );
+    }
+    let spec = feature.artifact_path(phasegate_core::Artifact::Spec);
+    if let Ok(Some(text)) = fs::read_optional(&spec) {
+        brief.push_from(
+            "spec",
+            SectionKind::Readme,
+            format!("\nSPEC\n{}\n", text.trim()),
+            Some(spec.display().to_string()),
+        );
+    }
+    let subject = crate::brief::Subject::feature(feature, Loading::Eager);
+    crate::brief::finish(project, brief, &subject).packed.text
+}
+
+fn list(v: &[String]) -> String {
+    if v.is_empty() { "(none)".to_owned() } else { v.join(", ") }
+}
+
+/// The reply's shape as the brief shows it.
+pub const REPLY_SHAPE: &str = r#"{"summary": "...", "divergences": [{"kind": "addition|omission|modification", "what": "...", "file": "...", "beneficial": true, "intentional": false, "improvement": false}], "gotchas": [{"task": "T2", "content": "what goes wrong and what to do instead", "file": "path", "evidence": "the failure output", "reproducible": true}], "patterns": [{"type": "pattern", "content": "...", "topic": "one-word", "evidence": "..."}], "templates": [{"phase": "create-tasks", "gap": "...", "change": "..."}]}"#;
+
+/// What `retro record` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recorded {
+    pub feature: String,
+    pub file: String,
+    pub record: RetroRecord,
+    /// Items now eligible for CLAUDE.md: ask with `kb promote`.
+    pub promotable: Vec<String>,
+    pub message: String,
+}
+
+/// Applies the agent's reply by §6.3's rules and writes the feature's
+/// record.
+pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded> {
+    let reply = RetroReply::parse(reply).map_err(|e| OpError::Invalid(format!("the retrospective's reply: {e}")))?;
+    let facts = facts(env, given, None)?;
+    let (project, feature) = session::resolve(env, given)?;
+    let meta = feature.load()?;
+    let root = project.code_dir(&meta);
+    let record_path = feature.dir().join(RETRO_FILE);
+    let earlier = match fs::read_optional(&record_path)? {
+        Some(text) => Some(RetroRecord::parse(&text).map_err(|e| {
+            OpError::Invalid(format!(
+                "{}: {e}; it is written by `workflow-state retro record` only: restore it from git or remove it",
+                record_path.display()
+            ))
+        })?),
+        None => None,
+    };
+    let divergences = reply
+        .divergences
+        .iter()
+        .map(|d| ClassifiedDivergence {
+            kind: d.kind.clone(),
+            what: d.what.clone(),
+            file: d.file.clone(),
+            class: knowledge::classify_divergence(
+                d.kind.parse::<DivergenceKind>().ok(),
+                DivergenceFacts { beneficial: d.beneficial, intentional: d.intentional, improvement: d.improvement },
+            ),
+        })
+        .collect();
+    // Injected gotchas, judged once per task and item.
+    let mut judged: Vec<Judged> = earlier.as_ref().map(|r| r.judged.clone()).unwrap_or_default();
+    for j in &facts.judge {
+        if judged.iter().any(|k| k.task == j.task && k.id == j.id) {
+            continue;
+        }
+        let how = if j.outcome == "prevented" { InjectionOutcome::Prevented } else { InjectionOutcome::NotHelped };
+        match judge_one(env, &j.id, how) {
+            Ok(()) => judged.push(j.clone()),
+            Err(OpError::Invalid(_)) => {} // an item no longer in the knowledge base
+            Err(e) => return Err(e),
+        }
+    }
+    let mut lessons = Vec::new();
+    let loaded = base::load(&project, &root)?;
+    for g in &reply.gotchas {
+        let t = g.task.as_deref().and_then(|id| facts.tasks.iter().find(|t| t.task == id));
+        let error_type = g
+            .error_type
+            .clone()
+            .or_else(|| t.and_then(|t| t.failures.last().map(|f| f.error_type.clone())))
+            .unwrap_or_else(|| "OTHER".to_owned());
+        let lesson_like = knowledge::Lesson {
+            item_type: KnowledgeType::Gotcha,
+            content: g.content.clone(),
+            file_pattern: g.file.as_deref().and_then(|f| knowledge::pattern_for(f).ok()),
+            action: g.action.clone(),
+            topic: None,
+            confidence: knowledge::DISCOVERY,
+            evidence: Vec::new(),
+            discovered_by: String::new(),
+        };
+        let seen_similar =
+            loaded.items.iter().any(|s| !s.item.is_superseded() && knowledge::similar(&lesson_like, &s.item));
+        let failure = TaskFailure {
+            self_corrected: t.is_some_and(|t| t.self_corrected),
+            seen_similar,
+            error_type: &error_type,
+            reproducible: g.reproducible,
+        };
+        let mut outcome = LessonOutcome {
+            item_type: "gotcha".into(),
+            task: g.task.clone(),
+            content: g.content.clone(),
+            decision: "not-recorded".into(),
+            id: None,
+            why: None,
+        };
+        if !knowledge::should_record_gotcha(&failure) {
+            outcome.why = Some(if knowledge::ENVIRONMENTAL.contains(&error_type.as_str()) {
+                format!("a {error_type} failure is one-off environment trouble (seed 004 §6.3)")
+            } else {
+                "the task did not self-correct, nothing similar was seen before, and it is not reproducible (seed 004 §6.3)".to_owned()
+            });
+            lessons.push(outcome);
+            continue;
+        }
+        let evidence = match t.and_then(|t| t.failures.last()).and_then(|f| f.excerpt.clone()) {
+            Some(x) if !g.evidence.contains(x.trim()) => format!("{}\n{x}", g.evidence),
+            _ => g.evidence.clone(),
+        };
+        apply(
+            env,
+            RecordInput {
+                item_type: KnowledgeType::Gotcha,
+                content: g.content.clone(),
+                path: g.file.as_ref().map(|f| root.join(f).display().to_string()),
+                pattern: None,
+                action: g.action.clone(),
+                topic: None,
+                confidence: None,
+                evidence,
+                feature: Some(feature.name().to_owned()),
+                task: g.task.clone(),
+                commit: None,
+            },
+            &mut outcome,
+        )?;
+        lessons.push(outcome);
+    }
+    for p in &reply.patterns {
+        let item_type = match p.item_type.as_deref() {
+            Some("decision") => KnowledgeType::Decision,
+            _ => KnowledgeType::Pattern,
+        };
+        let mut outcome = LessonOutcome {
+            item_type: item_type.name().to_owned(),
+            task: None,
+            content: p.content.clone(),
+            decision: "not-recorded".into(),
+            id: None,
+            why: None,
+        };
+        apply(
+            env,
+            RecordInput {
+                item_type,
+                content: p.content.clone(),
+                path: None,
+                pattern: None,
+                action: None,
+                topic: Some(p.topic.trim().to_lowercase()),
+                confidence: None,
+                evidence: p.evidence.clone(),
+                feature: Some(feature.name().to_owned()),
+                task: None,
+                commit: None,
+            },
+            &mut outcome,
+        )?;
+        lessons.push(outcome);
+    }
+    let templates: Vec<TemplateChange> = reply
+        .templates
+        .iter()
+        .map(|t| TemplateChange {
+            phase: t.phase.clone(),
+            gap: t.gap.clone(),
+            change: t.change.clone(),
+            question: Some(format!(
+                "Add this to {} (the project's part of the {} guide, which its phase brief carries)? {}",
+                template_path(&t.phase),
+                t.phase,
+                t.change
+            )),
+        })
+        .collect();
+    let metrics = facts.metrics.unwrap_or(Metrics {
+        first_pass_success: 0.0,
+        gotcha_effectiveness: 0.0,
+        build_duration_minutes: 0.0,
+    });
+    let record = RetroRecord {
+        feature: feature.name().to_owned(),
+        recorded_at: env.now,
+        metrics,
+        summary: reply.summary.clone(),
+        divergences,
+        lessons,
+        judged,
+        templates,
+    };
+    let guard = feature.lock(env.lock_timeout)?;
+    guard.commit("retro record", vec![FileWrite::put(&record_path, record.render())])?;
+    drop(guard);
+    let promotable = promotable(&project, &root);
+    let created = record.lessons.iter().filter(|l| matches!(l.decision.as_str(), "created" | "superseded")).count();
+    let reinforced = record.lessons.iter().filter(|l| l.decision == "reinforced").count();
+    let mut message = format!(
+        "Recorded the retrospective of {} in {}: {created} new lesson(s), {reinforced} reinforced, {} injected gotcha(s) judged.",
+        feature.name(),
+        record_path.display(),
+        record.judged.len()
+    );
+    if !record.templates.is_empty() {
+        message.push_str(&format!(
+            " {} template change(s) proposed: ask the user for each (the `question` field) and, if yes, add it to the file it names.",
+            record.templates.len()
+        ));
+    }
+    if !promotable.is_empty() {
+        message.push_str(&format!(
+            " Ready for CLAUDE.md once the user agrees: {}; run `workflow-state kb promote <id>` for each to ask.",
+            promotable.join(", ")
+        ));
+    }
+    Ok(Recorded {
+        feature: feature.name().to_owned(),
+        file: record_path.display().to_string(),
+        record,
+        promotable,
+        message,
+    })
+}
+
+/// Records one lesson through the knowledge base, noting the outcome.
+fn apply(env: &Env, input: RecordInput, outcome: &mut LessonOutcome) -> OpResult<()> {
+    match base::record(env, input) {
+        Ok(r) => {
+            outcome.decision = r.decision.to_owned();
+            outcome.id = Some(r.id);
+        }
+        Err(OpError::Refused(Refusal::NotAdmitted { why })) => {
+            outcome.decision = "not-admitted".into();
+            outcome.why = Some(why);
+        }
+        Err(OpError::Invalid(why)) => {
+            outcome.decision = "not-admitted".into();
+            outcome.why = Some(why);
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(())
+}
+
+fn judge_one(env: &Env, id: &str, how: InjectionOutcome) -> OpResult<()> {
+    let r = match how {
+        InjectionOutcome::Prevented => base::Reinforcement::Prevented,
+        InjectionOutcome::NotHelped => base::Reinforcement::NotHelped,
+    };
+    base::reinforce(env, id, r).map(drop)
+}
+
+/// The project's part of a phase's guide, which the phase brief carries.
+pub fn template_path(phase: &str) -> String {
+    format!(".phasegate/templates/{phase}.md")
+}
+
+/// Each recorded feature's metrics (oldest first) and each metric's trend.
+pub type Trends = (Vec<(String, Metrics)>, Vec<TrendLine>);
+
+/// Features' retrospectives (`retro trend`): each recorded one's metrics,
+/// oldest first, and the trend.
+pub fn trend(env: &Env) -> OpResult<Trends> {
+    let project = session::project(env)?;
+    let per_feature = earlier_metrics(&project, "");
+    let lines = trend_lines(&per_feature);
+    Ok((per_feature, lines))
+}
+
+/// The judged outcomes by item, for reports.
+pub fn judged_by_item(record: &RetroRecord) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for j in &record.judged {
+        out.entry(j.id.clone()).or_default().push(format!("{} {}", j.task, j.outcome));
+    }
+    out
+}

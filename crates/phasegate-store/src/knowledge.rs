@@ -1,0 +1,260 @@
+//! The knowledge base on disk: one Markdown file per item in
+//! `.phasegate/knowledge/` (tracked by git, so a team shares the lessons and
+//! reviews them in a diff), written atomically under the project's
+//! knowledge lock (through a journal when a change spans items), and a
+//! derived index in git's runtime folder: a cache, rebuilt whenever it is
+//! stale, never the truth.
+//!
+//! Each worktree has its own checkout of the items, so each has its own
+//! index (named after its root). The index is fresh while its manifest
+//! records the folder's modification time and item count as they are: every
+//! write through phasegate renames a file into the folder (which changes its
+//! time), and so does git's checkout. A hand edit in place is noticed by the
+//! commands, which compare every item's time with the manifest (the hooks
+//! look at the folder only, to stay fast).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, UNIX_EPOCH};
+
+use phasegate_core::knowledge::{KnowledgeIndex, KnowledgeItem, Shard, file_name};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{IoContext, StoreError};
+use crate::fs;
+use crate::journal::{self, FileWrite};
+use crate::lock::FileLock;
+use crate::project::Project;
+
+/// Where the items live, relative to the root of a working tree. The index
+/// lives apart, in the runtime folder (`<git common dir>/phasegate/
+/// knowledge-index/<hash of the tree's root>/`), so writing it never touches
+/// the items folder's time.
+pub const KNOWLEDGE_DIR: &str = ".phasegate/knowledge";
+
+/// An item read from its file.
+#[derive(Debug, Clone)]
+pub struct StoredItem {
+    pub path: PathBuf,
+    pub item: KnowledgeItem,
+}
+
+/// A file in the folder that cannot be used, and why (never dropped
+/// silently: every command that reads the folder names it).
+#[derive(Debug, Clone)]
+pub struct BadItem {
+    pub path: PathBuf,
+    pub error: String,
+}
+
+/// What an index was built from: the folder as a listing and a few stats
+/// see it, so that freshness is checked without reading an item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub version: u32,
+    /// The items folder's modification time (nanoseconds since the epoch).
+    pub dir_mtime_ns: u128,
+    /// How many `.md` files it holds.
+    pub files: usize,
+    /// The newest `.md` file's modification time.
+    pub newest_ns: u128,
+}
+
+impl Manifest {
+    /// The folder as it is now (a listing and one stat per file).
+    pub fn scan(items_dir: &Path) -> Manifest {
+        let mut files = 0;
+        let mut newest_ns = 0;
+        if let Ok(entries) = std::fs::read_dir(items_dir) {
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with('.') || !name.ends_with(".md") {
+                    continue;
+                }
+                files += 1;
+                newest_ns = newest_ns.max(mtime_ns(&e.path()).unwrap_or(0));
+            }
+        }
+        Manifest {
+            version: phasegate_core::knowledge::INDEX_VERSION,
+            dir_mtime_ns: mtime_ns(items_dir).unwrap_or(0),
+            files,
+            newest_ns,
+        }
+    }
+}
+
+impl Project {
+    /// The items folder of the working tree rooted at `root` (the main
+    /// checkout or a linked worktree).
+    pub fn knowledge_dir_in(root: &Path) -> PathBuf {
+        root.join(KNOWLEDGE_DIR)
+    }
+
+    /// The items folder of the main checkout.
+    pub fn knowledge_dir(&self) -> PathBuf {
+        Self::knowledge_dir_in(self.root())
+    }
+
+    /// Every item of the folder, by file name; what cannot be read apart.
+    /// Only regular files named `<id>.md` count; a link or folder in their
+    /// place is reported.
+    pub fn knowledge_items_in(&self, dir: &Path) -> Result<(Vec<StoredItem>, Vec<BadItem>), StoreError> {
+        // Confined to the working tree the folder belongs to (a linked
+        // worktree's lies outside the main checkout): a link out of it is
+        // refused.
+        let tree = dir.parent().and_then(Path::parent).unwrap_or(self.root());
+        fs::confine(tree, dir)?;
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
+            Err(e) => return Err(e).at("list", dir),
+        };
+        let mut good = Vec::new();
+        let mut bad = Vec::new();
+        for entry in entries {
+            let entry = entry.at("list", dir)?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || !name.ends_with(".md") {
+                continue;
+            }
+            let path = entry.path();
+            match fs::read_optional(&path) {
+                Ok(Some(text)) => match KnowledgeItem::parse(&text) {
+                    Ok(item) if file_name(&item.id) == name => good.push(StoredItem { path, item }),
+                    Ok(item) => bad.push(BadItem {
+                        error: format!(
+                            "its id is `{}` but the file is named {name}; an item's file is named after its id",
+                            item.id
+                        ),
+                        path,
+                    }),
+                    Err(e) => bad.push(BadItem { error: e.to_string(), path }),
+                },
+                Ok(None) => {}
+                Err(e) => bad.push(BadItem { error: e.to_string(), path }),
+            }
+        }
+        good.sort_by(|a, b| a.item.id.cmp(&b.item.id));
+        bad.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok((good, bad))
+    }
+
+    /// The knowledge base's lock: every change of items holds it (read,
+    /// decide, write), so two sessions recording at once lose nothing.
+    pub fn knowledge_lock(&self, timeout: Duration) -> Result<FileLock, StoreError> {
+        FileLock::acquire(&self.lock_dir().join("knowledge.lock"), timeout)
+    }
+
+    /// Writes item changes as one (through the journal when several), under
+    /// the knowledge lock the caller holds.
+    pub fn commit_knowledge(&self, operation: &str, dir: &Path, items: &[KnowledgeItem]) -> Result<(), StoreError> {
+        std::fs::create_dir_all(dir).at("create", dir)?;
+        let changes: Vec<FileWrite> =
+            items.iter().map(|i| FileWrite::put(dir.join(file_name(&i.id)), i.render())).collect();
+        let journal = self.runtime_dir().join("journal").join("knowledge.json");
+        journal::recover(&journal, self.root()).ok();
+        journal::commit(&journal, self.root(), operation, changes)
+    }
+
+    /// Where the index of the working tree rooted at `root` lives.
+    pub fn knowledge_index_dir(&self, root: &Path) -> PathBuf {
+        index_dir(&self.runtime_dir(), root)
+    }
+
+    /// Writes a freshly built index, with the files it could not read
+    /// (best effort: the cache can always be built again). The shards are
+    /// written to a folder of their own, not flushed, and swapped in with
+    /// two renames, so a reader sees the old index or the new one whole.
+    pub fn write_knowledge_index(
+        &self,
+        root: &Path,
+        index: &KnowledgeIndex,
+        manifest: &Manifest,
+        unreadable: &[String],
+    ) {
+        let dir = self.knowledge_index_dir(root);
+        let Some(parent) = dir.parent() else { return };
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let building = parent.join(format!(".{name}.building-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&building);
+        if std::fs::create_dir_all(&building).is_err() {
+            return;
+        }
+        let mut ok = true;
+        for (file, shard) in index.gotchas.iter().chain(index.topics.iter()) {
+            ok &= std::fs::write(building.join(file), serde_json::to_vec(shard).expect("serialises")).is_ok();
+        }
+        ok &= std::fs::write(building.join(UNREADABLE), serde_json::to_vec(unreadable).expect("serialises")).is_ok();
+        ok &= std::fs::write(building.join(MANIFEST), serde_json::to_vec(manifest).expect("serialises")).is_ok();
+        if !ok {
+            let _ = std::fs::remove_dir_all(&building);
+            return;
+        }
+        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+        let had = std::fs::rename(&dir, &old).is_ok();
+        if std::fs::rename(&building, &dir).is_err() {
+            let _ = std::fs::remove_dir_all(&building);
+        }
+        if had {
+            let _ = std::fs::remove_dir_all(&old);
+        }
+    }
+}
+
+const MANIFEST: &str = "manifest";
+const UNREADABLE: &str = "unreadable";
+
+/// The files the index at `index_dir` could not read when it was built.
+pub fn read_unreadable(index_dir: &Path) -> Vec<String> {
+    fs::read_optional(&index_dir.join(UNREADABLE))
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// The index folder for the working tree at `root`, under `runtime`.
+pub fn index_dir(runtime: &Path, root: &Path) -> PathBuf {
+    // One name however the root is spelled (git's work directory ends with a
+    // slash; a hook's path may run through a link).
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let key = root.to_string_lossy();
+    runtime.join("knowledge-index").join(format!("{:016x}", fnv1a(key.as_bytes())))
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A file's or folder's modification time in nanoseconds.
+pub fn mtime_ns(path: &Path) -> Option<u128> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()?.duration_since(UNIX_EPOCH).ok().map(|d| d.as_nanos())
+}
+
+/// The manifest of the index at `index_dir`, if it can be read.
+pub fn read_manifest(index_dir: &Path) -> Option<Manifest> {
+    let text = fs::read_optional(&index_dir.join(MANIFEST)).ok()??;
+    serde_json::from_str(&text).ok()
+}
+
+/// The hooks' freshness check: the folder's time as the manifest says (one
+/// stat and one small read).
+pub fn fresh_by_folder(index_dir: &Path, items_dir: &Path) -> Option<Manifest> {
+    let manifest = read_manifest(index_dir)?;
+    (manifest.version == phasegate_core::knowledge::INDEX_VERSION
+        && mtime_ns(items_dir).unwrap_or(0) == manifest.dir_mtime_ns)
+        .then_some(manifest)
+}
+
+/// One shard of the index at `index_dir` by its file name (None: no such
+/// shard; the index holds no item for it).
+pub fn read_shard(index_dir: &Path, name: &str) -> Option<Shard> {
+    let text = fs::read_optional(&index_dir.join(name)).ok()??;
+    serde_json::from_str(&text).ok()
+}

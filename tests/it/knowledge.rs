@@ -1,0 +1,259 @@
+//! The knowledge base through `workflow-state kb`: items as files a team
+//! reviews in git, the §10.1 query and recording rules, the §10.2
+//! lifecycle, refusals that say what to do, unreadable files named and
+//! never rewritten, and two sessions recording at once losing nothing.
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::util::{TestEnv, WORKFLOW_STATE};
+
+const MIGRATION: &str = "Wrap every migration's DDL in one transaction: a failed step otherwise leaves half a schema";
+const ROUTES: &str =
+    "Route handlers must await the auth check before reading the body, or anonymous posts slip through";
+
+fn record(env: &TestEnv, content: &str, path: &str, evidence: &str, extra: &[&str]) -> Value {
+    let mut args =
+        vec!["kb", "record", "--type", "gotcha", "--content", content, "--path", path, "--evidence", evidence];
+    args.extend_from_slice(extra);
+    args.push("--json");
+    env.ws(&args).ok().json()
+}
+
+fn item_files(env: &TestEnv) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(env.path(".phasegate/knowledge"))
+        .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_recorded_gotcha_is_a_reviewable_file_and_the_query_finds_it_by_pattern() {
+    let env = TestEnv::new();
+    let r = record(&env, MIGRATION, "database/migrations/001.sql", "ERROR: relation \"users\" already exists", &[]);
+    assert_eq!(r["decision"], "created");
+    assert_eq!(r["confidence"], 0.7, "seed 004 §10.2: 0.7 on discovery");
+    let id = r["id"].as_str().unwrap();
+    assert_eq!(item_files(&env), [format!("{id}.md")]);
+    let text = env.read(&format!(".phasegate/knowledge/{id}.md"));
+    assert!(text.starts_with("---\n"), "YAML front matter:\n{text}");
+    assert!(text.contains("file_pattern: '*.sql'") && text.contains("confidence: 0.7"), "{text}");
+    assert!(text.trim_end().ends_with(MIGRATION), "the lesson is the body:\n{text}");
+
+    // Another migration matches `*.sql`; a route does not.
+    let q = env.ws(&["kb", "query", "--path", "database/migrations/002.sql", "--json"]).ok().json();
+    assert_eq!(q["pattern"], "*.sql");
+    assert_eq!(q["gotchas"].as_array().unwrap().len(), 1);
+    assert_eq!(q["gotchas"][0]["id"], id);
+    assert_eq!(q["gotchas"][0]["content"], MIGRATION);
+    let q = env.ws(&["kb", "query", "--path", "server/routes/x.ts", "--json"]).ok().json();
+    assert_eq!(q["pattern"], "server/routes/*");
+    assert_eq!(q["gotchas"], Value::Array(vec![]));
+    // The listing shows it in one line.
+    env.ws(&["kb", "list"]).ok().stdout_has(id).stdout_has("gotcha 0.70").stdout_has("*.sql");
+    assert_eq!(env.ws(&["kb", "list", "--json"]).ok().json()["items"][0]["id"], id);
+    assert_eq!(env.ws(&["kb", "show", id, "--json"]).ok().json()["content"], MIGRATION);
+}
+
+#[test]
+fn a_lesson_without_evidence_or_that_the_source_says_is_refused_with_exit_1() {
+    let env = TestEnv::new();
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", MIGRATION, "--path", "db/1.sql", "--evidence", " "])
+        .code(1)
+        .stderr_has("without evidence is refused")
+        .stderr_has("--evidence");
+    env.write("CLAUDE.md", &format!("# Conventions\n\n{MIGRATION}\n"));
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", MIGRATION, "--path", "db/1.sql", "--evidence", "x"])
+        .code(1)
+        .stderr_has("CLAUDE.md already says this");
+    env.ws(&[
+        "kb",
+        "record",
+        "--type",
+        "gotcha",
+        "--content",
+        "Always write clean code and test it well",
+        "--evidence",
+        "a failure",
+    ])
+    .code(1)
+    .stderr_has("advice for any project");
+    assert!(item_files(&env).is_empty(), "nothing was written: {:?}", item_files(&env));
+}
+
+#[test]
+fn seen_twice_reinforces_to_0_85_and_a_lower_similar_item_is_superseded() {
+    let env = TestEnv::new();
+    let first = record(&env, MIGRATION, "db/001.sql", "ERROR: relation users exists", &["--task", "T001"]);
+    // The same failure recorded again is one sighting.
+    let again = record(&env, MIGRATION, "db/001.sql", "ERROR: relation users exists", &["--task", "T001"]);
+    assert_eq!(again["decision"], "known");
+    // A near-duplicate from another task is the same lesson seen again.
+    let near = format!("{MIGRATION} behind");
+    let second = record(&env, &near, "db/002.sql", "ERROR: relation posts exists", &["--task", "T004"]);
+    assert_eq!(second["decision"], "reinforced");
+    assert_eq!(second["id"], first["id"]);
+    assert_eq!((second["occurrences"].as_u64(), second["confidence"].as_f64()), (Some(2), Some(0.85)));
+    assert_eq!(item_files(&env).len(), 1);
+
+    // A route lesson with higher confidence than a similar one replaces it.
+    let low = record(&env, ROUTES, "server/routes/a.ts", "401 missing", &["--confidence", "0.6"]);
+    let high = record(&env, &format!("{ROUTES} anyway"), "server/routes/b.ts", "401 again", &["--confidence", "0.8"]);
+    assert_eq!(high["decision"], "superseded");
+    assert_eq!(high["replaced"], low["id"]);
+    let old = env.ws(&["kb", "show", low["id"].as_str().unwrap(), "--json"]).ok().json();
+    assert_eq!(old["superseded_by"], high["id"]);
+    let q = env.ws(&["kb", "query", "--path", "server/routes/c.ts", "--json"]).ok().json();
+    let ids: Vec<&Value> = q["gotchas"].as_array().unwrap().iter().map(|g| &g["id"]).collect();
+    assert_eq!(ids, [&high["id"]], "the superseded item leaves the query");
+    // Both stay on disk; `--all` lists the retired one.
+    assert_eq!(env.ws(&["kb", "list", "--json"]).ok().json()["items"].as_array().unwrap().len(), 2);
+    assert_eq!(env.ws(&["kb", "list", "--all", "--json"]).ok().json()["items"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn reinforce_prevented_raises_to_0_95_and_not_helped_lowers_by_a_tenth() {
+    let env = TestEnv::new();
+    let a = record(&env, MIGRATION, "db/001.sql", "relation exists", &[]);
+    let b = record(&env, ROUTES, "server/routes/a.ts", "401 missing", &["--confidence", "0.8"]);
+    let (a, b) = (a["id"].as_str().unwrap(), b["id"].as_str().unwrap());
+    let up = env.ws(&["kb", "reinforce", a, "--prevented", "--json"]).ok().json();
+    assert_eq!((up["confidence"].as_f64(), up["prevented"].as_u64()), (Some(0.95), Some(1)));
+    let down = env.ws(&["kb", "reinforce", b, "--not-helped", "--json"]).ok().json();
+    assert_eq!((down["confidence"].as_f64(), down["not_helped"].as_u64()), (Some(0.7), Some(1)));
+    let seen = env
+        .ws(&["kb", "reinforce", b, "--seen", "--evidence", "401 in the admin route", "--task", "T9", "--json"])
+        .ok()
+        .json();
+    assert_eq!((seen["occurrences"].as_u64(), seen["confidence"].as_f64()), (Some(2), Some(0.85)));
+    env.ws(&["kb", "reinforce", "no-such-item", "--prevented"]).code(2).stderr_has("no item `no-such-item`");
+    env.ws(&["kb", "reinforce", "../escape", "--prevented"]).code(2);
+}
+
+#[test]
+fn supersede_retires_an_item_out_of_every_query_and_keeps_its_file() {
+    let env = TestEnv::new();
+    let a = record(&env, MIGRATION, "db/001.sql", "relation exists", &[]);
+    let id = a["id"].as_str().unwrap();
+    env.ws(&["kb", "supersede", id]).code(2).stderr_has("--reason");
+    env.ws(&["kb", "supersede", id, "--by", "gotcha-nothing-12345678"]).code(2).stderr_has("no item");
+    env.ws(&["kb", "supersede", id, "--reason", "the migration tool wraps every step in a transaction now"]).ok();
+    let q = env.ws(&["kb", "query", "--path", "db/002.sql", "--json"]).ok().json();
+    assert_eq!(q["gotchas"], Value::Array(vec![]));
+    assert!(env.read(&format!(".phasegate/knowledge/{id}.md")).contains("superseded_reason"));
+    env.ws(&["kb", "supersede", id, "--reason", "again"]).code(2).stderr_has("already");
+}
+
+#[test]
+fn a_malformed_item_is_named_by_every_command_and_never_rewritten() {
+    let env = TestEnv::new();
+    let a = record(&env, MIGRATION, "db/001.sql", "relation exists", &[]);
+    let id = a["id"].as_str().unwrap();
+    let bad = "---\nid: gotcha-broken-00000000\ntype: gotcha\nconfidence: high\n---\nA lesson\n";
+    env.write(".phasegate/knowledge/gotcha-broken-00000000.md", bad);
+    // Reads go on and name it.
+    let listed = env.ws(&["kb", "list", "--json"]).ok().json();
+    assert_eq!(listed["items"].as_array().unwrap().len(), 1);
+    assert!(listed["unreadable"][0].as_str().unwrap().contains("gotcha-broken-00000000.md"), "{listed}");
+    let q = env.ws(&["kb", "query", "--path", "db/2.sql", "--json"]).ok().json();
+    assert_eq!(q["gotchas"][0]["id"], id, "the readable item still answers");
+    assert!(q["unreadable"][0].as_str().unwrap().contains("gotcha-broken-00000000.md"), "{q}");
+    let lint = env.ws(&["kb", "lint"]).code(1);
+    lint.stdout_has("gotcha-broken-00000000.md").stdout_has("confidence");
+    // Changes are refused while it cannot be read, and it is left as it was.
+    env.ws(&["kb", "reinforce", id, "--prevented"])
+        .code(2)
+        .stderr_has("gotcha-broken-00000000.md")
+        .stderr_has("kb lint");
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", ROUTES, "--path", "r/a.ts", "--evidence", "401"])
+        .code(2)
+        .stderr_has("gotcha-broken-00000000.md");
+    assert_eq!(env.read(".phasegate/knowledge/gotcha-broken-00000000.md"), bad);
+    // A file whose id does not name it is refused too.
+    std::fs::remove_file(env.path(".phasegate/knowledge/gotcha-broken-00000000.md")).unwrap();
+    let moved = env.read(&format!(".phasegate/knowledge/{id}.md"));
+    env.write(".phasegate/knowledge/gotcha-renamed-11111111.md", &moved);
+    env.ws(&["kb", "lint", "--json"]).code(1).stdout_has("is named");
+}
+
+#[test]
+fn a_broken_phasegate_block_in_claude_md_is_a_lint_problem() {
+    let env = TestEnv::new();
+    env.write("CLAUDE.md", "# Project\n\n<!-- phasegate:knowledge -->\n- a lesson\n");
+    env.ws(&["kb", "lint", "--json"]).code(1).stdout_has("CLAUDE.md");
+    assert_eq!(env.read("CLAUDE.md"), "# Project\n\n<!-- phasegate:knowledge -->\n- a lesson\n");
+}
+
+#[test]
+fn a_hand_edit_is_seen_by_the_next_query() {
+    let env = TestEnv::new();
+    let a = record(&env, MIGRATION, "db/001.sql", "relation exists", &[]);
+    let id = a["id"].as_str().unwrap();
+    assert_eq!(
+        env.ws(&["kb", "query", "--path", "db/2.sql", "--json"]).ok().json()["gotchas"].as_array().unwrap().len(),
+        1
+    );
+    // Lowered below the query's 0.6 by hand, in place.
+    let path = env.path(&format!(".phasegate/knowledge/{id}.md"));
+    let text = std::fs::read_to_string(&path).unwrap().replace("confidence: 0.7", "confidence: 0.5");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&path, text).unwrap();
+    let q = env.ws(&["kb", "query", "--path", "db/2.sql", "--json"]).ok().json();
+    assert_eq!(q["gotchas"], Value::Array(vec![]), "the index was rebuilt from the edited item");
+}
+
+/// Two sessions record twelve lessons each at the same moment; every one
+/// is in the knowledge base and the index answers for all of them.
+#[test]
+fn two_sessions_recording_at_once_lose_nothing() {
+    let env = TestEnv::new();
+    let spawn = |session: usize| {
+        let root = env.root().to_owned();
+        std::thread::spawn(move || {
+            for i in 0..12 {
+                let content = format!(
+                    "Service number {session}{i} must retry its queue consumer {i} times before giving up on session {session}"
+                );
+                let out = Command::new(WORKFLOW_STATE)
+                    .args(["kb", "record", "--type", "gotcha", "--content", &content])
+                    .args(["--pattern", &format!("svc{session}/q{i}/*"), "--evidence", "queue closed"])
+                    .current_dir(&root)
+                    .env("CLAUDE_CODE_SESSION_ID", format!("session-{session}"))
+                    .env("PHASEGATE_LOCK_TIMEOUT_MS", "30000")
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            }
+        })
+    };
+    let (a, b) = (spawn(1), spawn(2));
+    a.join().unwrap();
+    b.join().unwrap();
+    assert_eq!(item_files(&env).len(), 24);
+    assert_eq!(env.ws(&["kb", "list", "--json"]).ok().json()["items"].as_array().unwrap().len(), 24);
+    for (s, i) in [(1, 0), (2, 11)] {
+        let q = env.ws(&["kb", "query", "--path", &format!("svc{s}/q{i}/main.rs"), "--json"]).ok().json();
+        assert_eq!(q["gotchas"].as_array().unwrap().len(), 1, "svc{s}/q{i}: {q}");
+    }
+    env.ws(&["kb", "lint"]).ok();
+}
+
+/// Nothing is read through a link out of the repository: a knowledge folder
+/// that is a link elsewhere is refused, naming it.
+#[cfg(unix)]
+#[test]
+fn a_knowledge_folder_linked_out_of_the_repository_is_refused() {
+    let env = TestEnv::new();
+    let outside = env.outer().join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("gotcha-x-00000000.md"), "---\nid: gotcha-x-00000000\n---\nx\n").unwrap();
+    std::fs::create_dir_all(env.path(".phasegate")).unwrap();
+    std::os::unix::fs::symlink(&outside, env.path(".phasegate/knowledge")).unwrap();
+    env.ws(&["kb", "list"]).code(2).stderr_has(".phasegate/knowledge");
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", ROUTES, "--path", "r/a.ts", "--evidence", "401"]).code(2);
+    assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1, "nothing written there");
+}

@@ -1,0 +1,136 @@
+//! The knowledge base in the hooks: PreToolUse adds a file's gotchas just
+//! in time (each item once per session, within 600 bytes, not again after a
+//! brief carried it), and SessionStart after `/compact` brings back the task
+//! in progress and the gotchas the session was given.
+
+use serde_json::{Value, json};
+
+use crate::util::{HOOK, Run, TestEnv, commit_all};
+
+const GOTCHA: &str = "Wrap every migration's DDL in one transaction: a failed step otherwise leaves half a schema";
+
+fn record(env: &TestEnv, content: &str, path: &str) -> String {
+    let r = env
+        .ws(&[
+            "kb",
+            "record",
+            "--type",
+            "gotcha",
+            "--content",
+            content,
+            "--path",
+            path,
+            "--evidence",
+            "relation exists",
+            "--json",
+        ])
+        .ok()
+        .json();
+    r["id"].as_str().unwrap().to_owned()
+}
+
+fn edit(env: &TestEnv, session: &str, tool: &str, path: &str) -> Option<String> {
+    let input = json!({
+        "session_id": session, "cwd": env.root(), "hook_event_name": "PreToolUse",
+        "tool_name": tool, "tool_input": {"file_path": env.path(path), "old_string": "a", "new_string": "b", "content": "x"},
+        "tool_use_id": "toolu_1"
+    });
+    let out = Run::new(HOOK, &["pre-tool-use"], env.root()).stdin(input.to_string()).ok();
+    if out.stdout.trim().is_empty() {
+        return None;
+    }
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let specific = &v["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "PreToolUse");
+    assert!(specific.get("permissionDecision").is_none_or(|d| d != "deny"), "never a deny: {v}");
+    specific["additionalContext"].as_str().map(str::to_owned)
+}
+
+#[test]
+fn an_edit_of_a_matching_file_gets_its_gotchas_once_per_session() {
+    let env = TestEnv::new();
+    env.write("db/migrations/001.sql", "create table a (id int);\n");
+    record(&env, GOTCHA, "db/migrations/001.sql");
+    let first = edit(&env, "s-1", "Edit", "db/migrations/001.sql").expect("the gotcha just in time");
+    assert!(first.contains("db/migrations/001.sql") && first.contains(GOTCHA), "{first}");
+    assert!(first.len() <= 600, "{} bytes", first.len());
+    // Once per session: another matching file, same session, says nothing.
+    assert_eq!(edit(&env, "s-1", "Edit", "db/migrations/001.sql"), None);
+    assert_eq!(edit(&env, "s-1", "Write", "db/migrations/002.sql"), None);
+    // Another session gets it again (on a file of its own: s-1 leases the
+    // ones it edited); a file no item matches gets nothing.
+    assert!(edit(&env, "s-2", "Write", "db/migrations/003.sql").is_some());
+    assert_eq!(edit(&env, "s-3", "Edit", "src/main.rs"), None);
+    // Reading is not editing.
+    assert_eq!(edit(&env, "s-4", "Read", "db/migrations/001.sql"), None);
+}
+
+#[test]
+fn a_session_whose_brief_carried_the_gotcha_is_not_told_again() {
+    let env = TestEnv::new();
+    let f = env.feature("users", "standard");
+    env.write(&format!("docs/features/{f}/tasks.md"), "- [ ] T1: Add users\n  - Files: db/migrations/002.sql\n");
+    record(&env, GOTCHA, "db/migrations/001.sql");
+    commit_all(env.root());
+    env.ws(&["tasks", "context", "T1"]).env("CLAUDE_CODE_SESSION_ID", "s-brief").ok().stdout_has(GOTCHA);
+    assert_eq!(edit(&env, "s-brief", "Write", "db/migrations/002.sql"), None, "the brief gave it");
+    assert!(edit(&env, "s-other", "Write", "db/migrations/003.sql").is_some());
+}
+
+#[test]
+fn injections_stay_within_600_bytes_and_can_be_turned_off() {
+    let env = TestEnv::new();
+    for i in 0..5 {
+        record(
+            &env,
+            &format!(
+                "Migration number {i} must name its constraint {i} explicitly or the rollback for step {i} cannot drop it"
+            ),
+            &format!("db/m{i}/001.sql"),
+        );
+    }
+    let text = edit(&env, "s-1", "Edit", "db/m0/002.sql").unwrap();
+    assert!(text.len() <= 600, "{} bytes:\n{text}", text.len());
+    env.write(".phasegate/context.config.json", r#"{"justInTime": {"enabled": false}}"#);
+    assert_eq!(edit(&env, "s-2", "Edit", "db/m0/003.sql"), None);
+}
+
+#[test]
+fn a_hook_in_a_project_without_a_knowledge_base_or_with_broken_items_passes() {
+    let env = TestEnv::new();
+    assert_eq!(edit(&env, "s-1", "Edit", "db/migrations/001.sql"), None);
+    env.write(".phasegate/knowledge/broken.md", "---\nnot: [yaml\n");
+    assert_eq!(edit(&env, "s-1", "Edit", "db/migrations/001.sql"), None);
+}
+
+fn session_start(env: &TestEnv, session: &str, source: &str) -> String {
+    let input = json!({"session_id": session, "cwd": env.root(), "hook_event_name": "SessionStart", "source": source});
+    let out = Run::new(HOOK, &["session-start"], env.root()).stdin(input.to_string()).ok();
+    if out.stdout.trim().is_empty() {
+        return String::new();
+    }
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    v["hookSpecificOutput"]["additionalContext"].as_str().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn after_compact_the_task_in_progress_and_its_gotchas_come_back() {
+    let env = TestEnv::new();
+    let f = env.feature("users", "standard");
+    env.write(
+        &format!("docs/features/{f}/tasks.md"),
+        "- [ ] T1: Add the users table\n  - Files: db/migrations/002.sql\n",
+    );
+    record(&env, GOTCHA, "db/migrations/001.sql");
+    commit_all(env.root());
+    env.ws(&["tasks", "start", "T1"]).ok();
+    env.ws(&["tasks", "context", "T1"]).env("CLAUDE_CODE_SESSION_ID", "s-long").ok();
+    let ctx = session_start(&env, "s-long", "compact");
+    assert!(ctx.contains(&format!("task T1 of {f} is in progress (Add the users table")), "{ctx}");
+    assert!(ctx.contains(&format!("workflow-state tasks context T1 --feature {f}")), "{ctx}");
+    assert!(ctx.contains(GOTCHA), "{ctx}");
+    // A plain start says neither; another session was given nothing.
+    let plain = session_start(&env, "s-long", "startup");
+    assert!(!plain.contains("in progress (") && !plain.contains(GOTCHA), "{plain}");
+    assert!(!session_start(&env, "s-new", "compact").contains(GOTCHA));
+}
