@@ -97,7 +97,9 @@ fn monitor_check_json_reports_a_stuck_task_once_with_the_pms_decision() {
     let pending = env.ws(&["events", "pending", "--json"]).ok().json();
     let types: Vec<&str> = pending["events"].as_array().unwrap().iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert!(types.contains(&"alert.stuck_task"), "{pending}");
-    env.ws(&["status"]).ok().stdout_has("1 alert(s) in the last 30 min");
+    let status = env.ws(&["status"]).ok();
+    status.stdout_has("1 alert(s) and 1 PM decision(s) in the last 30 min");
+    status.stdout_has("Last PM decision: WATCH");
 }
 
 #[test]

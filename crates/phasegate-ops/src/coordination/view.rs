@@ -146,8 +146,9 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
     })
 }
 
-/// One line for `status`: live sessions and their leases, waits, alerts of
-/// the last 30 minutes, pending events; None when there is nothing.
+/// A line for `status`: live sessions and their leases, waits, alerts and
+/// PM decisions of the last 30 minutes, pending events, and the last
+/// decision with its reason; None when there is nothing.
 pub fn summary(env: &Env) -> Option<String> {
     let project = crate::session::project(env).ok()?;
     project.repo()?;
@@ -161,11 +162,21 @@ pub fn summary(env: &Env) -> Option<String> {
         .map(|l| l.records.iter().filter(|a| env.now - a.created_at < TimeDelta::minutes(30)).count())
         .unwrap_or(0);
     let events = project.delivery().map(|d| d.pending.len()).unwrap_or(0);
-    if live + leases.len() + waits + alerts + events == 0 {
+    let decisions: Vec<Logged> = project
+        .decision_log()
+        .read::<Logged>()
+        .map(|l| l.records.into_iter().filter(|d| env.now - d.decision.decided_at < TimeDelta::minutes(30)).collect())
+        .unwrap_or_default();
+    if live + leases.len() + waits + alerts + events + decisions.len() == 0 {
         return None;
     }
-    Some(format!(
-        "Sessions: {live} live, {} leased file(s), {waits} waiting; {alerts} alert(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch`.",
-        leases.len()
-    ))
+    let mut line = format!(
+        "Sessions: {live} live, {} leased file(s), {waits} waiting; {alerts} alert(s) and {} PM decision(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch`.",
+        leases.len(),
+        decisions.len()
+    );
+    if let Some(last) = decisions.last() {
+        line.push_str(&format!("\nLast PM decision: {}", last.line()));
+    }
+    Some(line)
 }
