@@ -35,6 +35,11 @@ const WRITING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
 /// At most this many events are offered in one hook's context.
 const MAX_OFFERED: usize = 3;
 
+/// The longest a hook waits for the leases' lock (Claude Code gives a hook
+/// 10 seconds): a lease that cannot be checked in time lets the edit
+/// through, saying so.
+const HOOK_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl Contributor for Coordination {
     fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
         let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return Vec::new() };
@@ -115,7 +120,7 @@ impl Contributor for Coordination {
 
     fn session_end(&self, ctx: &HookCtx<'_>) {
         let (Some(session), Some((project, _, _))) = (ctx.session(), fast(ctx, None)) else { return };
-        registry::ended(&project, &session, ctx.env.now, ctx.env.lock_timeout);
+        registry::ended(&project, &session, ctx.env.now, ctx.env.lock_timeout.min(HOOK_LOCK_WAIT));
     }
 }
 
@@ -183,7 +188,8 @@ fn others(project: &Project, me: &SessionRecord, now: chrono::DateTime<chrono::U
 }
 
 fn offers(project: &Project, ctx: &HookCtx<'_>, me: &SessionRecord) -> Vec<String> {
-    let offered = events::offer(project, ctx.env, me);
+    let env = crate::env::Env { lock_timeout: ctx.env.lock_timeout.min(HOOK_LOCK_WAIT), ..ctx.env.clone() };
+    let offered = events::offer(project, &env, me);
     let mut lines: Vec<String> = offered
         .iter()
         .take(MAX_OFFERED)
@@ -223,7 +229,9 @@ fn lease_vote(
         return Ok(LeaseVote::Quiet);
     }
     registry::working(project, me, None, None, None, ctx.env.now).map_err(|e| e.to_string())?;
-    let got = leases::acquire(project, me, &path, LeaseReason::FirstEdit, case, ctx.env).map_err(|e| e.to_string())?;
+    // A hook never waits long: past this, the edit goes through unchecked.
+    let env = crate::env::Env { lock_timeout: ctx.env.lock_timeout.min(HOOK_LOCK_WAIT), ..ctx.env.clone() };
+    let got = leases::acquire(project, me, &path, LeaseReason::FirstEdit, case, &env).map_err(|e| e.to_string())?;
     Ok(match got.decision {
         LeaseDecision::Grant { expired: None, .. } => LeaseVote::Quiet,
         LeaseDecision::Grant { expired: Some(old), reason, .. } => LeaseVote::Say(format!(

@@ -587,3 +587,17 @@ fn leases_are_shared_by_every_worktree_of_the_repository() {
     let _ = leases::release(&t.env_as(A), None, None).unwrap();
     assert_eq!(hooks::pre_tool_use(&i, &t.env()), ToolVote::Pass);
 }
+
+#[test]
+fn a_lease_that_cannot_be_checked_in_time_lets_the_edit_through_and_says_so() {
+    let t = Repo::new();
+    start(&t, A);
+    let p = project(&t);
+    let held = p.leases_lock(std::time::Duration::from_secs(1)).unwrap();
+    let started = std::time::Instant::now();
+    let ToolVote::Context(said) = edit(&t, A, "src/a.rs") else { panic!("a held lock must not deny or hang") };
+    assert!(said.contains("the file lease could not be checked"), "{said}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "the hook waited {:?}", started.elapsed());
+    drop(held);
+    assert_eq!(edit(&t, A, "src/a.rs"), ToolVote::Pass);
+}
