@@ -160,6 +160,30 @@ fn an_injected_gotcha_that_prevented_the_failure_rises_to_0_95_once() {
     assert_eq!(env.ws(&["kb", "show", &id, "--json"]).ok().json()["prevented"], 1);
 }
 
+/// Records the gotcha as seen in `feature` at 0.9 (a sighting of task T1).
+fn sighting(env: &TestEnv, feature: &str, evidence: &str) -> String {
+    let args = [
+        "kb",
+        "record",
+        "--type",
+        "gotcha",
+        "--content",
+        GOTCHA,
+        "--pattern",
+        "server/routes/*",
+        "--evidence",
+        evidence,
+        "--feature",
+        feature,
+        "--task",
+        "T1",
+        "--confidence",
+        "0.9",
+        "--json",
+    ];
+    env.ws(&args).ok().json()["id"].as_str().unwrap().to_owned()
+}
+
 #[test]
 fn promotion_to_claude_md_waits_for_a_persons_yes_and_touches_only_its_block() {
     let (env, f) = setup();
@@ -167,29 +191,7 @@ fn promotion_to_claude_md_waits_for_a_persons_yes_and_touches_only_its_block() {
     env.write("CLAUDE.md", claude);
     let mut id = String::new();
     for (i, feature) in [&f, "002-search", "003-export"].into_iter().enumerate() {
-        let r = env
-            .ws(&[
-                "kb",
-                "record",
-                "--type",
-                "gotcha",
-                "--content",
-                GOTCHA,
-                "--pattern",
-                "server/routes/*",
-                "--evidence",
-                &format!("syntax error {i}"),
-                "--feature",
-                feature,
-                "--task",
-                "T1",
-                "--confidence",
-                "0.9",
-                "--json",
-            ])
-            .ok()
-            .json();
-        id = r["id"].as_str().unwrap().to_owned();
+        id = sighting(&env, feature, &format!("syntax error {i}"));
         if i < 2 {
             env.ws(&["kb", "promote", &id, "--feature", &f]).code(1).stderr_has("seen");
         }
@@ -222,29 +224,7 @@ fn a_no_or_a_broken_block_writes_nothing() {
     let (env, f) = setup();
     let mut id = String::new();
     for (i, feature) in [&f, "002-search", "003-export"].into_iter().enumerate() {
-        let r = env
-            .ws(&[
-                "kb",
-                "record",
-                "--type",
-                "gotcha",
-                "--content",
-                GOTCHA,
-                "--pattern",
-                "server/routes/*",
-                "--evidence",
-                &format!("e{i}"),
-                "--feature",
-                feature,
-                "--task",
-                "T1",
-                "--confidence",
-                "0.9",
-                "--json",
-            ])
-            .ok()
-            .json();
-        id = r["id"].as_str().unwrap().to_owned();
+        id = sighting(&env, feature, &format!("e{i}"));
     }
     let broken = "# P\n<!-- phasegate:knowledge -->\n- something\n";
     env.write("CLAUDE.md", broken);

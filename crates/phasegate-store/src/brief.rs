@@ -96,49 +96,6 @@ pub fn add_given(path: &Path, items: &[GivenItem]) -> Result<(), StoreError> {
     fs::write_cache(path, &serde_json::to_vec(&log).expect("serialises"))
 }
 
-/// Where a file's working tree and git's common directory are, found by
-/// looking for `.git` upwards (a folder: the main checkout; a file: a
-/// linked worktree, whose `gitdir` names its own folder and that folder's
-/// `commondir` the shared one). No repository is opened: the hook calls
-/// this on every edit.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TreeLayout {
-    pub root: PathBuf,
-    pub common_dir: PathBuf,
-}
-
-impl TreeLayout {
-    /// phasegate's runtime folder for this tree.
-    pub fn runtime_dir(&self) -> PathBuf {
-        self.common_dir.join("phasegate")
-    }
-}
-
-/// The layout around `dir` (None outside git, or a `.git` that cannot be
-/// read).
-pub fn tree_layout(dir: &Path) -> Option<TreeLayout> {
-    let mut at = Some(dir);
-    while let Some(d) = at {
-        let dot = d.join(".git");
-        match std::fs::symlink_metadata(&dot) {
-            Ok(m) if m.is_dir() => return Some(TreeLayout { root: d.to_owned(), common_dir: dot }),
-            Ok(m) if m.is_file() => {
-                let text = std::fs::read_to_string(&dot).ok()?;
-                let gitdir = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
-                let gitdir = d.join(gitdir);
-                let common = match std::fs::read_to_string(gitdir.join("commondir")) {
-                    Ok(c) => gitdir.join(c.trim()),
-                    Err(_) => gitdir,
-                };
-                let common = common.canonicalize().unwrap_or(common);
-                return Some(TreeLayout { root: d.to_owned(), common_dir: common });
-            }
-            _ => at = d.parent(),
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

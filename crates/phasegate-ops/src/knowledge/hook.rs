@@ -20,8 +20,10 @@ use phasegate_core::brief::{COMPACT_BUDGET, CONTEXT_CONFIG_PATH, ContextConfig, 
 use phasegate_core::knowledge::IndexEntry;
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
-use phasegate_store::brief::{GivenItem, TreeLayout, add_given, given_path, read_given, tree_layout};
+use phasegate_store::brief::{GivenItem, add_given, given_path, read_given};
+use phasegate_store::git::RepoLayout;
 use phasegate_store::knowledge::{KNOWLEDGE_DIR, fresh_by_folder};
+use phasegate_store::locate::locate;
 use serde_json::Value;
 
 use super::inject;
@@ -64,16 +66,16 @@ pub fn just_in_time(input: &HookInput, env: &crate::env::Env) -> Option<String> 
     let path = PATH_KEYS.iter().find_map(|k| tool_input.get(*k).and_then(Value::as_str))?;
     let path = Path::new(path);
     let abs: PathBuf = if path.is_absolute() { path.to_owned() } else { input.dir(env).join(path) };
-    let layout = tree_layout(abs.parent()?)?;
-    let items = layout.root.join(KNOWLEDGE_DIR);
+    let layout = locate(&abs)?;
+    let items = layout.current_root.join(KNOWLEDGE_DIR);
     if !items.is_dir() {
         return None;
     }
-    let config = jit_config(&layout.root);
+    let config = jit_config(&layout.current_root);
     if !config.enabled {
         return None;
     }
-    let rel = relative(&layout.root, &abs)?;
+    let rel = relative(&layout.current_root, &abs)?;
     if rel.starts_with(".git/") || rel.starts_with(".phasegate/") {
         return None;
     }
@@ -83,7 +85,7 @@ pub fn just_in_time(input: &HookInput, env: &crate::env::Env) -> Option<String> 
     if found.is_empty() {
         return None;
     }
-    let log_path = given_path(&layout.runtime_dir(), &session);
+    let log_path = given_path(&layout.common_dir.join("phasegate"), &session);
     let log = read_given(&log_path);
     let new: Vec<&IndexEntry> = found.iter().filter(|e| !log.has(&e.id)).collect();
     let (text, shown) = render(&rel, &new, config.max_bytes)?;
@@ -120,13 +122,13 @@ fn relative(root: &Path, abs: &Path) -> Option<String> {
 
 /// The index folder, fresh: by the folder's time alone (one stat and one
 /// small read), rebuilt through the project when stale.
-fn fresh(layout: &TreeLayout, items: &Path) -> Option<PathBuf> {
-    let index = phasegate_store::knowledge::index_dir(&layout.runtime_dir(), &layout.root);
+fn fresh(layout: &RepoLayout, items: &Path) -> Option<PathBuf> {
+    let index = phasegate_store::knowledge::index_dir(&layout.common_dir.join("phasegate"), &layout.current_root);
     if fresh_by_folder(&index, items).is_some() {
         return Some(index);
     }
-    let project = Project::discover(&layout.root).ok()?;
-    super::base::fresh_index(&project, &layout.root)
+    let project = Project::discover(&layout.current_root).ok()?;
+    super::base::fresh_index(&project, &layout.current_root)
 }
 
 /// The injection: a heading and one line per item while it fits in `max`
@@ -173,10 +175,10 @@ pub fn after_compaction(project: &Project, session: &SessionId, dir: &Path) -> V
     let mut entries = inject::entries_of(project, &root, &ids);
     // Items of a linked worktree's knowledge base are read there.
     if entries.len() < ids.len()
-        && let Some(l) = tree_layout(dir)
-        && l.root != root
+        && let Some(l) = locate(dir)
+        && l.current_root != root
     {
-        for e in inject::entries_of(project, &l.root, &ids) {
+        for e in inject::entries_of(project, &l.current_root, &ids) {
             if !entries.iter().any(|x| x.id == e.id) {
                 entries.push(e);
             }
