@@ -33,6 +33,24 @@ fn kb_item(f: &Fixture, id: &str) -> Value {
     serde_json::from_str(&f.ws(&["kb", "show", id, "--json"])).unwrap()
 }
 
+/// A project whose knowledge base knows GOTCHA for `server/routes/*`.
+fn known_route_gotcha(f: &Fixture) {
+    f.write("server/routes/index.ts", "export const routes = [];\n");
+    let evidence = "anonymous post accepted";
+    f.ws(&[
+        "kb",
+        "record",
+        "--type",
+        "gotcha",
+        "--content",
+        GOTCHA,
+        "--path",
+        "server/routes/index.ts",
+        "--evidence",
+        evidence,
+    ]);
+}
+
 fn tasks(f: &Fixture, feature: &str, file: &str) {
     f.write(&format!("docs/features/{feature}/tasks.md"), &format!("- [ ] T1: Add the route\n  - Files: {file}\n"));
 }
@@ -164,19 +182,7 @@ fn a_self_corrected_failure_becomes_a_gotcha_the_next_feature_gets_and_it_rises_
 #[test]
 fn an_unplanned_edit_of_a_matching_file_gets_the_gotcha_just_in_time_once() {
     let f = Fixture::repo();
-    f.write("server/routes/index.ts", "export const routes = [];\n");
-    f.ws(&[
-        "kb",
-        "record",
-        "--type",
-        "gotcha",
-        "--content",
-        GOTCHA,
-        "--path",
-        "server/routes/index.ts",
-        "--evidence",
-        "anonymous post accepted",
-    ]);
+    known_route_gotcha(&f);
     let a = f.path("server/routes/a.ts").display().to_string();
     let b = f.path("server/routes/b.ts").display().to_string();
     let api = MockApi::start(Scenario::new().main(vec![
@@ -264,19 +270,7 @@ fn a_third_sighting_offers_claude_md_and_nothing_is_written_until_the_user_agree
 #[test]
 fn a_compact_mid_task_keeps_the_task_and_its_gotchas() {
     let f = Fixture::repo();
-    f.write("server/routes/index.ts", "export const routes = [];\n");
-    f.ws(&[
-        "kb",
-        "record",
-        "--type",
-        "gotcha",
-        "--content",
-        GOTCHA,
-        "--path",
-        "server/routes/index.ts",
-        "--evidence",
-        "anonymous post accepted",
-    ]);
+    known_route_gotcha(&f);
     f.ws(&["feature", "new", "users"]);
     tasks(&f, "001-users", "server/routes/users.ts");
     let api = MockApi::start(Scenario::new().main(vec![

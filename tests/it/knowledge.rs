@@ -14,11 +14,7 @@ const ROUTES: &str =
     "Route handlers must await the auth check before reading the body, or anonymous posts slip through";
 
 fn record(env: &TestEnv, content: &str, path: &str, evidence: &str, extra: &[&str]) -> Value {
-    let mut args =
-        vec!["kb", "record", "--type", "gotcha", "--content", content, "--path", path, "--evidence", evidence];
-    args.extend_from_slice(extra);
-    args.push("--json");
-    env.ws(&args).ok().json()
+    env.kb_gotcha(content, evidence, &[&["--path", path], extra].concat())
 }
 
 fn item_files(env: &TestEnv) -> Vec<String> {

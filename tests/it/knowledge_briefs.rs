@@ -22,24 +22,10 @@ fn setup() -> Setup {
     let feature = env.feature("users", "standard");
     env.write(&format!("docs/features/{feature}/tasks.md"), TASKS);
     env.write("db/migrations/001_init.sql", "create table t (id int);\n");
-    let r = env
-        .ws(&[
-            "kb",
-            "record",
-            "--type",
-            "gotcha",
-            "--content",
-            GOTCHA,
-            "--path",
-            "db/migrations/001_init.sql",
-            "--evidence",
-            "ERROR: relation \"users\" already exists",
-            "--json",
-        ])
-        .ok()
-        .json();
+    let id =
+        env.kb_gotcha_id(GOTCHA, "ERROR: relation \"users\" already exists", &["--path", "db/migrations/001_init.sql"]);
     commit_all(env.root());
-    Setup { id: r["id"].as_str().unwrap().to_owned(), env, feature }
+    Setup { id, env, feature }
 }
 
 fn build_gotchas(s: &Setup) -> Value {

@@ -10,23 +10,7 @@ use crate::util::{HOOK, Run, TestEnv, commit_all};
 const GOTCHA: &str = "Wrap every migration's DDL in one transaction: a failed step otherwise leaves half a schema";
 
 fn record(env: &TestEnv, content: &str, path: &str) -> String {
-    let r = env
-        .ws(&[
-            "kb",
-            "record",
-            "--type",
-            "gotcha",
-            "--content",
-            content,
-            "--path",
-            path,
-            "--evidence",
-            "relation exists",
-            "--json",
-        ])
-        .ok()
-        .json();
-    r["id"].as_str().unwrap().to_owned()
+    env.kb_gotcha_id(content, "relation exists", &["--path", path])
 }
 
 fn edit(env: &TestEnv, session: &str, tool: &str, path: &str) -> Option<String> {

@@ -246,25 +246,7 @@ fn the_pipeline_implementer_gets_the_plans_gotchas_and_the_code_reviewer_checks_
     let env = TestEnv::new();
     env.config(r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#);
     let lesson = "Shell checks must quote every variable they test, or an empty password passes the login check";
-    let id = env
-        .ws(&[
-            "kb",
-            "record",
-            "--type",
-            "gotcha",
-            "--content",
-            lesson,
-            "--pattern",
-            "*.sh",
-            "--evidence",
-            "[: =: unary operator expected",
-            "--json",
-        ])
-        .ok()
-        .json()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = env.kb_gotcha_id(lesson, "[: =: unary operator expected", &["--pattern", "*.sh"]);
     let f = to_plan_review(&env);
     env.review_stage(S, &f, "plan-reviewer", "sonnet", "approved");
     env.review_stage(S, &f, "plan-reviewer", "opus", "approved");

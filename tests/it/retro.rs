@@ -121,25 +121,7 @@ fn record_applies_the_seeds_rules_to_the_proposals() {
 #[test]
 fn an_injected_gotcha_that_prevented_the_failure_rises_to_0_95_once() {
     let (env, f) = setup();
-    let id = env
-        .ws(&[
-            "kb",
-            "record",
-            "--type",
-            "gotcha",
-            "--content",
-            GOTCHA,
-            "--path",
-            "server/routes/index.ts",
-            "--evidence",
-            "syntax error",
-            "--json",
-        ])
-        .ok()
-        .json()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = env.kb_gotcha_id(GOTCHA, "syntax error", &["--path", "server/routes/index.ts"]);
     commit_all(env.root());
     env.ws(&["tasks", "start", "T1"]).ok();
     env.ws(&["tasks", "context", "T1"]).ok().stdout_has(GOTCHA);
@@ -162,26 +144,8 @@ fn an_injected_gotcha_that_prevented_the_failure_rises_to_0_95_once() {
 
 /// Records the gotcha as seen in `feature` at 0.9 (a sighting of task T1).
 fn sighting(env: &TestEnv, feature: &str, evidence: &str) -> String {
-    let args = [
-        "kb",
-        "record",
-        "--type",
-        "gotcha",
-        "--content",
-        GOTCHA,
-        "--pattern",
-        "server/routes/*",
-        "--evidence",
-        evidence,
-        "--feature",
-        feature,
-        "--task",
-        "T1",
-        "--confidence",
-        "0.9",
-        "--json",
-    ];
-    env.ws(&args).ok().json()["id"].as_str().unwrap().to_owned()
+    let scope = ["--pattern", "server/routes/*", "--feature", feature, "--task", "T1", "--confidence", "0.9"];
+    env.kb_gotcha_id(GOTCHA, evidence, &scope)
 }
 
 #[test]

@@ -181,6 +181,24 @@ impl Done {
     }
 }
 
+/// Knowledge helpers.
+impl TestEnv {
+    /// `kb record --type gotcha --content <content> --evidence <evidence>
+    /// <scope> --json`, which must succeed: its reply. `scope`: `--path
+    /// <file>` or `--pattern <glob>`, and any other flags.
+    pub fn kb_gotcha(&self, content: &str, evidence: &str, scope: &[&str]) -> Value {
+        let mut args = vec!["kb", "record", "--type", "gotcha", "--content", content, "--evidence", evidence];
+        args.extend_from_slice(scope);
+        args.push("--json");
+        self.ws(&args).ok().json()
+    }
+
+    /// The id of the item [`TestEnv::kb_gotcha`] records.
+    pub fn kb_gotcha_id(&self, content: &str, evidence: &str, scope: &[&str]) -> String {
+        self.kb_gotcha(content, evidence, scope)["id"].as_str().expect("kb record --json names the id").to_owned()
+    }
+}
+
 /// Pipeline helpers.
 impl TestEnv {
     /// The loop session `session` owns, by its record (None: no record, or
