@@ -200,3 +200,32 @@ fn a_no_or_a_broken_block_writes_nothing() {
     assert_eq!(r["status"], "declined");
     assert_eq!(env.read("CLAUDE.md"), "# P\n");
 }
+
+#[test]
+fn a_recorded_retrospective_was_offered_again_by_its_events_and_by_finish() {
+    let (env, f) = setup();
+    build(&env); // T1's failure: a task.failed event
+    let done = env.ws(&["events", "emit", "build.completed", "--feature", &f]).ok().json();
+    let other = env.ws(&["events", "emit", "build.completed", "--feature", "002-other"]).ok().json();
+    let pending = |env: &TestEnv| -> Vec<String> {
+        let p = env.ws(&["events", "pending", "--json"]).ok().json();
+        p["events"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect()
+    };
+    assert_eq!(pending(&env).len(), 3, "task.failed and two build.completed wait");
+    let file = reply(&env, &f, json!({"summary": "clean"}));
+    let recorded = env.ws(&["retro", "record", "--reply-file", &file, "--json"]).ok().json();
+    let settled = recorded["settled"].as_array().unwrap();
+    assert_eq!(settled.len(), 2, "{recorded}");
+    assert!(settled.contains(&done["id"]), "{recorded}");
+    // Another feature's build still waits for its own retrospective.
+    assert_eq!(pending(&env), vec![other["id"].as_str().unwrap().to_owned()]);
+    // An event after the record (the build went on) is offered as usual.
+    let later = env.ws(&["events", "emit", "task.failed", "--feature", &f, "--task", "T2"]).ok().json();
+    assert!(pending(&env).contains(&later["id"].as_str().unwrap().to_owned()));
+    let finished = env.ws(&["finish"]).ok().json();
+    let message = finished["message"].as_str().unwrap();
+    assert!(
+        message.contains("its retrospective is recorded already") && !message.contains("/phasegate:retro"),
+        "{message}"
+    );
+}

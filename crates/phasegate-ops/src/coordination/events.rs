@@ -284,12 +284,37 @@ pub fn ack(env: &Env, ids: &[String]) -> OpResult<Acked> {
     let by = env.session(None)?.map(|s| s.to_string()).unwrap_or_else(|| "user".to_owned());
     let _lock = project.events_lock(env.lock_timeout)?;
     let mut d = synced(&project)?;
+    acknowledge(&project, env, &mut d, ids, &by)
+}
+
+/// Settles the pending events about `feature` of the given types, because
+/// what their route suggests has been done (a recorded retrospective
+/// settles its feature's `build.completed` and `task.failed`): no session
+/// is offered them again. Events that arrive later stay pending. Returns
+/// the ids settled; a problem is returned for the caller to report, never
+/// to undo what it did.
+pub fn settle(project: &Project, env: &Env, feature: &str, types: &[&str]) -> OpResult<Vec<String>> {
+    let by = env.session(None).ok().flatten().map(|s| s.to_string()).unwrap_or_else(|| "user".to_owned());
+    let _lock = project.events_lock(env.lock_timeout)?;
+    let mut d = synced(project)?;
+    let ids: Vec<String> = d
+        .pending
+        .values()
+        .filter(|p| p.event.feature.as_deref() == Some(feature) && types.contains(&p.event.event_type.as_str()))
+        .map(|p| p.event.id.clone())
+        .collect();
+    Ok(acknowledge(project, env, &mut d, &ids, &by)?.acknowledged)
+}
+
+/// Removes `ids` from the pending events and logs their acknowledgement by
+/// `by`; the caller holds the events lock.
+fn acknowledge(project: &Project, env: &Env, d: &mut Delivery, ids: &[String], by: &str) -> OpResult<Acked> {
     let mut out = Acked { acknowledged: Vec::new(), not_pending: Vec::new() };
     let mut acks = Vec::new();
     for id in ids {
         match d.pending.remove(id) {
             Some(_) => {
-                acks.push(Ack { id: id.clone(), by: by.clone(), at: env.now });
+                acks.push(Ack { id: id.clone(), by: by.to_owned(), at: env.now });
                 out.acknowledged.push(id.clone());
             }
             None => out.not_pending.push(id.clone()),
@@ -297,7 +322,7 @@ pub fn ack(env: &Env, ids: &[String]) -> OpResult<Acked> {
     }
     project.event_acks().append_held(&acks)?;
     d.acks_through = project.event_acks().len();
-    project.save_delivery(&d)?;
+    project.save_delivery(d)?;
     Ok(out)
 }
 

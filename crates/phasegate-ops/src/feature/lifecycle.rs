@@ -162,6 +162,10 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
         })
         .collect();
     let dir = rel(feature.dir());
+    let retro = match phasegate_store::fs::exists_entry(&feature.dir().join(phasegate_core::knowledge::RETRO_FILE)) {
+        true => "its retrospective is recorded already".to_owned(),
+        false => "offer /phasegate:retro to learn from the build".to_owned(),
+    };
     Ok(Finished {
         feature: feature.name().to_owned(),
         status: meta.status,
@@ -171,7 +175,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
         warning: v.message.filter(|_| v.kind == Verdict::Warning),
         phases,
         message: format!(
-            "Feature {} is completed. Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch, and offer /phasegate:retro to learn from the build.",
+            "Feature {} is completed. Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch; {retro}.",
             feature.name()
         ),
         to_commit,

@@ -32,6 +32,10 @@ use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
 
+/// The events a recorded retrospective settles for its feature: what they
+/// route to is what it did.
+const SETTLES: &[&str] = &["build.completed", "task.failed"];
+
 /// The retrospective brief's default budget in estimated tokens.
 pub const RETRO_BUDGET: usize = 12_000;
 /// How many features the trend looks back over.
@@ -465,6 +469,10 @@ pub struct Recorded {
     pub record: RetroRecord,
     /// Items now eligible for CLAUDE.md: ask with `kb promote`.
     pub promotable: Vec<String>,
+    /// Pending events this retrospective settles (the feature's
+    /// `build.completed` and `task.failed`): no session is offered a
+    /// retrospective that was done.
+    pub settled: Vec<String>,
     pub message: String,
 }
 
@@ -644,6 +652,9 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     let guard = feature.lock(env.lock_timeout)?;
     guard.commit("retro record", vec![FileWrite::put(&record_path, record.render())])?;
     drop(guard);
+    // The record is written; an event log that cannot be settled now only
+    // means one more offer of a retrospective, said in the message.
+    let settled = crate::coordination::events::settle(&project, env, feature.name(), SETTLES);
     let promotable = promotable(&project, &root);
     let created = record.lessons.iter().filter(|l| matches!(l.decision.as_str(), "created" | "superseded")).count();
     let reinforced = record.lessons.iter().filter(|l| l.decision == "reinforced").count();
@@ -665,11 +676,26 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
             promotable.join(", ")
         ));
     }
+    let settled = match settled {
+        Ok(ids) if ids.is_empty() => ids,
+        Ok(ids) => {
+            message.push_str(&format!(
+                " Settled event(s) {}: no session is offered this retrospective again.",
+                ids.join(", ")
+            ));
+            ids
+        }
+        Err(e) => {
+            message.push_str(&format!(" (The events of {} were not settled: {e}.)", feature.name()));
+            Vec::new()
+        }
+    };
     Ok(Recorded {
         feature: feature.name().to_owned(),
         file: record_path.display().to_string(),
         record,
         promotable,
+        settled,
         message,
     })
 }
