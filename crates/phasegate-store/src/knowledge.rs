@@ -176,6 +176,7 @@ impl Project {
         let dir = self.knowledge_index_dir(root);
         let Some(parent) = dir.parent() else { return };
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        sweep_leftovers(parent, &name, std::time::SystemTime::now());
         let building = parent.join(format!(".{name}.building-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&building);
         if std::fs::create_dir_all(&building).is_err() {
@@ -198,6 +199,37 @@ impl Project {
         }
         if had {
             let _ = std::fs::remove_dir_all(&old);
+        }
+    }
+}
+
+/// How long a rebuild's own folders may stand untouched before another
+/// rebuild takes them for a killed one's: a rebuild of 10,000 items takes
+/// well under a second.
+const LEFTOVER_AGE: Duration = Duration::from_secs(600);
+
+/// Removes the folders a killed rebuild of the index `name` left beside it
+/// (`.<name>.building-<pid>`, `.<name>.old-<pid>`) once they are
+/// [`LEFTOVER_AGE`] old; a running rebuild's are younger. Best effort: the
+/// index is a cache.
+fn sweep_leftovers(parent: &Path, name: &str, now: std::time::SystemTime) {
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    let (building, old) = (format!(".{name}.building-"), format!(".{name}.old-"));
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let file_name = file_name.to_string_lossy();
+        if !(file_name.starts_with(&building) || file_name.starts_with(&old)) {
+            continue;
+        }
+        // Only a real folder (never a link's target) of the right age.
+        let stale = entry
+            .metadata()
+            .ok()
+            .filter(|m| m.is_dir())
+            .and_then(|m| m.modified().ok())
+            .is_some_and(|at| now.duration_since(at).is_ok_and(|age| age >= LEFTOVER_AGE));
+        if stale {
+            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }
@@ -257,4 +289,29 @@ pub fn fresh_by_folder(index_dir: &Path, items_dir: &Path) -> Option<Manifest> {
 pub fn read_shard(index_dir: &Path, name: &str) -> Option<Shard> {
     let text = fs::read_optional(&index_dir.join(name)).ok()??;
     serde_json::from_str(&text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_killed_rebuilds_folders_were_left_beside_the_index_forever() {
+        let parent = tempfile::tempdir().unwrap();
+        let p = parent.path();
+        for leftover in [".abc.building-4242", ".abc.old-4242", ".abc.building-7", ".other.building-4242", "abc"] {
+            std::fs::create_dir_all(p.join(leftover)).unwrap();
+        }
+        let now = std::time::SystemTime::now();
+        // A rebuild under way (younger than the limit) is left alone.
+        sweep_leftovers(p, "abc", now);
+        assert!(p.join(".abc.building-4242").exists());
+        // Ten minutes on, its folders are a killed rebuild's: removed; the
+        // index itself and another index's folders stay.
+        sweep_leftovers(p, "abc", now + LEFTOVER_AGE);
+        let mut left: Vec<String> =
+            std::fs::read_dir(p).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        left.sort();
+        assert_eq!(left, vec![".other.building-4242", "abc"]);
+    }
 }
