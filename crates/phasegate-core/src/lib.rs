@@ -21,6 +21,7 @@ pub mod brief;
 pub mod change;
 pub mod cycle;
 pub mod error;
+pub mod hash;
 pub mod names;
 pub mod schema;
 pub mod session;

@@ -16,18 +16,22 @@ pub struct InvalidSlug(pub String);
 /// A slug names a folder and a branch: letters, digits, `.`, `_`, `-`;
 /// starting with a letter or digit; no `..`; at most 64 characters.
 pub fn validate(slug: &str) -> Result<(), InvalidSlug> {
-    let ok_chars = slug.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
-    let ok_start = slug.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric());
-    if slug.is_empty()
-        || slug.len() > MAX_SLUG
-        || !ok_chars
-        || !ok_start
-        || slug.contains("..")
-        || slug.ends_with(".lock")
-    {
-        return Err(InvalidSlug(slug.to_owned()));
+    match safe_name(slug, MAX_SLUG) {
+        true => Ok(()),
+        false => Err(InvalidSlug(slug.to_owned())),
     }
-    Ok(())
+}
+
+/// Whether `name` is safe as one file or branch name: 1 to `max` letters,
+/// digits, `.`, `_` and `-`, starting with a letter or digit, with no `..`
+/// and not ending in `.lock`. Slugs and question ids are both such names.
+pub fn safe_name(name: &str, max: usize) -> bool {
+    !name.is_empty()
+        && name.len() <= max
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && name.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && !name.contains("..")
+        && !name.ends_with(".lock")
 }
 
 /// A feature folder's name, `NNN-slug`, as its number and slug (at least

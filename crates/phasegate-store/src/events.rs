@@ -102,7 +102,7 @@ impl Project {
 
     /// Writes the delivery state; the caller holds the events lock.
     pub fn save_delivery(&self, d: &Delivery) -> Result<(), StoreError> {
-        crate::leases::write_runtime(&self.delivery_file(), &serde_json::to_vec(d).expect("delivery serialises"))
+        crate::fs::write_cache(&self.delivery_file(), &serde_json::to_vec(d).expect("delivery serialises"))
     }
 
     pub fn alert_log(&self) -> LogFile {
@@ -133,6 +133,6 @@ impl Project {
     }
 
     pub fn save_monitor_state(&self, s: &MonitorState) -> Result<(), StoreError> {
-        crate::leases::write_runtime(&self.monitor_state_file(), &serde_json::to_vec(s).expect("state serialises"))
+        crate::fs::write_cache(&self.monitor_state_file(), &serde_json::to_vec(s).expect("state serialises"))
     }
 }

@@ -133,16 +133,21 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Replaces a cache file (an index, a session's log): atomic like
-/// [`write_atomic`], a reader sees the old file or the new one, but not
-/// flushed to disk: a crash may lose it, and a cache is rebuilt.
+/// Replaces a cache or runtime file (an index, a session's log, a lease):
+/// atomic like [`write_atomic`], a reader sees the old file or the new one,
+/// but not flushed to disk: a machine crash may lose it, never tear it. A
+/// missing folder is created.
 pub fn write_cache(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TMP_PREFIX)
-        .suffix(TMP_SUFFIX)
-        .tempfile_in(dir)
-        .at("create a temporary file in", dir)?;
+    let temp = || tempfile::Builder::new().prefix(TMP_PREFIX).suffix(TMP_SUFFIX).tempfile_in(dir);
+    let mut tmp = match temp() {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            fs::create_dir_all(dir).at("create", dir)?;
+            temp().at("create a temporary file in", dir)?
+        }
+        Err(e) => return Err(e).at("create a temporary file in", dir),
+    };
     tmp.write_all(contents).at("write", tmp.path().to_owned())?;
     tmp.persist(path).map_err(|e| e.error).at("replace", path)?;
     Ok(())

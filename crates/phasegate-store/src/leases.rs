@@ -97,7 +97,7 @@ impl Project {
         let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&list).at("open", &list)?;
         std::io::Write::write_all(&mut f, format!("{}\n", lease.path).as_bytes()).at("append to", &list)?;
         let file = self.lease_file(&lease.path, case);
-        write_runtime(&file, &serde_json::to_vec(lease).expect("a lease serialises"))
+        fs::write_cache(&file, &serde_json::to_vec(lease).expect("a lease serialises"))
     }
 
     fn lease_list_file(&self, holder: &SessionId) -> PathBuf {
@@ -141,7 +141,7 @@ impl Project {
             return;
         }
         let text: String = paths.iter().map(|p| format!("{p}\n")).collect();
-        let _ = write_runtime(&list, text.as_bytes());
+        let _ = fs::write_cache(&list, text.as_bytes());
     }
 
     /// Removes the lease on `path` if `holder` holds it (any holder when
@@ -203,7 +203,7 @@ impl Project {
         {
             return Ok(false);
         }
-        write_runtime(&file, &serde_json::to_vec(wait).expect("a wait serialises"))?;
+        fs::write_cache(&file, &serde_json::to_vec(wait).expect("a wait serialises"))?;
         Ok(true)
     }
 
@@ -294,27 +294,6 @@ fn json_files(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
         }
     }
     Ok(out)
-}
-
-/// Replaces `path` whole (a temporary file renamed over it), without
-/// flushing: runtime state that a machine crash may lose but never tear.
-pub(crate) fn write_runtime(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let dir = path.parent().expect("runtime files live in a folder");
-    let mut tmp = match tempfile::Builder::new().prefix(".phasegate-").suffix(".tmp").tempfile_in(dir) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(dir).at("create", dir)?;
-            tempfile::Builder::new()
-                .prefix(".phasegate-")
-                .suffix(".tmp")
-                .tempfile_in(dir)
-                .at("create a file in", dir)?
-        }
-        Err(e) => return Err(e).at("create a file in", dir),
-    };
-    std::io::Write::write_all(&mut tmp, bytes).at("write", tmp.path().to_owned())?;
-    tmp.persist(path).map_err(|e| e.error).at("replace", path)?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@
 //!   event is reported with its number and skipped, never fatal. A record
 //!   is committed by its newline: a last line without one was torn by a
 //!   crash mid-write and is reported as incomplete, not corrupt, even when
-//!   it happens to parse; [`EventLog::complete_len`] is where an appender
+//!   it happens to parse; [`JsonLines::complete_len`] is where an appender
 //!   cuts the file before writing again. Blank lines are skipped. Unknown
 //!   fields are ignored, so a newer writer's events still read.
 
@@ -342,26 +342,6 @@ pub struct BadLine {
     pub error: String,
 }
 
-/// The event log, read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EventLog {
-    pub events: Vec<Event>,
-    /// Complete lines that are not events, skipped.
-    pub corrupt: Vec<BadLine>,
-    /// The last line, written without its newline: torn mid-write.
-    pub incomplete: Option<BadLine>,
-    /// Bytes up to and including the last newline: where the complete
-    /// records end.
-    pub complete_len: usize,
-}
-
-/// Reads an append-only log of one JSON event per line; bad lines are
-/// reported and skipped, never fatal.
-pub fn parse_event_log(text: &str) -> EventLog {
-    let JsonLines { records, corrupt, incomplete, complete_len } = parse_json_lines(text);
-    EventLog { events: records, corrupt, incomplete, complete_len }
-}
-
 /// Any append-only log of one JSON record per line (events, the monitor's
 /// alerts, the PM's decisions), read by the event log's rules.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -554,28 +534,27 @@ mod tests {
         let text = format!(
             "{GOOD}\nnot json\n\n{{\"id\":\"e2\",\"type\":\"Bad\",\"at\":\"2026-11-22T10:00:00Z\"}}\r\n{GOOD}\r\n"
         );
-        let log = parse_event_log(&text);
-        assert_eq!(log.events.len(), 2);
+        let log = parse_json_lines::<Event>(&text);
+        assert_eq!(log.records.len(), 2);
         assert_eq!(log.corrupt.iter().map(|b| b.line).collect::<Vec<_>>(), [2, 4]);
         assert!(log.corrupt[1].error.contains("not an event type"), "{}", log.corrupt[1].error);
         assert_eq!((log.incomplete, log.complete_len), (None, text.len()));
-        assert_eq!(log.events[0].source.as_ref().map(SessionId::as_str), Some("s1"));
+        assert_eq!(log.records[0].source.as_ref().map(SessionId::as_str), Some("s1"));
     }
 
     #[test]
     fn a_torn_last_line_is_incomplete_not_corrupt() {
         let text = format!("{GOOD}\n{}", &GOOD[..30]);
-        let log = parse_event_log(&text);
-        assert_eq!((log.events.len(), log.corrupt.len()), (1, 0));
+        let log = parse_json_lines::<Event>(&text);
+        assert_eq!((log.records.len(), log.corrupt.len()), (1, 0));
         assert_eq!(log.incomplete.as_ref().map(|b| b.line), Some(2));
         assert_eq!(log.complete_len, GOOD.len() + 1);
         // Even a whole object without its newline is not committed.
-        let log = parse_event_log(GOOD);
-        assert_eq!((log.events.len(), log.incomplete.map(|b| b.line), log.complete_len), (0, Some(1), 0));
-        assert_eq!(
-            parse_event_log(""),
-            EventLog { events: vec![], corrupt: vec![], incomplete: None, complete_len: 0 }
-        );
+        let log = parse_json_lines::<Event>(GOOD);
+        assert_eq!((log.records.len(), log.incomplete.map(|b| b.line), log.complete_len), (0, Some(1), 0));
+        let empty = parse_json_lines::<Event>("");
+        assert!(empty.records.is_empty() && empty.corrupt.is_empty() && empty.incomplete.is_none());
+        assert_eq!(empty.complete_len, 0);
     }
 
     #[test]

@@ -153,12 +153,7 @@ impl LeasePath {
     /// with one read whatever the number of leases. The lease inside names
     /// its path; a hash shared by two paths is told apart by it.
     pub fn file_stem(&self, case: PathCase) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self.key(case).bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        format!("{:016x}", crate::hash::fnv1a64(self.key(case).as_bytes()))
     }
 }
 

@@ -25,9 +25,8 @@ mod session;
 mod waits;
 
 pub use events::{
-    BadLine, DEFAULT_ROUTES, DefaultRoute, Event, EventLog, EventPattern, EventType, EventTypeError, JsonLines,
-    ROUTING_CONFIG_PATH, Route, RouteOrigin, RouteTarget, RoutingConfig, Suggestion, parse_event_log, parse_json_lines,
-    route, suggest,
+    BadLine, DEFAULT_ROUTES, DefaultRoute, Event, EventPattern, EventType, EventTypeError, JsonLines,
+    ROUTING_CONFIG_PATH, Route, RouteOrigin, RouteTarget, RoutingConfig, Suggestion, parse_json_lines, route, suggest,
 };
 pub use ideation::{
     ArtifactType, COMPLETE_CONFIDENCE, Handoff, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError,

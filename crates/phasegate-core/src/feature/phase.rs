@@ -71,7 +71,6 @@ impl Phase {
                 reviewer: Some(Agent::ChainReviewer),
                 reviews_code: false,
                 requires: None,
-                compares_with_spec: false,
                 review_base_from_implement: false,
                 expectations: "Spec needs: clear problem statement, explored options, user intent captured.",
                 focus: DOC,
@@ -81,7 +80,6 @@ impl Phase {
                 reviewer: Some(Agent::ChainReviewer),
                 reviews_code: false,
                 requires: None,
-                compares_with_spec: false,
                 review_base_from_implement: false,
                 expectations: "Design needs: all requirements listed, acceptance criteria defined, scope boundaries clear.",
                 focus: DOC,
@@ -91,7 +89,6 @@ impl Phase {
                 reviewer: Some(Agent::ChainReviewer),
                 reviews_code: false,
                 requires: None,
-                compares_with_spec: false,
                 review_base_from_implement: false,
                 expectations: "Plan needs: components defined, interfaces specified, dependencies identified, risks noted.",
                 focus: DOC,
@@ -101,7 +98,6 @@ impl Phase {
                 reviewer: Some(Agent::ChainReviewer),
                 reviews_code: false,
                 requires: None,
-                compares_with_spec: false,
                 review_base_from_implement: false,
                 expectations: "Tasks needs: ordered steps with dependencies, all design items covered, clear sequencing.",
                 focus: DOC,
@@ -112,7 +108,6 @@ impl Phase {
                 reviews_code: false,
                 // Seed 002's hard block: no task list without a plan.
                 requires: Some(Artifact::Plan),
-                compares_with_spec: false,
                 review_base_from_implement: false,
                 expectations: "Implement needs: small actionable tasks (<15 min each), clear acceptance criteria per task.",
                 focus: DOC,
@@ -123,7 +118,6 @@ impl Phase {
                 reviews_code: true,
                 // Seed 002's hard block: no implementation without a spec.
                 requires: Some(Artifact::Spec),
-                compares_with_spec: false,
                 review_base_from_implement: false,
                 expectations: "Verify needs: all tasks addressed, tests exist and pass, no obvious issues.",
                 focus: DOC,
@@ -133,7 +127,6 @@ impl Phase {
                 reviewer: Some(Agent::FinalReviewer),
                 reviews_code: true,
                 requires: None,
-                compares_with_spec: true,
                 review_base_from_implement: true,
                 expectations: "Finish needs: quality confirmed, implementation matches spec, ready to merge.",
                 focus: ReviewFocus::MatchesSpec,
@@ -145,7 +138,6 @@ impl Phase {
                 reviewer: None,
                 reviews_code: false,
                 requires: None,
-                compares_with_spec: false,
                 review_base_from_implement: false,
                 expectations: "Nothing: finish ends the feature.",
                 focus: DOC,
@@ -173,12 +165,6 @@ impl Phase {
     /// phase started) rather than a document.
     pub fn reviews_code(self) -> bool {
         self.facts().reviews_code
-    }
-
-    /// What the reviewer checks: does the result hold everything the next
-    /// phase needs (seed 002's "Next Phase Expectations")?
-    pub fn expectations(self) -> &'static str {
-        self.facts().expectations
     }
 
     /// The artifact this phase cannot start without (the seed's hard blocks).
@@ -210,9 +196,6 @@ pub struct PhaseFacts {
     pub reviews_code: bool,
     /// An artifact the phase cannot start without.
     pub requires: Option<Artifact>,
-    /// The reviewer compares the result with spec.md rather than with the
-    /// nearest earlier artifact.
-    pub compares_with_spec: bool,
     /// The change under review starts where implement started.
     pub review_base_from_implement: bool,
     /// What the next phase needs from this one.

@@ -4,7 +4,7 @@
 //! iteration raised, and the concerns earlier phases left open.
 
 use super::meta::OpenConcerns;
-use super::phase::{Artifact, ArtifactSet, Phase};
+use super::phase::{Artifact, ArtifactSet, Phase, ReviewFocus};
 use super::verdict::VERDICT_EXAMPLE;
 use crate::brief::{Brief, SectionKind};
 use crate::change::CodeChange;
@@ -64,7 +64,7 @@ pub fn review_brief(input: &BriefInput<'_>) -> Brief {
     } = *input;
     let path = |a: Artifact| format!("{feature_dir}/{}", a.file_name());
     let facts = phase.facts();
-    let previous = if facts.compares_with_spec {
+    let previous = if facts.focus == ReviewFocus::MatchesSpec {
         Some(path(Artifact::Spec)).filter(|_| present.contains(Artifact::Spec))
     } else {
         previous_artifact(phase, present).map(path)

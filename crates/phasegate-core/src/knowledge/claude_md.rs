@@ -226,21 +226,6 @@ pub fn promote(claude_md: &str, items: &[&KnowledgeItem]) -> Result<String, Bloc
     Ok(out)
 }
 
-/// CLAUDE.md without these ids' bullets (a lesson superseded or demoted);
-/// unchanged when there is no block.
-pub fn demote(claude_md: &str, ids: &[&str]) -> Result<String, BlockError> {
-    let lines: Vec<&str> = claude_md.split_inclusive('\n').collect();
-    let Some((start, end)) = block(&lines)? else {
-        return Ok(claude_md.to_owned());
-    };
-    Ok(lines
-        .iter()
-        .enumerate()
-        .filter(|(i, l)| !(*i > start && *i < end && bullet_id(l).is_some_and(|id| ids.contains(&id))))
-        .map(|(_, l)| *l)
-        .collect())
-}
-
 /// The ids whose bullets the block holds, in order.
 pub fn promoted_ids(claude_md: &str) -> Result<Vec<String>, BlockError> {
     let lines: Vec<&str> = claude_md.split_inclusive('\n').collect();
@@ -350,9 +335,6 @@ mod tests {
             .replace("- a user bullet\n", &format!("- a user bullet\n{}\n", bullet(&other)));
         assert_eq!(out, want);
         assert_eq!(promoted_ids(&out).unwrap(), [i.id.clone(), other.id.clone()]);
-        // Removing a bullet touches nothing else.
-        assert_eq!(demote(&out, &[&other.id]).unwrap(), before.replace(&bullet(&i), &bullet(&changed)));
-        assert_eq!(demote(CLAUDE, &[&i.id]).unwrap(), CLAUDE);
     }
 
     #[test]
@@ -369,7 +351,6 @@ mod tests {
             (format!("{BLOCK_START}\n{BLOCK_END}\n{BLOCK_END}\n"), BlockError::EndBeforeStart { line: 3 }),
         ] {
             assert_eq!(promote(&text, &[&i]), Err(want.clone()), "{text}");
-            assert_eq!(demote(&text, &[&i.id]), Err(want.clone()));
             assert_eq!(promoted_ids(&text), Err(want.clone()));
             assert!(want.to_string().contains("does not rewrite"), "{want}");
         }

@@ -27,10 +27,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::hash::fnv1a64;
 use super::item::{KnowledgeItem, KnowledgeType};
 use super::pattern::{PathError, candidates_of, matches_normal, normalise, pattern_of};
 use super::query::{GOTCHA_MIN_CONFIDENCE, MAX_GOTCHAS, PATTERN_MIN_CONFIDENCE, Rank, action_passes, by_topic, order};
+use crate::hash::fnv1a64;
 
 /// The shard format; a store rebuilds shards of another version.
 pub const INDEX_VERSION: u32 = 1;

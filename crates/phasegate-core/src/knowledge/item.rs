@@ -22,8 +22,8 @@ use chrono::{DateTime, Utc};
 use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::hash::fnv1a32;
 use super::pattern::validate_pattern;
+use crate::hash::fnv1a32;
 use crate::schema::{Schema, SchemaErrors};
 
 /// The longest failure excerpt kept in one evidence entry, in characters.

@@ -71,8 +71,6 @@ pub enum LifecycleError {
     SelfSupersede(String),
     #[error("{0}")]
     InvalidId(#[from] InvalidId),
-    #[error("confidence {0} is outside 0.0 to 1.0: pass a number in that range")]
-    Confidence(f64),
     #[error("{0}")]
     Invalid(#[from] KnowledgeItemError),
 }
@@ -162,18 +160,6 @@ pub fn outcome(
     Ok(after)
 }
 
-/// The retrospective confirms or adjusts a confidence (seed §10.2
-/// "validation").
-pub fn adjust(item: &KnowledgeItem, confidence: f64, now: DateTime<Utc>) -> Result<KnowledgeItem, LifecycleError> {
-    if !(0.0..=1.0).contains(&confidence) {
-        return Err(LifecycleError::Confidence(confidence));
-    }
-    let mut after = item.clone();
-    after.confidence = hundredths(confidence);
-    touch(&mut after, now);
-    Ok(after)
-}
-
 /// Retires an item (seed §10.2 "deprecation"): it stays in its file and
 /// leaves every query.
 pub fn retire(
@@ -233,7 +219,7 @@ mod tests {
         assert_eq!((prevented.confidence, prevented.injected, prevented.prevented), (0.95, 1, 1));
         assert_eq!(prevented.updated_at, at(5));
         // A higher confidence is kept.
-        let sure = adjust(&found, 0.99, at(2)).unwrap();
+        let sure = KnowledgeItem { confidence: 0.99, ..found.clone() };
         let kept = outcome(&injected(&sure, at(2)), InjectionOutcome::Prevented, at(2)).unwrap();
         assert_eq!(kept.confidence, 0.99);
     }
@@ -316,7 +302,6 @@ mod tests {
         assert!(e.contains("already retired (superseded by `gotcha-better-1`)"), "{e}");
         // updated_at never goes back.
         assert_eq!(injected(&by, at(1)).updated_at, at(2));
-        assert!(adjust(&g, 1.2, at(2)).is_err());
     }
 
     #[test]

@@ -25,7 +25,6 @@
 
 mod admission;
 mod claude_md;
-mod hash;
 mod index;
 mod item;
 mod lifecycle;
@@ -39,7 +38,7 @@ mod words;
 pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, SourceText, admit};
 pub use claude_md::{
     BLOCK_END, BLOCK_START, BlockError, PROMOTE_MIN_CONFIDENCE, PROMOTE_MIN_OCCURRENCES, UNIVERSAL_FEATURES, Unmet,
-    demote, is_universal, promote, promoted_ids, should_update_claude_md, unmet,
+    is_universal, promote, promoted_ids, should_update_claude_md, unmet,
 };
 pub use index::{
     INDEX_VERSION, IndexEntry, KnowledgeIndex, MAX_INDEXED_CONTENT, Shard, build_index, gotcha_shard_name,
@@ -51,7 +50,7 @@ pub use item::{
 };
 pub use lifecycle::{
     DISCOVERY, InjectionOutcome, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, PREVENTED, Retirement, SEEN_TWICE,
-    adjust, injected, outcome, retire, seen_again,
+    injected, outcome, retire, seen_again,
 };
 pub use pattern::{
     KINDS_BY_EXTENSION, MAX_PATTERN, PathError, PatternError, candidates, matches, pattern_for, validate_pattern,

@@ -34,11 +34,11 @@
 use chrono::{DateTime, Utc};
 
 use super::admission::{Admitted, Lesson};
-use super::hash::fnv1a32;
 use super::item::{KnowledgeItem, KnowledgeItemError, new_id};
 use super::lifecycle::{SEEN_TWICE, append_evidence, hundredths, new_sightings, seen_again};
 use super::query::{order, rank};
 use super::words::{self, jaccard, opposed};
+use crate::hash::fnv1a32;
 
 /// The least Jaccard index of two similar lessons' content words.
 pub const SIMILARITY: f64 = 0.6;

@@ -376,13 +376,7 @@ pub const MAX_ID: usize = 80;
 /// digits, `.`, `_`, `-`, starting with a letter or digit, no `..`, at most
 /// 80 characters.
 pub fn validate_id(id: &str) -> Result<(), String> {
-    let ok = !id.is_empty()
-        && id.len() <= MAX_ID
-        && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        && id.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
-        && !id.contains("..")
-        && !id.ends_with(".lock");
-    if ok {
+    if crate::slug::safe_name(id, MAX_ID) {
         Ok(())
     } else {
         Err(format!(

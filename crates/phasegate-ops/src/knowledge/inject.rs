@@ -12,12 +12,12 @@
 //! five best over all of them, by confidence.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use phasegate_core::knowledge::{self, IndexEntry, MAX_GOTCHAS};
 use phasegate_store::Project;
 use phasegate_store::brief::{GivenItem, add_given};
-use phasegate_store::knowledge::{index_dir, read_shard};
+use phasegate_store::knowledge::read_shard;
 
 use crate::env::Env;
 use crate::error::OpResult;
@@ -265,10 +265,4 @@ pub fn remember_for_session(env: &Env, runtime: &Path, given: &BTreeMap<String, 
         .flat_map(|(task, ids)| ids.iter().map(move |id| GivenItem { id: id.clone(), for_: task.clone(), at: env.now }))
         .collect();
     let _ = add_given(&phasegate_store::brief::given_path(runtime, &session), &items);
-}
-
-/// The index folder of the tree at `root` under the runtime folder
-/// `runtime` (for the hook, which finds both without opening git).
-pub fn index_of(runtime: &Path, root: &Path) -> PathBuf {
-    index_dir(runtime, root)
 }

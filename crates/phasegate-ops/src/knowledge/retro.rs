@@ -13,8 +13,6 @@
 //! Eager loading (§9.1): the whole record of the build goes into the brief,
 //! packed under the `retro` budget.
 
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, Utc};
 use phasegate_core::brief::{Brief, Loading, SectionKind};
 use phasegate_core::feature::Workflow;
@@ -743,13 +741,4 @@ pub fn trend(env: &Env) -> OpResult<Trends> {
     let per_feature = earlier_metrics(&project, "");
     let lines = trend_lines(&per_feature);
     Ok((per_feature, lines))
-}
-
-/// The judged outcomes by item, for reports.
-pub fn judged_by_item(record: &RetroRecord) -> BTreeMap<String, Vec<String>> {
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for j in &record.judged {
-        out.entry(j.id.clone()).or_default().push(format!("{} {}", j.task, j.outcome));
-    }
-    out
 }

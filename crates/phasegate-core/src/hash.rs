@@ -1,12 +1,13 @@
-//! FNV-1a, the stable hash behind item ids (32 bits) and index shard file
-//! names (64 bits): a few lines, the same result on every platform and in
+//! FNV-1a, the stable hash behind file names that must not change: the
+//! knowledge base's item ids (32 bits), its index shards and index folders,
+//! and lease files (64 bits). A few lines, the same result on every platform and in
 //! every release, and no dependency. Not for security: nothing here needs
 //! to resist a chosen collision, and a collision is handled where it can
 //! happen (a shard file holds each entry's own pattern; a new id that is
 //! taken is salted and hashed again).
 
 /// 32-bit FNV-1a.
-pub(crate) fn fnv1a32(bytes: &[u8]) -> u32 {
+pub fn fnv1a32(bytes: &[u8]) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for b in bytes {
         h ^= u32::from(*b);
@@ -16,7 +17,7 @@ pub(crate) fn fnv1a32(bytes: &[u8]) -> u32 {
 }
 
 /// 64-bit FNV-1a.
-pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
         h ^= u64::from(*b);
