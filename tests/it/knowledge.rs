@@ -253,3 +253,17 @@ fn a_knowledge_folder_linked_out_of_the_repository_is_refused() {
     env.ws(&["kb", "record", "--type", "gotcha", "--content", ROUTES, "--path", "r/a.ts", "--evidence", "401"]).code(2);
     assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1, "nothing written there");
 }
+
+#[test]
+fn an_unreadable_knowledge_journal_was_ignored_and_written_over() {
+    let env = TestEnv::new();
+    let journal = env.path(".git/phasegate/journal/knowledge.json");
+    std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
+    std::fs::write(&journal, "{ half a change").unwrap();
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", MIGRATION, "--path", "db/1.sql", "--evidence", "x"])
+        .code(2)
+        .stderr_has("knowledge.json")
+        .stderr_has("interrupted change");
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), "{ half a change", "the journal is kept");
+    assert!(item_files(&env).is_empty(), "nothing was written: {:?}", item_files(&env));
+}

@@ -50,6 +50,26 @@ fn an_edit_of_a_matching_file_gets_its_gotchas_once_per_session() {
 }
 
 #[test]
+fn a_denied_edit_dropped_the_gotchas_it_noted_as_given() {
+    let env = TestEnv::new();
+    env.write("db/migrations/001.sql", "create table a (id int);\n");
+    record(&env, GOTCHA, "db/migrations/001.sql");
+    // s-1 edits the file first, and leases it.
+    assert!(edit(&env, "s-1", "Edit", "db/migrations/001.sql").is_some());
+    // s-2's edit is denied; the gotcha it is given now comes with the deny.
+    let input = json!({
+        "session_id": "s-2", "cwd": env.root(), "hook_event_name": "PreToolUse",
+        "tool_name": "Edit", "tool_input": {"file_path": env.path("db/migrations/001.sql"), "old_string": "a", "new_string": "b"},
+        "tool_use_id": "toolu_2"
+    });
+    let out = Run::new(HOOK, &["pre-tool-use"], env.root()).stdin(input.to_string()).ok();
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("s-1") && reason.contains(GOTCHA), "{reason}");
+}
+
+#[test]
 fn a_session_whose_brief_carried_the_gotcha_is_not_told_again() {
     let env = TestEnv::new();
     let f = env.feature("users", "standard");

@@ -64,7 +64,7 @@ impl Project {
 
 /// The given-log of `session` under the runtime folder `runtime`.
 pub fn given_path(runtime: &Path, session: &SessionId) -> PathBuf {
-    runtime.join("knowledge-given").join(format!("{}.json", session.as_str()))
+    runtime.join("knowledge-given").join(format!("{}.json", session.file_stem()))
 }
 
 /// The log at `path` (empty when missing or unreadable: it only saves
@@ -114,5 +114,15 @@ mod tests {
         let log = read_given(&path);
         assert_eq!(log.items.len(), 500);
         assert_eq!(log.items.last().unwrap().id, "g-599");
+    }
+
+    #[test]
+    fn a_session_id_with_a_slash_put_its_given_log_outside_its_folder() {
+        let runtime = Path::new("/repo/.git/phasegate");
+        for id in ["../../../etc/x", "a/b", "..", "sess-A"] {
+            let path = given_path(runtime, &SessionId::parse(id).unwrap());
+            assert_eq!(path.parent(), Some(runtime.join("knowledge-given").as_path()), "{id}");
+            assert!(path.components().all(|c| c != std::path::Component::ParentDir), "{id}: {}", path.display());
+        }
     }
 }

@@ -91,11 +91,6 @@ impl Project {
         root.join(KNOWLEDGE_DIR)
     }
 
-    /// The items folder of the main checkout.
-    pub fn knowledge_dir(&self) -> PathBuf {
-        Self::knowledge_dir_in(self.root())
-    }
-
     /// Every item of the folder, by file name; what cannot be read apart.
     /// Only regular files named `<id>.md` count; a link or folder in their
     /// place is reported.
@@ -142,8 +137,17 @@ impl Project {
 
     /// The knowledge base's lock: every change of items holds it (read,
     /// decide, write), so two sessions recording at once lose nothing.
+    /// A change a crash left half done is finished first (or undone), so
+    /// what the holder reads is whole; an unreadable journal is an error,
+    /// never written over.
     pub fn knowledge_lock(&self, timeout: Duration) -> Result<FileLock, StoreError> {
-        FileLock::acquire(&self.lock_dir().join("knowledge.lock"), timeout)
+        let lock = FileLock::acquire(&self.lock_dir().join("knowledge.lock"), timeout)?;
+        journal::recover(&self.knowledge_journal(), self.root())?;
+        Ok(lock)
+    }
+
+    fn knowledge_journal(&self) -> PathBuf {
+        self.runtime_dir().join("journal").join("knowledge.json")
     }
 
     /// Writes item changes as one (through the journal when several), under
@@ -152,9 +156,7 @@ impl Project {
         std::fs::create_dir_all(dir).at("create", dir)?;
         let changes: Vec<FileWrite> =
             items.iter().map(|i| FileWrite::put(dir.join(file_name(&i.id)), i.render())).collect();
-        let journal = self.runtime_dir().join("journal").join("knowledge.json");
-        journal::recover(&journal, self.root()).ok();
-        journal::commit(&journal, self.root(), operation, changes)
+        journal::commit(&self.knowledge_journal(), self.root(), operation, changes)
     }
 
     /// Where the index of the working tree rooted at `root` lives.
@@ -252,16 +254,7 @@ pub fn index_dir(runtime: &Path, root: &Path) -> PathBuf {
     // slash; a hook's path may run through a link).
     let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
     let key = root.to_string_lossy();
-    runtime.join("knowledge-index").join(format!("{:016x}", fnv1a(key.as_bytes())))
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    runtime.join("knowledge-index").join(format!("{:016x}", phasegate_core::hash::fnv1a64(key.as_bytes())))
 }
 
 /// A file's or folder's modification time in nanoseconds.

@@ -213,16 +213,21 @@ fn contributors() -> [&'static dyn Contributor; 7] {
     ]
 }
 
-/// PreToolUse: the first deny wins; otherwise the contributors' context is
-/// joined (the state-file guard needs no project; a contributor that does
-/// finds it through the context, once).
+/// PreToolUse: the first deny wins, and carries the context the
+/// contributors before it gave (a gotcha they noted as given must reach the
+/// model with the deny); otherwise the contributors' context is joined (the
+/// state-file guard needs no project; a contributor that does finds it
+/// through the context, once).
 pub fn pre_tool_use(input: &HookInput, env: &Env) -> ToolVote {
     let ctx = HookCtx::new(input, env, None);
     let mut context = Vec::new();
     for c in contributors() {
         match c.pre_tool_use(&ctx) {
             ToolVote::Pass => {}
-            deny @ ToolVote::Deny(_) => return deny,
+            ToolVote::Deny(reason) => {
+                context.insert(0, reason);
+                return ToolVote::Deny(context.join("\n"));
+            }
             ToolVote::Context(text) => context.push(text),
         }
     }
