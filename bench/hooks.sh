@@ -3,7 +3,7 @@
 # the binaries that ship. See docs/benchmarks.md.
 #
 #   bench/hooks.sh          build this machine's release package with the release
-#                           script (scripts/package.sh platform <host>) and time it
+#                           script (scripts/package.sh build <host>) and time it
 #   bench/hooks.sh DIR      time the binaries in DIR, e.g. an installed plugin's
 #                           node_modules/@phasegate/plugin-linux-x64-gnu/bin
 #   BENCH_RUNS (default 50)

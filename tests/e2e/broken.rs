@@ -60,6 +60,7 @@ fn binaries_not_built() {
         .prompt("hello")
         .run(&api);
     assert!(out.success(), "{}", out.report());
+    api.assert_finished();
     let context = session_context(&api).expect("no context");
     assert!(context.contains("binaries are not built") && context.contains("scripts/install.sh"), "{context}");
 

@@ -240,6 +240,7 @@ fn the_pm_decides_at_19_21_and_31_minutes_a_brainstorm_walks_ideation_and_an_eve
     let api2 = MockApi::start(Scenario::new().main(vec![Turn::text("ok")]));
     let out = f.claude().prompt("hello").run(&api2);
     assert!(out.success(), "{}", out.report());
+    api2.assert_finished();
     let second = session_context(&api2).unwrap_or_default();
     assert!(!second.contains("e1:"), "offered once: {second}");
     assert!(second.contains("ideation.completed for 003-habits") || second.contains("more events"), "{second}");
@@ -314,16 +315,24 @@ fn the_plugin_monitor_runs_in_an_interactive_session_and_its_lines_reach_the_mod
     }
     let pane = String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "monitor"]).stdout).into_owned();
     let watchers = || watchers_of(&f.home);
-    assert!(!watchers().is_empty() || api.is_finished(), "no watcher ran:\n{pane}");
+    // The watcher loops until its session is gone, so it runs now (checked
+    // once the terminal is killed, so a failure leaves no session behind).
+    let running = watchers();
     tmux(&["kill-server"]);
+    assert!(!running.is_empty(), "no watcher ran:\n{pane}\n{}", api.report());
     api.assert_finished();
     assert!(pane.contains("Monitor event: phasegate monitor: error component_down"), "{pane}");
-    // The terminal is gone: the watcher notices its session is gone and ends.
+    // The terminal is gone: the watchers seen running notice their session
+    // is gone and end (and no other watcher is left).
     let deadline = Instant::now() + Duration::from_secs(10);
-    while !watchers().is_empty() && Instant::now() < deadline {
+    let mut left = watchers();
+    while !left.is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(200));
+        left = watchers();
     }
-    assert!(watchers().is_empty(), "a watcher outlived its session: {:?}", watchers());
+    let outlived: Vec<u32> = running.iter().copied().filter(|pid| left.contains(pid)).collect();
+    assert!(outlived.is_empty(), "watchers {outlived:?} (of {running:?}) outlived their session");
+    assert!(left.is_empty(), "a watcher outlived its session: {left:?}");
 }
 
 /// Processes running `monitor watch` for the Claude Code with this HOME.

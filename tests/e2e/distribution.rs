@@ -243,6 +243,7 @@ fn users_install_and_update_through_claude_code_without_a_toolchain() {
     let api = MockApi::start(Scenario::new().main(vec![Turn::text("ok")]));
     let out = user.claude(&f).prompt("hi").run(&api);
     assert!(out.success(), "{}", out.report());
+    api.assert_finished();
     let context = session_context(&api).expect("the updated SessionStart hook said nothing");
     assert!(context.contains(&format!("the plugin is version {newer} but its binaries are version {v}")), "{context}");
 }

@@ -280,6 +280,7 @@ fn a_compact_mid_task_keeps_the_task_and_its_gotchas() {
     ]));
     let out = f.claude().prompt("/phasegate:implement 001-users").run(&api);
     assert!(out.success(), "{}", out.report());
+    api.assert_finished();
     let session = out.session_id().expect("a session id");
 
     // Claude Code asks the main model for the summary (sharing its cache).

@@ -61,7 +61,13 @@ fn three_tasks_reviewed_in_cycles_with_a_reviewer_chosen_at_run_time_and_a_kille
     );
     const KILLED: &str = "0b1e55ed-0000-4000-8000-00000000000e";
     let out = f.claude().args(["--session-id", KILLED]).prompt("/phasegate:implement 001-login").run(&api);
-    assert!(!out.success(), "the session was killed: {}", out.report());
+    assert!(!out.success() && !out.timed_out, "the session was killed: {}", out.report());
+    // Every request up to the kill fit the script, and the kill is its last
+    // turn: all turns handed out means the session died there, not earlier.
+    let mismatches = api.mismatches();
+    assert!(mismatches.is_empty(), "the killed session's requests: {mismatches:#?}\n{}", api.report());
+    let unconsumed = api.unconsumed_turns();
+    assert!(unconsumed.is_empty(), "the session died before its kill turn: {unconsumed:#?}\n{}", api.report());
     // The killed session held T2's file; its lease expires once it has been
     // silent for 5 minutes (docs/coordination.md). The binaries read the
     // real clock, so its last heartbeat is moved back instead of waited for.

@@ -300,5 +300,5 @@ fn session_ids_are_trimmed() {
     env.ws_as(" sess-A", &["pipeline", "claim"]).code(2).stderr_has("white space");
     env.ws_as("sess-A ", &["pipeline", "claim"]).code(2).stderr_has("white space");
     let state = env.run_state(&f);
-    assert_eq!(state["owner"]["session_id"].as_str().or(state["session_id"].as_str()).unwrap_or("sess-A"), "sess-A");
+    assert_eq!(state["owner"]["sessionId"], "sess-A", "{state}");
 }

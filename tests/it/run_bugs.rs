@@ -157,7 +157,8 @@ fn pipeline_next_says_the_implementer_is_fixing_before_anyone_resumed_it() {
     let f = env.to_loop("s1", "true", 3);
     env.review_stage("s1", &f, "code-reviewer", "sonnet", "needs_changes");
     let next = env.ws_as("s1", &["pipeline", "next", "--json"]).ok().json();
-    let action = next["next"]["action"].as_str().or(next["action"].as_str()).unwrap().to_owned();
+    assert!(next.get("next").is_none(), "the action is at the top level, not under \"next\": {next}");
+    let action = next["action"].as_str().unwrap_or_else(|| panic!("no action: {next}")).to_owned();
     assert!(!action.contains("is fixing"), "{action}");
     assert!(action.contains("resume the implementer now with the findings"), "{action}");
     assert!(action.find("resume").unwrap() < action.find("end your turn").unwrap(), "resume first: {action}");

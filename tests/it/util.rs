@@ -202,10 +202,17 @@ impl TestEnv {
 /// Pipeline helpers.
 impl TestEnv {
     /// The loop session `session` owns, by its record (None: no record, or
-    /// a record that owns no loop).
+    /// a record that owns no loop). A record that cannot be read or parsed
+    /// is a failure, not "owns nothing".
     pub fn owns_loop(&self, session: &str) -> Option<String> {
-        let text = std::fs::read_to_string(self.path(&format!(".git/phasegate/sessions/{session}.json"))).ok()?;
-        let v: Value = serde_json::from_str(&text).ok()?;
+        let path = self.path(&format!(".git/phasegate/sessions/{session}.json"));
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => panic!("read session record {}: {e}", path.display()),
+        };
+        let v: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("session record {} is not JSON ({e}):\n{text}", path.display()));
         v["owns_loop"].as_str().map(str::to_owned)
     }
 

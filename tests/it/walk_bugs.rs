@@ -6,20 +6,9 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::util::{HOOK, Run, TestEnv, WORKFLOW_STATE};
+use crate::util::{HOOK, Run, TestEnv, WORKFLOW_STATE, commit_all};
 
 const S: &str = "session-1";
-
-fn commit_all(env: &TestEnv, message: &str) {
-    let repo = git2::Repository::open(env.root()).unwrap();
-    let mut index = repo.index().unwrap();
-    index.add_all(["*"], git2::IndexAddOption::DEFAULT, None).unwrap();
-    index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let sig = git2::Signature::now("t", "t@example.com").unwrap();
-    let head = repo.head().unwrap().peel_to_commit().unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &[&head]).unwrap();
-}
 
 /// Bug 1: the implement and verify reviewers could not see the change (read-
 /// only tools, and every task committed). The phase records the commit it
@@ -36,7 +25,7 @@ fn implement_reviewers_see_the_committed_change() {
     let base = env.meta(&f)["phases"]["implement"]["baseCommit"].as_str().unwrap().to_owned();
     assert_eq!(base.len(), 40);
     env.write("src/login.rs", "pub fn login() -> bool { true }\n");
-    commit_all(&env, "T1: login");
+    commit_all(env.root());
     env.write("src/session.rs", "pub struct Session;\n");
     let brief = env.ws(&["review", "brief", "implement", "--json"]).ok().json();
     let prompt = brief["prompt"].as_str().unwrap();
@@ -139,7 +128,7 @@ fn the_verdict_file_stays_out_of_git_and_finish_says_what_to_commit() {
     let repo = git2::Repository::open(env.root()).unwrap();
     assert!(repo.is_path_ignored(format!("docs/features/{f}/.verdict.json")).unwrap());
     env.ws(&["review", "record", "brainstorm", "--verdict-file", &verdict]).ok();
-    commit_all(&env, "brainstorm");
+    commit_all(env.root());
     let out = env.ws(&["finish"]).ok().json();
     assert_eq!(out["verdictDeleted"], true);
     // What finish changed is all within what it says to commit.

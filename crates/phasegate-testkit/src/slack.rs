@@ -193,7 +193,8 @@ impl FakeSlack {
         self.lock().faults.extend((0..n).map(|_| Fault::Misshape));
     }
 
-    /// `conversations.replies` pages hold at most `n` messages, whatever `limit` asks.
+    /// `conversations.replies` and `conversations.history` pages hold at most
+    /// `n` messages, whatever `limit` asks.
     pub fn set_page_size_cap(&self, n: usize) {
         self.lock().page_size_cap = Some(n.max(1));
     }
@@ -468,45 +469,20 @@ impl State {
 
     /// `conversations.history`: top-level messages, newest first.
     fn history(&self, caller: &Caller, channel: Option<&str>, limit: Option<&str>, cursor: Option<&str>) -> Answer {
-        let Some(channel_id) = channel else { return Answer::error("channel_not_found") };
-        let channel = match self.channels.get(channel_id) {
-            None => return Answer::error("channel_not_found"),
-            Some(found) if !found.member => return Answer::error("not_in_channel"),
-            Some(found) => found,
+        let channel = match self.readable_channel(caller, channel, None) {
+            Ok(channel) => channel,
+            Err(answer) => return answer,
         };
-        if caller.kind == SlackTokenKind::Bot && channel_id.starts_with('C') {
-            return Answer::json(
-                200,
-                &json!({ "ok": false, "error": "missing_scope", "needed": "channels:history" }),
-                Some("missing_scope"),
-            );
-        }
-        let limit = match limit.map(str::parse::<usize>) {
-            None => DEFAULT_LIMIT,
-            Some(Ok(limit)) => limit.clamp(1, DEFAULT_LIMIT),
-            Some(Err(_)) => return Answer::error("invalid_limit"),
-        };
-        let limit = self.page_size_cap.map_or(limit, |cap| limit.min(cap));
-        let offset = match cursor.map(|c| c.strip_prefix(CURSOR_PREFIX).and_then(|n| n.parse::<usize>().ok())) {
-            None => 0,
-            Some(Some(offset)) => offset,
-            Some(None) => return Answer::error("invalid_cursor"),
+        let (limit, offset) = match self.page_request(limit, cursor) {
+            Ok(bounds) => bounds,
+            Err(answer) => return answer,
         };
         let top: Vec<&Value> =
             channel.messages.iter().rev().filter(|m| m.get("thread_ts").is_none_or(|t| *t == m["ts"])).collect();
-        if offset > top.len() {
-            return Answer::error("invalid_cursor");
-        }
-        let end = (offset + limit).min(top.len());
-        let has_more = end < top.len();
-        let next_cursor = if has_more { format!("{CURSOR_PREFIX}{end}") } else { String::new() };
-        Answer::ok(json!({
-            "messages": top[offset..end],
-            "has_more": has_more,
-            "response_metadata": { "next_cursor": next_cursor },
-        }))
+        page(&top, limit, offset)
     }
 
+    /// `conversations.replies`: the thread of `ts`, parent first.
     fn replies(
         &self,
         caller: &Caller,
@@ -515,47 +491,61 @@ impl State {
         limit: Option<&str>,
         cursor: Option<&str>,
     ) -> Answer {
-        let Some(channel_id) = channel else { return Answer::error("channel_not_found") };
+        let provided = "chat:write,groups:history,im:history,mpim:history";
+        let channel = match self.readable_channel(caller, channel, Some(provided)) {
+            Ok(channel) => channel,
+            Err(answer) => return answer,
+        };
+        let (limit, offset) = match self.page_request(limit, cursor) {
+            Ok(bounds) => bounds,
+            Err(answer) => return answer,
+        };
+        let Some(thread) = ts.and_then(|ts| channel.thread(ts)) else { return Answer::error("thread_not_found") };
+        let thread: Vec<&Value> = thread.iter().collect();
+        page(&thread, limit, offset)
+    }
+
+    /// The channel a history or replies read names, or the answer refusing
+    /// it: `channel_not_found`, `not_in_channel`, or for a bot token in a
+    /// `C` channel `missing_scope` (with `provided` when given).
+    fn readable_channel(
+        &self,
+        caller: &Caller,
+        channel: Option<&str>,
+        provided: Option<&str>,
+    ) -> Result<&Channel, Answer> {
+        let Some(channel_id) = channel else { return Err(Answer::error("channel_not_found")) };
         let channel = match self.channels.get(channel_id) {
-            None => return Answer::error("channel_not_found"),
-            Some(found) if !found.member => return Answer::error("not_in_channel"),
+            None => return Err(Answer::error("channel_not_found")),
+            Some(found) if !found.member => return Err(Answer::error("not_in_channel")),
             Some(found) => found,
         };
         if caller.kind == SlackTokenKind::Bot && channel_id.starts_with('C') {
-            return Answer::json(
-                200,
-                &json!({
-                    "ok": false,
-                    "error": "missing_scope",
-                    "needed": "channels:history",
-                    "provided": "chat:write,groups:history,im:history,mpim:history",
-                }),
-                Some("missing_scope"),
-            );
+            let mut body = json!({ "ok": false, "error": "missing_scope", "needed": "channels:history" });
+            if let Some(provided) = provided {
+                body["provided"] = Value::from(provided);
+            }
+            return Err(Answer::json(200, &body, Some("missing_scope")));
         }
+        Ok(channel)
+    }
+
+    /// A read's `limit` (default and maximum [`DEFAULT_LIMIT`], at most the
+    /// page size cap) and the offset its `cursor` names, or the answer
+    /// refusing them (`invalid_limit`, `invalid_cursor`).
+    fn page_request(&self, limit: Option<&str>, cursor: Option<&str>) -> Result<(usize, usize), Answer> {
         let limit = match limit.map(str::parse::<usize>) {
             None => DEFAULT_LIMIT,
             Some(Ok(limit)) => limit.clamp(1, DEFAULT_LIMIT),
-            Some(Err(_)) => return Answer::error("invalid_limit"),
+            Some(Err(_)) => return Err(Answer::error("invalid_limit")),
         };
         let limit = self.page_size_cap.map_or(limit, |cap| limit.min(cap));
         let offset = match cursor.map(|c| c.strip_prefix(CURSOR_PREFIX).and_then(|n| n.parse::<usize>().ok())) {
             None => 0,
             Some(Some(offset)) => offset,
-            Some(None) => return Answer::error("invalid_cursor"),
+            Some(None) => return Err(Answer::error("invalid_cursor")),
         };
-        let Some(thread) = ts.and_then(|ts| channel.thread(ts)) else { return Answer::error("thread_not_found") };
-        if offset > thread.len() {
-            return Answer::error("invalid_cursor");
-        }
-        let end = (offset + limit).min(thread.len());
-        let has_more = end < thread.len();
-        let next_cursor = if has_more { format!("{CURSOR_PREFIX}{end}") } else { String::new() };
-        Answer::ok(json!({
-            "messages": thread[offset..end],
-            "has_more": has_more,
-            "response_metadata": { "next_cursor": next_cursor },
-        }))
+        Ok((limit, offset))
     }
 
     /// Adds `message` to `channel` with a fresh ts (as a reply when
@@ -591,6 +581,22 @@ struct Caller {
     kind: SlackTokenKind,
     user_id: String,
     bot_id: Option<String>,
+}
+
+/// The page of `items` from `offset`, at most `limit` long, with the cursor
+/// of the next page; `invalid_cursor` when `offset` is past the end.
+fn page(items: &[&Value], limit: usize, offset: usize) -> Answer {
+    if offset > items.len() {
+        return Answer::error("invalid_cursor");
+    }
+    let end = (offset + limit).min(items.len());
+    let has_more = end < items.len();
+    let next_cursor = if has_more { format!("{CURSOR_PREFIX}{end}") } else { String::new() };
+    Answer::ok(json!({
+        "messages": items[offset..end],
+        "has_more": has_more,
+        "response_metadata": { "next_cursor": next_cursor },
+    }))
 }
 
 fn auth_test(caller: &Caller) -> Answer {
