@@ -44,9 +44,7 @@
 //! most three (see [`candidates`]), and a test holds [`candidates`] and
 //! [`matches`] together.
 
-use std::sync::LazyLock;
 
-use regex::Regex;
 
 /// Kinds that map to `*.<kind>` wherever the file is (rule 2).
 pub const KINDS_BY_EXTENSION: &[&str] = &[
@@ -86,7 +84,14 @@ pub(crate) fn pattern_regex() -> String {
     format!(r"^(?:\*\.[a-z0-9][a-z0-9_+-]*|(?:{segment}/)*{segment}(?:/\*)?)$")
 }
 
-static EXTENSION: LazyLock<Regex> = LazyLock::new(|| Regex::new("^[a-z0-9][a-z0-9_+-]*$").expect("compiles"));
+/// A file kind as patterns spell it: `[a-z0-9][a-z0-9_+-]*`. Checked by
+/// hand, not by a regex: this runs in the PreToolUse hook, and building a
+/// regex reads the cgroup files under /proc (about a millisecond).
+fn is_extension(ext: &str) -> bool {
+    let mut bytes = ext.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'+' | b'-'))
+}
 
 const FORMS: &str = "use `*.<ext>` (a file kind at any depth, e.g. `*.sql`), `<dir>/*` (the files directly in a folder, e.g. `server/routes/*`) or an exact relative path (e.g. `config/.env`)";
 
@@ -164,7 +169,7 @@ pub(crate) fn kind(name: &str) -> Option<String> {
     }
     let bare = lower.strip_prefix('.').unwrap_or(&lower);
     let (_, ext) = bare.rsplit_once('.')?;
-    EXTENSION.is_match(ext).then(|| ext.to_owned())
+    is_extension(ext).then(|| ext.to_owned())
 }
 
 /// The seed's `get_file_pattern`: the pattern a lesson learned on `path`
@@ -240,7 +245,7 @@ pub fn validate_pattern(pattern: &str) -> Result<(), PatternError> {
         return bad("it is longer than 512 characters");
     }
     if let Some(ext) = pattern.strip_prefix("*.") {
-        return if EXTENSION.is_match(ext) {
+        return if is_extension(ext) {
             Ok(())
         } else {
             bad("an extension is lowercase letters, digits, `_`, `+` or `-`, after one `*.`")
@@ -272,6 +277,15 @@ pub fn validate_pattern(pattern: &str) -> Result<(), PatternError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regex::Regex;
+
+    #[test]
+    fn the_hand_written_extension_check_is_the_regex() {
+        let re = Regex::new("^[a-z0-9][a-z0-9_+-]*$").unwrap();
+        for ext in ["sql", "ts", "c++", "d_ts", "mp4", "0x", "", "Sql", "-x", "_x", "a.b", "a b", "é", "a/", "tar-gz", "+"] {
+            assert_eq!(is_extension(ext), re.is_match(ext), "{ext:?}");
+        }
+    }
 
     #[test]
     fn paths_map_to_patterns() {
