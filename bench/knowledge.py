@@ -77,10 +77,17 @@ def project(root, name, items):
     return path
 
 
-def edit(path, session):
+def edit(path, session, file="svc7/main.rs"):
+    """An Edit of `file` by `session`. A session's first edit of a file
+    leases it, so a new session edits a file of its own: another session's
+    file would be denied (bench/coordination.sh measures that)."""
     return json.dumps({"session_id": session, "cwd": path, "hook_event_name": "PreToolUse", "tool_name": "Edit",
-                       "tool_input": {"file_path": os.path.join(path, "svc7/main.rs"), "old_string": "a", "new_string": "b"},
+                       "tool_input": {"file_path": os.path.join(path, file), "old_string": "a", "new_string": "b"},
                        "tool_use_id": "toolu_1"}).encode()
+
+
+def start(path, session):
+    return json.dumps({"session_id": session, "cwd": path, "hook_event_name": "SessionStart", "source": "startup"}).encode()
 
 
 def fmt(xs):
@@ -111,19 +118,21 @@ def main():
             for name, argv, cwd, stdin, env in cases:
                 times[name].append(timed(argv, cwd, stdin, env))
             for n in first:
-                first[n].append(timed(hook, repos[n], edit(repos[n], f"bench-{r}")))
+                # A session starts (SessionStart registers it), then edits.
+                run([HOOK, "session-start"], repos[n], start(repos[n], f"bench-{r}"))
+                first[n].append(timed(hook, repos[n], edit(repos[n], f"bench-{r}", f"svc7/new{r}.rs")))
         floor = statistics.mean(times[cases[0][0]])
         print(f"| command | ms, mean ± σ of {RUNS} | × bare |")
         print("|---|---|---|")
         for name, *_ in cases:
             print(f"| {name} | {fmt(times[name])} | {statistics.mean(times[name]) / floor:.2f} |")
         for n, xs in first.items():
-            print(f"| PreToolUse Edit, {n:,} items, injecting (new session) | {fmt(xs)} | {statistics.mean(xs) / floor:.2f} |")
+            print(f"| PreToolUse Edit, {n:,} items, injecting (a session's first edit: lease written) | {fmt(xs)} | {statistics.mean(xs) / floor:.2f} |")
         for n, ms in rebuild.items():
             print(f"| index rebuild, {n:,} items (once after a change) | {ms:.1f} | {ms / floor:.1f} |")
 
         # Bytes.
-        out = run(hook, repos[100], edit(repos[100], "bench-bytes")).stdout
+        out = run(hook, repos[100], edit(repos[100], "bench-bytes", "svc7/bytes.rs")).stdout
         injected = json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
         with_kb = json.loads(run([WS, "tasks", "context", "T1"], repos[100]).stdout)["prompt"]
         without = json.loads(run([WS, "tasks", "context", "T1"], repos[0]).stdout)["prompt"]
