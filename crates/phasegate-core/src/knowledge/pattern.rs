@@ -44,8 +44,6 @@
 //! most three (see [`candidates`]), and a test holds [`candidates`] and
 //! [`matches`] together.
 
-
-
 /// Kinds that map to `*.<kind>` wherever the file is (rule 2).
 pub const KINDS_BY_EXTENSION: &[&str] = &[
     "sql",
@@ -282,7 +280,9 @@ mod tests {
     #[test]
     fn the_hand_written_extension_check_is_the_regex() {
         let re = Regex::new("^[a-z0-9][a-z0-9_+-]*$").unwrap();
-        for ext in ["sql", "ts", "c++", "d_ts", "mp4", "0x", "", "Sql", "-x", "_x", "a.b", "a b", "é", "a/", "tar-gz", "+"] {
+        for ext in
+            ["sql", "ts", "c++", "d_ts", "mp4", "0x", "", "Sql", "-x", "_x", "a.b", "a b", "é", "a/", "tar-gz", "+"]
+        {
             assert_eq!(is_extension(ext), re.is_match(ext), "{ext:?}");
         }
     }
