@@ -23,6 +23,7 @@ pub mod cycle;
 pub mod error;
 pub mod hash;
 pub mod names;
+pub mod paths;
 pub mod schema;
 pub mod session;
 pub mod slug;

@@ -9,6 +9,21 @@ use std::fmt;
 /// record's file name stays below the usual 255-byte limit.
 pub const MAX_LEN: usize = 80;
 
+/// How many characters of a long id messages show.
+pub const SHORT_LEN: usize = 8;
+
+/// A session id as messages name it: the whole id when it is at most 12
+/// characters, else its first [`SHORT_LEN`] (Claude Code's ids are
+/// 36-character UUIDs, unique in their first 8 in practice; every command
+/// that takes a session id takes such a prefix too, and refuses one that
+/// two sessions share).
+pub fn short_str(id: &str) -> &str {
+    match id.char_indices().nth(12) {
+        None => id,
+        Some(_) => id.char_indices().nth(SHORT_LEN).map_or(id, |(i, _)| &id[..i]),
+    }
+}
+
 /// A validated session id: 1 to 80 bytes, no control characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SessionId(String);
@@ -46,6 +61,17 @@ impl SessionId {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// How messages name the session: see [`short_str`].
+    pub fn short(&self) -> &str {
+        short_str(&self.0)
+    }
+
+    /// Whether `prefix` could name this session: the whole id, or a
+    /// beginning of it at least [`SHORT_LEN`] characters long.
+    pub fn answers_to(&self, prefix: &str) -> bool {
+        self.0 == prefix || (prefix.chars().count() >= SHORT_LEN && self.0.starts_with(prefix))
     }
 
     /// The id a [`SessionId::file_stem`] was made from (None for a name no
@@ -109,6 +135,17 @@ impl<'de> serde::Deserialize<'de> for SessionId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_ids_are_named_by_their_first_eight_characters() {
+        let uuid = SessionId::parse("3f2a1b9c-5d4e-4f00-8a7b-0123456789ab").unwrap();
+        assert_eq!(uuid.short(), "3f2a1b9c");
+        assert!(uuid.answers_to("3f2a1b9c") && uuid.answers_to(uuid.as_str()));
+        assert!(!uuid.answers_to("3f2a") && !uuid.answers_to("3f2a1b9d"));
+        assert_eq!(short_str("sess-A"), "sess-A");
+        assert_eq!(short_str("exactly-12ch"), "exactly-12ch");
+        assert_eq!(short_str("ééééééééééééé"), "éééééééé", "cut at a character");
+    }
 
     #[test]
     fn a_file_stem_gives_its_id_back() {

@@ -4,7 +4,7 @@
 //! any of them (naming the command to use instead), and the schema tests
 //! check each entry against `schemas/`.
 
-use std::path::{Component, Path};
+use std::path::Path;
 
 use crate::schema::Schema;
 
@@ -122,7 +122,8 @@ impl StateFile {
     /// Windows disks ignore it), after `.` and `..` are resolved. A `**`
     /// pattern matches its folder anywhere in the path.
     pub fn matches(&self, path: &Path) -> bool {
-        let parts = normalise(path);
+        let text = path.to_string_lossy();
+        let parts = crate::paths::segments(&text);
         let pattern: Vec<&str> = self.path.split('/').collect();
         let eq = |p: &str, part: &str| p == "*" || p.eq_ignore_ascii_case(part);
         match pattern.split_last() {
@@ -140,22 +141,6 @@ impl StateFile {
 /// The state file `path` names, if any.
 pub fn protected(path: &Path) -> Option<&'static StateFile> {
     ALL.iter().find(|f| f.matches(path))
-}
-
-/// The path's normal parts, with `.` dropped and `..` taking the part
-/// before it away (lexically: what the path names, not where links lead).
-fn normalise(path: &Path) -> Vec<String> {
-    let mut parts: Vec<String> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
-            Component::ParentDir => {
-                parts.pop();
-            }
-            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
-        }
-    }
-    parts
 }
 
 #[cfg(test)]

@@ -9,7 +9,10 @@
 //!   to;
 //! - `monitor/alerts.jsonl`, `monitor/decisions.jsonl`: the monitor's
 //!   alerts and the PM's decisions, with their reasons;
-//! - `monitor/state.json`: when the monitor last ran.
+//! - `monitor/state.json`: when the monitor last ran;
+//! - `hooks/problems.jsonl`: what a hook could not do and could not say
+//!   (SessionEnd has no output; a hook that panicked), one line each, that
+//!   `workflow-state status` mentions.
 //!
 //! Writers of the event files hold `locks/events.lock`.
 
@@ -64,6 +67,15 @@ pub struct Delivery {
     pub pending: BTreeMap<String, Pending>,
 }
 
+/// A problem a hook met where it could not tell the session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookProblem {
+    pub at: DateTime<Utc>,
+    /// The hook event (`session-end`, `pre-tool-use`, ...).
+    pub hook: String,
+    pub problem: String,
+}
+
 /// When the monitor last checked.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MonitorState {
@@ -74,6 +86,11 @@ pub struct MonitorState {
 impl Project {
     pub fn event_log(&self) -> LogFile {
         LogFile::new(self.runtime_dir().join("events/log.jsonl"), self.lock_dir().join("events.lock"))
+    }
+
+    /// The hooks' problems that reached nobody (see [`HookProblem`]).
+    pub fn hook_problems(&self) -> LogFile {
+        LogFile::new(self.runtime_dir().join("hooks/problems.jsonl"), self.lock_dir().join("hooks.lock"))
     }
 
     pub fn event_acks(&self) -> LogFile {

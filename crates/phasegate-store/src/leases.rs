@@ -240,6 +240,13 @@ impl Project {
         }
     }
 
+    /// Removes the waits `which` picks (a holder that ended, a lease that
+    /// went back): a wait lives no longer than the lease it waits for.
+    pub fn remove_waits_where(&self, which: impl Fn(&Wait) -> bool) -> usize {
+        let Ok((waits, _)) = self.waits() else { return 0 };
+        waits.iter().filter(|w| which(&w.wait)).filter(|w| fs::remove_if_exists(&w.file).unwrap_or(false)).count()
+    }
+
     // Notices.
 
     fn notices_file(&self, session: &SessionId) -> PathBuf {
@@ -275,6 +282,53 @@ impl Project {
     pub fn drop_notices(&self, session: &SessionId) {
         let _ = fs::remove_if_exists(&self.notices_file(session));
     }
+}
+
+/// The file a tool call names, as leases know it: `..` and `.` applied to
+/// the text first (`phasegate_core::paths`), then symbolic links resolved
+/// on disk, for the file when it exists, else for its nearest existing
+/// folder (a Write makes new files). Every spelling of a file, and every
+/// link to it, resolves to one path, so one file has one lease.
+pub fn resolve_file(path: &Path) -> PathBuf {
+    let lexical = phasegate_core::paths::lexical(path);
+    if let Ok(real) = lexical.canonicalize() {
+        return real;
+    }
+    // A file still to be made: its nearest existing folder, resolved.
+    let mut rest = Vec::new();
+    let mut at = lexical.as_path();
+    while let Some(parent) = at.parent() {
+        rest.push(at.file_name().map(|n| n.to_os_string()).unwrap_or_default());
+        if let Ok(real) = parent.canonicalize() {
+            let mut out = real;
+            out.extend(rest.iter().rev());
+            return out;
+        }
+        at = parent;
+    }
+    lexical
+}
+
+/// Another name of the same file: when `file` has more than one hard link,
+/// the path of a lease (of any holder) whose file under `root` is the same
+/// file on disk. Only a file with several links pays for the scan.
+#[cfg(unix)]
+pub fn hard_linked_lease(project: &Project, file: &Path, root: &Path) -> Option<LeasePath> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(file).ok()?;
+    if meta.nlink() < 2 {
+        return None;
+    }
+    let (leases, _) = project.leases().ok()?;
+    leases.into_iter().map(|l| l.path).find(|p| {
+        std::fs::metadata(root.join(p.as_str())).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
+    })
+}
+
+/// Hard links are rare on Windows disks; they are not looked for there.
+#[cfg(not(unix))]
+pub fn hard_linked_lease(_project: &Project, _file: &Path, _root: &Path) -> Option<LeasePath> {
+    None
 }
 
 /// The `.json` files of a folder (none when it does not exist).

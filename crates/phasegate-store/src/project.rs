@@ -174,6 +174,23 @@ impl Project {
         self.feature_for_dir(self.features_dir().join(name))
     }
 
+    /// The feature whose folder is exactly `name` (`001-login`), when the
+    /// name is a valid feature folder name and its `.meta.json` exists; a
+    /// name from a record (an event, a session) is checked before it
+    /// becomes a path.
+    pub fn find_feature(&self, name: &str) -> Result<Option<Feature>, StoreError> {
+        match split_feature_name(name) {
+            Some((_, s)) if slug::validate(s).is_ok() && !name.contains(['/', '\\']) => {}
+            Some(_) | None => return Ok(None),
+        }
+        let f = self.feature_named(name);
+        if !sfs::exists_entry(&f.meta_path()) {
+            return Ok(None);
+        }
+        f.confine()?;
+        Ok(Some(f))
+    }
+
     /// Folders named like features (`NNN-slug` with a valid slug) that hold
     /// something at `.meta.json` (a dangling link or a directory included:
     /// reading it says what is wrong), in feature order; plus the names of

@@ -58,12 +58,16 @@ fn hm(t: impl std::fmt::Display) -> String {
 
 /// One session in a line.
 pub fn session_line(s: &SessionView) -> String {
-    let live = match s.health.liveness {
-        phasegate_core::coordination::Liveness::Live => format!("live, seen {}s ago", s.health.age_seconds),
-        phasegate_core::coordination::Liveness::Down => format!("silent {} min", s.health.age_seconds / 60),
-        phasegate_core::coordination::Liveness::ClockAhead => {
-            format!("clock {}s ahead", s.health.clock_ahead_seconds.unwrap_or_default())
-        }
+    use phasegate_core::coordination::{Liveness, Presence};
+    let silent = s.health.age_seconds / 60;
+    let live = match (s.presence, s.health.liveness) {
+        (_, Liveness::ClockAhead) => format!("clock {}s ahead", s.health.clock_ahead_seconds.unwrap_or_default()),
+        (Presence::Live, Liveness::Live | Liveness::Down) => format!("live, seen {}s ago", s.health.age_seconds),
+        (Presence::Idle, _) => format!("idle, seen {silent} min ago"),
+        (Presence::Gone, _) => format!("gone (silent {silent} min, held nothing)"),
+        (Presence::Down, _) => format!("down (silent {silent} min)"),
+        (Presence::Ended, _) => format!("ended {silent} min ago"),
+        (Presence::Failed, _) => format!("failed (silent {silent} min; its work went to others)"),
     };
     let work = [s.feature.clone(), s.task.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
     format!(
@@ -134,7 +138,7 @@ fn render(o: &Overview, env: &Env, interval: u64, once: bool) -> Vec<String> {
         o.events
             .iter()
             .map(|e| {
-                let next = e.suggestion.as_ref().and_then(|s| s.command).unwrap_or("wait for the user");
+                let next = e.suggestion.as_ref().and_then(|s| s.command.as_deref()).unwrap_or("wait for the user");
                 let offered = e.offered_to.as_ref().map(|s| format!(" (offered to {s})")).unwrap_or_default();
                 format!("  {} {} {} → {next}{offered}", e.id, e.event_type, e.feature.clone().unwrap_or_default())
             })

@@ -23,6 +23,20 @@
 //!   suggestion at all.
 //! - An event type is two or more dot-separated words of `a-z`, `0-9`, `_`,
 //!   `-`; the configuration's schema spells the same rule as a regex.
+//! - An event is pending until it settles: a binary that sees its next
+//!   step taken settles it at once (a phase started, the feature finished
+//!   or abandoned, a retrospective recorded, a task started or completed:
+//!   [`settled_by_feature`] and the ops' explicit settles); the rest expire
+//!   after their route's time ([`RouteTarget::pending_for`]): an alert, a
+//!   conflict or a decision for the PM after 1 hour (the monitor raises a
+//!   condition that persists again after 30 minutes), a feature's next step
+//!   after 24 hours (its SessionStart line names it anyway), a
+//!   retrospective after 7 days.
+//! - A suggestion to move a feature on (the build, the spec, the user's
+//!   turn) is the feature's own next step, the one `workflow-state next`
+//!   gives: seed 004's "spec.approved → build agent" becomes the next phase
+//!   of the feature's flow, so an event never contradicts the feature's
+//!   line (see [`suggest`]).
 //! - The log is one JSON object per line. A line that does not read as an
 //!   event is reported with its number and skipped, never fatal. A record
 //!   is committed by its newline: a last line without one was torn by a
@@ -31,9 +45,11 @@
 //!   cuts the file before writing again. Blank lines are skipped. Unknown
 //!   fields are ignored, so a newer writer's events still read.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::feature::{Meta, Next, Status};
 
 use crate::schema::{ConfigError, Schema};
 use crate::session::SessionId;
@@ -106,6 +122,58 @@ pub struct Event {
     /// The session it happened in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SessionId>,
+}
+
+impl Event {
+    /// What happened, in a few words, with the facts its payload holds (a
+    /// conflict's path, owner and requester; an alert's message; a failed
+    /// task's reason; reassigned work's sessions).
+    pub fn about(&self) -> String {
+        let mut out = self.event_type.to_string();
+        if let Some(f) = &self.feature {
+            out.push_str(&format!(" for {f}"));
+        }
+        if let Some(t) = &self.task {
+            out.push_str(&format!(" (task {t})"));
+        }
+        let text = |k: &str| self.payload.get(k).and_then(Value::as_str);
+        let facts = match self.event_type.as_str() {
+            "conflict.detected" => match (text("requester"), text("path"), text("owner")) {
+                (Some(r), Some(p), Some(o)) => {
+                    let how = match text("action") {
+                        Some("BASH_WRITE") => "wrote",
+                        Some("PREEMPT") => "took",
+                        Some(_) | None => "asked for",
+                    };
+                    let action = text("action").map(|a| format!(" ({a})")).unwrap_or_default();
+                    Some(format!("session {} {how} {p}, leased by session {}{action}", short(r), short(o)))
+                }
+                _ => None,
+            },
+            "work.assigned" => match (text("from"), text("to")) {
+                (Some(from), Some(to)) => Some(format!("from session {} to session {}", short(from), short(to))),
+                _ => None,
+            },
+            "task.failed" => self.payload.pointer("/decision/reason").and_then(Value::as_str).map(str::to_owned),
+            "decision.requested" => text("message").map(str::to_owned),
+            t if t.starts_with("alert.") => text("message").map(str::to_owned),
+            _ => None,
+        };
+        if let Some(facts) = facts {
+            out.push_str(": ");
+            out.push_str(&facts);
+        }
+        out
+    }
+}
+
+/// A session id as messages name it: the whole id when short, else its
+/// first 8 characters (a unique prefix is accepted wherever an id is).
+fn short(id: &str) -> &str {
+    match SessionId::parse(id) {
+        Ok(_) => crate::session::short_str(id),
+        Err(_) => id,
+    }
 }
 
 /// An exact event type, or every type below a prefix (`alert.*`).
@@ -184,6 +252,25 @@ impl RouteTarget {
             RouteTarget::Pm => Some("/phasegate:pm"),
             RouteTarget::Specify => Some("/phasegate:specify"),
             RouteTarget::WaitForUser => None,
+        }
+    }
+
+    /// How long an event on this route stays pending when no binary
+    /// settles it (see the module's design choices).
+    pub fn pending_for(self) -> TimeDelta {
+        match self {
+            RouteTarget::Pm => TimeDelta::hours(1),
+            RouteTarget::Build | RouteTarget::Specify | RouteTarget::WaitForUser => TimeDelta::hours(24),
+            RouteTarget::Retrospective => TimeDelta::days(7),
+        }
+    }
+
+    /// Whether the route's step moves a feature on to its next step (and
+    /// so is the feature's next step, settled when the feature moves).
+    pub fn moves_feature(self) -> bool {
+        match self {
+            RouteTarget::Build | RouteTarget::Specify | RouteTarget::WaitForUser => true,
+            RouteTarget::Retrospective | RouteTarget::Pm => false,
         }
     }
 
@@ -317,21 +404,98 @@ pub fn route(event_type: &EventType, config: &RoutingConfig) -> Option<Route> {
 pub struct Suggestion {
     pub target: RouteTarget,
     /// The slash command to run, if any.
-    pub command: Option<&'static str>,
+    pub command: Option<String>,
     pub sentence: String,
 }
 
 /// The suggestion for an event, or `None` when it is routed nowhere.
-pub fn suggest(event: &Event, config: &RoutingConfig) -> Option<Suggestion> {
+/// `next` is the event's feature's next step (`workflow-state next`), when
+/// the event is about a feature: a route that moves the feature on suggests
+/// that step, so the event and the feature's line agree.
+pub fn suggest(event: &Event, config: &RoutingConfig, next: Option<&Next>) -> Option<Suggestion> {
     let target = route(&event.event_type, config)?.target?;
-    let mut about = event.event_type.to_string();
-    if let Some(f) = &event.feature {
-        about.push_str(&format!(" for {f}"));
+    let about = event.about();
+    let step = next.filter(|_| target.moves_feature() && event.feature.is_some());
+    Some(match step {
+        // Nothing runs on its own (§2.1): the next step is named for the user.
+        Some(Next { command: Some(command), reason, .. }) if target == RouteTarget::WaitForUser => Suggestion {
+            target,
+            command: None,
+            sentence: format!("{about}: nothing runs on its own; when the user is ready ({reason}): {command}."),
+        },
+        Some(Next { command: Some(command), reason, .. }) => Suggestion {
+            target,
+            command: Some(command.clone()),
+            sentence: format!("{about}: {reason}; next: run {command}."),
+        },
+        Some(Next { command: None, reason, .. }) => {
+            Suggestion { target, command: None, sentence: format!("{about}: {reason}; nothing to run.") }
+        }
+        None => Suggestion {
+            target,
+            command: target.command().map(str::to_owned),
+            sentence: format!("{about}: {}", target.sentence()),
+        },
+    })
+}
+
+/// Why a pending event settled without an acknowledgement.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Settled {
+    /// What it suggests was done (a phase started, a retrospective
+    /// recorded, the task started or completed, the alert's condition
+    /// cleared).
+    StepTaken,
+    /// Its feature was finished or abandoned, or is gone.
+    FeatureEnded,
+    /// Nobody settled it within its route's time.
+    Expired,
+}
+
+crate::named!(Settled, "settlement");
+
+/// Whether an event settled by itself: expired, or its feature moved on.
+/// `meta` is its feature's state (`None`: the feature is gone, or the event
+/// is about none). A route that moves the feature on settles when any phase
+/// started after the event, or the feature ended; a retrospective settles
+/// when the feature was abandoned (a finished feature still has its
+/// retrospective to run: `retro record` settles that).
+pub fn settled_by_feature(
+    event: &Event,
+    target: RouteTarget,
+    meta: Option<&Meta>,
+    now: DateTime<Utc>,
+) -> Option<Settled> {
+    if now - event.at >= target.pending_for() {
+        return Some(Settled::Expired);
     }
-    if let Some(t) = &event.task {
-        about.push_str(&format!(" (task {t})"));
+    event.feature.as_ref()?;
+    let Some(meta) = meta else {
+        return target.moves_feature().then_some(Settled::FeatureEnded);
+    };
+    match (target.moves_feature(), meta.status) {
+        (true, Status::Completed | Status::Abandoned) | (false, Status::Abandoned) => Some(Settled::FeatureEnded),
+        (false, Status::Active | Status::Completed) => None,
+        (true, Status::Active) => {
+            let moved = meta.phases.values().any(|r| r.started.is_some_and(|at| at > event.at));
+            (moved && event.task.is_none()).then_some(Settled::StepTaken)
+        }
     }
-    Some(Suggestion { target, command: target.command(), sentence: format!("{about}: {}", target.sentence()) })
 }
 
 /// A line of the log that is not an event.
@@ -503,27 +667,114 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_suggestion_names_the_event_and_the_command() {
-        let e = Event {
+    fn event(t: &str, feature: Option<&str>, task: Option<&str>, payload: Value) -> Event {
+        Event {
             id: "e1".into(),
-            event_type: ty("task.failed"),
-            feature: Some("001-login".into()),
-            task: Some("T3".into()),
-            payload: Value::Null,
+            event_type: ty(t),
+            feature: feature.map(str::to_owned),
+            task: task.map(str::to_owned),
+            payload,
             at: Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap(),
             source: None,
-        };
-        let s = suggest(&e, &RoutingConfig::default()).unwrap();
-        assert_eq!(s.command, Some("/phasegate:retro"));
+        }
+    }
+
+    #[test]
+    fn a_suggestion_names_the_event_and_the_command() {
+        let e = event("task.failed", Some("001-login"), Some("T3"), Value::Null);
+        let s = suggest(&e, &RoutingConfig::default(), None).unwrap();
+        assert_eq!(s.command.as_deref(), Some("/phasegate:retro"));
         assert_eq!(
             s.sentence,
             "task.failed for 001-login (task T3): learn from it while the evidence is fresh: run /phasegate:retro."
         );
         let silenced = RoutingConfig::parse(r#"{"routes": {"task.failed": "none"}}"#).unwrap();
-        assert_eq!(suggest(&e, &silenced), None);
+        assert_eq!(suggest(&e, &silenced, None), None);
         let waiting = Event { event_type: ty("ideation.completed"), ..e };
-        assert_eq!(suggest(&waiting, &RoutingConfig::default()).unwrap().command, None);
+        assert_eq!(suggest(&waiting, &RoutingConfig::default(), None).unwrap().command, None);
+    }
+
+    // Regression: after specify was approved one context said
+    // "spec.approved: build it: run /phasegate:implement" and "Next:
+    // /phasegate:design".
+    #[test]
+    fn an_events_suggestion_contradicted_the_features_next_step() {
+        let e = event("spec.approved", Some("001-login"), None, Value::Null);
+        let next = Next {
+            phase: Some(crate::Phase::Design),
+            command: Some("/phasegate:design".into()),
+            reason: "specify is complete".into(),
+        };
+        let s = suggest(&e, &RoutingConfig::default(), Some(&next)).unwrap();
+        assert_eq!(s.command.as_deref(), Some("/phasegate:design"));
+        assert_eq!(s.sentence, "spec.approved for 001-login: specify is complete; next: run /phasegate:design.");
+        // The PM's and the retrospective's routes keep their own step.
+        let r = event("build.completed", Some("001-login"), None, Value::Null);
+        assert_eq!(
+            suggest(&r, &RoutingConfig::default(), Some(&next)).unwrap().command.as_deref(),
+            Some("/phasegate:retro")
+        );
+    }
+
+    // Regression: "e8 conflict.detected : conflict.detected: decide…" lost the
+    // path, owner and requester the log holds; alerts lost their message.
+    #[test]
+    fn event_lines_dropped_their_payload() {
+        let c = event(
+            "conflict.detected",
+            None,
+            None,
+            serde_json::json!({"path": "src/a.rs", "owner": "3f2a1b9c-5d4e-4f00-8a7b-0123456789ab", "requester": "s2", "action": "DENY"}),
+        );
+        assert_eq!(c.about(), "conflict.detected: session s2 asked for src/a.rs, leased by session 3f2a1b9c (DENY)");
+        let d = event("alert.deadlock", None, None, serde_json::json!({"message": "Deadlock detected: a -> b -> a"}));
+        assert_eq!(d.about(), "alert.deadlock: Deadlock detected: a -> b -> a");
+        let down =
+            event("alert.component_down", None, None, serde_json::json!({"message": "Component s1 not responding"}));
+        assert_eq!(down.about(), "alert.component_down: Component s1 not responding");
+        let w = event("work.assigned", Some("001-a"), Some("T2"), serde_json::json!({"from": "s1", "to": "s2"}));
+        assert_eq!(w.about(), "work.assigned for 001-a (task T2): from session s1 to session s2");
+        let f = event(
+            "task.failed",
+            Some("001-a"),
+            Some("T2"),
+            serde_json::json!({"decision": {"reason": "Validation failed - will fix"}}),
+        );
+        assert_eq!(f.about(), "task.failed for 001-a (task T2): Validation failed - will fix");
+        let s = suggest(&c, &RoutingConfig::default(), None).unwrap().sentence;
+        assert!(
+            s.starts_with("conflict.detected: session s2 asked for src/a.rs") && s.ends_with("run /phasegate:pm."),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn events_settle_when_their_feature_moves_on_and_expire_by_route() {
+        use crate::feature::{ArtifactSet, Mode, StartMode};
+        let at = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
+        let approved = event("spec.approved", Some("001-a"), None, Value::Null);
+        let mut meta = Meta::new("001".into(), "a".into(), Mode::Standard, at - TimeDelta::hours(1));
+        let later = at + TimeDelta::minutes(5);
+        let build = RouteTarget::Build;
+        assert_eq!(settled_by_feature(&approved, build, Some(&meta), later), None);
+        meta.start_phase(crate::Phase::Design, later, StartMode::Continue, ArtifactSet::empty()).unwrap();
+        assert_eq!(settled_by_feature(&approved, build, Some(&meta), later), Some(Settled::StepTaken));
+        assert_eq!(settled_by_feature(&approved, build, None, later), Some(Settled::FeatureEnded));
+        let retro = event("build.completed", Some("001-a"), None, Value::Null);
+        let r = RouteTarget::Retrospective;
+        meta.finish(later).unwrap();
+        assert_eq!(
+            settled_by_feature(&retro, r, Some(&meta), later),
+            None,
+            "a finished feature's retro is still to run"
+        );
+        assert_eq!(settled_by_feature(&approved, build, Some(&meta), later), Some(Settled::FeatureEnded));
+        assert_eq!(settled_by_feature(&retro, r, Some(&meta), at + TimeDelta::days(7)), Some(Settled::Expired));
+        let alert = event("alert.stuck_task", None, None, Value::Null);
+        let pm = RouteTarget::Pm;
+        assert_eq!(settled_by_feature(&alert, pm, None, at + TimeDelta::minutes(59)), None);
+        assert_eq!(settled_by_feature(&alert, pm, None, at + TimeDelta::hours(1)), Some(Settled::Expired));
+        assert_eq!(settled_by_feature(&approved, build, None, at + TimeDelta::hours(24)), Some(Settled::Expired));
     }
 
     const GOOD: &str =
@@ -568,6 +819,7 @@ mod tests {
 
     #[test]
     fn names() {
+        crate::names::assert_serde_names::<Settled>();
         crate::names::assert_serde_names::<RouteTarget>();
         crate::names::assert_serde_names::<RouteOrigin>();
     }

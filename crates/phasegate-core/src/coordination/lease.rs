@@ -112,21 +112,18 @@ impl LeasePath {
     }
 
     /// The lease path of an absolute file path inside a worktree (what a
-    /// tool call names), comparing the root by `case`.
+    /// tool call names), comparing the root by `case`. The path is read as
+    /// [`crate::paths::segments`] reads it, so every spelling of one file
+    /// (`<root>/docs/../a.txt`, `/tmp/../<root>/a.txt`) is one lease.
     pub fn within(path: &str, root: &str, case: PathCase) -> Result<LeasePath, LeasePathError> {
         if path.chars().any(char::is_control) {
             return Err(LeasePathError::Control(path.to_owned()));
         }
-        let slashed_path = path.replace('\\', "/");
-        let slashed_root = root.replace('\\', "/");
         let outside = || LeasePathError::Outside { path: path.to_owned(), root: root.to_owned() };
-        if !is_absolute(&slashed_path) || !is_absolute(&slashed_root) {
+        if !is_absolute(path) || !is_absolute(root) {
             return Err(outside());
         }
-        let (p, r) = (segments(&slashed_path), segments(&slashed_root));
-        if p.contains(&"..") {
-            return Err(LeasePathError::ParentDir(path.to_owned()));
-        }
+        let (p, r) = (crate::paths::segments(path), crate::paths::segments(root));
         let inside = p.len() >= r.len() && p.iter().zip(&r).all(|(a, b)| key_of(a, case) == key_of(b, case));
         match inside {
             true if p.len() == r.len() => Err(LeasePathError::NoFile(path.to_owned())),
@@ -164,11 +161,8 @@ fn key_of(s: &str, case: PathCase) -> String {
     }
 }
 
-/// `/x`, `//server/share`, `C:/x` or `C:x` (drive-relative, still not
-/// repository-relative).
 fn is_absolute(slashed: &str) -> bool {
-    let b = slashed.as_bytes();
-    slashed.starts_with('/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+    crate::paths::is_absolute(slashed)
 }
 
 fn segments(slashed: &str) -> Vec<&str> {
@@ -458,9 +452,21 @@ mod tests {
         for (p, root) in [("/repository/a.rs", "/repo"), ("/other/a.rs", "/repo"), ("src/a.rs", "/repo")] {
             assert!(matches!(LeasePath::within(p, root, s), Err(LeasePathError::Outside { .. })), "{p}");
         }
-        assert!(matches!(LeasePath::within("/repo/../etc/x", "/repo", s), Err(LeasePathError::ParentDir(_))));
+        assert!(matches!(LeasePath::within("/repo/../etc/x", "/repo", s), Err(LeasePathError::Outside { .. })));
         assert!(matches!(LeasePath::within("/repo/", "/repo", s), Err(LeasePathError::NoFile(_))));
         assert!(matches!(LeasePath::within("/Repo/a.rs", "/repo", s), Err(LeasePathError::Outside { .. })));
+    }
+
+    // Regression: another session's Write of `<repo>/docs/../a.txt` was let
+    // through silently (a `..` read as "outside the worktree").
+    #[test]
+    fn another_sessions_spelling_of_a_leased_file_bypassed_its_lease() {
+        let s = PathCase::Sensitive;
+        for spelled in
+            ["/repo/docs/../a.txt", "/repo/nope/../a.txt", "/tmp/../repo/a.txt", "/repo/./a.txt", "//repo/a.txt"]
+        {
+            assert_eq!(LeasePath::within(spelled, "/repo", s).unwrap().as_str(), "a.txt", "{spelled}");
+        }
     }
 
     #[test]

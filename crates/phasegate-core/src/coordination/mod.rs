@@ -26,7 +26,8 @@ mod waits;
 
 pub use events::{
     BadLine, DEFAULT_ROUTES, DefaultRoute, Event, EventPattern, EventType, EventTypeError, JsonLines,
-    ROUTING_CONFIG_PATH, Route, RouteOrigin, RouteTarget, RoutingConfig, Suggestion, parse_json_lines, route, suggest,
+    ROUTING_CONFIG_PATH, Route, RouteOrigin, RouteTarget, RoutingConfig, Settled, Suggestion, parse_json_lines, route,
+    settled_by_feature, suggest,
 };
 pub use ideation::{
     ArtifactType, COMPLETE_CONFIDENCE, Handoff, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError,
@@ -40,13 +41,14 @@ pub use lease::{
 pub use monitor::{
     ALERT_QUIET_FOR, ActiveTask, Alert, AlertDetails, AlertType, CHECK_EVERY, DATABASE_STUCK_AFTER, MonitorInput,
     MonitorReport, MonitorRun, STUCK_AFTER, SessionStatus, Severity, StuckTask, Suppressed, TESTS_STUCK_AFTER,
-    monitor_due, run_monitor, stuck_threshold,
+    holds_something, monitor_due, run_monitor, stuck_threshold,
 };
 pub use pm::{
     Assignment, CHECK_AGAIN_IN, ESCALATE_AFTER, EscalationOption, FollowUp, INTERRUPT_AFTER, INTERRUPT_REASON,
     PmAction, PmDecision, Redistribution, Target, handle_conflict, handle_stuck_task, redistribute,
 };
 pub use session::{
-    CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Priority, SessionRecord, SessionState, health,
+    CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Presence, Priority, SessionRecord,
+    SessionState, health,
 };
 pub use waits::{MAX_CYCLES, MAX_STEPS, Wait, WaitCycle, find_cycles};

@@ -13,11 +13,15 @@
 //! - Every in-progress task is checked, whatever its session's health, as
 //!   the seed does; a task of a down session raises both alerts.
 //! - Down: the seed alerts for a fixed list of expected components. Here a
-//!   session is expected to answer while it holds work (LOADING or ACTIVE);
-//!   one that is IDLE, COMPLETE or in ERROR and stops heartbeating has
-//!   ended, which is no alert. The alert says `Component {id} not
-//!   responding` (severity error); a clock beyond the tolerance counts as
-//!   not responding and the report shows by how much.
+//!   session is expected to answer while it holds work (LOADING or ACTIVE)
+//!   *and* holds something another session may wait for: a lease, a task
+//!   in progress, a place in the wait graph, a pipeline loop
+//!   ([`holds_something`]). A session that went silent holding nothing was
+//!   closed without SessionEnd, which happens every day: it is
+//!   [`Presence::Gone`], no alert. One that is IDLE, COMPLETE or in ERROR
+//!   has ended, which is no alert either. The alert says `Component {id}
+//!   not responding` (severity error); a clock beyond the tolerance counts
+//!   as not responding and the report shows by how much.
 //! - Deadlocks: waits whose waiter or holder is not live are left out: the
 //!   holder's leases have expired (or the waiter is gone), so nobody is
 //!   stuck for good. Severity critical.
@@ -31,7 +35,8 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::session::{CLOCK_SKEW_TOLERANCE, Health, Priority, SessionRecord, SessionState};
+use super::lease::Lease;
+use super::session::{CLOCK_SKEW_TOLERANCE, Health, Presence, Priority, SessionRecord, SessionState};
 use super::waits::{Wait, WaitCycle, find_cycles};
 use crate::session::SessionId;
 
@@ -196,6 +201,7 @@ pub struct SessionStatus {
     pub load: u32,
     pub heartbeat_at: DateTime<Utc>,
     pub health: Health,
+    pub presence: Presence,
 }
 
 /// What an alert is about: its type and the facts behind it (the seed's
@@ -292,8 +298,21 @@ pub struct MonitorInput<'a> {
     /// Tasks in progress.
     pub tasks: &'a [ActiveTask],
     pub waits: &'a [Wait],
+    /// Leases on record (any holder's).
+    pub leases: &'a [Lease],
     /// Alerts raised before (any age; old and acknowledged ones are ignored).
     pub alerts: &'a [Alert],
+}
+
+/// Whether `session` holds something another session may wait for: a
+/// lease, a task in progress, a place in the wait graph (either end), or a
+/// pipeline loop it owns.
+pub fn holds_something(session: &SessionRecord, input: &MonitorInput<'_>) -> bool {
+    let id = &session.id;
+    session.owns_loop.is_some()
+        || input.leases.iter().any(|l| l.holder == *id)
+        || input.tasks.iter().any(|t| t.session == *id)
+        || input.waits.iter().any(|w| w.waiter == *id || w.holder == *id)
 }
 
 /// An alert not raised because an earlier one covers it.
@@ -326,8 +345,9 @@ pub struct MonitorRun {
     pub report: MonitorReport,
 }
 
-fn status(s: &SessionRecord, now: DateTime<Utc>) -> SessionStatus {
+fn status(s: &SessionRecord, input: &MonitorInput<'_>, now: DateTime<Utc>) -> SessionStatus {
     SessionStatus {
+        presence: s.presence(holds_something(s, input), now),
         session: s.id.clone(),
         feature: s.feature.clone(),
         task: s.task.clone(),
@@ -342,7 +362,7 @@ fn status(s: &SessionRecord, now: DateTime<Utc>) -> SessionStatus {
 /// §7.3's three checks, in the seed's order (stuck tasks, deadlocks,
 /// component health), and the duplicate filter.
 pub fn run_monitor(input: MonitorInput<'_>, now: DateTime<Utc>) -> MonitorRun {
-    let mut sessions: Vec<SessionStatus> = input.sessions.iter().map(|s| status(s, now)).collect();
+    let mut sessions: Vec<SessionStatus> = input.sessions.iter().map(|s| status(s, &input, now)).collect();
     sessions.sort_by(|a, b| a.session.cmp(&b.session));
 
     let stuck_tasks: Vec<StuckTask> = input
@@ -367,7 +387,7 @@ pub fn run_monitor(input: MonitorInput<'_>, now: DateTime<Utc>) -> MonitorRun {
     let live_waits: Vec<Wait> = input.waits.iter().filter(|w| live(&w.waiter) && live(&w.holder)).cloned().collect();
     let deadlocks = find_cycles(&live_waits);
 
-    let down = sessions.iter().filter(|s| s.state.holds_work() && !s.health.liveness.is_live());
+    let down = sessions.iter().filter(|s| s.presence == Presence::Down);
 
     let candidates = stuck_tasks
         .iter()
@@ -431,7 +451,52 @@ mod tests {
     }
 
     fn run(sessions: &[SessionRecord], tasks: &[ActiveTask], waits: &[Wait], alerts: &[Alert]) -> MonitorRun {
-        run_monitor(MonitorInput { sessions, tasks, waits, alerts }, now())
+        // Every session of these tests holds a lease, so its going down is
+        // worth an alert (see `a_session_that_vanished_holding_nothing...`).
+        let leases: Vec<Lease> = sessions.iter().map(|s| lease_of(s.id.as_str())).collect();
+        run_monitor(MonitorInput { sessions, tasks, waits, leases: &leases, alerts }, now())
+    }
+
+    fn lease_of(holder: &str) -> Lease {
+        Lease {
+            path: LeasePath::parse(&format!("{holder}.rs")).unwrap(),
+            holder: sid(holder),
+            feature: None,
+            task: None,
+            acquired_at: now(),
+            reason: crate::coordination::LeaseReason::FirstEdit,
+        }
+    }
+
+    // Regression: every session closed without SessionEnd was reported
+    // down five minutes later, and every later session was told about it.
+    #[test]
+    fn a_session_that_vanished_holding_nothing_was_an_alert() {
+        let five = TimeDelta::minutes(5);
+        let sessions = [
+            session("empty", SessionState::Active, five),
+            session("leasing", SessionState::Active, five),
+            session("tasked", SessionState::Loading, five),
+            session("waiting", SessionState::Active, five),
+            session("looping", SessionState::Active, five),
+        ];
+        let mut looping = sessions[4].clone();
+        looping.owns_loop = Some("001-login".into());
+        let sessions = [sessions[0].clone(), sessions[1].clone(), sessions[2].clone(), sessions[3].clone(), looping];
+        let mut t = task("T1", None, TimeDelta::minutes(1));
+        t.session = sid("tasked");
+        let leases = [lease_of("leasing")];
+        let waits = [wait("waiting", "leasing")];
+        let tasks = [t];
+        let r = run_monitor(
+            MonitorInput { sessions: &sessions, tasks: &tasks, waits: &waits, leases: &leases, alerts: &[] },
+            now(),
+        );
+        let mut down: Vec<&str> = r.raise.iter().map(|a| a.subject.as_str()).collect();
+        down.sort();
+        assert_eq!(down, ["leasing", "looping", "tasked", "waiting"]);
+        let empty = r.report.sessions.iter().find(|s| s.session.as_str() == "empty").unwrap();
+        assert_eq!(empty.presence, Presence::Gone);
     }
 
     const SEC: TimeDelta = TimeDelta::seconds(1);

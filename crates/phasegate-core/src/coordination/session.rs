@@ -205,6 +205,82 @@ impl SessionRecord {
     pub fn health(&self, now: DateTime<Utc>) -> Health {
         health(self.heartbeat_at, now)
     }
+
+    /// SessionEnd: the session is COMPLETE, by §1.2's arrows only. A session
+    /// that ends before it did any work (LOADING) passes through ACTIVE,
+    /// since the diagram has no LOADING → COMPLETE arrow; one in IDLE loads
+    /// first. A record the monitor already counted down (ERROR) stays
+    /// ERROR, which is final; one COMPLETE stays so.
+    pub fn end(&mut self, now: DateTime<Utc>) -> Result<(), LifecycleError> {
+        let path: &[SessionState] = match self.state {
+            SessionState::Idle => &[SessionState::Loading, SessionState::Active, SessionState::Complete],
+            SessionState::Loading => &[SessionState::Active, SessionState::Complete],
+            SessionState::Active => &[SessionState::Complete],
+            SessionState::Complete | SessionState::Error => &[],
+        };
+        for to in path {
+            self.move_to(*to, now)?;
+        }
+        self.task = None;
+        self.heartbeat(now);
+        Ok(())
+    }
+
+    /// Whether the session is there, gone, or ended, for people and for
+    /// the monitor. `holds` says whether it holds anything another session
+    /// may wait for: a lease, a task in progress, a place in the wait
+    /// graph, a pipeline loop.
+    pub fn presence(&self, holds: bool, now: DateTime<Utc>) -> Presence {
+        match self.state {
+            SessionState::Complete => Presence::Ended,
+            SessionState::Error => Presence::Failed,
+            SessionState::Idle => Presence::Idle,
+            SessionState::Loading | SessionState::Active => match (self.health(now).liveness.is_live(), holds) {
+                (true, _) => Presence::Live,
+                (false, true) => Presence::Down,
+                (false, false) => Presence::Gone,
+            },
+        }
+    }
+}
+
+/// A session as people see it: its lifecycle state read with its heartbeat
+/// and with what it holds.
+///
+/// Terminals are closed without SessionEnd every day: a session that went
+/// silent holding nothing is simply [`Presence::Gone`], worth no alert; only
+/// one that went silent holding something ([`Presence::Down`]) keeps
+/// another session waiting, and is the PM's business.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum Presence {
+    /// Working, and heard from within 5 minutes.
+    Live,
+    /// Registered and not yet loading (a record made by hand or a test).
+    Idle,
+    /// Silent for 5 minutes holding nothing: closed without SessionEnd.
+    Gone,
+    /// Silent for 5 minutes holding a lease, a task or a wait.
+    Down,
+    /// Ended through SessionEnd (COMPLETE).
+    Ended,
+    /// Counted down by the monitor, its work given away (ERROR).
+    Failed,
+}
+
+crate::named!(Presence, "presence");
+
+impl Presence {
+    /// Whether it counts as a session at work (the "live" of `status`).
+    pub fn is_live(self) -> bool {
+        match self {
+            Presence::Live => true,
+            Presence::Idle | Presence::Gone | Presence::Down | Presence::Ended | Presence::Failed => false,
+        }
+    }
 }
 
 /// Whether a session is there, by its heartbeat.
@@ -378,8 +454,46 @@ mod tests {
         assert_eq!((m.priority, m.load, m.feature), (Priority::Normal, 0, None));
     }
 
+    // Regression: SessionEnd moved LOADING straight to COMPLETE, which §1.2
+    // does not allow; the error was dropped and the session stayed LOADING
+    // forever (reported down five minutes later).
+    #[test]
+    fn a_session_that_ends_without_editing_a_file_stayed_loading_forever() {
+        for from in [SessionState::Idle, SessionState::Loading, SessionState::Active, SessionState::Complete] {
+            let mut r = record();
+            r.state = from;
+            r.task = Some("T1".into());
+            r.end(t0() + TimeDelta::minutes(1)).unwrap();
+            assert_eq!((r.state, r.task), (SessionState::Complete, None), "from {from}");
+            assert_eq!(r.heartbeat_at, t0() + TimeDelta::minutes(1));
+        }
+        let mut failed = record();
+        failed.state = SessionState::Error;
+        failed.end(t0()).unwrap();
+        assert_eq!(failed.state, SessionState::Error, "ERROR is final");
+    }
+
+    #[test]
+    fn presence_reads_the_state_the_heartbeat_and_what_the_session_holds() {
+        let now = t0() + TimeDelta::minutes(10);
+        let at = |state, silent: i64, holds| {
+            let mut r = record();
+            r.state = state;
+            r.heartbeat_at = now - TimeDelta::minutes(silent);
+            r.presence(holds, now)
+        };
+        assert_eq!(at(SessionState::Active, 1, false), Presence::Live);
+        assert_eq!(at(SessionState::Loading, 6, false), Presence::Gone);
+        assert_eq!(at(SessionState::Active, 6, true), Presence::Down);
+        assert_eq!(at(SessionState::Complete, 0, true), Presence::Ended, "an ended session is never live");
+        assert_eq!(at(SessionState::Error, 0, false), Presence::Failed);
+        assert_eq!(at(SessionState::Idle, 0, false), Presence::Idle);
+        assert!(Presence::Live.is_live() && !Presence::Ended.is_live() && !Presence::Gone.is_live());
+    }
+
     #[test]
     fn names() {
+        crate::names::assert_serde_names::<Presence>();
         crate::names::assert_serde_names::<SessionState>();
         crate::names::assert_serde_names::<Priority>();
         crate::names::assert_serde_names::<Liveness>();

@@ -4,21 +4,31 @@
 //! `decision.requested`, `work.assigned`); the routing table (with the
 //! user's `.phasegate/routing.config.json`) says what follows; each event
 //! is offered once, at the next SessionStart or prompt of a session that
-//! can act on it, and stays pending until someone acknowledges it
-//! (`workflow-state events ack <id>`).
+//! can act on it, and stays pending until it settles: acknowledged
+//! (`workflow-state events ack <id>`), settled by the binary that saw its
+//! next step taken, or expired (`phasegate_core::coordination`'s rules).
 //!
 //! Delivery rules (docs/coordination.md):
 //! - A session can act on an event when the route names something to do,
-//!   the event is about its feature or it works on no feature, and, for
+//!   the event is about its feature or it works on no feature, it did not
+//!   come from that session (its own command already said it), and, for
 //!   `work.assigned`, the work was given to it.
-//! - An event is offered to one session. It is offered again only when
-//!   that session went down (silent, not ended) without acknowledging it:
-//!   then the suggestion never reached anyone who could act.
+//! - An event is offered to one session, decided under the events' lock on
+//!   a fresh read of the sessions, so sessions prompting at once never share
+//!   one. It is offered again only when that session went down (silent, not
+//!   ended) without acknowledging it: then the suggestion never reached
+//!   anyone who could act.
+//! - What an event suggests to move a feature on is the feature's own next
+//!   step (`workflow-state next`).
 //! - An event routed nowhere (`"none"`) is settled as it is read.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use phasegate_core::coordination::{Event, EventType, RoutingConfig, SessionRecord, SessionState, Suggestion, suggest};
+use phasegate_core::coordination::{
+    Event, EventType, RoutingConfig, SessionRecord, SessionState, Settled, Suggestion, route, settled_by_feature,
+    suggest,
+};
+use phasegate_core::feature::{Meta, Next, next_step};
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
 use phasegate_store::events::{Ack, Delivery, Pending};
@@ -42,6 +52,15 @@ pub fn routing(project: &Project) -> (RoutingConfig, Option<String>) {
     }
 }
 
+/// An event to append: its type, feature, task and payload.
+#[derive(Debug, Clone)]
+pub struct NewEvent<'a> {
+    pub event_type: &'a str,
+    pub feature: Option<&'a str>,
+    pub task: Option<&'a str>,
+    pub payload: Value,
+}
+
 /// Appends one event. The caller's own transition has happened already, so
 /// a failure here is returned for the caller to report, never to undo it.
 pub fn emit(
@@ -52,23 +71,38 @@ pub fn emit(
     task: Option<&str>,
     payload: Value,
 ) -> OpResult<Event> {
-    let event_type = EventType::parse(event_type).map_err(|e| OpError::Invalid(e.to_string()))?;
+    let mut all = emit_all(project, env, vec![NewEvent { event_type, feature, task, payload }])?;
+    Ok(all.remove(0))
+}
+
+/// Appends several events under one take of the lock (a hook that has
+/// several to say waits for the lock once).
+pub fn emit_all(project: &Project, env: &Env, new: Vec<NewEvent<'_>>) -> OpResult<Vec<Event>> {
+    let mut typed = Vec::with_capacity(new.len());
+    for n in new {
+        let t = EventType::parse(n.event_type).map_err(|e| OpError::Invalid(e.to_string()))?;
+        typed.push((t, n));
+    }
     let _lock = project.events_lock(env.lock_timeout)?;
     let mut d = synced(project)?;
-    let event = Event {
-        id: format!("e{}", d.next.max(1)),
-        event_type,
-        feature: feature.map(str::to_owned),
-        task: task.map(str::to_owned),
-        payload,
-        at: env.now,
-        source: env.session(None).ok().flatten(),
-    };
-    d.next = d.next.max(1) + 1;
-    project.event_log().append_held(std::slice::from_ref(&event))?;
+    let source = env.session(None).ok().flatten();
+    let mut events = Vec::with_capacity(typed.len());
+    for (event_type, n) in typed {
+        events.push(Event {
+            id: format!("e{}", d.next.max(1)),
+            event_type,
+            feature: n.feature.map(str::to_owned),
+            task: n.task.map(str::to_owned),
+            payload: n.payload,
+            at: env.now,
+            source: source.clone(),
+        });
+        d.next = d.next.max(1) + 1;
+    }
+    project.event_log().append_held(&events)?;
     catch_up(project, &mut d)?;
     project.save_delivery(&d)?;
-    Ok(event)
+    Ok(events)
 }
 
 /// [`emit`] for a transition that must not fail because of its event: a
@@ -106,7 +140,7 @@ fn catch_up(project: &Project, d: &mut Delivery) -> OpResult<()> {
             if let Some(n) = e.id.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
                 d.next = d.next.max(n + 1);
             }
-            if suggest(&e, &config).is_some() {
+            if route(&e.event_type, &config).and_then(|r| r.target).is_some() {
                 d.pending.entry(e.id.clone()).or_insert(Pending { event: e, offered_to: None, offered_at: None });
             }
         }
@@ -144,8 +178,9 @@ pub struct PendingEvent {
     pub offered_at: Option<String>,
 }
 
-fn view(p: &Pending, config: &RoutingConfig) -> PendingEvent {
+fn view(p: &Pending, config: &RoutingConfig, features: &mut Features<'_>) -> PendingEvent {
     let e = &p.event;
+    let next = e.feature.as_deref().and_then(|f| features.next(f));
     PendingEvent {
         id: e.id.clone(),
         event_type: e.event_type.to_string(),
@@ -154,7 +189,7 @@ fn view(p: &Pending, config: &RoutingConfig) -> PendingEvent {
         at: phasegate_core::time::stamp(e.at),
         source: e.source.as_ref().map(ToString::to_string),
         payload: e.payload.clone(),
-        suggestion: suggest(e, config),
+        suggestion: suggest(e, config, next.as_ref()),
         offered_to: p.offered_to.as_ref().map(ToString::to_string),
         offered_at: p.offered_at.map(phasegate_core::time::stamp),
     }
@@ -171,23 +206,81 @@ pub struct PendingList {
     pub routing: Option<String>,
 }
 
-/// Every event waiting for its acknowledgement; with `session`, only the
-/// ones that session can act on.
+/// The features events are about, each read once: its state and its next
+/// step (`workflow-state next`'s).
+pub(crate) struct Features<'p> {
+    project: &'p Project,
+    read: BTreeMap<String, Option<Meta>>,
+}
+
+impl<'p> Features<'p> {
+    pub(crate) fn new(project: &'p Project) -> Features<'p> {
+        Features { project, read: BTreeMap::new() }
+    }
+
+    /// The feature's state; None when it is gone or cannot be read.
+    fn meta(&mut self, name: &str) -> Option<&Meta> {
+        let project = self.project;
+        self.read
+            .entry(name.to_owned())
+            .or_insert_with(|| project.find_feature(name).ok().flatten().and_then(|f| f.load().ok()))
+            .as_ref()
+    }
+
+    fn next(&mut self, name: &str) -> Option<Next> {
+        self.meta(name).map(next_step)
+    }
+}
+
+/// Settles, under the events' lock, what settled by itself: expired, or
+/// its feature moved on (a phase started, the feature finished or
+/// abandoned). Returns the ids settled.
+fn settle_stale(
+    project: &Project,
+    env: &Env,
+    d: &mut Delivery,
+    config: &RoutingConfig,
+    features: &mut Features<'_>,
+) -> OpResult<Vec<String>> {
+    let mut by: BTreeMap<Settled, Vec<String>> = BTreeMap::new();
+    for p in d.pending.values() {
+        let e = &p.event;
+        let Some(target) = route(&e.event_type, config).and_then(|r| r.target) else { continue };
+        let meta = e.feature.as_deref().and_then(|f| features.meta(f));
+        if let Some(why) = settled_by_feature(e, target, meta, env.now) {
+            by.entry(why).or_default().push(e.id.clone());
+        }
+    }
+    let mut out = Vec::new();
+    for (why, ids) in by {
+        out.extend(acknowledge(project, env, d, &ids, &settled_by(why))?.acknowledged);
+    }
+    Ok(out)
+}
+
+/// Who an automatic settlement is logged as.
+fn settled_by(why: Settled) -> String {
+    format!("phasegate ({why})")
+}
+
+/// Every event waiting to settle; with `session`, only the ones that
+/// session can act on. Reading it settles what expired or moved on.
 pub fn pending(env: &Env, session: Option<&str>) -> OpResult<PendingList> {
     let project = crate::session::project(env)?;
+    let (config, routing_problem) = routing(&project);
+    let mut features = Features::new(&project);
     let d = {
         let _lock = project.events_lock(env.lock_timeout)?;
         let mut d = synced(&project)?;
         // Settled what no route takes any more.
-        let (config, _) = routing(&project);
-        d.pending.retain(|_, p| suggest(&p.event, &config).is_some());
+        d.pending.retain(|_, p| route(&p.event.event_type, &config).and_then(|r| r.target).is_some());
+        settle_stale(&project, env, &mut d, &config, &mut features)?;
         project.save_delivery(&d)?;
         d
     };
-    let (config, routing_problem) = routing(&project);
     let me = match session {
         Some(s) => {
-            let id = SessionId::parse(s).map_err(|e| OpError::Invalid(format!("--session: {e}")))?;
+            let id = super::registry::session_arg(&project, s)?;
             Some(project.session(&id)?.unwrap_or_else(|| SessionRecord::new(id, "", "", env.now)))
         }
         None => None,
@@ -196,7 +289,7 @@ pub fn pending(env: &Env, session: Option<&str>) -> OpResult<PendingList> {
         .pending
         .values()
         .filter(|p| me.as_ref().is_none_or(|m| can_act(m, &p.event)))
-        .map(|p| view(p, &config))
+        .map(|p| view(p, &config, &mut features))
         .collect();
     let log = project.event_log().read::<Event>()?;
     let mut corrupt: Vec<String> = log.corrupt.iter().map(|b| format!("line {}: {}", b.line, b.error)).collect();
@@ -204,8 +297,27 @@ pub fn pending(env: &Env, session: Option<&str>) -> OpResult<PendingList> {
     Ok(PendingList { events, corrupt, routing: routing_problem })
 }
 
-/// Whether `session` can act on `event` (routing aside).
+/// How many events wait to settle, those past their time not counted: a
+/// read without lock or write, for `status` (`events pending` settles them).
+pub fn pending_count(project: &Project, env: &Env) -> usize {
+    let Ok(d) = project.delivery() else { return 0 };
+    let (config, _) = routing(project);
+    d.pending
+        .values()
+        .filter(|p| {
+            route(&p.event.event_type, &config)
+                .and_then(|r| r.target)
+                .is_some_and(|t| env.now - p.event.at < t.pending_for())
+        })
+        .count()
+}
+
+/// Whether `session` can act on `event` (routing aside): not its own
+/// event, about its feature or any when it has none, and work given to it.
 fn can_act(session: &SessionRecord, event: &Event) -> bool {
+    if event.source.as_ref() == Some(&session.id) {
+        return false;
+    }
     if event.event_type.as_str() == "work.assigned" {
         return event.payload.get("to").and_then(Value::as_str) == Some(session.id.as_str());
     }
@@ -224,43 +336,42 @@ fn undelivered(to: &SessionId, sessions: &[SessionRecord], now: chrono::DateTime
     }
 }
 
-/// The events to offer `me` now, marked as offered to it: read without a
-/// lock first, so a session with nothing to see pays one small read.
+/// The events to offer `me` now, marked as offered to it. A first read
+/// without the lock finds whether there is anything for `me` at all, so a
+/// session with nothing to see pays one small read; the choice is made
+/// again under the lock on fresh reads of the delivery state and of the
+/// sessions, so one event is offered to exactly one session however many
+/// prompt at once.
 pub fn offer(project: &Project, env: &Env, me: &SessionRecord) -> Vec<(String, Suggestion)> {
     let Ok(d) = project.delivery() else { return Vec::new() };
     let log_grew = project.event_log().len() != d.through || project.event_acks().len() != d.acks_through;
-    // The sessions are read only when an event offered to another might
-    // have to be offered again.
-    let others_offered = d.pending.values().any(|p| p.offered_to.as_ref().is_some_and(|to| *to != me.id));
-    if !log_grew && !d.pending.values().any(|p| p.offered_to.is_none() && can_act(me, &p.event)) && !others_offered {
-        return Vec::new();
-    }
-    let (sessions, _) = match others_offered || log_grew {
-        true => project.sessions().unwrap_or_default(),
-        false => Default::default(),
-    };
-    let candidates = |d: &Delivery| -> Vec<String> {
-        d.pending
-            .values()
-            .filter(|p| can_act(me, &p.event))
-            .filter(|p| match &p.offered_to {
-                None => true,
-                Some(to) => *to != me.id && undelivered(to, &sessions, env.now),
-            })
-            .map(|p| p.event.id.clone())
-            .collect()
-    };
-    if !log_grew && candidates(&d).is_empty() {
+    let maybe = |p: &Pending| can_act(me, &p.event) && p.offered_to.as_ref() != Some(&me.id);
+    if !log_grew && !d.pending.values().any(maybe) {
         return Vec::new();
     }
     let Ok(_lock) = project.events_lock(env.lock_timeout) else { return Vec::new() };
     let Ok(mut d) = synced(project) else { return Vec::new() };
     let (config, _) = routing(project);
-    let ids: BTreeSet<String> = candidates(&d).into_iter().collect();
+    let mut features = Features::new(project);
+    let _ = settle_stale(project, env, &mut d, &config, &mut features);
+    // Read under the lock: who was offered what is decided on what is true now.
+    let others_offered = d.pending.values().any(|p| maybe(p) && p.offered_to.is_some());
+    let sessions = match others_offered {
+        true => project.sessions().map(|(s, _)| s).unwrap_or_default(),
+        false => Vec::new(),
+    };
+    let ids: BTreeSet<String> = d
+        .pending
+        .values()
+        .filter(|p| maybe(p))
+        .filter(|p| p.offered_to.as_ref().is_none_or(|to| undelivered(to, &sessions, env.now)))
+        .map(|p| p.event.id.clone())
+        .collect();
     let mut out = Vec::new();
     for id in ids {
         let Some(p) = d.pending.get_mut(&id) else { continue };
-        let Some(s) = suggest(&p.event, &config) else { continue };
+        let next = p.event.feature.as_deref().and_then(|f| features.next(f));
+        let Some(s) = suggest(&p.event, &config, next.as_ref()) else { continue };
         p.offered_to = Some(me.id.clone());
         p.offered_at = Some(env.now);
         out.push((id, s));
@@ -294,16 +405,44 @@ pub fn ack(env: &Env, ids: &[String]) -> OpResult<Acked> {
 /// the ids settled; a problem is returned for the caller to report, never
 /// to undo what it did.
 pub fn settle(project: &Project, env: &Env, feature: &str, types: &[&str]) -> OpResult<Vec<String>> {
-    let by = env.session(None).ok().flatten().map(|s| s.to_string()).unwrap_or_else(|| "user".to_owned());
+    settle_where(project, env, |e| e.feature.as_deref() == Some(feature) && types.contains(&e.event_type.as_str()))
+}
+
+/// Settles every pending event `which` picks, as done: the binary that
+/// took the event's next step calls it (see [`on_phase_started`] and the
+/// other transitions below).
+pub fn settle_where(project: &Project, env: &Env, which: impl Fn(&Event) -> bool) -> OpResult<Vec<String>> {
+    // Nothing pending at all: no lock, no write.
+    if project.delivery().is_ok_and(|d| d.pending.is_empty())
+        && project.event_log().len() == project.delivery().map(|d| d.through).unwrap_or(0)
+    {
+        return Ok(Vec::new());
+    }
     let _lock = project.events_lock(env.lock_timeout)?;
     let mut d = synced(project)?;
-    let ids: Vec<String> = d
-        .pending
-        .values()
-        .filter(|p| p.event.feature.as_deref() == Some(feature) && types.contains(&p.event.event_type.as_str()))
-        .map(|p| p.event.id.clone())
-        .collect();
-    Ok(acknowledge(project, env, &mut d, &ids, &by)?.acknowledged)
+    let ids: Vec<String> = d.pending.values().filter(|p| which(&p.event)).map(|p| p.event.id.clone()).collect();
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(acknowledge(project, env, &mut d, &ids, &settled_by(Settled::StepTaken))?.acknowledged)
+}
+
+/// The events about `feature` that move it on (its next step, its build,
+/// its spec, the user's turn), and with `also_retro` its retrospective's.
+fn about_feature<'a>(
+    project: &Project,
+    feature: &'a str,
+    task: Option<&'a str>,
+    also_retro: bool,
+) -> impl Fn(&Event) -> bool + 'a {
+    let (config, _) = routing(project);
+    move |e: &Event| {
+        e.feature.as_deref() == Some(feature)
+            && task.is_none_or(|t| e.task.as_deref() == Some(t))
+            && route(&e.event_type, &config).and_then(|r| r.target).is_some_and(|t| {
+                t.moves_feature() || (also_retro && !matches!(t, phasegate_core::coordination::RouteTarget::Pm))
+            })
+    }
 }
 
 /// Removes `ids` from the pending events and logs their acknowledgement by
@@ -354,6 +493,37 @@ pub fn happened(project: &Project, event_type: &str, feature: &str) -> bool {
 }
 
 // The binaries' transitions, one call each.
+
+/// A phase started: the feature took a next step, so the events that
+/// suggested one (`spec.approved`, `ideation.completed`, ...) are settled.
+pub fn on_phase_started(project: &Project, env: &Env, feature: &str) {
+    let _ = settle_where(project, env, about_feature(project, feature, None, false));
+}
+
+/// The feature was finished (its retrospective is still to come) or
+/// abandoned (nothing is).
+pub fn on_feature_ended(project: &Project, env: &Env, feature: &str, abandoned: bool) {
+    let _ = settle_where(project, env, about_feature(project, feature, None, abandoned));
+}
+
+/// `tasks start`: the work given to a session is taken up.
+pub fn on_task_started(project: &Project, env: &Env, feature: &str, task: &str) {
+    let _ = settle_where(project, env, |e| {
+        e.event_type.as_str() == "work.assigned"
+            && e.feature.as_deref() == Some(feature)
+            && e.task.as_deref() == Some(task)
+    });
+}
+
+/// `tasks complete`: a failed task that passed now asks for no immediate
+/// retrospective; the build's (`build.completed`) reads its failures.
+pub fn on_task_completed(project: &Project, env: &Env, feature: &str, task: &str) {
+    let _ = settle_where(project, env, |e| {
+        matches!(e.event_type.as_str(), "task.failed" | "work.assigned")
+            && e.feature.as_deref() == Some(feature)
+            && e.task.as_deref() == Some(task)
+    });
+}
 
 /// A phase completed: specify → `spec.approved` (the spec goes to the
 /// build), implement → `build.completed` (the retrospective learns from it).

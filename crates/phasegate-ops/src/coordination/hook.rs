@@ -120,7 +120,12 @@ impl Contributor for Coordination {
 
     fn session_end(&self, ctx: &HookCtx<'_>) {
         let (Some(session), Some((project, _, _))) = (ctx.session(), fast(ctx, None)) else { return };
-        registry::ended(&project, &session, ctx.env.now, ctx.env.lock_timeout.min(HOOK_LOCK_WAIT));
+        if let Err(problem) = registry::ended(&project, &session, ctx.env.now, ctx.env.lock_timeout.min(HOOK_LOCK_WAIT))
+        {
+            // SessionEnd has no output: the problem goes where `status` reads it.
+            let line = phasegate_store::events::HookProblem { at: ctx.env.now, hook: "session-end".into(), problem };
+            let _ = project.hook_problems().append(&[line], HOOK_LOCK_WAIT);
+        }
     }
 }
 
@@ -132,12 +137,14 @@ fn fast(ctx: &HookCtx<'_>, file: Option<&Path>) -> Option<(Project, RepoLayout, 
     Some((Project::from_layout(layout.clone()), layout, session))
 }
 
-/// The absolute path an editing tool names.
+/// The file an editing tool names, however spelled: absolute, `..`
+/// applied, links resolved (one file, one lease).
 fn edited_file(ctx: &HookCtx<'_>) -> Option<PathBuf> {
     let input = ctx.input.tool_input.as_ref()?;
     let raw = ["file_path", "notebook_path", "path"].iter().find_map(|k| input.get(*k).and_then(Value::as_str))?;
     let p = Path::new(raw);
-    Some(if p.is_absolute() { p.to_path_buf() } else { ctx.dir().join(p) })
+    let abs = if p.is_absolute() { p.to_path_buf() } else { ctx.dir().join(p) };
+    Some(phasegate_store::leases::resolve_file(&abs))
 }
 
 fn came_lines(came: &Came) -> Vec<String> {
@@ -220,11 +227,13 @@ fn lease_vote(
     ctx: &HookCtx<'_>,
 ) -> Result<LeaseVote, String> {
     let case = PathCase::native();
-    let Ok(path) = LeasePath::within(&file.display().to_string(), &layout.current_root.display().to_string(), case)
-    else {
+    let root = layout.current_root.canonicalize().unwrap_or_else(|_| layout.current_root.clone());
+    let Ok(path) = LeasePath::within(&file.display().to_string(), &root.display().to_string(), case) else {
         // Outside the working tree: not a file leases cover.
         return Ok(LeaseVote::Quiet);
     };
+    // A hard link to a leased file is that file.
+    let path = phasegate_store::leases::hard_linked_lease(project, file, &root).unwrap_or(path);
     if path.as_str().split('/').next().is_some_and(|first| first.eq_ignore_ascii_case(".git")) {
         return Ok(LeaseVote::Quiet);
     }
@@ -287,20 +296,23 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
     if hit.is_empty() {
         return Vec::new();
     }
-    for l in &hit {
-        events::emit_quietly(
-            project,
-            ctx.env,
-            "conflict.detected",
-            me.feature.as_deref(),
-            me.task.as_deref(),
-            serde_json::json!({"path": l.path.as_str(), "owner": l.holder.as_str(), "requester": me.id.as_str(), "action": "BASH_WRITE"}),
-        );
-    }
-    let named: Vec<String> = hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder)).collect();
+    let new: Vec<events::NewEvent<'_>> = hit
+        .iter()
+        .map(|l| events::NewEvent {
+            event_type: "conflict.detected",
+            feature: me.feature.as_deref(),
+            task: me.task.as_deref(),
+            payload: serde_json::json!({"path": l.path.as_str(), "owner": l.holder.as_str(), "requester": me.id.as_str(), "action": "BASH_WRITE"}),
+        })
+        .collect();
+    // One take of the events' lock for all of them, within the hook's wait.
+    let env = crate::env::Env { lock_timeout: ctx.env.lock_timeout.min(HOOK_LOCK_WAIT), ..ctx.env.clone() };
+    let _ = events::emit_all(project, &env, new);
+    let named: Vec<String> =
+        hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder.short())).collect();
     vec![clip(
         &format!(
-            "phasegate: this command changed {} — files another session is editing. A shell write cannot be refused before it runs, so nothing stopped it: tell the user, and undo your change if the file was not yours to change (`git diff -- <file>`, `git checkout -- <file>`).",
+            "phasegate: this command changed {} — files another session is editing. A shell write cannot be refused before it runs, so nothing stopped it. Do not undo it with git: that would also throw away the other session's uncommitted work. Tell the user which files you changed, and leave them to the session that leases them (`workflow-state watch` shows who).",
             named.join(", ")
         ),
         2_000,

@@ -60,7 +60,13 @@ pub fn acquire(
             LeaseDecision::Grant { lease: l.clone(), reason: format!("{} already holds {path}", me.id), expired: None };
         return Ok(Acquired { decision, owner: None });
     }
-    let lock = project.leases_lock(env.lock_timeout)?;
+    let lock = match project.leases_lock(env.lock_timeout) {
+        Ok(lock) => lock,
+        // The lock is busy past the wait: a lease file is replaced whole, so
+        // it reads true without the lock. Another live session's lease still
+        // refuses the edit; only a grant, which must write, waits for the lock.
+        Err(e) => return denied_without_lock(project, &request, case, env).ok_or(e.into()),
+    };
     let held = match project.read_lease(path, case) {
         LeaseRead::Held(l) => Some(l),
         LeaseRead::Free | LeaseRead::Unreadable(_) => None,
@@ -106,6 +112,16 @@ pub fn acquire(
         }
     }
     Ok(Acquired { decision, owner: owner_record })
+}
+
+/// The decision read without the leases' lock, when it is a DENY (which
+/// writes no lease); None when the request would take the file.
+fn denied_without_lock(project: &Project, request: &LeaseRequest, case: PathCase, env: &Env) -> Option<Acquired> {
+    let LeaseRead::Held(lease) = project.read_lease(&request.path, case) else { return None };
+    let record = project.session(&lease.holder).ok().flatten();
+    let decision =
+        decide_request(request, Some(Owner { lease: &lease, session: record.as_ref() }), case, env.now).ok()?;
+    matches!(decision, LeaseDecision::Deny { .. }).then_some(Acquired { decision, owner: record })
 }
 
 fn log_decision(project: &Project, env: &Env, decision: &LeaseDecision) {
@@ -196,6 +212,9 @@ fn release_where(
         }
     }
     project.rewrite_lease_list(holder, &kept);
+    if !released.is_empty() {
+        project.remove_waits_where(|w| w.holder == *holder && released.iter().any(|p| p.same_file(&w.path, case)));
+    }
     released
 }
 
@@ -294,7 +313,7 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
     let project = crate::session::project(env)?;
     let case = PathCase::native();
     let holder = match holder {
-        Some(h) => SessionId::parse(h).map_err(|e| OpError::Invalid(format!("--session: {e}")))?,
+        Some(h) => super::registry::session_arg(&project, h)?,
         None => env.session(None)?.ok_or_else(|| {
             OpError::Invalid(
                 "say whose lease to release: --session <id> (`workflow-state lease list` names them)".into(),
@@ -306,7 +325,10 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
             let path = lease_path(&project, env, raw)?;
             let _lock = project.leases_lock(env.lock_timeout)?;
             match project.remove_lease(&path, Some(&holder), case) {
-                true => vec![path],
+                true => {
+                    project.remove_waits_where(|w| w.holder == holder && w.path.same_file(&path, case));
+                    vec![path]
+                }
                 false => Vec::new(),
             }
         }

@@ -15,8 +15,8 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 use phasegate_core::coordination::{
-    ActiveTask, Alert, AlertDetails, Lease, MonitorInput, MonitorReport, PathCase, SessionRecord, SessionState, Wait,
-    monitor_due, run_monitor,
+    ActiveTask, Alert, AlertDetails, Lease, LeasePath, MonitorInput, MonitorReport, PathCase, Presence, SessionRecord,
+    SessionState, Wait, monitor_due, run_monitor,
 };
 use phasegate_core::session::SessionId;
 use phasegate_core::tasks::Mark;
@@ -84,7 +84,13 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
     let facts = Facts::read(project, env, &mut out.problems)?;
     let tasks: Vec<ActiveTask> = facts.running.iter().map(|r| r.task.clone()).collect();
     let run = run_monitor(
-        MonitorInput { sessions: &facts.sessions, tasks: &tasks, waits: &facts.waits, alerts: &facts.alerts },
+        MonitorInput {
+            sessions: &facts.sessions,
+            tasks: &tasks,
+            waits: &facts.waits,
+            leases: &facts.leases,
+            alerts: &facts.alerts,
+        },
         env.now,
     );
     project.alert_log().append(&run.raise, env.lock_timeout)?;
@@ -148,10 +154,46 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
             let _ = project.remove_session(&s.id);
         }
     }
+    settle_cleared(project, env, &run.report, &facts)?;
     state.last_check = Some(env.now);
     project.save_monitor_state(&state)?;
     out.report = Some(run.report);
     Ok(out)
+}
+
+/// Settles the PM's events whose condition no longer holds: a stuck task
+/// no longer in progress, a deadlock no longer there, a session that is
+/// back or ended, a conflict whose lease went back or moved. What still
+/// holds stays pending until it expires.
+fn settle_cleared(project: &Project, env: &Env, report: &MonitorReport, facts: &Facts) -> OpResult<()> {
+    let case = PathCase::native();
+    let text = |e: &phasegate_core::coordination::Event, k: &str| {
+        e.payload.get(k).and_then(serde_json::Value::as_str).map(str::to_owned)
+    };
+    events::settle_where(project, env, |e| match e.event_type.as_str() {
+        "alert.stuck_task" => {
+            !facts.running.iter().any(|r| Some(&r.feature) == e.feature.as_ref() && Some(&r.task.id) == e.task.as_ref())
+        }
+        "alert.deadlock" => {
+            let chain = text(e, "subject");
+            !report.deadlocks.iter().any(|c| Some(c.chain()) == chain)
+        }
+        "alert.component_down" => {
+            let session = text(e, "session");
+            report.sessions.iter().find(|s| Some(s.session.as_str()) == session.as_deref()).is_none_or(|s| {
+                matches!(s.presence, Presence::Live | Presence::Ended | Presence::Gone | Presence::Idle)
+            })
+        }
+        "conflict.detected" => match (text(e, "path"), text(e, "owner")) {
+            (Some(path), Some(owner)) => LeasePath::parse(&path).is_ok_and(|p| match project.read_lease(&p, case) {
+                phasegate_store::leases::LeaseRead::Held(l) => l.holder.as_str() != owner,
+                phasegate_store::leases::LeaseRead::Free | phasegate_store::leases::LeaseRead::Unreadable(_) => true,
+            }),
+            _ => false,
+        },
+        _ => false,
+    })?;
+    Ok(())
 }
 
 fn problems_of<T>(out: &mut Vec<String>, file: &str, lines: &phasegate_core::coordination::JsonLines<T>) {

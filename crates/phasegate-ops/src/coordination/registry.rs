@@ -14,6 +14,8 @@ use phasegate_core::coordination::{PathCase, Priority, SessionRecord, SessionSta
 use phasegate_core::session::SessionId;
 use phasegate_store::{Project, StoreError};
 
+use crate::error::{OpError, OpResult};
+
 /// What the caller should tell the session about its record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Came {
@@ -65,7 +67,10 @@ pub fn alive(
             let health = r.health(now);
             project.touch_session(session, now);
             r.heartbeat(now);
-            let came = match health.liveness.is_live() {
+            // Silent past the limit matters only if something could have
+            // been taken meanwhile: a task, a lease, a pipeline loop.
+            let held = r.task.is_some() || r.owns_loop.is_some() || !project.listed_leases(session).is_empty();
+            let came = match health.liveness.is_live() || !held {
                 true => Came::Same,
                 false => Came::BackFromDown { silent_minutes: health.age_seconds / 60 },
             };
@@ -94,10 +99,15 @@ fn fresh_or_kept(
             let came = match r.state {
                 SessionState::Error => {
                     let silent = (now - r.heartbeat_at).num_minutes().max(0);
+                    let held = r.task.is_some() || r.owns_loop.is_some();
                     let owns = r.owns_loop.take();
                     r = new();
                     r.owns_loop = owns;
-                    Came::BackFromDown { silent_minutes: silent }
+                    // One that vanished holding nothing lost nothing.
+                    match held {
+                        true => Came::BackFromDown { silent_minutes: silent },
+                        false => Came::Same,
+                    }
                 }
                 SessionState::Complete => {
                     // A resumed session: COMPLETE → IDLE → LOADING.
@@ -165,27 +175,60 @@ fn activate(record: &mut SessionRecord, now: DateTime<Utc>) {
 }
 
 /// SessionEnd: the record is COMPLETE, its leases are released, its waits
-/// and notices dropped. Nothing of it holds another session back any more.
-pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout: std::time::Duration) {
-    if let Ok(Some(mut r)) = project.session(session) {
-        match r.state {
-            SessionState::Loading | SessionState::Active => {
-                let _ = r.move_to(SessionState::Complete, now);
+/// (as waiter, and other sessions' waits for it) and notices dropped.
+/// Nothing of it holds another session back any more. A record that cannot
+/// be read or written is returned as the problem, after the leases and
+/// waits are gone anyway.
+pub fn ended(
+    project: &Project,
+    session: &SessionId,
+    now: DateTime<Utc>,
+    timeout: std::time::Duration,
+) -> Result<(), String> {
+    let mut problem = None;
+    match project.session(session) {
+        Ok(Some(mut r)) => match r.end(now) {
+            Ok(()) => {
+                if let Err(e) = project.save_session(&r) {
+                    problem = Some(e.to_string());
+                }
             }
-            SessionState::Idle => {
-                let _ = r.move_to(SessionState::Loading, now);
-                let _ = r.move_to(SessionState::Active, now);
-                let _ = r.move_to(SessionState::Complete, now);
-            }
-            SessionState::Complete | SessionState::Error => {}
-        }
-        r.task = None;
-        r.heartbeat(now);
-        let _ = project.save_session(&r);
+            Err(e) => problem = Some(e.to_string()),
+        },
+        Ok(None) => {}
+        Err(e) => problem = Some(e.to_string()),
     }
     super::leases::release_all(project, session, PathCase::native(), timeout);
     project.remove_waits_of(session);
+    project.remove_waits_where(|w| w.holder == *session);
     project.drop_notices(session);
+    problem.map_or(Ok(()), Err)
+}
+
+/// A session named on the command line (`--session`): the whole id, or a
+/// beginning of one as messages print it (8 characters or more) that names
+/// exactly one session on record.
+pub fn session_arg(project: &Project, given: &str) -> OpResult<SessionId> {
+    let invalid = |why: String| OpError::Invalid(format!("--session {given}: {why}"));
+    let id = SessionId::parse(given).map_err(|e| invalid(e.to_string()))?;
+    if project.session(&id).ok().flatten().is_some() {
+        return Ok(id);
+    }
+    let mut known: Vec<SessionId> =
+        project.sessions().map(|(s, _)| s.into_iter().map(|r| r.id).collect()).unwrap_or_default();
+    known.extend(project.lease_lists().into_iter().map(|(id, _)| id));
+    known.sort();
+    known.dedup();
+    let matching: Vec<&SessionId> = known.iter().filter(|k| k.answers_to(given)).collect();
+    match matching.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Ok(id),
+        many => Err(invalid(format!(
+            "names {} sessions ({}); give more of the id",
+            many.len(),
+            many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
 }
 
 /// `sessions priority`: sets a session's priority (this one's by default).
@@ -196,9 +239,7 @@ pub fn set_priority(
 ) -> crate::error::OpResult<SessionRecord> {
     let project = crate::session::project(env)?;
     let id = env.session(given)?.ok_or_else(|| {
-        crate::error::OpError::Invalid(
-            "whose priority? run it inside a Claude Code session or pass --session <id>".into(),
-        )
+        OpError::Invalid("whose priority? run it inside a Claude Code session or pass --session <id>".into())
     })?;
     let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
     let (mut r, _) = alive(&project, &id, &env.cwd, &root, env.now)?;

@@ -4,7 +4,7 @@
 //! progress. Read only: nothing is written to build it.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use phasegate_core::coordination::{Alert, Health, Lease, SessionState, Wait};
+use phasegate_core::coordination::{Alert, Health, Lease, Presence, SessionRecord, SessionState, Wait};
 use phasegate_core::tasks::Mark;
 use serde::Serialize;
 
@@ -22,6 +22,9 @@ pub struct SessionView {
     pub id: String,
     pub state: SessionState,
     pub health: Health,
+    /// Live, gone (silent, holding nothing), down (silent, holding
+    /// something), ended, failed.
+    pub presence: Presence,
     pub feature: Option<String>,
     pub task: Option<String>,
     pub priority: phasegate_core::coordination::Priority,
@@ -62,8 +65,33 @@ fn recent<T: Clone>(v: &[T]) -> Vec<T> {
     v[v.len().saturating_sub(RECENT)..].to_vec()
 }
 
-/// Builds the overview. Sessions that ended more than an hour ago are left
-/// out (the monitor forgets them after a day).
+/// Whether a session holds something another may wait for (a lease, a
+/// task, a wait at either end, a pipeline loop).
+fn holds(s: &SessionRecord, leases: &[Lease], waits: &[Wait]) -> bool {
+    s.task.is_some()
+        || s.owns_loop.is_some()
+        || leases.iter().any(|l| l.holder == s.id)
+        || waits.iter().any(|w| w.waiter == s.id || w.holder == s.id)
+}
+
+/// Waits whose lease is still held by the session waited for: a wait
+/// lives no longer than its lease (the files of the others are removed by
+/// the monitor and at SessionEnd).
+fn current_waits(waits: Vec<Wait>, leases: &[Lease]) -> Vec<Wait> {
+    let case = phasegate_core::coordination::PathCase::native();
+    waits
+        .into_iter()
+        .filter(|w| leases.iter().any(|l| l.holder == w.holder && l.path.same_file(&w.path, case)))
+        .collect()
+}
+
+/// How long a session that is no longer live stays in the lists when it
+/// holds nothing.
+pub const SHOWN_AFTER_END: TimeDelta = TimeDelta::hours(1);
+
+/// Builds the overview. Sessions that ended, failed or went silent holding
+/// nothing more than an hour ago are left out (the monitor forgets them
+/// after a day).
 pub fn overview(env: &Env) -> OpResult<Overview> {
     let project = crate::session::project(env)?;
     let mut problems = Vec::new();
@@ -72,6 +100,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
     let (leases, bad) = project.leases()?;
     problems.extend(bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)));
     let (waits, _) = project.waits()?;
+    let waits = current_waits(waits.into_iter().map(|w| w.wait).collect(), &leases);
     let alerts = project.alert_log().read::<Alert>()?;
     let decisions = project.decision_log().read::<Logged>()?;
     for (name, bad) in [("alerts", &alerts.corrupt), ("decisions", &decisions.corrupt)] {
@@ -79,8 +108,13 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
     }
     let sessions = sessions
         .into_iter()
-        .filter(|s| s.state.holds_work() || env.now - s.heartbeat_at < TimeDelta::hours(1))
-        .map(|s| SessionView {
+        .map(|s| (s.presence(holds(&s, &leases, &waits), env.now), s))
+        .filter(|(p, s)| match p {
+            Presence::Live | Presence::Down | Presence::Idle => true,
+            Presence::Gone | Presence::Ended | Presence::Failed => env.now - s.heartbeat_at < SHOWN_AFTER_END,
+        })
+        .map(|(presence, s)| SessionView {
+            presence,
             leases: leases.iter().filter(|l| l.holder == s.id).count(),
             health: s.health(env.now),
             id: s.id.to_string(),
@@ -135,7 +169,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         now: env.now,
         sessions,
         leases,
-        waits: waits.into_iter().map(|w| w.wait).collect(),
+        waits,
         alerts: recent(&alerts.records),
         decisions: recent(&decisions.records),
         suspended,
@@ -153,22 +187,25 @@ pub fn summary(env: &Env) -> Option<String> {
     let project = crate::session::project(env).ok()?;
     project.repo()?;
     let (sessions, _) = project.sessions().ok()?;
-    let live = sessions.iter().filter(|s| s.state.holds_work() && s.health(env.now).liveness.is_live()).count();
+    let live = sessions.iter().filter(|s| s.presence(true, env.now).is_live()).count();
     let (leases, _) = project.leases().ok()?;
-    let waits = project.waits().map(|(w, _)| w.len()).unwrap_or(0);
+    let waits = project
+        .waits()
+        .map(|(w, _)| current_waits(w.into_iter().map(|w| w.wait).collect(), &leases).len())
+        .unwrap_or(0);
     let alerts = project
         .alert_log()
         .read::<Alert>()
         .map(|l| l.records.iter().filter(|a| env.now - a.created_at < TimeDelta::minutes(30)).count())
         .unwrap_or(0);
-    let events = project.delivery().map(|d| d.pending.len()).unwrap_or(0);
+    let events = super::events::pending_count(&project, env);
     let decisions: Vec<Logged> = project
         .decision_log()
         .read::<Logged>()
         .map(|l| l.records.into_iter().filter(|d| env.now - d.decision.decided_at < TimeDelta::minutes(30)).collect())
         .unwrap_or_default();
     if live + leases.len() + waits + alerts + events + decisions.len() == 0 {
-        return None;
+        return hook_problems(&project, env);
     }
     let mut line = format!(
         "Sessions: {live} live, {} leased file(s), {waits} waiting; {alerts} alert(s) and {} PM decision(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch`.",
@@ -178,5 +215,24 @@ pub fn summary(env: &Env) -> Option<String> {
     if let Some(last) = decisions.last() {
         line.push_str(&format!("\nLast PM decision: {}", last.line()));
     }
+    if let Some(p) = hook_problems(&project, env) {
+        line.push('\n');
+        line.push_str(&p);
+    }
     Some(line)
+}
+
+/// The hooks' problems of the last day that reached nobody, in one line.
+fn hook_problems(project: &phasegate_store::Project, env: &Env) -> Option<String> {
+    let log = project.hook_problems().read::<phasegate_store::events::HookProblem>().ok()?;
+    let recent: Vec<_> = log.records.iter().filter(|p| env.now - p.at < TimeDelta::hours(24)).collect();
+    let last = recent.last()?;
+    Some(format!(
+        "Hook problems in the last 24 h: {} (last, {} at {}: {}). The log: {}.",
+        recent.len(),
+        last.hook,
+        phasegate_core::time::stamp(last.at),
+        last.problem,
+        project.hook_problems().path.display()
+    ))
 }

@@ -75,6 +75,8 @@ pub fn abandon(env: &Env, given: Option<&str>) -> OpResult<String> {
     // Its open questions are withdrawn with it, in the same change.
     let withdrawn = crate::questions::ask::withdraw_open(&project, &guard, env)?;
     guard.commit_with_meta("feature abandon", &meta, withdrawn)?;
+    drop(guard);
+    crate::coordination::events::on_feature_ended(&project, env, feature.name(), true);
     Ok(feature.name().to_owned())
 }
 
@@ -146,6 +148,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     others.extend(crate::questions::ask::withdraw_open(&project, &guard, env)?);
     guard.commit_with_meta("finish", &meta, others)?;
     drop(guard);
+    crate::coordination::events::on_feature_ended(&project, env, feature.name(), false);
     crate::coordination::events::on_finished(&project, env, feature.name());
     let rel = |p: &std::path::Path| phasegate_store::fs::relative(p, project.root()).display().to_string();
     // What to commit: the feature's folder (its artifacts and state); the

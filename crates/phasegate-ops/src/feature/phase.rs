@@ -105,6 +105,8 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
         guard.commit("phase start: take answers", changes)?;
         taken
     };
+    // The feature took a step: the events that suggested one are settled.
+    crate::coordination::events::on_phase_started(&project, env, feature.name());
     let meta = feature.load()?;
     let next = match started {
         StartKind::ReviewOnly => "Review the existing result as it is: go to step 3b of the phase loop.".to_owned(),

@@ -209,8 +209,13 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         changes.push(guard.feature().review_cycles_change(&cycles, env.now));
     }
     guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;
-    if action != MarkAction::Start {
-        crate::coordination::leases::task_settled(&project, env, &task.id);
+    match action {
+        MarkAction::Start => crate::coordination::events::on_task_started(&project, env, feature.name(), &task.id),
+        MarkAction::Complete => {
+            crate::coordination::leases::task_settled(&project, env, &task.id);
+            crate::coordination::events::on_task_completed(&project, env, feature.name(), &task.id);
+        }
+        MarkAction::Skip => crate::coordination::leases::task_settled(&project, env, &task.id),
     }
     Ok(Marked {
         feature: feature.name().to_owned(),

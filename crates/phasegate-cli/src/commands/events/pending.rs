@@ -5,10 +5,12 @@ use phasegate_ops::coordination::events;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Events waiting for their acknowledgement, each with the next step the
-/// routing table suggests (`.phasegate/routing.config.json` overrides it)
-/// and the session it was offered to. A corrupt line of the log is listed
-/// and skipped.
+/// Events waiting to settle, each with what happened (a conflict's file and
+/// sessions, an alert's message), the next step the routing table suggests
+/// (`.phasegate/routing.config.json` overrides it; a feature's next step is
+/// `workflow-state next`'s) and the session it was offered to. Events whose
+/// step was taken, whose feature ended, or past their time settle as this
+/// runs. A corrupt line of the log is listed and skipped.
 #[derive(Debug, Args)]
 pub struct PendingArgs {
     #[arg(long)]
@@ -28,10 +30,13 @@ pub fn cmd_pending(a: PendingArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         ctx.out.line("No pending events.")?;
     }
     for e in &list.events {
-        let about = [e.feature.clone(), e.task.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
-        let next = e.suggestion.as_ref().map(|s| s.sentence.clone()).unwrap_or_default();
-        let offered = e.offered_to.as_ref().map(|s| format!(" [offered to {s}]")).unwrap_or_default();
-        ctx.out.line(format!("{} {} {about}{offered}: {next}", e.id, e.event_type))?;
+        let what = e.suggestion.as_ref().map_or_else(|| e.event_type.clone(), |s| s.sentence.clone());
+        let offered = e
+            .offered_to
+            .as_deref()
+            .map(|s| format!(" [offered to {}]", phasegate_core::session::short_str(s)))
+            .unwrap_or_default();
+        ctx.out.line(format!("{}: {what}{offered}", e.id))?;
     }
     for c in &list.corrupt {
         ctx.out.line(format!("skipped, not an event: {c}"))?;
