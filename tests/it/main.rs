@@ -32,6 +32,7 @@ mod review;
 mod rounds;
 mod run_bugs;
 mod schemas;
+mod settle;
 mod slack;
 mod snapshots;
 mod status;

@@ -5,7 +5,9 @@
 //! duplicate within 30 minutes), appends the alerts and their `alert.*`
 //! events, and lets the PM decide (see `pm.rs`). It also cleans up what
 //! the rules declare dead: leases and waits of sessions that are down or
-//! ended, and records of sessions that ended a day ago.
+//! ended, and records of sessions that ended, failed or went silent
+//! holding nothing a day ago; and it settles the alert and conflict events
+//! whose condition no longer holds.
 //!
 //! It runs every 2 minutes while an interactive session is open (the
 //! plugin's monitor runs `workflow-state monitor watch`), from cron or
@@ -120,8 +122,11 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
             out.decisions.push(l);
         }
     }
+    // Only a session that went silent holding something is the PM's: one
+    // that held nothing was closed without SessionEnd, and is left alone.
+    let presence = |id: &SessionId| run.report.sessions.iter().find(|r| r.session == *id).map(|r| r.presence);
     for s in &facts.sessions {
-        if s.state.holds_work() && !s.health(env.now).liveness.is_live() {
+        if presence(&s.id) == Some(Presence::Down) {
             out.decisions.extend(pm::down_session(project, env, s, &facts.running, &facts.sessions));
         }
     }
@@ -149,7 +154,8 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
         }
     }
     for s in &facts.sessions {
-        let ended = matches!(s.state, SessionState::Complete | SessionState::Error);
+        let ended =
+            matches!(s.state, SessionState::Complete | SessionState::Error) || presence(&s.id) == Some(Presence::Gone);
         if ended && s.owns_loop.is_none() && env.now - s.heartbeat_at > FORGET_AFTER {
             let _ = project.remove_session(&s.id);
         }

@@ -14,6 +14,7 @@ mod pipeline;
 mod questions;
 mod regressions;
 mod rounds;
+mod settle;
 mod tasks;
 
 /// Every `.rs` file in tests/ops is a module of this binary (a forgotten

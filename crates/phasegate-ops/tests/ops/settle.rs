@@ -1,0 +1,227 @@
+//! State that must settle (issue "A day of real use stays quiet and
+//! true"): sessions that end or vanish, waits, events and what they
+//! suggest. Each test is named after the bug it pins.
+
+use phasegate_core::coordination::{Presence, SessionState};
+use phasegate_core::session::SessionId;
+use phasegate_core::{Mode, Phase};
+use phasegate_ops::coordination::{events, monitor, view};
+use phasegate_ops::feature::{lifecycle, phase};
+use phasegate_ops::hooks::{self, HookInput, ToolVote};
+use phasegate_store::Project;
+use serde_json::json;
+
+use crate::kit::Repo;
+
+const A: &str = "session-a";
+const B: &str = "session-b";
+const C: &str = "session-c";
+
+fn input(t: &Repo, session: &str, event: &str) -> HookInput {
+    HookInput {
+        session_id: Some(session.to_owned()),
+        cwd: Some(t.root().to_owned()),
+        hook_event_name: Some(event.to_owned()),
+        ..HookInput::default()
+    }
+}
+
+fn start(t: &Repo, session: &str) -> String {
+    hooks::session_start(&input(t, session, "SessionStart"), &t.env(), None, None)
+}
+
+fn prompt(t: &Repo, session: &str) -> String {
+    hooks::user_prompt(&input(t, session, "UserPromptSubmit"), &t.env())
+}
+
+fn edit(t: &Repo, session: &str, file: &str) -> ToolVote {
+    let mut i = input(t, session, "PreToolUse");
+    i.tool_name = Some("Write".into());
+    i.tool_input = Some(json!({"file_path": file, "content": "x"}));
+    hooks::pre_tool_use(&i, &t.env())
+}
+
+fn end(t: &Repo, session: &str) {
+    hooks::session_end(&input(t, session, "SessionEnd"), &t.env());
+}
+
+fn project(t: &Repo) -> Project {
+    Project::discover(t.root()).unwrap()
+}
+
+fn state(t: &Repo, session: &str) -> SessionState {
+    project(t).session(&SessionId::parse(session).unwrap()).unwrap().unwrap().state
+}
+
+fn check(t: &Repo) -> monitor::Checked {
+    monitor::check(&t.env(), false).unwrap()
+}
+
+fn pending_types(t: &Repo) -> Vec<String> {
+    events::pending(&t.env(), None).unwrap().events.into_iter().map(|e| e.event_type).collect()
+}
+
+fn presence(t: &Repo, session: &str) -> Option<Presence> {
+    view::overview(&t.env()).unwrap().sessions.into_iter().find(|s| s.id == session).map(|s| s.presence)
+}
+
+#[test]
+fn a_session_that_ends_without_editing_a_file_stayed_loading_forever() {
+    let t = Repo::new();
+    start(&t, A);
+    assert_eq!(state(&t, A), SessionState::Loading);
+    end(&t, A);
+    assert_eq!(state(&t, A), SessionState::Complete, "LOADING → ACTIVE → COMPLETE");
+    t.clock.advance(6);
+    let c = check(&t);
+    assert!(c.alerts.is_empty() && c.decisions.is_empty(), "{:?} {:?}", c.alerts, c.decisions);
+    let later = start(&t, B);
+    assert!(!later.contains(A), "an ended session is not named: {later}");
+    assert_eq!(presence(&t, A), Some(Presence::Ended));
+    assert!(view::summary(&t.env()).unwrap().starts_with("Sessions: 1 live"), "B only");
+    assert!(project(&t).hook_problems().read::<serde_json::Value>().unwrap().records.is_empty());
+}
+
+#[test]
+fn a_session_that_vanished_holding_nothing_was_an_alert() {
+    let t = Repo::new();
+    start(&t, A);
+    prompt(&t, A);
+    // The terminal is closed: no SessionEnd.
+    t.clock.advance(6);
+    let c = check(&t);
+    assert!(c.alerts.is_empty() && c.decisions.is_empty(), "{:?} {:?}", c.alerts, c.decisions);
+    assert!(pending_types(&t).is_empty());
+    let b = start(&t, B);
+    assert!(!b.contains(A) && !b.contains("/phasegate:pm"), "{b}");
+    // Listed as gone for a while, then no more.
+    assert_eq!(presence(&t, A), Some(Presence::Gone));
+    assert_eq!(state(&t, A), SessionState::Loading, "not failed: nothing was taken from it");
+    t.clock.advance(61);
+    prompt(&t, B);
+    assert_eq!(presence(&t, A), None, "not named after an hour");
+    // It comes back: nothing was lost, nothing to say.
+    let back = prompt(&t, A);
+    assert!(!back.contains("counted as down"), "{back}");
+}
+
+#[test]
+fn a_session_that_vanished_holding_a_lease_is_one_alert_for_the_pm() {
+    let t = Repo::new();
+    start(&t, A);
+    start(&t, B);
+    assert_eq!(edit(&t, A, &t.path("src/a.rs").display().to_string()), ToolVote::Pass);
+    t.clock.advance(6);
+    prompt(&t, B);
+    let c = check(&t);
+    let downs: Vec<&str> = c.alerts.iter().map(|a| a.subject.as_str()).collect();
+    assert_eq!(downs, [A]);
+    assert_eq!(c.expired_leases.len(), 1, "its lease went back");
+    assert_eq!(state(&t, A), SessionState::Error);
+    let offered = prompt(&t, B);
+    assert!(offered.contains(&format!("alert.component_down: Component {A} not responding")), "{offered}");
+    t.clock.advance(3);
+    assert!(check(&t).alerts.is_empty(), "one alert");
+}
+
+#[test]
+fn waits_outlived_their_lease() {
+    let t = Repo::new();
+    start(&t, A);
+    start(&t, B);
+    let file = t.path("src/a.rs").display().to_string();
+    edit(&t, A, &file);
+    assert!(matches!(edit(&t, B, &file), ToolVote::Deny(_)));
+    assert_eq!(view::overview(&t.env()).unwrap().waits.len(), 1);
+    end(&t, A);
+    let o = view::overview(&t.env()).unwrap();
+    assert!(o.waits.is_empty() && o.leases.is_empty(), "{:?}", o.waits);
+    assert!(project(&t).waits().unwrap().0.is_empty(), "the wait files went with the lease");
+    // A lease given back by hand takes its waits with it too.
+    edit(&t, B, &file);
+    start(&t, C);
+    assert!(matches!(edit(&t, C, &file), ToolVote::Deny(_)));
+    phasegate_ops::coordination::leases::release(&t.env_as(B), Some("src/a.rs"), None).unwrap();
+    assert!(project(&t).waits().unwrap().0.is_empty());
+}
+
+#[test]
+fn completed_sessions_were_listed_live() {
+    let t = Repo::new();
+    start(&t, A);
+    end(&t, A);
+    let o = view::overview(&t.env()).unwrap();
+    let a = o.sessions.iter().find(|s| s.id == A).unwrap();
+    assert_eq!(a.presence, Presence::Ended);
+    assert!(view::summary(&t.env()).is_none(), "nothing live, nothing pending: no line");
+}
+
+#[test]
+fn events_of_a_finished_feature_stayed_pending_forever() {
+    let t = Repo::new();
+    let f = t.feature("search", Mode::Standard);
+    let g = t.feature("billing", Mode::Standard);
+    for feature in [&f, &g] {
+        phase::complete(&t.env(), Some(feature), Phase::Specify, Default::default()).unwrap();
+    }
+    assert_eq!(pending_types(&t), ["spec.approved", "spec.approved"]);
+    // The phase it suggests is started: settled by the binary that saw it.
+    phase::start(&t.env(), phase::Target::Existing(Some(&f)), Phase::Design, Default::default()).unwrap();
+    let left = events::pending(&t.env(), None).unwrap().events;
+    assert_eq!(left.iter().map(|e| e.feature.clone().unwrap()).collect::<Vec<_>>(), [g.clone()]);
+    // Abandoned: nothing of it is actionable any more.
+    lifecycle::abandon(&t.env(), Some(&g)).unwrap();
+    assert!(pending_types(&t).is_empty());
+    // Finished: its retrospective is still to run; the rest expires.
+    lifecycle::finish(&t.env(), Some(&f)).unwrap();
+    assert_eq!(pending_types(&t), ["build.completed"]);
+    t.clock.advance(7 * 24 * 60);
+    assert!(pending_types(&t).is_empty(), "a retrospective's event expires after 7 days");
+    let acks = project(&t).event_acks().read::<serde_json::Value>().unwrap().records;
+    let by: Vec<&str> = acks.iter().filter_map(|a| a["by"].as_str()).collect();
+    assert!(by.contains(&"phasegate (step-taken)") && by.contains(&"phasegate (expired)"), "{by:?}");
+}
+
+#[test]
+fn an_events_suggestion_contradicted_the_features_next_step() {
+    let t = Repo::new();
+    let f = t.feature("search", Mode::Standard);
+    phase::complete(&t.env_as(A), Some(&f), Phase::Specify, Default::default()).unwrap();
+    let context = start(&t, B);
+    assert!(context.contains("Next: /phasegate:design"), "{context}");
+    assert!(
+        context.contains(&format!("spec.approved for {f}: specify is complete; next: run /phasegate:design.")),
+        "{context}"
+    );
+    assert!(!context.contains("/phasegate:implement"), "{context}");
+}
+
+#[test]
+fn an_event_was_offered_back_to_the_session_that_emitted_it() {
+    let t = Repo::new();
+    let f = t.feature("search", Mode::Standard);
+    start(&t, A);
+    phase::complete(&t.env_as(A), Some(&f), Phase::Specify, Default::default()).unwrap();
+    assert!(!prompt(&t, A).contains("spec.approved"), "A's own command said so already");
+    assert!(start(&t, B).contains("spec.approved"));
+}
+
+#[test]
+fn event_lines_dropped_their_payload() {
+    let t = Repo::new();
+    start(&t, A);
+    start(&t, B);
+    let file = t.path("src/a.rs").display().to_string();
+    edit(&t, A, &file);
+    assert!(matches!(edit(&t, B, &file), ToolVote::Deny(_)));
+    let told = start(&t, C);
+    assert!(
+        told.contains(&format!("conflict.detected: session {B} asked for src/a.rs, leased by session {A} (DENY)")),
+        "{told}"
+    );
+    // Settled once the lease went back.
+    end(&t, A);
+    t.clock.advance(2);
+    check(&t);
+    assert!(!pending_types(&t).contains(&"conflict.detected".to_owned()));
+}
