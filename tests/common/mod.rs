@@ -20,6 +20,11 @@ pub fn assert_every_file_is_a_module(dir: &Path) {
 /// Makes `dir` a git repository with one commit (a README), through libgit2.
 pub fn init_repo(dir: &Path) {
     let repo = git2::Repository::init(dir).expect("git init");
+    // The repository's own identity: a commit made with the git CLI (the
+    // commands phasegate prints) works on a machine with no global one.
+    let mut config = repo.config().unwrap();
+    config.set_str("user.name", "t").unwrap();
+    config.set_str("user.email", "t@example.com").unwrap();
     let sig = git2::Signature::now("t", "t@example.com").unwrap();
     std::fs::write(dir.join("README.md"), "test repo\n").unwrap();
     let mut index = repo.index().unwrap();

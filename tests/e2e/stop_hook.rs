@@ -43,10 +43,18 @@ fn the_owning_session_is_held_until_reviews_tests_and_promise() {
                 .expect_tool_result_contains("\"nextStage\":\"final\""),
             Turn::text(format!("Reviews approved and tests pass. {PROMISE}"))
                 .expect_tool_result_contains("\"decision\":\"passed\""),
+            // Complete: held once more, to commit the run's work (nothing after this stop would).
+            Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline commit --feature {feature}"))])
+                .expect_user_text_contains(format!("run `workflow-state pipeline commit --feature {feature}`")),
+            Turn::text("Committed the code and the feature folder.").expect_tool_result_contains("(test.sh)"),
         ]));
     let out = f.claude().prompt("/phasegate:pipeline").run(&api);
     assert!(out.success(), "{}", out.report());
     api.assert_finished();
+    let status =
+        std::process::Command::new("git").args(["status", "--porcelain"]).current_dir(&f.repo).output().unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(!status.contains("test.sh") && !status.contains("docs/features"), "all committed: {status}");
     let run = f.task_json(&feature, "state.json");
     assert_eq!(run["state"], "complete");
     assert_eq!(f.task_json(&feature, "loop-state.json")["active"], false);
@@ -138,6 +146,9 @@ fn waiting_for_the_background_fix_burns_no_iteration() {
                 Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")]),
                 Turn::text(format!("Reviews approved and tests pass. {PROMISE}"))
                     .expect_tool_result_contains("\"decision\":\"passed\""),
+                Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline commit --feature {feature}"))])
+                    .expect_user_text_contains("workflow-state pipeline commit"),
+                Turn::text("Committed."),
             ])
             .agent(
                 "You are the implementer of a phasegate pipeline",

@@ -86,9 +86,19 @@ fn garbage_input_and_missing_directories_do_not_break_the_session() {
     let env = TestEnv::new();
     let out = Run::new(HOOK, &["session-start"], env.root()).stdin("not json at all").ok();
     assert!(context(&out).contains("hook input is not JSON"));
-    let gone = serde_json::json!({"cwd": "/nonexistent/dir", "session_id": "x"}).to_string();
-    let out = Run::new(HOOK, &["session-start"], env.root()).stdin(gone).ok();
-    assert_eq!(out.stdout, "", "a directory that does not exist has no features to report");
+    // Regression: the test named /nonexistent/dir and expected silence, so a
+    // fresh machine failed it; a folder of the test's own that is surely
+    // gone is reported in one line, whatever the machine.
+    let gone = env.outer().join("removed-worktree");
+    let input = serde_json::json!({"cwd": gone, "session_id": "x"}).to_string();
+    let out = Run::new(HOOK, &["session-start"], env.root()).stdin(input).ok();
+    assert_eq!(
+        context(&out),
+        format!(
+            "phasegate: this session's folder {} does not exist (a removed worktree?); there is nothing to report.",
+            gone.display()
+        )
+    );
     // An unknown event is a usage error of the binary, not a hook result.
     Run::new(HOOK, &["bogus"], env.root()).code(2);
 }

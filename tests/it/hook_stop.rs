@@ -61,18 +61,34 @@ fn approval_passing_tests_and_the_promise_complete_the_pipeline() {
     let env = TestEnv::new();
     env.write("test.sh", "echo 'All tests passed'\n");
     let f = env.to_loop(S, "sh test.sh", 5);
+    env.write("app.py", "print('the pipeline wrote this')\n");
     env.approve_code(S, &f);
     // Without the promise the model is sent back; the tests do not run yet.
     let out = stop(&env, S, "Reviews are approved.", false).expect("blocked");
     assert!(out["reason"].as_str().unwrap().contains("does not contain the completion promise"));
     // With it, the tests run and the pipeline completes.
     let out = stop(&env, S, &format!("Everything passes. {PROMISE}"), true).expect("a message");
-    assert!(out.get("decision").is_none(), "{out}");
-    assert!(out["systemMessage"].as_str().unwrap().contains("complete"), "{out}");
     assert_eq!(env.run_state(&f)["state"], "complete");
     assert_eq!(env.loop_state(&f)["active"], false);
     assert!(env.owns_loop(S).is_none());
-    assert_eq!(stop(&env, S, "anything", false), None);
+    // Regression: the session ended here and the pipeline's code was never
+    // committed. It is held once more, with the commands that commit it.
+    assert_eq!(out["decision"], "block", "{out}");
+    let reason = out["reason"].as_str().unwrap();
+    assert!(reason.contains(&format!("pipeline {f} complete")), "{reason}");
+    assert!(reason.contains(&format!("`workflow-state pipeline commit --feature {f}`")), "{reason}");
+    let next = env.ws_as(S, &["pipeline", "next", "--feature", &f]).ok().stdout;
+    assert!(next.contains(&format!("THEN: workflow-state pipeline commit --feature {f}")), "{next}");
+    let done = env.ws_as(S, &["pipeline", "commit", "--feature", &f]).ok().json();
+    let commits = done["commits"].as_array().unwrap();
+    assert_eq!(commits.len(), 2, "its code, then its folder: {done}");
+    assert!(commits[0]["paths"].to_string().contains("app.py"), "{done}");
+    assert_eq!(commits[1]["paths"][0], format!("docs/features/{f}"));
+    let status = Run::new("git", &["status", "--porcelain"], env.root()).ok().stdout;
+    assert!(!status.contains("app.py") && !status.contains("docs/features"), "{status}");
+    assert_eq!(stop(&env, S, "anything", false), None, "the next stop is free");
+    let next = env.ws_as(S, &["pipeline", "next", "--feature", &f]).ok().stdout;
+    assert!(next.contains("its work committed") && !next.contains("THEN:"), "{next}");
 }
 
 #[test]
@@ -210,14 +226,11 @@ fn a_code_change_after_the_gate_passed_reopens_it() {
         (run["codeReview"]["passed"].as_bool(), run["state"].as_str()),
         (Some(false), Some("implementing_loop"))
     );
-    // Reviewed again, the same version passes and the promise completes.
+    // Reviewed again, the same version passes and the promise completes
+    // (held once more to commit src/late.rs and the feature's folder).
     env.approve_code(S, &f);
-    assert!(
-        stop(&env, S, &format!("done {PROMISE}"), false).unwrap()["systemMessage"]
-            .as_str()
-            .unwrap()
-            .contains("complete")
-    );
+    let done = stop(&env, S, &format!("done {PROMISE}"), false).unwrap();
+    assert!(done["reason"].as_str().unwrap().contains(&format!("pipeline {f} complete")), "{done}");
     assert_eq!(env.run_state(&f)["state"], "complete");
     assert_eq!(env.meta(&f)["status"], "completed");
 }

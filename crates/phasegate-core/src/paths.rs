@@ -57,8 +57,29 @@ pub fn has_parent_segment(path: &str) -> bool {
     path.split(['/', '\\']).any(|s| s == "..")
 }
 
+/// A word as a POSIX shell reads it back unchanged: as it is when it holds
+/// only characters no shell treats specially, else in single quotes.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'-' | b'_' | b'+' | b'=' | b':' | b','));
+    match plain {
+        true => word.to_owned(),
+        false => format!("'{}'", word.replace('\'', "'\\''")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shell_words_read_back_unchanged() {
+        assert_eq!(super::shell_word("docs/features/001-a"), "docs/features/001-a");
+        assert_eq!(super::shell_word("my file.py"), "'my file.py'");
+        assert_eq!(super::shell_word("it's"), "'it'\\''s'");
+        assert_eq!(super::shell_word(""), "''");
+    }
+
     use super::*;
 
     #[test]

@@ -111,6 +111,10 @@ pub enum Refusal {
     FinalGateTooEarly { round: u32, expected: Stage },
     #[error("the pipeline of {feature} is {state}, not paused: nothing to ask")]
     NotPaused { feature: String, state: State },
+    #[error(
+        "the pipeline of {feature} is {state}, not complete: its work is committed when it completes (`workflow-state pipeline next --feature {feature}` says what comes first)"
+    )]
+    PipelineNotComplete { feature: String, state: State },
 
     // Questions and the round loop.
     #[error("{path} does not exist yet: write it first")]

@@ -9,6 +9,7 @@
 //! over the capabilities that contribute to it.
 
 pub mod brief;
+pub mod commit;
 pub mod env;
 pub mod error;
 pub mod session;

@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::{CmdResult, Ctx};
 
 mod backlog;
+mod commit;
 mod events;
 mod feature;
 mod finish;
@@ -97,6 +98,7 @@ enum Command {
     Kb(kb::KbCommand),
     /// The retrospective of a feature's build: facts, the agent's brief, record, trend.
     Retro(retro::RetroArgs),
+    Commit(commit::CommitArgs),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -139,6 +141,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Ideation(cmd) => ideation::run(cmd, ctx),
         Command::Kb(cmd) => kb::run(cmd, ctx),
         Command::Retro(a) => retro::run(a, ctx),
+        Command::Commit(a) => commit::cmd_commit(a, ctx),
     }
 }
 

@@ -31,6 +31,9 @@ pub struct Place<'a> {
     pub task_dir: &'a str,
     /// The question a pause handed to a person, if one was asked.
     pub question: Option<PauseQuestion<'a>>,
+    /// A completed run's commits still to make (its code, then its
+    /// folder): the commands that make them.
+    pub commits: &'a [String],
 }
 
 /// A paused pipeline's question to a person (`pipeline ask`).
@@ -51,7 +54,7 @@ fn file_for_worker(task_dir: &str, file: &str, kind: &str) -> String {
 }
 
 pub fn next(run: &PipelineRun, place: Place<'_>) -> NextAction {
-    let Place { feature, task_dir: t, question } = place;
+    let Place { feature, task_dir: t, question, commits } = place;
     let f = format!("--feature {feature}");
     let (action, then): (String, Vec<String>) = match run.state {
         State::Idle => {
@@ -88,11 +91,17 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> NextAction {
             vec![ws(&format!("transition implementing_loop {f}"))],
         ),
         State::ImplementingLoop => gate_action(&run.code_review, GateKind::Code, &f, "complete"),
-        State::Complete => (
+        State::Complete if commits.is_empty() => (
             format!(
-                "The pipeline is complete and its feature closed. Commit its code, then the feature folder (the phase loop's Commits section); report {t}/impl-result.json and the review summaries to the user; then offer /phasegate:retro {f} to learn from the run."
+                "The pipeline is complete, its feature closed and its work committed. Report {t}/impl-result.json and the review summaries to the user; then offer /phasegate:retro {feature} to learn from the run."
             ),
             vec![],
+        ),
+        State::Complete => (
+            format!(
+                "The pipeline is complete and its feature closed, but its work is not committed: run THEN (its code, then its folder), report {t}/impl-result.json and the review summaries to the user, then offer /phasegate:retro {feature} to learn from the run."
+            ),
+            commits.to_vec(),
         ),
         State::NeedsUserInput => {
             let (reason, message) =
@@ -214,7 +223,8 @@ mod tests {
     use super::*;
     use chrono::Utc;
 
-    const PLACE: Place<'static> = Place { feature: "001-a", task_dir: "/r/docs/features/001-a/.task", question: None };
+    const PLACE: Place<'static> =
+        Place { feature: "001-a", task_dir: "/r/docs/features/001-a/.task", question: None, commits: &[] };
 
     #[test]
     fn a_pause_hands_its_decision_to_a_question_and_resumes_with_the_answer() {

@@ -265,6 +265,14 @@ pub const MAX_CONTEXT: usize = 8_000;
 pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflow_state: Option<&Path>) -> String {
     let ctx = HookCtx::new(input, env, workflow_state);
     let mut lines: Vec<String> = note.into_iter().map(|n| format!("phasegate: {n}")).collect();
+    // The folder is gone (a removed worktree, say): said once, in one line.
+    if !ctx.dir().is_dir() {
+        lines.push(format!(
+            "phasegate: this session's folder {} does not exist (a removed worktree?); there is nothing to report.",
+            ctx.dir().display()
+        ));
+        return lines.join("\n");
+    }
     if let Err(why) = ctx.project() {
         lines.push(format!("phasegate: {why}"));
         return lines.join("\n");

@@ -114,12 +114,87 @@ pub fn action(run: &PipelineRun, feature: &Feature) -> Action {
         State::NeedsUserInput => feature.marker().ok().flatten(),
         _ => None,
     };
+    let commits = match run.state {
+        State::Complete if !completion_commits(feature).is_empty() => {
+            vec![format!("workflow-state pipeline commit --feature {}", feature.name())]
+        }
+        _ => Vec::new(),
+    };
     let question = marker.as_ref().map(|m| next::PauseQuestion {
         id: &m.id,
         text: &m.question,
         answer: m.answer.as_ref().map(|a| a.text.as_str()),
     });
-    next::next(run, Place { feature: feature.name(), task_dir: &task_dir, question })
+    next::next(run, Place { feature: feature.name(), task_dir: &task_dir, question, commits: &commits })
+}
+
+/// One commit a completed run still needs: where, what, which paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingCommit {
+    pub dir: std::path::PathBuf,
+    pub message: String,
+    pub paths: Vec<String>,
+}
+
+/// What a completed run still has to commit: its code (what changed since
+/// the run began and is not committed in the code's working tree,
+/// phasegate's own files left out), then the feature's folder. Empty when
+/// both are committed.
+pub fn completion_commits(feature: &Feature) -> Vec<PendingCommit> {
+    let Ok(project) = Project::discover(feature.root()) else { return Vec::new() };
+    let Ok(meta) = feature.load() else { return Vec::new() };
+    let uncommitted = |dir: &std::path::Path, skip: &[String]| -> Option<Vec<String>> {
+        let head = git::head_commit(dir).ok()??;
+        let change = git::change_since(dir, &head, skip).ok()?;
+        Some(change.files.into_iter().map(|f| f.path).collect())
+    };
+    let message = |what: &str| format!("{}: {what}", feature.name());
+    let mut out = Vec::new();
+    let code_dir = project.code_dir(&meta);
+    // phasegate's own files (features, questions, `.phasegate/`) are not
+    // the run's code; of the rest, what changed since the run began.
+    let mut skip = crate::feature::review::own_files(&project, &code_dir);
+    skip.push(".phasegate/".to_owned());
+    let run = load_run(feature).ok();
+    let started = run.as_ref().and_then(|r| r.code_base.as_deref()).and_then(|base| {
+        let change = git::change_since(&code_dir, base, &skip).ok()?;
+        Some(change.files.into_iter().map(|f| f.path).collect::<Vec<_>>())
+    });
+    let code: Vec<String> = uncommitted(&code_dir, &skip)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| started.as_ref().is_none_or(|s| s.contains(p)))
+        .collect();
+    if !code.is_empty() {
+        out.push(PendingCommit { dir: code_dir.clone(), message: message("pipeline code"), paths: code });
+    }
+    let folder = phasegate_store::fs::relative(feature.dir(), project.root()).display().to_string();
+    let folder_dirty =
+        uncommitted(project.root(), &[]).is_none_or(|files| files.iter().any(|f| f.starts_with(&format!("{folder}/"))));
+    if folder_dirty {
+        out.push(PendingCommit { dir: project.root().to_owned(), message: message("pipeline"), paths: vec![folder] });
+    }
+    out
+}
+
+/// `pipeline commit`: makes a completed run's commits (its code, then its
+/// folder), with the user's git. Refused before the run is complete.
+pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<crate::commit::CommitOutcome>> {
+    let (_, feature) = resolve(env, given)?;
+    let run = load_run(&feature)?;
+    if run.state != State::Complete {
+        return Err(crate::error::Refusal::PipelineNotComplete {
+            feature: feature.name().to_owned(),
+            state: run.state,
+        }
+        .into());
+    }
+    let mut out = Vec::new();
+    for c in completion_commits(&feature) {
+        let env = Env { cwd: c.dir.clone(), ..env.clone() };
+        out.push(crate::commit::commit(&env, None, &c.message, &c.paths)?);
+    }
+    Ok(out)
 }
 
 pub fn plan(feature: &Feature) -> OpResult<PlanRefined> {

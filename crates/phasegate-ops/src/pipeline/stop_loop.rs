@@ -183,7 +183,17 @@ fn decide_and_apply(
             reason: if reopened { reason.replacen(":\n", &format!(":\n- {reopened_note}\n"), 1) } else { reason },
         },
         StopDecision::Yield { message } => StopOutcome::Allow { message },
-        StopDecision::Complete { message } => StopOutcome::Allow { message },
+        // Nothing after this stop would commit the run's work: the session
+        // is held once more to commit it (the next stop owns no loop).
+        StopDecision::Complete { message } => match crate::pipeline::completion_commits(feature).is_empty() {
+            true => StopOutcome::Allow { message },
+            false => StopOutcome::Block {
+                reason: format!(
+                    "{message} Its work is not committed yet, and nothing after this stop would commit it: run `workflow-state pipeline commit --feature {f}` (its code, then its folder), then report the result to the user and offer /phasegate:retro {f}.",
+                    f = feature.name()
+                ),
+            },
+        },
         StopDecision::LimitReached { message } | StopDecision::Expired { message } => {
             let _ = project.unregister_session(session);
             StopOutcome::Allow { message }

@@ -138,8 +138,12 @@ fn the_gate_the_tests_and_the_promise_complete_the_pipeline_and_free_the_session
     let reason = blocked(stop_of(&t, S, "Reviews are approved.", false));
     assert!(reason.contains("does not contain the completion promise"), "{reason}");
     t.clock.advance(3);
-    let message = allowed(stop_of(&t, S, &format!("Everything passes. {PROMISE}"), true));
-    assert!(message.contains("complete"), "{message}");
+    // The feature's folder is not committed: held once more to commit it.
+    let message = blocked(stop_of(&t, S, &format!("Everything passes. {PROMISE}"), true));
+    assert!(
+        message.contains("complete") && message.contains(&format!("workflow-state pipeline commit --feature {f}")),
+        "{message}"
+    );
     assert_eq!(run_state(&t, &f)["state"], "complete");
     assert_eq!(loop_state(&t, &f)["active"], false);
     let meta = t.meta(&f);

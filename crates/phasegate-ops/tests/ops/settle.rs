@@ -168,7 +168,7 @@ fn events_of_a_finished_feature_stayed_pending_forever() {
     // The phase it suggests is started: settled by the binary that saw it.
     phase::start(&t.env(), phase::Target::Existing(Some(&f)), Phase::Design, Default::default()).unwrap();
     let left = events::pending(&t.env(), None).unwrap().events;
-    assert_eq!(left.iter().map(|e| e.feature.clone().unwrap()).collect::<Vec<_>>(), [g.clone()]);
+    assert_eq!(left.iter().map(|e| e.feature.clone().unwrap()).collect::<Vec<_>>(), std::slice::from_ref(&g));
     // Abandoned: nothing of it is actionable any more.
     lifecycle::abandon(&t.env(), Some(&g)).unwrap();
     assert!(pending_types(&t).is_empty());

@@ -12,6 +12,7 @@ mod brief;
 mod cancel;
 mod check;
 mod claim;
+mod commit;
 mod dry_run;
 mod fail;
 mod final_gate;
@@ -51,6 +52,7 @@ pub enum PipelineCommand {
     Reset(reset::ResetArgs),
     Cancel(cancel::CancelArgs),
     Claim(claim::ClaimArgs),
+    Commit(commit::CommitArgs),
     DryRun(dry_run::DryRunArgs),
 }
 
@@ -76,6 +78,7 @@ pub fn run(cmd: PipelineCommand, ctx: &mut Ctx<'_>) -> CmdResult {
         PipelineCommand::Reset(a) => reset::cmd_reset(a, ctx),
         PipelineCommand::Cancel(a) => cancel::cmd_cancel(a, ctx),
         PipelineCommand::Claim(a) => claim::cmd_claim(a, ctx),
+        PipelineCommand::Commit(a) => commit::cmd_commit(a, ctx),
         PipelineCommand::DryRun(a) => dry_run::cmd_dry_run(a, ctx),
     }
 }
