@@ -6,14 +6,59 @@
 //! request); and the seed's layer order (§4.3: database, types, queries,
 //! api, ui, tests). Pure.
 //!
-//! Classification weighs evidence line by line: each line of the output
-//! counts for at most one class, through the first rule of [`RULES`] that
-//! matches it, with that rule's strength. The class with the strongest
-//! evidence wins; on a tie, the order of [`Class`] decides (a conflict or a
-//! missing package explains the errors that follow from it). A test runner's
-//! summary is clear evidence of a failed validation, and words such as
-//! "syntax" or "timeout" anywhere in a line are only hints, so a test that
-//! quotes them stays a failed test.
+//! Classification weighs evidence line by line, from the table of
+//! `build_table.rs`: one table of rows per toolchain family (git; the
+//! system: memory, disk, errno names, resolvers; shells and shellcheck;
+//! JavaScript runtimes, package managers and bundlers; TypeScript;
+//! JavaScript test runners; JavaScript linters; Python; Rust; Go; C with
+//! make, CMake and CTest; SQL clients; the JVM: javac, Maven, Gradle,
+//! kotlinc, scalac, sbt; .NET; Swift; Elixir, Mix and ExUnit; GHC, cabal and
+//! stack; Terraform; PHP, PHPUnit, Composer and PHPStan; Ruby, Bundler,
+//! RSpec, minitest and RuboCop; Dart and Flutter; YAML parsers; and prose,
+//! the words anyone may print), 71 toolchains in all. A row is a class, a
+//! strength, how its match names a missing package, and a regular
+//! expression; rows recognise what a toolchain shows (a diagnostic code, a
+//! parser's sentence, a runner's summary with a failure count that is not
+//! zero, a resolver naming what is missing) rather than phrases.
+//!
+//! How a line's row is chosen: a few cross-family shadows are tried first
+//! (a `SyntaxError` thrown by `JSON.parse` is a failed test; a connection
+//! that timed out is the network's), and the first that matches is the
+//! line's only evidence. Otherwise each family says what its first matching
+//! row says, and the line counts for the strongest of them, a tie going to
+//! the earlier class in [`Class`]; so a family's row order settles what a
+//! line of its own toolchains means, and the order of the families settles
+//! nothing. Each line counts for at most one class. The class with the
+//! strongest evidence over the output wins; on a tie, the order of [`Class`]
+//! decides again (a conflict or a missing package explains the errors that
+//! follow from it). A test runner's summary is clear evidence of a failed
+//! validation, and words such as "syntax" or "timeout" anywhere in a line
+//! are only hints, so a test that quotes them stays a failed test.
+//!
+//! Output no row matches is `OTHER`, unless the validation command is known
+//! ([`classify_run`]) and is a test command: a test runner, a type checker
+//! or a linter by its program and subcommand (`cargo test`, `pytest`,
+//! `npm test`, `mvn verify`, `./gradlew test`, `dotnet test`, `make check`,
+//! `terraform validate`, ...; `TEST_COMMANDS` in `build_table.rs`). A test
+//! command that failed without a diagnostic is `VALIDATION_FAILED`.
+//!
+//! Measured (`build_decisions_misread_common_failures`): 192 of 192
+//! development cases, the ones the rows were written from, and 81 of 98
+//! held-out cases, written before the rows and not consulted while writing
+//! them (31 of 31 from the first table, 50 of 67 of issue 22's toolchains;
+//! those toolchains' held-out cases were 24 of 67 on the first table). The
+//! held-out misses are messages no development case shows (Elixir's
+//! `TokenMissingError`, an ExUnit or JUnit timeout, Terraform's `Invalid
+//! expression`, PHP's fatal errors, a Ruby exception, Dart's compiler and
+//! pub, Flutter's unresolved package, deno's `TS2322 [ERROR]`, pyright's
+//! parse errors, pip building a package without `pg_config`, a Go YAML
+//! parser's error, bash's `unbound variable`, a test script the command
+//! table does not name); they are left failing, not tuned for.
+//!
+//! Every family's rows are tried on every line (all of them compiled once,
+//! on first use), and only the first and the last 64 KiB are read: 128 KiB
+//! of output took 1.7 times the first table's time in a debug build (301
+//! against 174 ms; the first table measured 11 ms in a release build).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -77,275 +122,27 @@ pub struct FailureDecision {
     pub package: Option<String>,
 }
 
-/// The classes evidence can point to, in the order that breaks a tie in
-/// strength: the cause before the errors it causes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Class {
-    Conflict,
-    Resource,
-    Missing,
-    Syntax,
-    Timeout,
-    Network,
-    Validation,
+#[path = "build_table.rs"]
+mod table;
+
+use table::Class::{self, Conflict, Missing, Network, Resource, Syntax, Timeout, Validation};
+use table::Naming::{self, Npm, Python, Segment, Types, Unnamed, Verbatim};
+use table::{ALL_CLASSES, CLASSES, FAMILIES, Row, SHADOWS, Strength};
+
+/// Each row compiled once: the shadows, then each family's rows. Lines are
+/// tried row by row rather than through one `RegexSet`: alone, a row is
+/// found by its own literal prefilter, while a set of all of them defeats
+/// the lazy DFA (measured on 128 KiB of tool output, release: 11 ms rule by
+/// rule, over 100 ms as a set).
+struct Compiled {
+    shadows: Vec<Regex>,
+    families: Vec<Vec<Regex>>,
 }
 
-const CLASSES: usize = 7;
-
-/// How much one line says about its class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Strength {
-    /// A word that may as well be quoted ("syntax error", "timed out").
-    Hint,
-    /// A tool's summary or a telling phrase (jest's `Tests: 1 failed`).
-    Clear,
-    /// A tool's own error code or sentence (`error TS1005`, `CONFLICT (content)`).
-    Decisive,
-}
-
-/// How the `pkg` group of a missing-dependency rule becomes a package name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Naming {
-    /// The rule names no package.
-    Unnamed,
-    /// An npm specifier: `lodash/fp` → `lodash`, `@scope/a/b` → `@scope/a`.
-    Npm,
-    /// The module lacks its type declarations: `express` → `@types/express`.
-    Types,
-    /// A dotted module: `google.protobuf` → `google`.
-    Python,
-    /// A Go package path or a Rust crate, as written.
-    Verbatim,
-}
-
-use Class::{Conflict, Missing, Network, Resource, Syntax, Timeout, Validation};
-use Naming::{Npm, Python, Types, Unnamed, Verbatim};
-use Strength::{Clear, Decisive, Hint};
-
-/// The evidence, most specific first: the first rule that matches a line is
-/// the only one that counts for it.
-const RULES: &[(Class, Strength, Naming, &str)] = &[
-    // Lines that look like one class and are another.
-    (Validation, Clear, Unnamed, r"SyntaxError: .*\bJSON\b|SyntaxError: Invalid regular expression"),
-    (Validation, Clear, Unnamed, r"^error\[E0432\]: unresolved import `(?:crate|self|super)\b"),
-    (
-        Network,
-        Decisive,
-        Unnamed,
-        r"ReadTimeoutError|ConnectTimeoutError|NewConnectionError|requests\.exceptions\.ConnectionError|dial tcp\b.*: (?:i/o timeout|lookup |connect: )",
-    ),
-    (Network, Decisive, Unnamed, r"(?i)connection timed out|\bETIMEDOUT\b"),
-    // git, and the markers it leaves in files.
-    (Conflict, Decisive, Unnamed, r"^CONFLICT \([\w/ ]+\): |Automatic merge failed; fix conflicts"),
-    (
-        Conflict,
-        Decisive,
-        Unnamed,
-        r"^(?:error: )?[Cc]ould not apply [0-9a-f]{7,}\.\.\.|^hint: Resolve all conflicts manually",
-    ),
-    (
-        Conflict,
-        Decisive,
-        Unnamed,
-        r"is not possible because you have unmerged files|you need to resolve your current index first|: needs merge$",
-    ),
-    (Conflict, Decisive, Unnamed, r"would be overwritten by (?:merge|checkout|rebase)"),
-    (Conflict, Decisive, Unnamed, r"error TS1185:|encountered diff marker|(?:^|[\s|>])<{7}(?: |$)"),
-    (Conflict, Clear, Unnamed, r"(?i)\bmerge conflict\b"),
-    // The machine ran out of something.
-    (
-        Resource,
-        Decisive,
-        Unnamed,
-        r"(?i)heap out of memory|allocation failed|out of memory|cannot allocate memory|\bENOMEM\b|std::bad_alloc|memory allocation of \d+ bytes failed|unable to allocate [\d.]+ [KMGTP]i?B|OOMKilled|oom-kill",
-    ),
-    (Resource, Decisive, Unnamed, r"MemoryError\b"),
-    (Resource, Decisive, Unnamed, r"(?i)no space left on device|\bENOSPC\b|disk quota exceeded|\bEDQUOT\b"),
-    (Resource, Decisive, Unnamed, r"(?i)too many open files|\bE[MN]FILE\b"),
-    (
-        Resource,
-        Decisive,
-        Unnamed,
-        r"Killed signal terminated program|signal: 9, SIGKILL|signal: killed|terminated by signal SIGKILL|exit code 137\b",
-    ),
-    (Resource, Clear, Unnamed, r"^Killed$|: \d+ Killed\b|\bKilled {2,}\S"),
-    (Resource, Clear, Unnamed, r"(?i)resource temporarily unavailable|\bEAGAIN\b"),
-    // Out of time.
-    (
-        Timeout,
-        Decisive,
-        Unnamed,
-        r"Exceeded timeout of \d+ ?ms|(?:Test|Hook) timed out in \d+ ?ms|[Tt]imeout of \d+ ?ms exceeded|[Tt]imeout \d+ ?ms exceeded",
-    ),
-    (Timeout, Decisive, Unnamed, r"Failed: Timeout \(?>[\d.]+s|^\+{5,} Timeout \+{5,}$|panic: test timed out after"),
-    (Timeout, Decisive, Unnamed, r"(?i)deadline exceeded|Client\.Timeout exceeded"),
-    (Timeout, Decisive, Unnamed, r"canceling statement due to statement timeout|Lock wait timeout exceeded"),
-    (Timeout, Clear, Unnamed, r"^\s*(?:E\s+)?(?:asyncio\.(?:exceptions\.)?)?TimeoutError\b"),
-    // The network.
-    (
-        Network,
-        Decisive,
-        Unnamed,
-        r"\b(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ECONNABORTED|ESOCKETTIMEDOUT|ERR_SOCKET_TIMEOUT)\b|\bgetaddrinfo\b",
-    ),
-    (
-        Network,
-        Decisive,
-        Unnamed,
-        r"(?i)could(?: not|n't) resolve host|connection refused|connection reset by peer|network is unreachable|no route to host|temporary failure in name resolution|name or service not known|failed to establish a new connection|socket hang up|failed to connect to \S+ port \d+|can't connect to (?:local )?MySQL server",
-    ),
-    (
-        Network,
-        Decisive,
-        Unnamed,
-        r"^npm (?:ERR!|error) network |trouble with your network connection|spurious network error",
-    ),
-    (
-        Network,
-        Clear,
-        Unnamed,
-        r"(?i)\bfetch failed\b|certificate verify failed|unable to get local issuer certificate|self[- ]signed certificate|\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b",
-    ),
-    // A package, a crate, a module, a header or a command is missing.
-    (Missing, Decisive, Types, r"error TS7016: Could not find a declaration file for module '(?P<pkg>[^']+)'"),
-    (Missing, Decisive, Npm, r"Cannot find (?:module|package) '(?P<pkg>[^']+)'"),
-    (Missing, Decisive, Npm, r#"[Ff]ailed to resolve (?:import |entry for package )?["'](?P<pkg>[^"']+)["']"#),
-    (Missing, Decisive, Npm, r"Can't resolve '(?P<pkg>[^']+)'"),
-    (Missing, Decisive, Npm, r#"Could not resolve ["'](?P<pkg>[^"']+)["']"#),
-    (
-        Missing,
-        Decisive,
-        Npm,
-        r"Your application tried to access (?P<pkg>[@\w./-]+), but it isn't declared in your dependencies",
-    ),
-    (Missing, Decisive, Python, r"No module named '?(?P<pkg>[\w.]+)'?"),
-    (Missing, Decisive, Verbatim, r#"Hint: "python3 -m pip install (?P<pkg>types-[\w.-]+)""#),
-    (Missing, Decisive, Unnamed, r#"Library stubs not installed for ""#),
-    (Missing, Decisive, Python, r#"Cannot find implementation or library stub for module named "(?P<pkg>[^"]+)""#),
-    (Missing, Decisive, Verbatim, r"^error\[E0432\]: unresolved import `(?P<pkg>\w+)`"),
-    (
-        Missing,
-        Decisive,
-        Verbatim,
-        r"^error\[E0433\]: failed to resolve: use of (?:undeclared crate or module|unresolved module or unlinked crate) `(?P<pkg>\w+)`",
-    ),
-    (Missing, Decisive, Verbatim, r"use `cargo add (?P<pkg>[\w-]+)`"),
-    (Missing, Decisive, Verbatim, r"can't find crate for `(?P<pkg>\w+)`"),
-    (Missing, Decisive, Verbatim, r"no required module provides package (?P<pkg>[^\s;]+)"),
-    (Missing, Decisive, Verbatim, r"missing go\.sum entry for module providing package (?P<pkg>[^\s;]+)"),
-    (Missing, Decisive, Verbatim, r#"cannot find package "(?P<pkg>[^"]+)""#),
-    (Missing, Decisive, Unnamed, r"fatal error: [\w./+-]+: No such file or directory|cannot find -l\S+"),
-    (
-        Missing,
-        Decisive,
-        Unnamed,
-        r"^(?:/bin/)?(?:ba|da|z)?sh: (?:line )?\d+: [\w.-]+: (?:command )?not found|command not found: \S+|^[\w.-]+: command not found",
-    ),
-    (Missing, Hint, Unnamed, r"(?i)\bMODULE_NOT_FOUND\b|\bmodule not found\b"),
-    // The code does not parse.
-    (Syntax, Decisive, Unnamed, r"error TS1(?:0\d\d|1[0-6]\d):"),
-    (Syntax, Decisive, Unnamed, r"^\s*(?:E\s+)?(?:Uncaught )?(?:SyntaxError|IndentationError|TabError)\b"),
-    (Syntax, Decisive, Unnamed, r"\bParsing error: |: SyntaxError: |: error: .*\[syntax\]$"),
-    (
-        Syntax,
-        Decisive,
-        Unnamed,
-        r"^error: (?:expected\b|unexpected closing delimiter|mismatched closing delimiter|this file contains an unclosed delimiter|unterminated |unknown start of token|unexpected token)",
-    ),
-    (
-        Syntax,
-        Decisive,
-        Unnamed,
-        r":\d+(?::\d+)?: (?:fatal )?error: (?:expected\b|stray\b|missing terminating\b|unterminated\b|extraneous closing brace)",
-    ),
-    (
-        Syntax,
-        Decisive,
-        Unnamed,
-        r":\d+:\d+: syntax error: |syntax error near unexpected token|syntax error: unexpected end of file",
-    ),
-    (
-        Syntax,
-        Decisive,
-        Unnamed,
-        r"(?i)syntax error at or near|syntax error at end of input|ERROR 1064 \(42000\)|error in your SQL syntax|near \S+: syntax error|unrecognized token:",
-    ),
-    (
-        Syntax,
-        Decisive,
-        Unnamed,
-        r"✘ \[ERROR\] (?:Expected|Unexpected|Unterminated)|: ERROR: (?:Expected|Unexpected|Unterminated)",
-    ),
-    (Syntax, Clear, Unnamed, r"Jest encountered an unexpected token|Jest failed to parse a file"),
-    // The code parses and does the wrong thing: type checkers, linters, tests, constraints.
-    (Validation, Clear, Unnamed, r"error TS\d{4,5}:"),
-    (
-        Validation,
-        Clear,
-        Unnamed,
-        r"^✖ \d+ problems? \(|^\s+\d+:\d+\s+(?:error|warning)\s{2,}|Code style issues found in",
-    ),
-    (
-        Validation,
-        Clear,
-        Unnamed,
-        r"^\s*FAIL\s+\S|^FAIL$|^Tests:\s+\d+ failed|^Test Suites:\s+\d+ failed|^\s*● |^\s*Test Files\s+\d+ failed|^\s*Tests\s+\d+ failed|expect\(received\)|^\s*\d+ failing$|AssertionError",
-    ),
-    (
-        Validation,
-        Clear,
-        Unnamed,
-        r"^FAILED \S|^=+ .*\b\d+ failed\b|^E\s+assert\b|^ERROR \S+\.py\b|^ImportError: cannot import name",
-    ),
-    (
-        Validation,
-        Clear,
-        Unnamed,
-        r":\d+: error: .*  \[[\w-]+\]$|^Found \d+ errors? in \d+ files?|:\d+:\d+: [A-Z]{1,3}\d{3,4} |^Found \d+ errors?\.$",
-    ),
-    (
-        Validation,
-        Clear,
-        Unnamed,
-        r"^error\[E\d{4}\]|^test result: FAILED|^test \S+ \.\.\. FAILED$|assertion `left [!=]= right` failed|^assertion failed: |rust-clippy/master/index\.html#|implied by `-D warnings`",
-    ),
-    (Validation, Clear, Unnamed, r"^--- FAIL: |^vet: |^# \[[\w./-]+\]$"),
-    (Validation, Clear, Unnamed, r":\d+:\d+: (?:fatal )?error: |^\d+ errors? generated\.$|undefined reference to"),
-    (
-        Validation,
-        Clear,
-        Unnamed,
-        r"constraint failed|violates (?:unique|foreign key|not-null|check|exclusion) constraint|Duplicate entry '.*' for key|a foreign key constraint fails|^ERROR \d{4} \(\w{5}\)|SQLITE_CONSTRAINT|no such (?:table|column):|ERROR:\s+(?:relation|column|function|type|schema) .* does not exist",
-    ),
-    (
-        Validation,
-        Hint,
-        Unnamed,
-        r"^\S+\.go:\d+:\d+: |^error: could not compile|^make(?:\[\d+\])?: \*\*\* .*Error \d+|\b\d+ (?:failed|failing)\b|(?i)\btests? failed\b",
-    ),
-    (
-        Validation,
-        Hint,
-        Unnamed,
-        r"^\s*(?:E\s+)?(?:TypeError|ReferenceError|AttributeError|KeyError|ValueError|NameError)\b",
-    ),
-    // Words that may as well be quoted.
-    (
-        Syntax,
-        Hint,
-        Unnamed,
-        r"(?i)syntax ?error|unexpected token|unexpected end of (?:file|input)|parse error|invalid syntax|unterminated",
-    ),
-    (Timeout, Hint, Unnamed, r"(?i)\btimed out\b|\btimeout\b"),
-    (Network, Hint, Unnamed, r"(?i)\bnetwork error\b"),
-];
-
-/// Each rule compiled once. Lines are tried rule by rule rather than
-/// through one `RegexSet`: alone, a rule is found by its own literal
-/// prefilter, while a set of all of them defeats the lazy DFA (measured on
-/// 128 KiB of tool output, release: 11 ms rule by rule, over 100 ms as a set).
-static COMPILED: LazyLock<Vec<Regex>> =
-    LazyLock::new(|| RULES.iter().map(|r| Regex::new(r.3).expect("compiles")).collect());
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
+    let compile = |rows: &[Row]| rows.iter().map(|r| Regex::new(r.3).expect("compiles")).collect::<Vec<_>>();
+    Compiled { shadows: compile(SHADOWS), families: FAMILIES.iter().map(|f| compile(f.rows)).collect() }
+});
 static ANSI: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\x1b\[[0-9;]*[A-Za-z]").expect("compiles"));
 
 /// What an output says: for each class its strongest line, and the first
@@ -360,20 +157,13 @@ impl<'a> Evidence<'a> {
         let mut evidence = Evidence { best: [None; CLASSES], package: None };
         for raw in scanned_lines(output) {
             let line = if raw.contains('\x1b') { ANSI.replace_all(raw, "") } else { Cow::Borrowed(raw) };
-            let Some(i) = COMPILED.iter().position(|r| r.is_match(&line)) else { continue };
-            let (mut class, mut strength, naming, _) = RULES[i];
-            if naming != Unnamed {
-                let named = COMPILED[i].captures(&line).and_then(|c| c.name("pkg")).map(|m| m.as_str().to_owned());
-                match named {
-                    // The project's own file: a code error, nothing to install.
-                    Some(n) if is_path(&n) => (class, strength) = (Validation, Clear),
-                    Some(n) if evidence.package.is_none() => evidence.package = package_name(naming, &n),
-                    _ => {}
-                }
+            let Some(vote) = vote(&line) else { continue };
+            if vote.package.is_some() && evidence.package.is_none() {
+                evidence.package = vote.package;
             }
-            let slot = &mut evidence.best[class as usize];
-            if slot.is_none_or(|(s, _)| strength > s) {
-                *slot = Some((strength, raw));
+            let slot = &mut evidence.best[vote.class as usize];
+            if slot.is_none_or(|(s, _)| vote.strength > s) {
+                *slot = Some((vote.strength, raw));
             }
         }
         evidence
@@ -381,8 +171,8 @@ impl<'a> Evidence<'a> {
 
     /// The strongest class, ties going to the earlier one in [`Class`].
     fn verdict(&self) -> Option<Class> {
-        const ALL: [Class; CLASSES] = [Conflict, Resource, Missing, Syntax, Timeout, Network, Validation];
-        ALL.into_iter()
+        ALL_CLASSES
+            .into_iter()
             .filter_map(|c| self.best[c as usize].map(|(s, _)| (s, c)))
             .fold(None, |won: Option<(Strength, Class)>, (s, c)| match won {
                 Some((w, _)) if w >= s => won,
@@ -393,6 +183,53 @@ impl<'a> Evidence<'a> {
 
     fn line(&self, class: Class) -> Option<&'a str> {
         self.best[class as usize].map(|(_, l)| l)
+    }
+}
+
+/// What one line says.
+struct Vote {
+    class: Class,
+    strength: Strength,
+    /// The package a missing-dependency row names.
+    package: Option<String>,
+}
+
+/// The evidence of one line: the first shadow that matches it, else the
+/// strongest of each family's first matching row, a tie going to the
+/// earlier class in [`Class`].
+fn vote(line: &str) -> Option<Vote> {
+    let compiled = &*COMPILED;
+    if let Some(i) = compiled.shadows.iter().position(|r| r.is_match(line)) {
+        return Some(weigh(&SHADOWS[i], &compiled.shadows[i], line));
+    }
+    FAMILIES
+        .iter()
+        .zip(&compiled.families)
+        .filter_map(|(family, regexes)| {
+            let i = regexes.iter().position(|r| r.is_match(line))?;
+            Some(weigh(&family.rows[i], &regexes[i], line))
+        })
+        .fold(None, |won: Option<Vote>, v| match won {
+            Some(w)
+                if (w.strength, std::cmp::Reverse(w.class as usize))
+                    >= (v.strength, std::cmp::Reverse(v.class as usize)) =>
+            {
+                Some(w)
+            }
+            _ => Some(v),
+        })
+}
+
+/// A matching row's vote, with the package it names; a module that is a
+/// path of the project is a code error, nothing to install.
+fn weigh(row: &Row, regex: &Regex, line: &str) -> Vote {
+    let Row(class, strength, naming, _) = *row;
+    if naming == Unnamed {
+        return Vote { class, strength, package: None };
+    }
+    match regex.captures(line).and_then(|c| c.name("pkg")).map(|m| m.as_str()) {
+        Some(n) if is_path(n) => Vote { class: Validation, strength: Strength::Clear, package: None },
+        named => Vote { class, strength, package: named.and_then(|n| package_name(naming, n)) },
     }
 }
 
@@ -440,16 +277,26 @@ fn package_name(naming: Naming, name: &str) -> Option<String> {
             None => format!("@types/{n}"),
         }),
         Python => name.split('.').next().filter(|p| !p.is_empty()).map(str::to_owned),
+        Segment => name.split('/').next().filter(|p| !p.is_empty()).map(str::to_owned),
         Verbatim => Some(name.to_owned()),
     }
 }
 
 /// The seed's `classify_error`, from a task's validation output: the class
 /// with the strongest evidence (see the module's documentation), `Other`
-/// when no line speaks for any.
+/// when no line speaks for any. [`classify_run`] without a command.
 pub fn classify(output: &str) -> ErrorType {
+    classify_run(None, output)
+}
+
+/// [`classify`], knowing the validation command that printed `output`: when
+/// no line speaks for any class and the command runs tests, a type checker
+/// or a linter (`cargo test`, `npm test`, `mvn verify`, `make check`, ...),
+/// the failure is a failed validation, not an unknown error.
+pub fn classify_run(command: Option<&str>, output: &str) -> ErrorType {
     let evidence = Evidence::read(output);
     match evidence.verdict() {
+        None if command.is_some_and(table::is_test_command) => ErrorType::ValidationFailed,
         None => ErrorType::Other,
         Some(Conflict) => ErrorType::Conflict,
         Some(Resource) => ErrorType::Resource,
@@ -570,6 +417,10 @@ fn ids(tasks: &[&Task]) -> String {
 mod corpus;
 
 #[cfg(test)]
+#[path = "build_held_out.rs"]
+mod held_out;
+
+#[cfg(test)]
 mod tests {
     use std::collections::{BTreeMap, BTreeSet};
 
@@ -601,6 +452,50 @@ mod tests {
     }
 
     #[test]
+    fn a_failing_test_command_without_a_diagnostic_is_a_failed_validation() {
+        let silent = "\n> shop@0.1.0 test\n> node scripts/check.js\n\n3 of 12 fixtures differ\n";
+        assert_eq!(classify_run(Some("npm test"), silent), ErrorType::ValidationFailed);
+        assert_eq!(classify_run(Some("cd web && ./gradlew :app:test"), silent), ErrorType::ValidationFailed);
+        assert_eq!(classify_run(Some("npm run build"), silent), ErrorType::Other, "not a test command");
+        assert_eq!(classify_run(None, silent), ErrorType::Other, "no command: unknown");
+        assert_eq!(classify(silent), ErrorType::Other);
+        // Evidence, when there is some, decides whatever the command.
+        let refused = "Error: connect ECONNREFUSED 127.0.0.1:5432";
+        assert_eq!(classify_run(Some("npm test"), refused), ErrorType::Network);
+        assert_eq!(classify_run(Some("cargo test"), ""), ErrorType::ValidationFailed);
+    }
+
+    #[test]
+    fn runner_summaries_count_only_when_something_failed() {
+        for (out, want) in [
+            ("[ERROR] Tests run: 5, Failures: 1, Errors: 0, Skipped: 0", ErrorType::ValidationFailed),
+            ("[INFO] Tests run: 5, Failures: 0, Errors: 0, Skipped: 0", ErrorType::Other),
+            ("Failed!  - Failed:     1, Passed:    11, Skipped:     0, Total:    12", ErrorType::ValidationFailed),
+            ("4 examples, 1 failure", ErrorType::ValidationFailed),
+            ("4 examples, 0 failures", ErrorType::Other),
+            ("6 runs, 7 assertions, 1 failures, 0 errors, 0 skips", ErrorType::ValidationFailed),
+            ("6 runs, 7 assertions, 0 failures, 0 errors, 0 skips", ErrorType::Other),
+            ("4 tests, 1 failure", ErrorType::ValidationFailed),
+            ("FAILURES!\nTests: 5, Assertions: 7, Failures: 1.", ErrorType::ValidationFailed),
+            (
+                "\t Executed 2 tests, with 1 failure (0 unexpected) in 0.003 (0.003) seconds",
+                ErrorType::ValidationFailed,
+            ),
+            ("\t Executed 2 tests, with 0 failures (0 unexpected) in 0.003 (0.003) seconds", ErrorType::Other),
+            ("67% tests passed, 1 tests failed out of 3", ErrorType::ValidationFailed),
+            ("FAILED (failures=1)", ErrorType::ValidationFailed),
+            ("00:01 +3 -1: Some tests failed.", ErrorType::ValidationFailed),
+            ("error CS1002: ; expected", ErrorType::SyntaxError),
+            (
+                "src/a.cs(3,1): error CS0103: The name 'x' does not exist in the current context",
+                ErrorType::ValidationFailed,
+            ),
+        ] {
+            assert_eq!(classify(out), want, "{out}");
+        }
+    }
+
+    #[test]
     fn the_seeds_failure_rules() {
         let syntax = ErrorType::SyntaxError;
         assert_eq!(decide_failure(&syntax, 1, "").action, BuildAction::Retry);
@@ -617,39 +512,78 @@ mod tests {
         assert_eq!((d.action, d.reason.as_str()), (BuildAction::Escalate, "Unknown error: Killed by OOM"));
     }
 
-    // Pins the issue "Build decisions misread common failures": at least 95% of real tool outputs get their class.
+    // Pins the issues "Build decisions misread common failures" (at least 95% of real tool outputs get their
+    // class) and "Build decisions that generalise" (a table per toolchain family, measured on a held-out half
+    // written before its rows and not consulted while writing them).
     #[test]
     #[allow(clippy::print_stderr, reason = "the accuracy and every miss belong in the test output")]
     fn build_decisions_misread_common_failures() {
-        let cases = corpus::cases();
-        let tools: BTreeSet<&str> = cases.iter().map(|c| c.tool).collect();
+        let development = corpus::development();
+        let held_out = held_out::cases();
         let mut per_class: BTreeMap<String, usize> = BTreeMap::new();
-        for c in &cases {
+        for c in &development {
             *per_class.entry(class_name(&c.want)).or_default() += 1;
         }
-        // Refuse to pass on a thin table: enough cases, tools and every class.
-        assert!(cases.len() >= 60 && tools.len() >= 12, "{} cases from {} tools", cases.len(), tools.len());
-        assert_eq!(per_class.len(), 8, "every class has cases: {per_class:?}");
+        // Refuse to pass on a thin table: enough cases, every class, and at least 30 toolchains named by the
+        // rows' families and present in the corpus, each of them both.
+        let named: BTreeSet<&str> = table::FAMILIES.iter().flat_map(|f| f.toolchains.iter().copied()).collect();
+        let cased: BTreeSet<&str> = development.iter().chain(&held_out).map(corpus::Case::toolchain).collect();
+        assert!(development.len() >= 150 && held_out.len() >= 60, "{} + {} cases", development.len(), held_out.len());
+        assert_eq!(per_class.len(), 8, "every class has development cases: {per_class:?}");
+        assert!(
+            named.len() >= 30 && cased.len() >= 30,
+            "{} toolchains in the table, {} in the corpus",
+            named.len(),
+            cased.len()
+        );
+        assert_eq!(
+            named.symmetric_difference(&cased).collect::<Vec<_>>(),
+            Vec::<&&str>::new(),
+            "every toolchain the table names has cases, and every case's toolchain is named"
+        );
+        eprintln!(
+            "{} toolchains in {} families; development cases per class {per_class:?}",
+            named.len(),
+            table::FAMILIES.len()
+        );
+        let development = report("development", &development);
+        let held_out = report("held-out", &held_out);
+        assert!(development >= 0.95, "development accuracy {:.1}% < 95% (misses listed above)", development * 100.0);
+        assert!(held_out >= HELD_OUT_FLOOR, "held-out accuracy {:.1}% fell below its floor", held_out * 100.0);
+    }
+
+    /// What the held-out half must not fall below: a floor against regressions, under the 81/98 (82.7%)
+    /// measured when the table was written (see the module's documentation), not a target to tune rows to.
+    const HELD_OUT_FLOOR: f64 = 0.80;
+
+    /// Prints the accuracy on `cases` and each miss; returns the accuracy.
+    #[allow(clippy::print_stderr, reason = "the accuracy and every miss belong in the test output")]
+    fn report(name: &str, cases: &[corpus::Case]) -> f64 {
         let misses: Vec<_> = cases
             .iter()
             .filter_map(|c| {
-                let got = classify(&c.output);
+                let got = classify_run(c.command, &c.output);
                 (got != c.want).then_some((c, got))
             })
             .collect();
         let right = cases.len() - misses.len();
         let accuracy = right as f64 / cases.len() as f64;
+        let mut per_toolchain: BTreeMap<&str, usize> = BTreeMap::new();
+        for c in cases {
+            *per_toolchain.entry(c.toolchain()).or_default() += 1;
+        }
         eprintln!(
-            "classify: {right}/{} right ({:.1}%) over {} tools; cases per class {per_class:?}",
+            "classify, {name}: {right}/{} right ({:.1}%) over {} toolchains {per_toolchain:?}",
             cases.len(),
             accuracy * 100.0,
-            tools.len()
+            per_toolchain.len()
         );
         for (c, got) in &misses {
             let first = c.output.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
-            eprintln!("  miss [{}] want {:?}, got {got:?}: {first}", c.tool, c.want);
+            let command = c.command.map(|c| format!(" `{c}`")).unwrap_or_default();
+            eprintln!("  miss [{}{command}] want {:?}, got {got:?}: {first}", c.tool, c.want);
         }
-        assert!(accuracy >= 0.95, "accuracy {:.1}% < 95% ({} misses, listed above)", accuracy * 100.0, misses.len());
+        accuracy
     }
 
     fn class_name(e: &ErrorType) -> String {

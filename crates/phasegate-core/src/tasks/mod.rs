@@ -13,7 +13,7 @@ pub use agents::{
 };
 pub use build::{
     BuildAction, DEFAULT_TIME_LIMIT_MINUTES, ErrorType, FailureDecision, MAX_FAILED_TASKS, SYNTAX_RETRIES,
-    TRANSIENT_RETRIES, VALIDATION_RETRIES, classify, decide_failure, should_continue,
+    TRANSIENT_RETRIES, VALIDATION_RETRIES, classify, classify_run, decide_failure, should_continue,
 };
 pub use config::{
     Build, DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, Escalation, IMPLEMENT_CONFIG_PATH, ImplementConfig,
