@@ -214,6 +214,7 @@ fn setup(file: &Path) -> Setup {
         ("verdict-file", dir.join(".verdict.json").display().to_string()),
         ("path", fixture.path(".worktrees/001-login").display().to_string()),
         ("output-file", fixture.path("validation.log").display().to_string()),
+        ("validation command", "cargo test".to_owned()),
         ("working tree", fixture.repo.display().to_string()),
         ("file", "db/migrations/001.sql".to_owned()),
         (

@@ -25,6 +25,7 @@ mod phase;
 mod pipeline;
 mod pipeline_files;
 mod pipeline_ops;
+mod printed;
 mod probes;
 mod questions;
 mod retro;

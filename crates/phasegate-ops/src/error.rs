@@ -72,9 +72,9 @@ pub enum Refusal {
     #[error("{message}")]
     TransitionBlocked { phase: Phase, message: String },
     #[error(
-        "{phase} has no reviewer: it is not a phase with a result to review; run `workflow-state finish` to end the feature"
+        "{phase} has no reviewer: it is not a phase with a result to review; run `workflow-state finish --feature {feature}` to end the feature"
     )]
-    NoReviewer { phase: Phase },
+    NoReviewer { phase: Phase, feature: String },
 
     // Tasks.
     #[error("{task} is {}; only a task in progress can fail", .mark.name())]
@@ -86,11 +86,11 @@ pub enum Refusal {
     #[error("{task} is not ready: {why}")]
     NotReady { task: String, why: String },
     #[error(
-        "the build stopped: {why}. Tell the user; when they want to go on, `workflow-state tasks stop --clear` begins a new build"
+        "the build stopped: {why}. Tell the user; when they want to go on, `workflow-state tasks stop --clear --feature {feature}` begins a new build"
     )]
-    BuildStopped { why: String },
-    #[error("{task} is {}; start it first (`workflow-state tasks start {task}`)", .mark.name())]
-    NotStarted { task: String, mark: Mark },
+    BuildStopped { why: String, feature: String },
+    #[error("{task} is {}; start it first (`workflow-state tasks start {task} --feature {feature}`)", .mark.name())]
+    NotStarted { task: String, mark: Mark, feature: String },
     #[error(
         "{task} has uncommitted changes or untracked files in {path}: commit them on {branch} (or move them away), then merge again; nothing was merged or removed"
     )]
@@ -105,8 +105,10 @@ pub enum Refusal {
     // The pipeline.
     #[error("the pipeline is {state}; reviews are recorded in plan_reviewing and implementing_loop")]
     NotReviewing { state: State },
-    #[error("the final gate is next: run `workflow-state pipeline final-gate`, not a reviewer agent")]
-    FinalGateNext,
+    #[error(
+        "the final gate is next: run `workflow-state pipeline final-gate --feature {feature}`, not a reviewer agent"
+    )]
+    FinalGateNext { feature: String },
     #[error("the final gate runs after the opus review; round {round} expects the {expected} review next")]
     FinalGateTooEarly { round: u32, expected: Stage },
     #[error("the pipeline of {feature} is {state}, not paused: nothing to ask")]
@@ -126,7 +128,7 @@ pub enum Refusal {
     #[error("{feature} is already suspended on {id}: \"{question}\"; one question at a time: wait for its answer")]
     AlreadySuspended { feature: String, id: String, question: String },
     #[error(
-        "{feature}'s question {id} is answered; take the answer in first (`workflow-state phase start`, `rounds prompt` or `pipeline resume` do), then ask again"
+        "{feature}'s question {id} is answered; take the answer in first (`workflow-state phase start --feature {feature}`, `rounds prompt` or `pipeline resume` do), then ask again"
     )]
     AnswerWaiting { feature: String, id: String },
     #[error("{id} was taken back into its work meanwhile; nothing to answer")]

@@ -151,7 +151,7 @@ fn came_lines(came: &Came) -> Vec<String> {
     match came {
         Came::Same => Vec::new(),
         Came::BackFromDown { silent_minutes } => vec![format!(
-            "phasegate: this session was silent for {silent_minutes} min and counted as down: its file leases may have expired and its task may have gone to another session. Check `workflow-state watch` (and `workflow-state tasks next`) before editing on."
+            "phasegate: this session was silent for {silent_minutes} min and counted as down: its file leases may have expired and its task may have gone to another session. Check `workflow-state watch --once` before editing on."
         )],
     }
 }
@@ -172,19 +172,23 @@ fn others(project: &Project, me: &SessionRecord, now: chrono::DateTime<chrono::U
         return Vec::new();
     }
     let leases = project.leases().map(|(l, _)| l).unwrap_or_default();
+    let held = |s: &SessionRecord| leases.iter().filter(|l| l.holder == s.id).count();
+    // Those holding files first: "and N more" never hides a holder of many.
+    let mut live = live;
+    live.sort_by_key(|s| std::cmp::Reverse(held(s)));
     let described: Vec<String> = live
         .iter()
         .take(3)
         .map(|s| {
-            let n = leases.iter().filter(|l| l.holder == s.id).count();
+            let n = held(s);
             let work = [s.feature.clone(), s.task.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
             let work = if work.is_empty() { String::new() } else { format!(", {work}") };
-            format!("{} ({}{work}, {n} leased file{})", s.id, s.state, if n == 1 { "" } else { "s" })
+            format!("{} ({}{work}, {n} leased file{})", s.id.short(), s.state, if n == 1 { "" } else { "s" })
         })
         .collect();
     let more = if live.len() > 3 { format!(" and {} more", live.len() - 3) } else { String::new() };
     vec![format!(
-        "phasegate: {} here: {}{more}. A file another session leases cannot be edited (the edit is refused, naming who has it); `workflow-state watch` shows who holds what.",
+        "phasegate: {} here: {}{more}. A file another session leases cannot be edited (the edit is refused, naming who has it); `workflow-state watch --once` shows who holds what.",
         if live.len() == 1 {
             "1 other session works".to_owned()
         } else {
@@ -312,7 +316,7 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
         hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder.short())).collect();
     vec![clip(
         &format!(
-            "phasegate: this command changed {} — files another session is editing. A shell write cannot be refused before it runs, so nothing stopped it. Do not undo it with git: that would also throw away the other session's uncommitted work. Tell the user which files you changed, and leave them to the session that leases them (`workflow-state watch` shows who).",
+            "phasegate: this command changed {} — files another session is editing. A shell write cannot be refused before it runs, so nothing stopped it. Do not undo it with git: that would also throw away the other session's uncommitted work. Tell the user which files you changed, and leave them to the session that leases them (`workflow-state watch --once` shows who).",
             named.join(", ")
         ),
         2_000,

@@ -96,7 +96,10 @@ pub fn start(env: &Env, given: Option<&str>, idea: &str) -> OpResult<Shown> {
     Ok(shown(
         &feature,
         &state,
-        "Ideation started in EXPLORING: `workflow-state ideation prompt` says how to go on.".into(),
+        format!(
+            "Ideation started in EXPLORING: `workflow-state ideation prompt --feature {}` says how to go on.",
+            feature.name()
+        ),
     ))
 }
 
@@ -146,8 +149,10 @@ pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Sh
     guard.commit("ideation record", vec![FileWrite::put(file(&feature), render(&state))])?;
     let next = evaluate_transition(state.phase, &state.signals);
     let hint = match next.should_transition {
-        true => " The phase's rule is met: run `workflow-state ideation advance`.",
-        false => "",
+        true => {
+            format!(" The phase's rule is met: run `workflow-state ideation advance --feature {}`.", feature.name())
+        }
+        false => String::new(),
     };
     Ok(shown(&feature, &state, format!("{message}{hint}")))
 }
@@ -246,8 +251,9 @@ pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
             )
         }
         to => format!(
-            "{from} → {to}: {}. `workflow-state ideation prompt` gives the new instructions.",
-            decision.reasons.join("; ")
+            "{from} → {to}: {}. `workflow-state ideation prompt --feature {}` gives the new instructions.",
+            decision.reasons.join("; "),
+            feature.name()
         ),
     };
     Ok(Advanced {

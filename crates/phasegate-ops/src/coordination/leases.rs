@@ -162,8 +162,10 @@ pub fn deny_message(path: &LeasePath, owner: &SessionId, record: Option<&Session
         }
         None => "no record".to_owned(),
     };
+    let o = owner.short();
+    let p = phasegate_core::paths::shell_word(path.as_str());
     format!(
-        "phasegate: {path} is leased by session {owner} ({doing}). Two sessions editing one file overwrite each other, so this edit is refused. Do one of: wait (the lease ends when {owner} ends, or 5 minutes after it goes silent); take other work (`workflow-state tasks next`, or another file); or ask the user whether {owner} should release it (`workflow-state lease release {path} --session {owner}`). `workflow-state watch` shows who holds what."
+        "phasegate: {path} is leased by session {o} ({doing}), so this edit is refused: two sessions editing one file overwrite each other. Wait (the lease ends when {o} ends, or 5 min after it goes silent), take other work, or ask the user whether to release it: `workflow-state lease release {p} --session {o}`."
     )
 }
 

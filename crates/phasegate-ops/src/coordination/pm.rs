@@ -283,8 +283,8 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
 /// is withdrawn; the session's leases for the task go back.
 fn interrupt(project: &Project, env: &Env, r: &Running, logged: &mut Logged, why: &str) {
     let text = format!(
-        "phasegate PM: stop working on {} of {} ({why}): it is skipped. Set your change to it aside, then go on with `workflow-state tasks next`.",
-        r.task.id, r.feature
+        "phasegate PM: stop working on {} of {} ({why}): it is skipped. Set your change to it aside, then go on with `workflow-state tasks next --feature {}`.",
+        r.task.id, r.feature, r.feature
     );
     notify(project, env, &r.task.session, &text);
     match settle(project, env, &r.feature, &r.task.id, Mark::Skipped) {

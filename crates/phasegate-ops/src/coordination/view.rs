@@ -208,7 +208,7 @@ pub fn summary(env: &Env) -> Option<String> {
         return hook_problems(&project, env);
     }
     let mut line = format!(
-        "Sessions: {live} live, {} leased file(s), {waits} waiting; {alerts} alert(s) and {} PM decision(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch`.",
+        "Sessions: {live} live, {} leased file(s), {waits} waiting; {alerts} alert(s) and {} PM decision(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch --once`.",
         leases.len(),
         decisions.len()
     );

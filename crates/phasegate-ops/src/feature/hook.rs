@@ -101,7 +101,7 @@ fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
         Ok(None) => return format!("- {name} (pipeline): no state yet. Next: /phasegate:pipeline"),
         Err(e) => {
             return format!(
-                "- {name} (pipeline): state unreadable ({}). Run `workflow-state pipeline status`",
+                "- {name} (pipeline): state unreadable ({}). Run `workflow-state pipeline status --feature {name}`",
                 clip(&one_line(&e.to_string()), 400)
             );
         }

@@ -36,10 +36,10 @@ pub struct ReviewerBrief {
 
 /// The brief for the reviewer of `phase`'s current iteration.
 pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerBrief> {
-    let Some(agent) = phase.reviewer() else {
-        return Err(Refusal::NoReviewer { phase }.into());
-    };
     let (project, feature) = session::resolve(env, given)?;
+    let Some(agent) = phase.reviewer() else {
+        return Err(Refusal::NoReviewer { phase, feature: feature.name().to_owned() }.into());
+    };
     project.exclude_scratch()?;
     let meta = feature.load()?;
     let code_dir = project.code_dir(&meta);

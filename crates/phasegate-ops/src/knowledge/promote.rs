@@ -118,8 +118,9 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                 status: "asked",
                 question: asked.id.clone(),
                 message: format!(
-                    "{} Nothing is written to CLAUDE.md until the user says yes; then run `workflow-state kb promote {id}` again.",
-                    asked.message
+                    "{} Nothing is written to CLAUDE.md until the user says yes; then run `workflow-state kb promote {id}{}` again.",
+                    asked.message,
+                    given.map(|f| format!(" --feature {}", phasegate_core::paths::shell_word(f))).unwrap_or_default()
                 ),
                 asked: Some(asked),
             })

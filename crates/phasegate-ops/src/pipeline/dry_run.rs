@@ -114,8 +114,9 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                     "state.json valid",
                     false,
                     format!(
-                        "{} is missing; run `workflow-state pipeline reset`",
-                        feature.task_path(STATE_FILE).display()
+                        "{} is missing; run `workflow-state pipeline reset --feature {}`",
+                        feature.task_path(STATE_FILE).display(),
+                        feature.name()
                     ),
                 ),
                 Err(e) => add("state.json valid", false, e.to_string()),

@@ -49,7 +49,7 @@ pub struct Signal {
     pub status: SignalStatus,
     pub questions: Vec<Question>,
     pub error: Option<String>,
-    pub action: &'static str,
+    pub action: String,
 }
 
 /// Reads `.task/worker-signal.json` (checked against its schema) and says
@@ -60,15 +60,18 @@ pub fn signal(env: &Env, given: Option<&str>) -> OpResult<Signal> {
     let signal: WorkerSignal = feature.read_task(FileKind::WorkerSignal, file)?.ok_or_else(|| {
         OpError::Invalid(format!("{} does not exist yet; the worker writes it", feature.task_path(file).display()))
     })?;
+    let f = feature.name();
     let action = match signal.status {
         SignalStatus::NeedsInput => {
-            "Ask the user these questions (AskUserQuestion), then resume the worker with the answers."
+            "Ask the user these questions (AskUserQuestion), then resume the worker with the answers.".to_owned()
         }
-        SignalStatus::Completed => "The worker finished; continue with `workflow-state pipeline next`.",
-        SignalStatus::InProgress => "The worker is still working; wait for it.",
-        SignalStatus::Error => {
-            "The worker failed; if it cannot be fixed, record it with `workflow-state pipeline fail --message <text>`."
+        SignalStatus::Completed => {
+            format!("The worker finished; continue with `workflow-state pipeline next --feature {f}`.")
         }
+        SignalStatus::InProgress => "The worker is still working; wait for it.".to_owned(),
+        SignalStatus::Error => format!(
+            "The worker failed; if it cannot be fixed, record it with `workflow-state pipeline fail --message <text> --feature {f}`."
+        ),
     };
     Ok(Signal {
         worker: signal.worker_id,

@@ -66,7 +66,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     let stage = match gate.expected() {
         Some(s @ (Stage::Sonnet | Stage::Opus)) => s,
         Some(Stage::Final) => {
-            return Err(Refusal::FinalGateNext.into());
+            return Err(Refusal::FinalGateNext { feature: feature.name().to_owned() }.into());
         }
         None => return Err(GateError::AlreadyPassed.into()),
     };
@@ -362,9 +362,10 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
             format!("exited {:?}", done.exit)
         };
         return Err(OpError::Invalid(format!(
-            "the final gate `{}` {how}; nothing was recorded. Its error output ends with:\n{}\nRetry with `workflow-state pipeline final-gate`, or pause the pipeline for the user.",
+            "the final gate `{}` {how}; nothing was recorded. Its error output ends with:\n{}\nRetry with `workflow-state pipeline final-gate --feature {}`, or pause the pipeline for the user.",
             command.join(" "),
-            tail(&done.stderr)
+            tail(&done.stderr),
+            feature.name()
         )));
     }
     let Some(json_text) = extract_json(&done.stdout) else {

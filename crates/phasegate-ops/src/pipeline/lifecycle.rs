@@ -23,7 +23,7 @@ pub struct Started {
     pub task_dir: String,
     pub state: State,
     pub owner: Option<String>,
-    pub warning: Option<&'static str>,
+    pub warning: Option<String>,
     pub next: Action,
 }
 
@@ -53,9 +53,10 @@ pub fn start(
             project.register_session(s, &feature, env.now)?;
             None
         }
-        None => Some(
-            "no Claude Code session id (CLAUDE_CODE_SESSION_ID); the Stop hook enforces this pipeline's loop only after `workflow-state pipeline claim` runs inside a session",
-        ),
+        None => Some(format!(
+            "no Claude Code session id (CLAUDE_CODE_SESSION_ID); the Stop hook enforces this pipeline's loop only after `workflow-state pipeline claim --feature {}` runs inside a session",
+            feature.name()
+        )),
     };
     Ok(Started {
         feature: feature.name().to_owned(),

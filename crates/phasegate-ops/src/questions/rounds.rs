@@ -208,7 +208,8 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
             context: Some(context.clone()),
             open_questions: Vec::new(),
             next: format!(
-                "Answer Q{n} yourself if the spec, the brief or the code answers it: `workflow-state rounds answer {phase} --text \"…\"`. If only a person can: `workflow-state rounds ask {phase}` (add `--file <question.json>` to offer options)."
+                "Answer Q{n} yourself if the spec, the brief or the code answers it: `workflow-state rounds answer {phase} --text \"…\" --feature {f}`. If only a person can: `workflow-state rounds ask {phase} --feature {f}` (add `--file <question.json>` to offer options).",
+                f = feature.name()
             ),
         },
         Decision::CapReached { open } => Recorded {
@@ -220,7 +221,8 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
             context: None,
             open_questions: open.clone(),
             next: format!(
-                "No rounds left. Write {name} yourself as a best effort, with a `## Open Questions` section listing each open question and what you assumed; then run `workflow-state rounds check {phase}`."
+                "No rounds left. Write {name} yourself as a best effort, with a `## Open Questions` section listing each open question and what you assumed; then run `workflow-state rounds check {phase} --feature {f}`.",
+                f = feature.name()
             ),
         },
     };

@@ -52,6 +52,7 @@ pub fn fail(
     given: Option<&str>,
     id: &str,
     output: Option<&str>,
+    command: Option<&str>,
     rollback: bool,
     session: Interaction,
 ) -> OpResult<Failed> {
@@ -66,7 +67,7 @@ pub fn fail(
     let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
     let attempts = s.build.attempts.get(&task.id).copied().unwrap_or(1);
     let output = output.unwrap_or("");
-    let error = build::classify(output);
+    let error = build::classify_run(command, output);
     let decision = build::decide_failure(&error, attempts, output);
     let error_type = serde_json::to_value(&error).ok().and_then(|v| v["type"].as_str().map(str::to_owned));
     s.build.failures.entry(task.id.clone()).or_default().push(phasegate_core::tasks::TaskFailureRecord {
@@ -104,24 +105,28 @@ pub fn fail(
         }
         _ => None,
     };
+    // The retry, spelled to run as printed: the feature named, the
+    // implementer the task was started with kept.
+    let by = s.build.implementers.get(&task.id).map(|b| format!(" --by {}", phasegate_core::paths::shell_word(b)));
+    let retry =
+        format!("`workflow-state tasks start {} --feature {}{}`", task.id, feature.name(), by.unwrap_or_default());
     let message = match (&stop, &decision.action) {
         (Some(why), _) => format!("The build stops: {why}. Report it to the user."),
-        (None, Action::Retry) => {
-            format!("{}. Fix it and retry: `workflow-state tasks start {}`.", decision.reason, task.id)
-        }
+        (None, Action::Retry) => format!("{}. Fix it and retry: {retry}.", decision.reason),
         (None, Action::InstallAndRetry) => format!(
-            "{}. Install {} with the project's package manager, then `workflow-state tasks start {}`.",
+            "{}. Install {} with the project's package manager, then {retry}.",
             decision.reason,
             decision.package.as_deref().unwrap_or("the missing package"),
-            task.id
         ),
         (None, Action::RebaseAndRetry) => {
-            format!(
-                "{}. Rebase on the current branch, resolve, then `workflow-state tasks start {}`.",
-                decision.reason, task.id
-            )
+            format!("{}. Rebase on the current branch, resolve, then {retry}.", decision.reason)
         }
-        (None, Action::Skip) => format!("{}: {} is skipped; go on with `tasks next`.", decision.reason, task.id),
+        (None, Action::Skip) => format!(
+            "{}: {} is skipped; go on with `workflow-state tasks next --feature {}`.",
+            decision.reason,
+            task.id,
+            feature.name()
+        ),
         (None, Action::Escalate) => format!("{}. The user decides (see escalation).", decision.reason),
     };
     let retro = format!(

@@ -128,7 +128,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     let batch = if max == 1 { list.next(PARALLEL_MAX).tasks.len() } else { 0 };
     let note = (batch > 1).then(|| {
         format!(
-            "{batch} tasks of this parallel phase can run at once: `workflow-state tasks next --parallel` gives the batch"
+            "{batch} tasks of this parallel phase can run at once: `workflow-state tasks next --parallel --feature {name}` gives the batch"
         )
     });
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
@@ -184,7 +184,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         if let Err(why) =
             build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
         {
-            return Err(Refusal::BuildStopped { why }.into());
+            return Err(Refusal::BuildStopped { why, feature: feature.name().to_owned() }.into());
         }
         // A checkpoint: the task's change is what differs from its start
         // commit, and a rollback returns to this snapshot of the working tree.

@@ -53,7 +53,9 @@ pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktr
     let (list, file) = read(guard.feature())?;
     let task = super::marks::task(&list, &file, id)?;
     if task.mark != Mark::InProgress {
-        return Err(Refusal::NotStarted { task: task.id.clone(), mark: task.mark }.into());
+        return Err(
+            Refusal::NotStarted { task: task.id.clone(), mark: task.mark, feature: feature.name().to_owned() }.into()
+        );
     }
     let (name, branch) = names(feature.name(), &task.id);
     let path = project.root().join(WORKTREES_DIR).join(&name);
@@ -116,7 +118,7 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> 
                 .map(|p| format!("CONFLICT (content): Merge conflict in {p}"))
                 .collect::<Vec<_>>()
                 .join("\n");
-            let failed = build::fail(env, Some(feature.name()), &task.id, Some(&output), false, session)?;
+            let failed = build::fail(env, Some(feature.name()), &task.id, Some(&output), None, false, session)?;
             return Ok(MergedTask {
                 feature: feature.name().to_owned(),
                 task: task.id,

@@ -230,8 +230,10 @@ pub fn review(
         (None, Some(last)) => last.agent.clone(),
         (None, None) => {
             return Err(OpError::Invalid(format!(
-                "{} has no review cycle yet: name its reviewer with --reviewer (candidates: `workflow-state tasks reviewers {}`)",
-                task.id, task.id
+                "{} has no review cycle yet: name its reviewer with --reviewer (candidates: `workflow-state tasks reviewers {} --feature {}`)",
+                task.id,
+                task.id,
+                feature.name()
             )));
         }
     };
@@ -348,11 +350,12 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
         (_, Some(Decision::Revise)) => (
             None,
             format!(
-                "{}, then review cycle {} with {} (`workflow-state tasks review {}`).{}",
+                "{}, then review cycle {} with {} (`workflow-state tasks review {} --feature {}`).{}",
                 fix_instruction(&task_implementer),
                 recorded.cycle + 1,
                 recorded.next_reviewer.as_deref().unwrap_or("the same reviewer"),
                 task.id,
+                feature.name(),
                 recorded.switch.as_ref().map(|s| format!(" Reviewer switched: {}.", s.reason)).unwrap_or_default()
             ),
         ),

@@ -81,7 +81,7 @@ fn a_second_sessions_edit_of_a_leased_file_is_denied_naming_the_owner_and_what_t
     let reason = denied(edit(&t, B, "src/a.rs"));
     assert!(reason.contains(&format!("src/a.rs is leased by session {A}")), "{reason}");
     assert!(reason.contains("ACTIVE, last seen 0 min ago"), "what the owner is doing: {reason}");
-    for what in ["wait", "take other work", "ask the user"] {
+    for what in ["Wait", "take other work", "ask the user"] {
         assert!(reason.contains(what), "{what}: {reason}");
     }
     // Who waits for whom is recorded; the conflict is logged once, not at every retry.
@@ -495,6 +495,7 @@ fn transitions_emit_their_events() {
         Some(&f),
         "T1",
         Some("error[E0425]: cannot find value"),
+        None,
         false,
         phasegate_ops::questions::ask::Interaction::Headless,
     )

@@ -80,11 +80,11 @@ fn recording_a_review_that_was_not_asked_names_the_real_command() {
 #[test]
 fn a_second_escalation_in_one_build_is_asked() {
     let (t, f) = setup();
-    let first = build::fail(&t.env(), None, "T1", Some("weird"), false, Interaction::Headless).unwrap();
+    let first = build::fail(&t.env(), None, "T1", Some("weird"), None, false, Interaction::Headless).unwrap();
     assert_eq!(first.escalation.unwrap().route, "suspend");
     ask::answer(&t.env(), &f, "Retry", None, Source::Cli).unwrap();
     marks::mark(&t.env(), None, "T1", MarkAction::Start, None).unwrap();
-    let second = build::fail(&t.env(), None, "T1", Some("weird again"), false, Interaction::Headless);
+    let second = build::fail(&t.env(), None, "T1", Some("weird again"), None, false, Interaction::Headless);
     assert!(
         !matches!(second, Err(OpError::Refused(Refusal::AnswerWaiting { .. }))),
         "the first answer was taken when T1 restarted: {second:?}"

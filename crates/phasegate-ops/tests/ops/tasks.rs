@@ -49,7 +49,7 @@ fn cycles(t: &Repo, f: &str) -> Value {
 }
 
 fn fail(t: &Repo, id: &str, output: &str) -> build::Failed {
-    build::fail(&t.env(), None, id, Some(output), false, Interaction::Headless).unwrap()
+    build::fail(&t.env(), None, id, Some(output), None, false, Interaction::Headless).unwrap()
 }
 
 const SYNTAX: &str = "src/a.ts(3,1): error TS1005: SyntaxError: Unexpected token '}'";
@@ -139,7 +139,7 @@ fn the_build_goes_on_for_120_minutes_from_the_first_start_and_stops_past_them() 
     assert!(n.ready.tasks.is_empty(), "{n:?}");
     assert_eq!(n.ready.reason.as_deref(), Some("the build stopped: Time limit exceeded (2 hours)"));
     let r = refusal(mark(&t, "T4", MarkAction::Start));
-    assert!(matches!(&r, Refusal::BuildStopped { why } if why.contains("Time limit")), "{r:?}");
+    assert!(matches!(&r, Refusal::BuildStopped { why, .. } if why.contains("Time limit")), "{r:?}");
     assert!(tasks_md(&t, &f).contains("- [ ] T4"), "a refused start ticks nothing");
 }
 
@@ -179,7 +179,14 @@ fn a_syntax_error_is_retried_twice_then_escalated_to_a_person() {
             (ErrorType::SyntaxError, BuildAction::Retry)
         );
         assert_eq!((failed.attempts, failed.mark), (attempt, Mark::Failed));
-        assert!(failed.message.contains("`workflow-state tasks start T1`"), "{}", failed.message);
+        // Regression: the retry lacked --feature (exit 2 with two features) and dropped --by.
+        assert!(
+            failed
+                .message
+                .contains(&format!("`workflow-state tasks start T1 --feature {f} --by phasegate:task-implementer`")),
+            "{}",
+            failed.message
+        );
         assert!(tasks_md(&t, &f).contains("- [!] T1"));
     }
     mark(&t, "T1", MarkAction::Start).unwrap();
@@ -234,7 +241,7 @@ fn more_than_three_failed_tasks_stop_the_build() {
 #[test]
 fn only_a_task_in_progress_can_fail() {
     let (t, _) = setup();
-    let r = refusal(build::fail(&t.env(), None, "T1", Some(SYNTAX), false, Interaction::Headless));
+    let r = refusal(build::fail(&t.env(), None, "T1", Some(SYNTAX), None, false, Interaction::Headless));
     assert!(matches!(r, Refusal::NotInProgress { mark: Mark::Pending, .. }), "{r:?}");
 }
 
@@ -244,7 +251,7 @@ fn a_rollback_puts_the_tasks_files_back_and_keeps_earlier_uncommitted_work() {
     t.write("notes.txt", "the user's own work\n");
     mark(&t, "T1", MarkAction::Start).unwrap();
     t.write("src/auth.rs", "fn login() { broken\n");
-    let failed = build::fail(&t.env(), None, "T1", Some(SYNTAX), true, Interaction::Headless).unwrap();
+    let failed = build::fail(&t.env(), None, "T1", Some(SYNTAX), None, true, Interaction::Headless).unwrap();
     assert_eq!(failed.rolled_back, ["src/auth.rs"]);
     assert!(!t.exists("src/auth.rs"), "the task's file is gone");
     assert_eq!(t.read("notes.txt"), "the user's own work\n");

@@ -28,6 +28,11 @@ pub struct FailArgs {
     /// The validation output that failed (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     output_file: Option<PathBuf>,
+    /// The command that failed (`cargo test`): a test runner, type checker
+    /// or linter that fails with no diagnostic the table recognises is a
+    /// failed validation, not an unknown error.
+    #[arg(long, value_name = "COMMAND")]
+    command: Option<String>,
     /// Put the files the task changed back as they were when it started.
     #[arg(long)]
     rollback: bool,
@@ -42,8 +47,15 @@ pub fn cmd_fail(args: FailArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         Some(f) => Some(input::read(f, "validation output", &ctx.env.cwd)?.text),
         None => None,
     };
-    let failed =
-        build::fail(&ctx.env, args.feature.get(), &args.id, output.as_deref(), args.rollback, args.session.get())?;
+    let failed = build::fail(
+        &ctx.env,
+        args.feature.get(),
+        &args.id,
+        output.as_deref(),
+        args.command.as_deref(),
+        args.rollback,
+        args.session.get(),
+    )?;
     ctx.out.json(&failed)?;
     Ok(ExitStatus::Success)
 }
