@@ -8,6 +8,7 @@ pub mod agents;
 pub mod brief;
 pub mod error;
 pub mod events;
+pub mod failpoint;
 pub mod feature;
 pub mod fs;
 pub mod git;
