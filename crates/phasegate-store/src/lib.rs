@@ -6,6 +6,7 @@
 
 pub mod agents;
 pub mod brief;
+pub mod creation;
 pub mod error;
 pub mod events;
 pub mod failpoint;
