@@ -423,28 +423,60 @@ pub fn snapshot(dir: &Path, skip: &[String]) -> Result<String, StoreError> {
 pub struct Restored {
     /// Paths put back as the snapshot had them (or removed: not there then).
     pub restored: Vec<String>,
-    /// Paths that changed but are not the task's, left as they are.
+    /// Paths that changed but are not provably the task's, left as they are.
     pub kept: Vec<String>,
     /// Where every file the rollback overwrote or removed was saved first.
     pub saved_in: Option<String>,
 }
 
+/// Which changed files a rollback may put back.
+#[derive(Debug, Clone, Copy)]
+pub enum RollbackScope<'a> {
+    /// The task declares these files (`Files:` in tasks.md): only they are
+    /// put back, or removed when the checkpoint did not have them.
+    Declared(&'a [String]),
+    /// The task declares no file, so no file is provably its: a file the
+    /// checkpoint has is put back (the version it replaces saved first), a
+    /// file made since is never removed: it may be the user's.
+    Undeclared,
+}
+
 /// Puts the working tree back as [`snapshot`] saw it, for the files that
-/// differ from it now (outside `skip`): a file of the snapshot gets its
-/// content and kind back (a symbolic link stays a link), a file that was
-/// not there is removed. With `only` (the task's declared files), other
-/// paths are left as they are and listed as kept: a file the user made
-/// meanwhile is theirs. Every file the rollback overwrites or removes is
-/// first copied under `backup`, so nothing is lost. Refused when HEAD is no
-/// longer `base`: commits are never undone.
+/// differ from it now (outside `skip`) and that `scope` lets it touch: a
+/// file of the snapshot gets its content and kind back (a symbolic link
+/// stays a link); a declared file that was not there is removed. Every
+/// other changed path is left as it is and listed as kept. Every file the
+/// rollback overwrites or removes is first copied under `backup` (named in
+/// [`Restored::saved_in`], and in the error if it stops half-way), so
+/// nothing is lost. Refused when HEAD is no longer `base`: commits are
+/// never undone.
 pub fn restore(
     dir: &Path,
     tree: &str,
     base: &str,
     skip: &[String],
-    only: Option<&[String]>,
+    scope: RollbackScope<'_>,
     backup: &Path,
 ) -> Result<Restored, StoreError> {
+    let mut out = Restored::default();
+    restore_into(dir, tree, base, skip, scope, backup, &mut out).map_err(|e| match &out.saved_in {
+        Some(saved) => StoreError::Invalid(format!(
+            "the rollback stopped half-way: {e}. The files it had overwritten or removed were saved first in {saved}; put back what you need from there"
+        )),
+        None => e,
+    })?;
+    Ok(out)
+}
+
+fn restore_into(
+    dir: &Path,
+    tree: &str,
+    base: &str,
+    skip: &[String],
+    scope: RollbackScope<'_>,
+    backup: &Path,
+    out: &mut Restored,
+) -> Result<(), StoreError> {
     let repo = open(dir)?;
     let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
     let head = repo.head().ok().and_then(|h| h.target()).map(|o| o.to_string());
@@ -461,9 +493,11 @@ pub fn restore(
     let mut opts = DiffOptions::new();
     opts.include_untracked(true).recurse_untracked_dirs(true).include_typechange(true);
     let diff = repo.diff_tree_to_workdir(Some(&tree), Some(&mut opts)).map_err(|e| StoreError::git(&root, e))?;
-    let mut out = Restored::default();
     let normalise = |p: &str| p.trim_start_matches("./").replace('\\', "/");
-    let declared: Option<Vec<String>> = only.map(|o| o.iter().map(|p| normalise(p)).collect());
+    let declared: Option<Vec<String>> = match scope {
+        RollbackScope::Declared(files) => Some(files.iter().map(|p| normalise(p)).collect()),
+        RollbackScope::Undeclared => None,
+    };
     for delta in diff.deltas() {
         let Some(rel) = delta.new_file().path().or_else(|| delta.old_file().path()).map(Path::to_path_buf) else {
             continue;
@@ -474,7 +508,12 @@ pub fn restore(
         {
             continue;
         }
-        if declared.as_ref().is_some_and(|d| !d.contains(&shown)) {
+        let allowed = match &declared {
+            Some(d) => d.contains(&shown),
+            // Not in the checkpoint: made since, by the task or the user.
+            None => tree.get_path(&rel).is_ok(),
+        };
+        if !allowed {
             out.kept.push(shown);
             continue;
         }
@@ -535,7 +574,7 @@ pub fn restore(
         }
         out.restored.push(shown);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Creates branch `branch` at the HEAD of the working tree around `dir` and
