@@ -97,11 +97,7 @@ fn branch_exists(env: &TestEnv, branch: &str) -> bool {
     git2::Repository::open(env.root()).unwrap().find_branch(branch, git2::BranchType::Local).is_ok()
 }
 
-/// Issue 22: `kill -9` during `feature new --worktree` left a worktree and
-/// branch that the next `feature new` did not take back, and the next
-/// feature reused the number. Killed at every step, the next creation takes
-/// back all that was made (a finished one stays) and gives out a number no
-/// folder, branch or worktree holds.
+/// Issue 22: kill -9 in `feature new --worktree` left its worktree and branch, and the next feature took its number.
 #[test]
 fn a_killed_feature_new_left_its_worktree_and_branch_and_its_number_was_reused() {
     for point in ["intent", "staged", "branch", "worktree", "meta", "renamed"] {
@@ -128,9 +124,7 @@ fn a_killed_feature_new_left_its_worktree_and_branch_and_its_number_was_reused()
     }
 }
 
-/// Issue 22: a half-checked-out worktree (the kill came during `git worktree
-/// add`) looked like one holding changes, so it was kept forever; a file
-/// missing from it is not work.
+/// Issue 22: a worktree whose checkout a kill cut short looked changed, so every later `feature new` kept it.
 #[test]
 fn a_feature_new_killed_during_the_checkout_left_a_worktree_that_looked_changed() {
     let env = kill_feature_new_at("feature-new:worktree");
@@ -153,9 +147,7 @@ fn a_feature_new_killed_during_the_checkout_left_a_worktree_that_looked_changed(
     assert!(!branch_exists(&env, "feature/001-x"));
 }
 
-/// Issue 22: what the user made in the worktree or on the branch of a
-/// killed `feature new` must survive the next one, be reported with what to
-/// do, and keep its number out of use.
+/// Issue 22: the user's work in a killed `feature new`'s worktree or branch must be kept, reported, its number taken.
 #[test]
 fn a_killed_feature_new_whose_worktree_or_branch_holds_user_work_is_kept_and_its_number_stays_taken() {
     // A new file in the worktree.

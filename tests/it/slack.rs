@@ -705,13 +705,7 @@ fn parents(slack: &FakeSlack) -> Vec<Value> {
     slack.messages(CHANNEL).into_iter().filter(is_parent).collect()
 }
 
-/// Issue 22: `kill -9` during `slack poll`, after the question was posted and
-/// before its thread was written down, still posted it twice: the next poll
-/// posted again whenever it could not read the channel's history (a rate
-/// limit, an outage), and it took another question's post with the same id
-/// (another clone of the repository, a cleaned `.claude/questions/`) for
-/// this one's. The post now carries a client token recorded before it; the
-/// next poll finds it by that token, and posts nothing while it cannot look.
+/// Issue 22: kill -9 between a question's Slack post and the write of its thread still posted it twice.
 #[test]
 fn a_slack_poll_killed_after_posting_posted_the_question_twice() {
     let s = Slacked::new();
@@ -752,9 +746,7 @@ fn a_slack_poll_killed_after_posting_posted_the_question_twice() {
     assert_eq!(s.poll()["answered"][0]["answer"], "List");
 }
 
-/// Issue 22: a post whose answer was lost (a proxy's 502, a timeout after
-/// Slack took it) cleared the intent as if nothing had gone out, and the
-/// next poll posted the question a second time.
+/// Issue 22: a post whose answer was lost (a 502, a timeout) cleared the intent, and the next poll posted it again.
 #[test]
 fn a_post_whose_answer_was_lost_was_posted_again() {
     let s = Slacked::new();

@@ -158,11 +158,7 @@ fn tasks_list_prints_docs_parallel_parallel() {
     );
 }
 
-/// Issue 22: `tasks fail --rollback` of a task that declares no files removed
-/// every file made since it started, the user's own included, and did not
-/// say where the copies went. Now only files the checkpoint has are put back
-/// (each saved first), a new file is kept and listed, and the output names
-/// the folder of the copies (`savedIn`, and in its message).
+/// Issue 22: a rollback of a task that declares no files removed the user's new files and hid where copies went.
 #[test]
 fn a_rollback_of_a_task_that_declares_no_files_removed_the_users_new_files() {
     let (env, _) = setup("- [ ] T1: Tidy the readme\n");
