@@ -4,8 +4,8 @@
 //! and hooks that print commands, each printed `workflow-state …` command
 //! taken out of what was printed (text, JSON strings, hook context) and run
 //! right there. A printed command may be refused by a workflow rule (exit
-//! 1) — the state moved on — but never be a usage error or ask which
-//! feature is meant (exit 2).
+//! 1, the state moved on), but it is never a usage error, never asks which
+//! feature is meant (exit 2), and always ends by itself.
 
 use serde_json::{Value, json};
 

@@ -93,11 +93,16 @@ fn a_refused_feature_new_worktree_deletes_the_users_branch_or_folder() {
     env.ws(&["feature", "new", "x", "--worktree"]).code(2).stderr_has("branch feature/001-x already exists");
     assert_eq!(git(root, &["rev-parse", "feature/001-x"]), theirs, "the user's branch is intact");
     assert!(!env.path("docs/features/001-x").exists());
-    // The folder.
+    // The folder: its number is not given out (issue 22), so nothing is
+    // refused, and nothing of it is touched.
     let env = TestEnv::new();
     env.write(".worktrees/001-y/notes.txt", "the user's notes\n");
-    env.ws(&["feature", "new", "y", "--worktree"]).code(2).stderr_has(".worktrees/001-y already exists");
+    assert_eq!(env.ws(&["feature", "new", "y", "--worktree", "--json"]).ok().json()["name"], "002-y");
     assert_eq!(env.read(".worktrees/001-y/notes.txt"), "the user's notes\n");
+    // A folder git knows as a worktree of that name is refused.
+    std::fs::create_dir_all(env.path(".git/worktrees/003-w")).unwrap();
+    env.ws(&["feature", "new", "w", "--worktree"]).code(2).stderr_has("git already has a worktree named 003-w");
+    assert!(env.path(".git/worktrees/003-w").exists() && !env.path("docs/features/003-w").exists());
     // A later creation goes through, and undoes nothing of the user's.
     env.ws(&["feature", "new", "z", "--worktree"]).ok();
     assert_eq!(env.read(".worktrees/001-y/notes.txt"), "the user's notes\n");

@@ -692,3 +692,79 @@ fn the_pollers_log_suggests_phase_start_without_a_phase() {
     assert!(line.contains("001-a can go on: /phasegate:brainstorm (or /phasegate:auto)"), "{line}");
     assert!(!line.contains("phase start"), "{line}");
 }
+
+/// A question asked without Slack at hand (no token, no API URL): on record,
+/// not posted; the next `slack poll` posts it.
+fn ask_unposted(env: &crate::util::TestEnv, feature: &str) {
+    let file = env.write("q.json", BLOCKING);
+    env.ws(&["question", "ask", "--file", file.to_str().unwrap(), "--headless", "--feature", feature]).ok();
+}
+
+fn parents(slack: &FakeSlack) -> Vec<Value> {
+    let is_parent = |m: &Value| m.get("thread_ts").is_none_or(|t| *t == m["ts"]);
+    slack.messages(CHANNEL).into_iter().filter(is_parent).collect()
+}
+
+/// Issue 22: kill -9 between a question's Slack post and the write of its thread still posted it twice.
+#[test]
+fn a_slack_poll_killed_after_posting_posted_the_question_twice() {
+    let s = Slacked::new();
+    // Another clone posted a question with the same id to the same channel.
+    let other = crate::util::TestEnv::new();
+    other.write(
+        ".phasegate/questions.config.json",
+        &format!(r#"{{"slack": {{"channels": {{"feature": "{CHANNEL}"}}, "background": false}}}}"#),
+    );
+    assert_eq!(other.feature("a", "standard"), s.feature);
+    ask_unposted(&other, &s.feature);
+    let mut poll = other.ws(&["slack", "poll"]).env("PHASEGATE_SLACK_API_URL", &s.slack.base_url());
+    for (k, v) in &s.tokens {
+        poll = poll.env(k, v);
+    }
+    poll.ok();
+    let theirs = parents(&s.slack)[0]["ts"].as_str().unwrap().to_owned();
+
+    ask_unposted(&s.env, &s.feature);
+    let killed = s.ws(&["slack", "poll"]).env("PHASEGATE_FAILPOINT", "slack-poll:posted").output();
+    assert_eq!(killed.code, None, "not killed:\n{}", killed.report());
+    let ours = parents(&s.slack)[1]["ts"].as_str().unwrap().to_owned();
+    let token = s.marker()["delivery"]["postRef"].as_str().unwrap().to_owned();
+    assert!(s.marker()["slack_thread_ts"].is_null() && s.marker()["delivery"]["postingSince"].is_string());
+    assert!(parents(&s.slack)[1]["text"].as_str().unwrap().contains(&token));
+
+    // The history cannot be read: nothing is posted.
+    s.slack.fail_next(1, 503);
+    let out = s.ws(&["slack", "poll", "--json"]).code(3);
+    assert!(out.stdout.contains("history cannot be read"), "{}", out.report());
+    assert_eq!(parents(&s.slack).len(), 2, "posted again while it could not look");
+    // It can: the post is found by its token, not the other clone's by its id.
+    assert_eq!(s.poll()["posted"][0], "001-a.1");
+    assert_eq!(parents(&s.slack).len(), 2, "posted again");
+    assert_eq!(s.marker()["slack_thread_ts"], ours.as_str(), "the other clone's thread {theirs} was taken");
+    assert!(s.marker()["delivery"].get("postRef").is_none() && s.marker()["delivery"].get("postingSince").is_none());
+    s.slack.add_human_reply(CHANNEL, &ours, "U0ALICE", "List");
+    assert_eq!(s.poll()["answered"][0]["answer"], "List");
+}
+
+/// Issue 22: a post whose answer was lost (a 502, a timeout) cleared the intent, and the next poll posted it again.
+#[test]
+fn a_post_whose_answer_was_lost_was_posted_again() {
+    let s = Slacked::new();
+    ask_unposted(&s.env, &s.feature);
+    s.slack.lose_answer_next(1);
+    let out = s.ws(&["slack", "poll", "--json"]).code(3);
+    assert!(out.stdout.contains("HTTP 502"), "{}", out.report());
+    assert_eq!(parents(&s.slack).len(), 1);
+    assert!(s.marker()["delivery"]["postingSince"].is_string(), "{}", s.marker());
+    assert_eq!(s.poll()["posted"][0], "001-a.1");
+    assert_eq!(parents(&s.slack).len(), 1, "posted twice");
+    assert_eq!(s.marker()["slack_thread_ts"], parents(&s.slack)[0]["ts"]);
+    // A post Slack refused is retried as before (nothing went out).
+    let s = Slacked::new();
+    ask_unposted(&s.env, &s.feature);
+    s.slack.rate_limit_next(4, 0);
+    s.ws(&["slack", "poll"]).code(3);
+    assert!(s.marker()["delivery"].get("postingSince").is_none(), "{}", s.marker());
+    assert_eq!(s.poll()["posted"][0], "001-a.1");
+    assert_eq!(parents(&s.slack).len(), 1);
+}

@@ -157,3 +157,37 @@ fn tasks_list_prints_docs_parallel_parallel() {
         "{out}"
     );
 }
+
+/// Issue 22: a rollback of a task that declares no files removed the user's new files and hid where copies went.
+#[test]
+fn a_rollback_of_a_task_that_declares_no_files_removed_the_users_new_files() {
+    let (env, _) = setup("- [ ] T1: Tidy the readme\n");
+    env.write("notes/plan.md", "the user's draft\n");
+    crate::util::commit_all(env.root());
+    env.ws(&["tasks", "start", "T1"]).ok();
+    // The task edits a tracked file and deletes one; the user writes a new file.
+    env.write("README.md", "test repo\nhalf an edit\n");
+    std::fs::remove_file(env.path("notes/plan.md")).unwrap();
+    env.write("notes/ideas.md", "the user's new ideas\n");
+    let out = env.outer().join("out.txt");
+    std::fs::write(&out, "error: unexpected end of file").unwrap();
+    let failed = env
+        .ws(&["tasks", "fail", "T1", "--output-file", out.to_str().unwrap(), "--rollback", "--headless"])
+        .ok()
+        .json();
+    assert_eq!(env.read("notes/ideas.md"), "the user's new ideas\n", "{failed}");
+    assert_eq!(failed["kept"], serde_json::json!(["notes/ideas.md"]), "{failed}");
+    let mut back: Vec<&str> = failed["rolledBack"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    back.sort();
+    assert_eq!(back, ["README.md", "notes/plan.md"], "{failed}");
+    assert_eq!(env.read("README.md"), "test repo\n");
+    assert_eq!(env.read("notes/plan.md"), "the user's draft\n");
+    let saved = failed["savedIn"].as_str().unwrap();
+    assert!(saved.contains("/.git/phasegate/rollback/"), "{failed}");
+    assert_eq!(
+        std::fs::read_to_string(std::path::Path::new(saved).join("README.md")).unwrap(),
+        "test repo\nhalf an edit\n"
+    );
+    let message = failed["message"].as_str().unwrap();
+    assert!(message.contains(saved) && message.contains("notes/ideas.md"), "{message}");
+}

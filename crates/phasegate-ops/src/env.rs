@@ -13,6 +13,9 @@ use crate::error::OpError;
 
 /// Milliseconds a writer waits for a feature's lock (default 10000).
 pub const LOCK_TIMEOUT_MS: &str = "PHASEGATE_LOCK_TIMEOUT_MS";
+/// Tests only: the crash point a binary built with the store's
+/// `failpoints` feature dies at (see `phasegate_store::failpoint`).
+pub use phasegate_store::failpoint::FAILPOINT;
 /// The Claude Code session running a command; set by Claude Code for hooks
 /// and for the Bash tool.
 pub const SESSION_ID: &str = "CLAUDE_CODE_SESSION_ID";

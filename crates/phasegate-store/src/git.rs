@@ -70,16 +70,17 @@ fn open(dir: &Path) -> Result<Repository, StoreError> {
     Repository::discover(dir).map_err(|e| StoreError::git(dir, e))
 }
 
-/// Refuses, before anything is created, a worktree whose branch or folder
-/// already exists: both may hold the user's work.
-pub fn check_worktree_free(layout: &RepoLayout, path: &Path, branch: &str) -> Result<(), StoreError> {
+/// Refuses, before anything is created, a worktree whose branch, folder or
+/// git record (`.git/worktrees/<name>`) already exists: each may hold the
+/// user's work. Returns the commit the branch is to start from (HEAD now).
+pub fn check_worktree_free(layout: &RepoLayout, name: &str, path: &Path, branch: &str) -> Result<String, StoreError> {
     let repo = Repository::open(&layout.main_root).map_err(|e| StoreError::git(&layout.main_root, e))?;
-    if repo.head().and_then(|h| h.peel_to_commit()).is_err() {
+    let Ok(head) = repo.head().and_then(|h| h.peel_to_commit()) else {
         return Err(StoreError::Invalid(format!(
             "--worktree needs a commit to branch from, and {} has none yet; make an initial commit first",
             layout.main_root.display()
         )));
-    }
+    };
     if repo.find_branch(branch, git2::BranchType::Local).is_ok() {
         return Err(StoreError::Invalid(format!(
             "branch {branch} already exists (it is left as it is); delete it yourself if it is unused (git branch -D {branch}) or choose another slug"
@@ -91,15 +92,33 @@ pub fn check_worktree_free(layout: &RepoLayout, path: &Path, branch: &str) -> Re
             path.display()
         )));
     }
-    Ok(())
+    let record = worktree_record(layout, name);
+    if crate::fs::exists_entry(&record) {
+        return Err(StoreError::Invalid(format!(
+            "git already has a worktree named {name} ({}); remove it if it is unused (git worktree prune, or git worktree remove <its folder>), or choose another slug",
+            record.display()
+        )));
+    }
+    Ok(head.id().to_string())
 }
 
-/// Creates branch `branch` at HEAD; returns the commit it points at.
-pub fn create_branch(layout: &RepoLayout, branch: &str) -> Result<String, StoreError> {
+/// Whether the local branch `branch` exists (false when git cannot tell).
+pub fn branch_exists(layout: &RepoLayout, branch: &str) -> bool {
+    Repository::open(&layout.main_root).is_ok_and(|r| r.find_branch(branch, git2::BranchType::Local).is_ok())
+}
+
+/// Where git keeps its record of the linked worktree `name`.
+fn worktree_record(layout: &RepoLayout, name: &str) -> PathBuf {
+    layout.common_dir.join("worktrees").join(name)
+}
+
+/// Creates branch `branch` at commit `at`.
+pub fn create_branch(layout: &RepoLayout, branch: &str, at: &str) -> Result<(), StoreError> {
     let repo = Repository::open(&layout.main_root).map_err(|e| StoreError::git(&layout.main_root, e))?;
-    let head = repo.head().and_then(|h| h.peel_to_commit()).map_err(|e| StoreError::git(&layout.main_root, e))?;
-    repo.branch(branch, &head, false).map_err(|e| StoreError::git(&layout.main_root, e))?;
-    Ok(head.id().to_string())
+    let commit =
+        Oid::from_str(at).and_then(|o| repo.find_commit(o)).map_err(|e| StoreError::git(&layout.main_root, e))?;
+    repo.branch(branch, &commit, false).map_err(|e| StoreError::git(&layout.main_root, e))?;
+    Ok(())
 }
 
 /// Adds a worktree for the existing branch `branch` at `path`.
@@ -118,50 +137,130 @@ pub fn add_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str) 
     Ok(())
 }
 
-/// What an interrupted or failed creation made, and so may take back.
+/// What a creation planned, and so may have made (wholly or in part) when
+/// it was killed: each step is on record before it is taken.
 #[derive(Debug, Clone, Default)]
-pub struct Made<'a> {
-    /// The branch was created here, at this commit.
+pub struct Planned<'a> {
+    /// The branch, to be created at this commit.
     pub branch_at: Option<&'a str>,
-    /// The worktree was added here.
+    /// The worktree was about to be added (or was added).
     pub worktree: bool,
 }
 
-/// Undoes what a creation that did not finish made, and nothing else: its
-/// worktree while it holds no change and no untracked file, and its branch
-/// while it still points where it was created and no worktree uses it.
-/// Anything that holds work is left, and the reason returned. Best effort.
-pub fn undo_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str, made: &Made<'_>) -> Vec<String> {
-    let mut kept = Vec::new();
-    let Ok(repo) = Repository::open(&layout.main_root) else { return kept };
-    let mut worktree_gone = !made.worktree;
-    if made.worktree {
-        match worktree_is_clean(path) {
-            Ok(true) => {
+/// What [`undo_worktree`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Undone {
+    /// What was taken back.
+    pub removed: Vec<String>,
+    /// What holds work and was left as it is, with the reason.
+    pub kept: Vec<String>,
+    /// The branch or the worktree is left (the feature's number stays taken).
+    pub left_something: bool,
+}
+
+/// Takes back what a creation that did not finish made, and nothing else:
+/// its worktree (folder and git's record) while it holds nothing that is
+/// not in the commit it started from, a half-made one included (a missing
+/// file is not work; a new or changed file is), and its branch while it
+/// still points at that commit. The checks that preceded the plan proved
+/// that none of these existed before, so what exists now is the creation's,
+/// or the user's work since, which is kept. Best effort.
+pub fn undo_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str, planned: &Planned<'_>) -> Undone {
+    let mut out = Undone::default();
+    let shown = crate::fs::relative(path, &layout.main_root).display().to_string();
+    let Ok(repo) = Repository::open(&layout.main_root) else {
+        out.kept.push(format!(
+            "{} cannot be opened; {shown} and branch {branch} are left as they are",
+            layout.main_root.display()
+        ));
+        out.left_something = true;
+        return out;
+    };
+    let record = worktree_record(layout, name);
+    let mut worktree_gone = true;
+    if planned.worktree && (crate::fs::exists_entry(path) || crate::fs::exists_entry(&record)) {
+        match holds_work(path, planned.branch_at) {
+            Ok(None) => {
                 if let Ok(wt) = repo.find_worktree(name) {
                     let mut opts = WorktreePruneOptions::new();
                     opts.valid(true).working_tree(true).locked(false);
                     let _ = wt.prune(Some(&mut opts));
                 }
-                if path.starts_with(&layout.main_root) && path.is_dir() {
+                if path.starts_with(&layout.main_root) && fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
                     let _ = fs::remove_dir_all(path);
                 }
-                worktree_gone = true;
+                // A record git cannot read (the creation died writing it).
+                if crate::fs::exists_entry(&record) {
+                    let _ = fs::remove_dir_all(&record);
+                }
+                worktree_gone = !crate::fs::exists_entry(path) && !crate::fs::exists_entry(&record);
+                if worktree_gone {
+                    out.removed.push(format!("worktree {shown}"));
+                } else {
+                    out.kept.push(format!("worktree {shown} could not be removed"));
+                }
             }
-            Ok(false) => kept.push(format!("{} holds changes; it is left as it is", path.display())),
-            Err(e) => kept.push(format!("{}: {e}; it is left as it is", path.display())),
+            Ok(Some(why)) => {
+                out.kept.push(format!("worktree {shown} {why}"));
+                worktree_gone = false;
+            }
+            Err(e) => {
+                out.kept.push(format!("worktree {shown} cannot be inspected ({e})"));
+                worktree_gone = false;
+            }
         }
     }
-    if let (Some(at), true) = (made.branch_at, worktree_gone)
+    if let Some(at) = planned.branch_at
         && let Ok(mut b) = repo.find_branch(branch, git2::BranchType::Local)
     {
-        if b.get().target().map(|o| o.to_string()).as_deref() == Some(at) {
-            let _ = b.delete();
+        if !worktree_gone {
+            out.kept.push(format!("branch {branch}, checked out in that worktree"));
+        } else if b.get().target().map(|o| o.to_string()).as_deref() != Some(at) {
+            out.kept.push(format!("branch {branch} has commits made since"));
         } else {
-            kept.push(format!("branch {branch} has new commits; it is left as it is"));
+            match b.delete() {
+                Ok(()) => out.removed.push(format!("branch {branch}")),
+                Err(e) => out.kept.push(format!("branch {branch} could not be deleted ({})", e.message())),
+            }
         }
     }
-    kept
+    out.left_something = !out.kept.is_empty();
+    out
+}
+
+/// Why the folder `path` of a worktree that was being made at commit `base`
+/// holds work (None: removing it loses nothing). A file that differs from
+/// `base` or is not in it (and is not ignored) is work; a file missing (a
+/// checkout cut short) is not. A folder that is not a working tree yet may
+/// hold git's `.git` file only.
+fn holds_work(path: &Path, base: Option<&str>) -> Result<Option<String>, StoreError> {
+    let Ok(meta) = fs::symlink_metadata(path) else { return Ok(None) };
+    if !meta.is_dir() {
+        return Ok(Some("is not a folder".to_owned()));
+    }
+    let Ok(repo) = Repository::open(path) else {
+        let mut entries = fs::read_dir(path).at("list", path)?;
+        let only_git_file = entries.all(|e| e.is_ok_and(|e| e.file_name() == ".git"));
+        return Ok((!only_git_file).then(|| "holds files and is not a git working tree".to_owned()));
+    };
+    let tree = match base {
+        Some(at) => Oid::from_str(at).and_then(|o| repo.find_commit(o)).and_then(|c| c.tree()),
+        None => repo.head().and_then(|h| h.peel_to_tree()),
+    }
+    .map_err(|e| StoreError::git(path, e))?;
+    let mut opts = DiffOptions::new();
+    opts.include_untracked(true).recurse_untracked_dirs(true).include_ignored(false).include_typechange(true);
+    let diff = repo.diff_tree_to_workdir(Some(&tree), Some(&mut opts)).map_err(|e| StoreError::git(path, e))?;
+    let changed: Vec<String> = diff
+        .deltas()
+        .filter(|d| d.status() != git2::Delta::Deleted)
+        .filter_map(|d| d.new_file().path().map(|p| p.to_string_lossy().into_owned()))
+        .collect();
+    Ok(match changed.as_slice() {
+        [] => None,
+        [one] => Some(format!("holds a change ({one})")),
+        [first, ..] => Some(format!("holds {} changes ({first}, ...)", changed.len())),
+    })
 }
 
 /// Whether the worktree at `path` has no change to a tracked file and no
@@ -324,28 +423,60 @@ pub fn snapshot(dir: &Path, skip: &[String]) -> Result<String, StoreError> {
 pub struct Restored {
     /// Paths put back as the snapshot had them (or removed: not there then).
     pub restored: Vec<String>,
-    /// Paths that changed but are not the task's, left as they are.
+    /// Paths that changed but are not provably the task's, left as they are.
     pub kept: Vec<String>,
     /// Where every file the rollback overwrote or removed was saved first.
     pub saved_in: Option<String>,
 }
 
+/// Which changed files a rollback may put back.
+#[derive(Debug, Clone, Copy)]
+pub enum RollbackScope<'a> {
+    /// The task declares these files (`Files:` in tasks.md): only they are
+    /// put back, or removed when the checkpoint did not have them.
+    Declared(&'a [String]),
+    /// The task declares no file, so no file is provably its: a file the
+    /// checkpoint has is put back (the version it replaces saved first), a
+    /// file made since is never removed: it may be the user's.
+    Undeclared,
+}
+
 /// Puts the working tree back as [`snapshot`] saw it, for the files that
-/// differ from it now (outside `skip`): a file of the snapshot gets its
-/// content and kind back (a symbolic link stays a link), a file that was
-/// not there is removed. With `only` (the task's declared files), other
-/// paths are left as they are and listed as kept: a file the user made
-/// meanwhile is theirs. Every file the rollback overwrites or removes is
-/// first copied under `backup`, so nothing is lost. Refused when HEAD is no
-/// longer `base`: commits are never undone.
+/// differ from it now (outside `skip`) and that `scope` lets it touch: a
+/// file of the snapshot gets its content and kind back (a symbolic link
+/// stays a link); a declared file that was not there is removed. Every
+/// other changed path is left as it is and listed as kept. Every file the
+/// rollback overwrites or removes is first copied under `backup` (named in
+/// [`Restored::saved_in`], and in the error if it stops half-way), so
+/// nothing is lost. Refused when HEAD is no longer `base`: commits are
+/// never undone.
 pub fn restore(
     dir: &Path,
     tree: &str,
     base: &str,
     skip: &[String],
-    only: Option<&[String]>,
+    scope: RollbackScope<'_>,
     backup: &Path,
 ) -> Result<Restored, StoreError> {
+    let mut out = Restored::default();
+    restore_into(dir, tree, base, skip, scope, backup, &mut out).map_err(|e| match &out.saved_in {
+        Some(saved) => StoreError::Invalid(format!(
+            "the rollback stopped half-way: {e}. The files it had overwritten or removed were saved first in {saved}; put back what you need from there"
+        )),
+        None => e,
+    })?;
+    Ok(out)
+}
+
+fn restore_into(
+    dir: &Path,
+    tree: &str,
+    base: &str,
+    skip: &[String],
+    scope: RollbackScope<'_>,
+    backup: &Path,
+    out: &mut Restored,
+) -> Result<(), StoreError> {
     let repo = open(dir)?;
     let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
     let head = repo.head().ok().and_then(|h| h.target()).map(|o| o.to_string());
@@ -362,9 +493,11 @@ pub fn restore(
     let mut opts = DiffOptions::new();
     opts.include_untracked(true).recurse_untracked_dirs(true).include_typechange(true);
     let diff = repo.diff_tree_to_workdir(Some(&tree), Some(&mut opts)).map_err(|e| StoreError::git(&root, e))?;
-    let mut out = Restored::default();
     let normalise = |p: &str| p.trim_start_matches("./").replace('\\', "/");
-    let declared: Option<Vec<String>> = only.map(|o| o.iter().map(|p| normalise(p)).collect());
+    let declared: Option<Vec<String>> = match scope {
+        RollbackScope::Declared(files) => Some(files.iter().map(|p| normalise(p)).collect()),
+        RollbackScope::Undeclared => None,
+    };
     for delta in diff.deltas() {
         let Some(rel) = delta.new_file().path().or_else(|| delta.old_file().path()).map(Path::to_path_buf) else {
             continue;
@@ -375,7 +508,12 @@ pub fn restore(
         {
             continue;
         }
-        if declared.as_ref().is_some_and(|d| !d.contains(&shown)) {
+        let allowed = match &declared {
+            Some(d) => d.contains(&shown),
+            // Not in the checkpoint: made since, by the task or the user.
+            None => tree.get_path(&rel).is_ok(),
+        };
+        if !allowed {
             out.kept.push(shown);
             continue;
         }
@@ -436,7 +574,7 @@ pub fn restore(
         }
         out.restored.push(shown);
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Creates branch `branch` at the HEAD of the working tree around `dir` and

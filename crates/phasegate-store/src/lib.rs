@@ -7,8 +7,10 @@
 pub mod agents;
 pub mod brief;
 pub mod commit;
+pub mod creation;
 pub mod error;
 pub mod events;
+pub mod failpoint;
 pub mod feature;
 pub mod fs;
 pub mod git;

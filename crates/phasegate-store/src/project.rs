@@ -3,20 +3,15 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use chrono::{DateTime, Utc};
-use phasegate_core::Mode;
-use phasegate_core::feature::{META_FILE, Meta, Workflow};
+use phasegate_core::feature::{META_FILE, Meta};
 use phasegate_core::slug;
-use serde::{Deserialize, Serialize};
 
 use crate::error::{IoContext, StoreError};
-use crate::feature::{Feature, render_meta};
+use crate::feature::Feature;
 use crate::fs as sfs;
 use crate::git::{self, RepoLayout};
 use crate::index::{self, Stamp};
-use crate::lock::FileLock;
 
 /// Where features live, relative to the project root.
 pub const FEATURES_DIR: &str = "docs/features";
@@ -288,7 +283,7 @@ impl Project {
         Ok(listed)
     }
 
-    fn stamp(&self) -> Stamp {
+    pub(crate) fn stamp(&self) -> Stamp {
         Stamp::now(&self.features_dir(), self.repo.as_ref().map(|r| r.head_file()).as_deref())
     }
 
@@ -423,168 +418,6 @@ impl Project {
             WorktreeStatus::Outside { worktree: canonical }
         }
     }
-
-    /// Creates `docs/features/<NNN>-<slug>/` with a fresh `.meta.json`; with
-    /// `worktree`, also a branch `feature/<NNN>-<slug>` and a git worktree in
-    /// `.worktrees/<NNN>-<slug>`.
-    ///
-    /// All or nothing: the folder is assembled under a hidden name and renamed
-    /// into place last; an intent record says what was made so far, so that a
-    /// creation killed half-way (or failing) is undone, now or by the next
-    /// `feature new`, instead of leaving an empty folder, or a branch and
-    /// worktree with no feature.
-    pub fn create_feature(
-        &self,
-        slug: &str,
-        mode: Mode,
-        workflow: Workflow,
-        worktree: bool,
-        now: DateTime<Utc>,
-        timeout: Duration,
-    ) -> Result<(Feature, Meta), StoreError> {
-        slug::validate(slug).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        let features_dir = self.features_dir();
-        sfs::confine(&self.root, &features_dir.join("x"))?;
-        let _guard = FileLock::acquire(&self.lock_dir().join("features.lock"), timeout)?;
-        let intent_path = self.runtime_dir().join("journal").join("feature-new.json");
-        self.undo_interrupted_creation(&intent_path)?;
-        let repo = match (worktree, &self.repo) {
-            (false, _) => None,
-            (true, Some(r)) => Some(r),
-            (true, None) => {
-                return Err(StoreError::Invalid(format!(
-                    "--worktree needs a git repository, and {} is not in one",
-                    self.root.display()
-                )));
-            }
-        };
-        let id = format!("{:03}", self.next_id()?);
-        let name = format!("{id}-{slug}");
-        let dir = features_dir.join(&name);
-        let staged = features_dir.join(format!(".{name}.creating"));
-        let mut meta = Meta::new(id, slug.to_owned(), mode, now);
-        meta.workflow = workflow;
-        let mut intent = Intent {
-            name: name.clone(),
-            staged: staged.clone(),
-            worktree: repo.map(|_| IntentWorktree {
-                path: self.root.join(WORKTREES_DIR).join(&name),
-                branch: format!("feature/{name}"),
-                branch_at: None,
-                worktree_made: false,
-            }),
-        };
-        // A branch or folder that exists may hold the user's work: refused
-        // before anything is made, so a refusal takes nothing back.
-        if let (Some(repo), Some(wt)) = (repo, &intent.worktree) {
-            git::check_worktree_free(repo, &wt.path, &wt.branch)?;
-        }
-        if sfs::exists_entry(&staged) || sfs::exists_entry(&dir) {
-            return Err(StoreError::Invalid(format!(
-                "{} already exists (it is left as it is); remove it if it is unused",
-                if sfs::exists_entry(&dir) { dir.display() } else { staged.display() }
-            )));
-        }
-        sfs::create_dir_all(intent_path.parent().expect("the intent lives in a folder"))?;
-        let write_intent =
-            |i: &Intent| sfs::write_atomic(&intent_path, &serde_json::to_vec(i).expect("an intent serialises"));
-        write_intent(&intent)?;
-        let before = self.stamp();
-        let made = (|| -> Result<(), StoreError> {
-            sfs::create_dir_all(&staged)?;
-            let planned = intent.worktree.as_ref().map(|wt| (wt.path.clone(), wt.branch.clone()));
-            if let (Some(repo), Some((path, branch))) = (repo, planned) {
-                // Each step is on record before the next, so an undo takes
-                // back exactly what was made.
-                let at = git::create_branch(repo, &branch)?;
-                if let Some(wt) = intent.worktree.as_mut() {
-                    wt.branch_at = Some(at);
-                }
-                write_intent(&intent)?;
-                git::add_worktree(repo, &name, &path, &branch)?;
-                if let Some(wt) = intent.worktree.as_mut() {
-                    wt.worktree_made = true;
-                }
-                write_intent(&intent)?;
-                git::exclude(&repo.common_dir, &format!("/{WORKTREES_DIR}/"))?;
-                meta.worktree = Some(format!("{WORKTREES_DIR}/{name}"));
-                meta.branch = Some(branch);
-            }
-            sfs::write_atomic(&staged.join(META_FILE), render_meta(&meta).as_bytes())?;
-            fs::rename(&staged, &dir).at("move into place", &dir)?;
-            sfs::sync_dir(&features_dir);
-            Ok(())
-        })();
-        if let Err(e) = made {
-            self.undo(&intent);
-            let _ = sfs::remove_if_exists(&intent_path);
-            return Err(e);
-        }
-        sfs::remove_if_exists(&intent_path)?;
-        index::note_created(&self.runtime_dir(), &name, &before, self.stamp())?;
-        Ok((self.feature_for_dir(dir), meta))
-    }
-
-    fn undo_interrupted_creation(&self, intent_path: &Path) -> Result<(), StoreError> {
-        let Some(text) = sfs::read_optional(intent_path)? else { return Ok(()) };
-        if let Ok(intent) = serde_json::from_str::<Intent>(&text) {
-            // Renamed into place: the creation finished; nothing to undo.
-            if !sfs::exists_entry(&self.features_dir().join(&intent.name).join(META_FILE)) {
-                self.undo(&intent);
-            }
-        }
-        sfs::remove_if_exists(intent_path).map(drop)
-    }
-
-    /// Takes back what a creation made, and only that (see
-    /// [`git::undo_worktree`]).
-    fn undo(&self, intent: &Intent) {
-        if intent.staged.starts_with(self.features_dir()) && intent.staged.is_dir() {
-            let _ = fs::remove_dir_all(&intent.staged);
-        }
-        if let (Some(repo), Some(wt)) = (&self.repo, &intent.worktree) {
-            let made = git::Made { branch_at: wt.branch_at.as_deref(), worktree: wt.worktree_made };
-            git::undo_worktree(repo, &intent.name, &wt.path, &wt.branch, &made);
-        }
-    }
-
-    fn next_id(&self) -> Result<u32, StoreError> {
-        let dir = self.features_dir();
-        let mut max = 0;
-        match fs::read_dir(&dir) {
-            Ok(entries) => {
-                for entry in entries {
-                    let entry = entry.at("list", &dir)?;
-                    if let Some((n, _)) = entry.file_name().to_str().and_then(split_feature_name) {
-                        max = max.max(n);
-                    }
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e).at("list", dir),
-        }
-        Ok(max.saturating_add(1))
-    }
-}
-
-/// What a `feature new` in progress has made, so it can be undone.
-#[derive(Debug, Serialize, Deserialize)]
-struct Intent {
-    name: String,
-    staged: PathBuf,
-    worktree: Option<IntentWorktree>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct IntentWorktree {
-    path: PathBuf,
-    branch: String,
-    /// The commit the branch was created at, once this creation made it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    branch_at: Option<String>,
-    /// This creation added the worktree.
-    #[serde(default)]
-    worktree_made: bool,
 }
 
 /// Reads every candidate with `read` (None: leave it out). Many folders are

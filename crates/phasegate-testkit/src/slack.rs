@@ -181,6 +181,13 @@ impl FakeSlack {
         self.lock().faults.extend((0..n).map(|_| Fault::Status(status)));
     }
 
+    /// The next `n` requests are carried out (a message is posted), but
+    /// their answers are lost: the caller gets HTTP 502, as from a proxy
+    /// that timed out after Slack did the work.
+    pub fn lose_answer_next(&self, n: usize) {
+        self.lock().faults.extend((0..n).map(|_| Fault::LoseAnswer));
+    }
+
     /// The next `n` requests get HTTP 200 with an HTML body, as from a
     /// captive portal or a misconfigured proxy.
     pub fn garble_next(&self, n: usize) {
@@ -321,6 +328,8 @@ enum Fault {
     /// `ok: true` with every field of the wrong type, each holding the
     /// caller's own token (a body that quotes the request).
     Misshape,
+    /// The request is carried out, its answer replaced by HTTP 502.
+    LoseAnswer,
 }
 
 impl Fault {
@@ -345,6 +354,7 @@ impl Fault {
                 retry_after: None,
                 error: None,
             },
+            Fault::LoseAnswer => Fault::Status(502).answer(token),
             Fault::Garble => Answer {
                 status: 200,
                 content_type: "text/html; charset=utf-8",
@@ -406,10 +416,28 @@ impl State {
         params: &BTreeMap<String, String>,
         valid_body: bool,
     ) -> Answer {
-        if let Some(fault) = self.faults.pop_front() {
-            let token = authorization.and_then(|value| value.strip_prefix("Bearer ")).map(str::trim);
-            return fault.answer(token);
+        match self.faults.pop_front() {
+            None => self.carry_out(path, authorization, params, valid_body),
+            // Done, and then the answer is lost on its way back.
+            Some(Fault::LoseAnswer) => {
+                let _ = self.carry_out(path, authorization, params, valid_body);
+                Fault::Status(502).answer(None)
+            }
+            Some(fault) => {
+                let token = authorization.and_then(|value| value.strip_prefix("Bearer ")).map(str::trim);
+                fault.answer(token)
+            }
         }
+    }
+
+    /// The method called, as Slack would carry it out.
+    fn carry_out(
+        &mut self,
+        path: &str,
+        authorization: Option<&str>,
+        params: &BTreeMap<String, String>,
+        valid_body: bool,
+    ) -> Answer {
         let Some(method) = path.strip_prefix("/api/") else {
             return Answer::json(404, &json!({ "ok": false, "error": "unknown_method" }), Some("unknown_method"));
         };

@@ -49,6 +49,11 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
             ctx.out.line(format!("error: {}", r.error.as_deref().unwrap_or_default()))?;
         }
     }
+    if !args.json {
+        for line in status::interrupted(&ctx.env)? {
+            ctx.out.line(format!("interrupted: {line}"))?;
+        }
+    }
     if !args.json
         && let Some(line) = phasegate_ops::coordination::view::summary(&ctx.env)
     {

@@ -229,11 +229,18 @@ pub struct Delivery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hinted_at: Option<DateTime<Utc>>,
     /// Set just before the question is posted and cleared once its thread
-    /// is recorded: when a poll finds it set without a thread, the post may
-    /// have gone out before a crash, and the channel is searched for it
-    /// before posting again.
+    /// is recorded (or Slack refused the post): when a poll finds it set
+    /// without a thread, the post may have gone out before a crash (or its
+    /// answer was lost), and the channel is searched for it before anything
+    /// is posted again; a search that cannot be made posts nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub posting_since: Option<DateTime<Utc>>,
+    /// The client token of the post in progress, recorded with
+    /// `postingSince` before the post and written into its text (see
+    /// [`Question::slack_text`]): the search finds this question's post by
+    /// it, and no other question's, whatever ids repeat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_ref: Option<String>,
     /// Further threads of the same question (posted twice before a crash
     /// could be told apart): their replies are read too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -561,7 +568,8 @@ impl Question {
         self.allow_free_text.then(|| (t.to_owned(), None))
     }
 
-    /// The message posted to Slack.
+    /// The message posted to Slack; its last line carries the post's client
+    /// token (`delivery.postRef`) when one is recorded.
     pub fn slack_text(&self) -> String {
         let mut out = format!(
             ":question: *{}* ({}{}) asks a {} question (`{}`){}:\n{}\n",
@@ -594,6 +602,9 @@ impl Question {
         out.push_str(&how);
         if let (false, Some(d)) = (self.blocking, &self.default_option) {
             out.push_str(&format!(" Without an answer, \"{d}\" applies after {} minutes.", self.expiry_minutes()));
+        }
+        if let Some(token) = &self.delivery.post_ref {
+            out.push_str(&format!("\n_ref {token}_"));
         }
         out
     }

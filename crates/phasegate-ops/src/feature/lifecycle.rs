@@ -4,6 +4,7 @@
 use phasegate_core::feature::ValidationKind as Verdict;
 use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::{Mode, Phase, slug};
+use phasegate_store::creation::Interrupted;
 use phasegate_store::{Feature, FileWrite};
 use serde::Serialize;
 
@@ -19,8 +20,40 @@ pub struct Created {
     pub dir: String,
     pub worktree_path: Option<String>,
     pub meta: Meta,
+    /// An earlier `feature new` that was killed half-way: what of it was
+    /// taken back, and what holds the user's work and was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Interrupted>,
     #[serde(skip)]
     pub feature: Feature,
+}
+
+impl Created {
+    /// The lines that tell the user about [`Self::interrupted`].
+    pub fn notes(&self) -> Vec<String> {
+        let Some(i) = &self.interrupted else { return Vec::new() };
+        let mut out = Vec::new();
+        match i.undone.is_empty() {
+            true if i.kept.is_empty() => {
+                out.push(format!("an interrupted `feature new` of {} had made nothing yet", i.name))
+            }
+            true => {}
+            false => out.push(format!(
+                "an interrupted `feature new` of {} was taken back: {} removed",
+                i.name,
+                i.undone.join(", ")
+            )),
+        }
+        if !i.kept.is_empty() {
+            out.push(format!(
+                "kept from the interrupted `feature new` of {}: {}; {}",
+                i.name,
+                i.kept.join("; "),
+                i.advice
+            ));
+        }
+        out
+    }
 }
 
 /// Creates a feature. `words` is a slug, or a description the slug is made
@@ -33,13 +66,15 @@ pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: 
         ))
     })?;
     let project = session::project(env)?;
-    let (feature, meta) = project.create_feature(&slug, mode, workflow, worktree, env.now, env.lock_timeout)?;
+    let created = project.create_feature(&slug, mode, workflow, worktree, env.now, env.lock_timeout)?;
     project.exclude_scratch()?;
+    let (feature, meta) = (created.feature, created.meta);
     Ok(Created {
         name: feature.name().to_owned(),
         dir: feature.dir().display().to_string(),
         worktree_path: project.worktree_path(&meta).map(|p| p.display().to_string()),
         meta,
+        interrupted: created.interrupted,
         feature,
     })
 }

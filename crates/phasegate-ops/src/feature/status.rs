@@ -69,6 +69,12 @@ pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
     Ok((dir, rows))
 }
 
+/// What interrupted `feature new` runs left: a creation the next one takes
+/// back, or a branch and worktree kept because they hold the user's work.
+pub fn interrupted(env: &Env) -> OpResult<Vec<String>> {
+    Ok(session::project(env)?.interrupted_creations())
+}
+
 fn row(l: Listed) -> Row {
     let name = l.feature.name().to_owned();
     let dir = l.feature.dir().display().to_string();

@@ -33,11 +33,33 @@ pub struct ThreadMessage {
     pub own: bool,
 }
 
+/// A post that failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PostError {
+    pub message: String,
+    /// No answer came, or one that could not be read: Slack may have taken
+    /// the message all the same. False when Slack answered with an error (or
+    /// a rate limit): nothing was posted.
+    pub maybe_posted: bool,
+}
+
+impl std::fmt::Display for PostError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<PostError> for String {
+    fn from(e: PostError) -> String {
+        e.message
+    }
+}
+
 /// Where questions are posted and answered.
 pub trait Messenger {
     /// Posts `text` (in the thread `thread_ts` when given); returns the
     /// message's channel id and ts.
-    fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), String>;
+    fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), PostError>;
     /// Every message of the thread, the parent first.
     fn replies(&self, channel: &str, ts: &str) -> Result<Vec<ThreadMessage>, String>;
     /// The channel's recent top-level messages, newest first.
@@ -143,32 +165,56 @@ fn poll_one(
                 report.local += 1;
                 return Ok(());
             };
-            // A post that may have gone out before a crash is looked for
-            // before posting again (a question is posted once).
-            if q.delivery.posting_since.is_some()
-                && let Ok(found) = posted_before(m, channel, &q.id)
-                && let Some((first, others)) = found.split_first()
-            {
-                update(project, env, s, |q| {
-                    if q.slack_thread_ts.is_some() {
-                        return false;
+            // A post that may have gone out (the poller was killed between
+            // the post and the write of its thread, or the post's answer was
+            // lost) is looked for before anything is posted again; when the
+            // channel cannot be searched, nothing is posted: a question is
+            // posted once.
+            if q.delivery.posting_since.is_some() {
+                let found = match posted_before(m, channel, q) {
+                    Ok(found) => found,
+                    Err(why) => {
+                        let why = format!(
+                            "an earlier post of it may have gone out, and {channel}'s history cannot be read to find it ({why}); it is not posted again until the history can be read (see `workflow-state slack doctor`)"
+                        );
+                        update(project, env, s, |q| {
+                            q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
+                            q.delivery.last_error = Some(why.clone());
+                            true
+                        })?;
+                        return Err(why);
                     }
-                    q.slack_channel_id = Some(channel.to_owned());
-                    q.slack_thread_ts = Some(first.clone());
-                    q.delivery.other_threads = others.to_vec();
-                    q.delivery.posting_since = None;
-                    true
-                })?;
-                report.posted.push(q.id.clone());
-                report.waiting += 1;
-                return Ok(());
+                };
+                if let Some((first, others)) = found.split_first() {
+                    update(project, env, s, |q| {
+                        if q.slack_thread_ts.is_some() {
+                            return false;
+                        }
+                        q.slack_channel_id = Some(channel.to_owned());
+                        q.slack_thread_ts = Some(first.clone());
+                        q.delivery.other_threads = others.to_vec();
+                        q.delivery.posting_since = None;
+                        q.delivery.post_ref = None;
+                        true
+                    })?;
+                    report.posted.push(q.id.clone());
+                    report.waiting += 1;
+                    return Ok(());
+                }
             }
+            // The intent, with the post's client token, is on disk before
+            // the post: whatever happens next, the post can be found.
+            let token = q.delivery.post_ref.clone().unwrap_or_else(|| client_token(&q.id, env));
             update(project, env, s, |q| {
                 q.delivery.posting_since = Some(env.now);
+                q.delivery.post_ref = Some(token.clone());
                 true
             })?;
-            match m.post(channel, &q.slack_text(), None) {
+            let mut posted = q.clone();
+            posted.delivery.post_ref = Some(token);
+            match m.post(channel, &posted.slack_text(), None) {
                 Ok((c, t)) => {
+                    phasegate_store::failpoint::hit("slack-poll:posted");
                     update(project, env, s, |q| {
                         if q.slack_thread_ts.is_some() {
                             return false;
@@ -176,6 +222,7 @@ fn poll_one(
                         q.slack_channel_id = Some(c.clone());
                         q.slack_thread_ts = Some(t.clone());
                         q.delivery.posting_since = None;
+                        q.delivery.post_ref = None;
                         q.delivery.last_error = None;
                         true
                     })?;
@@ -183,17 +230,19 @@ fn poll_one(
                     report.waiting += 1;
                     return Ok(());
                 }
-                Err(why) => {
-                    // Slack answered, with an error: nothing was posted.
-                    // (Only a crash between the post and the next write
-                    // leaves `posting_since` set.)
+                Err(e) => {
+                    // Refused by Slack: nothing was posted, the intent goes.
+                    // Otherwise it stays, and the next poll looks first.
                     update(project, env, s, |q| {
                         q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
-                        q.delivery.last_error = Some(why.clone());
-                        q.delivery.posting_since = None;
+                        q.delivery.last_error = Some(e.message.clone());
+                        if !e.maybe_posted {
+                            q.delivery.posting_since = None;
+                            q.delivery.post_ref = None;
+                        }
                         true
                     })?;
-                    return Err(why);
+                    return Err(e.message);
                 }
             }
         }
@@ -286,14 +335,34 @@ pub fn resume_command(project: &Project, slug: &str) -> String {
     }
 }
 
-/// The threads of question `id` phasegate already posted in `channel`,
-/// oldest first (its text names the id).
-fn posted_before(m: &dyn Messenger, channel: &str, id: &str) -> Result<Vec<String>, String> {
-    let marker = format!("(`{id}`)");
-    let mut found: Vec<String> =
-        m.recent(channel)?.into_iter().filter(|r| r.own && r.text.contains(&marker)).map(|r| r.ts).collect();
+/// The threads of question `q` already posted in `channel`, oldest first:
+/// top-level messages carrying its post's client token, posted by
+/// phasegate's token or by an app (a person quoting the text is not one);
+/// for an intent an older version recorded without a token, phasegate's own
+/// messages naming its id.
+fn posted_before(m: &dyn Messenger, channel: &str, q: &Question) -> Result<Vec<String>, String> {
+    let recent = m.recent(channel)?;
+    let mut found: Vec<String> = match &q.delivery.post_ref {
+        Some(token) => recent
+            .into_iter()
+            .filter(|r| (r.own || !r.from_person) && r.text.contains(token.as_str()))
+            .map(|r| r.ts)
+            .collect(),
+        None => {
+            let marker = format!("(`{}`)", q.id);
+            recent.into_iter().filter(|r| r.own && r.text.contains(&marker)).map(|r| r.ts).collect()
+        }
+    };
     found.sort();
     Ok(found)
+}
+
+/// A client token for one question's post: unique to this question, this
+/// process and this moment (std's per-process random hash keys).
+fn client_token(id: &str, env: &Env) -> String {
+    use std::hash::BuildHasher;
+    let random = std::collections::hash_map::RandomState::new();
+    format!("pg-{:016x}", random.hash_one((id, env.now.timestamp_nanos_opt(), std::process::id())))
 }
 
 fn acknowledge(q: &mut Question) -> bool {

@@ -3,10 +3,20 @@
 //! applied (retry, install and retry, rebase and retry, skip, escalate), a
 //! rollback to the task's checkpoint that keeps the user's earlier
 //! uncommitted work, and the build's stop conditions.
+//!
+//! What a rollback touches (`tasks fail --rollback`): a task that declares
+//! its files (`Files:` in tasks.md) gets exactly those put back as they were
+//! at its checkpoint, or removed when they did not exist then; a task that
+//! declares none has no file that is provably its, so only files the
+//! checkpoint has are put back, and no file made since is ever removed: it
+//! is kept and listed (`kept`), for the user to remove if it is the task's.
+//! Every file overwritten or removed is saved first, and the output names
+//! the folder (`savedIn`, and in `message`).
 
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::tasks::Mark;
 use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailureDecision};
+use phasegate_store::git::RollbackScope;
 use serde::Serialize;
 
 use super::marks::{elapsed, limit, read, tick};
@@ -29,8 +39,9 @@ pub struct Failed {
     pub mark: Mark,
     /// Files put back as they were when the task started (`--rollback`).
     pub rolled_back: Vec<String>,
-    /// Changed files that are not the task's (it declares its files), left
-    /// as they are.
+    /// Changed files that are not provably the task's (not declared by it;
+    /// for a task that declares none, files made since its checkpoint),
+    /// left as they are.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kept: Vec<String>,
     /// Where the files the rollback overwrote or removed were saved first.
@@ -81,11 +92,14 @@ pub fn fail(
             return Err(Refusal::NoCheckpoint { task: task.id.clone() }.into());
         };
         let dir = project.code_dir(&guard.load()?);
-        let only = (!task.files.is_empty()).then_some(task.files.as_slice());
+        let scope = match task.files.is_empty() {
+            true => RollbackScope::Undeclared,
+            false => RollbackScope::Declared(task.files.as_slice()),
+        };
         let stamp = env.now.format("%Y%m%dT%H%M%S%.3fZ");
         let backup = project.runtime_dir().join("rollback").join(feature.name()).join(format!("{}-{stamp}", task.id));
         restored =
-            phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(&project, &dir), only, &backup)?;
+            phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(&project, &dir), scope, &backup)?;
     }
     let mark = if decision.action == Action::Skip { Mark::Skipped } else { Mark::Failed };
     let changes =
@@ -129,6 +143,7 @@ pub fn fail(
         ),
         (None, Action::Escalate) => format!("{}. The user decides (see escalation).", decision.reason),
     };
+    let message = format!("{message}{}", rollback_note(&restored, task.files.is_empty()));
     let retro = format!(
         "To learn from this failure now: /phasegate:retro {} --task {} (or once, after the build)",
         feature.name(),
@@ -149,6 +164,30 @@ pub fn fail(
         escalation,
         message,
     })
+}
+
+/// What a rollback adds to the message: where the files it overwrote or
+/// removed were saved, and the changed files it left.
+fn rollback_note(r: &phasegate_store::git::Restored, undeclared: bool) -> String {
+    let mut out = String::new();
+    if let Some(saved) = &r.saved_in {
+        out.push_str(&format!(
+            " The rollback saved every file it overwrote or removed in {saved} first (savedIn); copy back what you need from there."
+        ));
+    }
+    if !r.kept.is_empty() {
+        let why = match undeclared {
+            true => {
+                "made since the task started, and the task declares no files (add `Files:` to it in tasks.md), so they may be the user's"
+            }
+            false => "not among the task's declared files",
+        };
+        out.push_str(&format!(
+            " Left as they are, {why}: {}; remove them yourself if they are the task's.",
+            r.kept.join(", ")
+        ));
+    }
+    out
 }
 
 fn escalate(env: &Env, feature: &str, id: &str, title: &str, reason: &str, session: Interaction) -> OpResult<Asked> {

@@ -13,7 +13,7 @@ use phasegate_ops::OpError;
 use phasegate_ops::error::Refusal;
 use phasegate_ops::feature::phase::{self, Target};
 use phasegate_ops::questions::ask::{self, AskInput, Asked, Interaction};
-use phasegate_ops::questions::poll::{self, Messenger, ThreadMessage};
+use phasegate_ops::questions::poll::{self, Messenger, PostError, ThreadMessage};
 use serde_json::json;
 
 use crate::kit::{Repo, refusal, request, stamp};
@@ -256,7 +256,7 @@ struct Silent {
 }
 
 impl Messenger for Silent {
-    fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), String> {
+    fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), PostError> {
         let mut posts = self.posts.borrow_mut();
         posts.push((channel.to_owned(), text.to_owned(), thread_ts.map(str::to_owned)));
         Ok((channel.to_owned(), format!("1700000000.{:06}", posts.len())))

@@ -11,7 +11,10 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// folder. The name is a slug (`user-auth`) or a description the slug is
 /// made from (`"add search"` → add-search). With --worktree also a branch
 /// feature/<NNN>-<slug> and a git worktree in .worktrees/<NNN>-<slug>. All or
-/// nothing: an interrupted creation leaves no folder, branch or worktree.
+/// nothing: a creation that fails takes back what it made, and one that was
+/// killed is taken back by the next `feature new` (printed after the
+/// folder), except a branch or worktree that holds your work since, which
+/// is kept and named, its number never given to another feature.
 #[derive(Debug, Args)]
 pub struct NewArgs {
     /// A slug (letters, digits, '-', '_', '.') or a short description.
@@ -33,6 +36,9 @@ pub fn cmd_new(args: NewArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         ctx.out.json(&created)?;
     } else {
         ctx.out.line(&created.dir)?;
+        for note in created.notes() {
+            ctx.out.line(format!("note: {note}"))?;
+        }
     }
     Ok(ExitStatus::Success)
 }

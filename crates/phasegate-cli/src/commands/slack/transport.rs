@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use phasegate_ops::OpError;
 use phasegate_ops::env::{SLACK_API_URL, SLACK_READ_TOKEN, SLACK_READ_TOKEN_OPTION, SLACK_TOKEN, SLACK_TOKEN_OPTION};
-use phasegate_ops::questions::poll::{Messenger, ThreadMessage};
+use phasegate_ops::questions::poll::{Messenger, PostError, ThreadMessage};
 use phasegate_slack::{Client, SlackError, Token, TokenKind};
 
 pub const DEFAULT_API_URL: &str = "https://slack.com/api/";
@@ -131,8 +131,11 @@ impl SlackMessenger {
 }
 
 impl Messenger for SlackMessenger {
-    fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), String> {
-        let posted = self.poster.post_message(channel, text, thread_ts).map_err(|e| reading_hint(&e, false))?;
+    fn post(&self, channel: &str, text: &str, thread_ts: Option<&str>) -> Result<(String, String), PostError> {
+        let posted = self
+            .poster
+            .post_message(channel, text, thread_ts)
+            .map_err(|e| PostError { message: reading_hint(&e, false), maybe_posted: maybe_posted(&e) })?;
         Ok((posted.channel, posted.ts))
     }
 
@@ -152,6 +155,17 @@ impl Messenger for SlackMessenger {
             .history(channel, RECENT_MESSAGES)
             .map_err(|e| reading_hint(&e, self.reader.is_none() && self.poster_kind == TokenKind::Bot))?;
         Ok(messages.into_iter().map(|m| message(m, own.as_deref())).collect())
+    }
+}
+
+/// Whether Slack may have taken a message whose post failed: yes unless it
+/// answered with an error, a rate limit or a client error status (or the
+/// client never sent it).
+fn maybe_posted(e: &SlackError) -> bool {
+    match e {
+        SlackError::Api { .. } | SlackError::RateLimited { .. } | SlackError::BadConfig { .. } => false,
+        SlackError::Http { status, .. } => !(400..500).contains(status),
+        SlackError::Transport { .. } | SlackError::BadResponse { .. } => true,
     }
 }
 

@@ -16,9 +16,12 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// (`[-]`), NETWORK and TIMEOUT retry below 2 attempts, RESOURCE (the
 /// machine out of memory, disk or file handles) and anything else escalate
 /// to the user (a question). With
-/// --rollback the files the task changed go back to its checkpoint (the
-/// working tree when it started, uncommitted work included; refused when the
-/// task committed). Prints `error`, `decision`, `stop` (more than 3 failed
+/// --rollback files go back to the task's checkpoint (the working tree when
+/// it started, uncommitted work included; refused when the task committed):
+/// its declared files (`Files:` in tasks.md), or for a task that declares
+/// none the files the checkpoint has, never removing a file made since
+/// (listed in `kept`); what it overwrites or removes is saved first in the
+/// folder `savedIn` names. Prints `error`, `decision`, `stop` (more than 3 failed
 /// tasks, a failed database task, the time limit, a stop request) and what
 /// to do. Exit 1 when the task is not in progress.
 #[derive(Debug, Args)]
@@ -33,7 +36,7 @@ pub struct FailArgs {
     /// failed validation, not an unknown error.
     #[arg(long, value_name = "COMMAND")]
     command: Option<String>,
-    /// Put the files the task changed back as they were when it started.
+    /// Put the task's files back as they were when it started (see above).
     #[arg(long)]
     rollback: bool,
     #[command(flatten)]

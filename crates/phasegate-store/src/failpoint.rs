@@ -1,0 +1,26 @@
+//! Crash points for tests: with the `failpoints` feature, [`hit`] kills the
+//! process with SIGKILL (as `kill -9` would: no destructor, no unwinding, no
+//! buffered write) when [`FAILPOINT`] names the point. The integration tests
+//! turn the feature on (a dev-dependency of the root package), so the
+//! binaries they run have the points; a release build has none: [`hit`] is
+//! an empty function there.
+
+/// The environment variable naming the crash point to die at (tests only).
+pub const FAILPOINT: &str = "PHASEGATE_FAILPOINT";
+
+/// Dies here, as if killed, when [`FAILPOINT`] is `name`.
+#[cfg(feature = "failpoints")]
+pub fn hit(name: &str) {
+    if std::env::var_os(FAILPOINT).is_some_and(|v| v == name) {
+        #[cfg(unix)]
+        {
+            let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGKILL);
+        }
+        std::process::abort();
+    }
+}
+
+/// Does nothing: crash points exist only with the `failpoints` feature.
+#[cfg(not(feature = "failpoints"))]
+#[inline(always)]
+pub fn hit(_name: &str) {}
