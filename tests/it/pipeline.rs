@@ -1,7 +1,7 @@
 //! Pipeline mode: the state machine, requirements of transitions, the review
 //! gates' order and limits, and the final gate.
 
-use crate::util::TestEnv;
+use crate::util::{Run, TestEnv};
 
 const S: &str = "session-1";
 
@@ -242,7 +242,7 @@ fn a_failing_or_invalid_final_gate_records_nothing() {
 /// The pipeline's implementer gets the gotchas of its plan's files in
 /// `pipeline next`, and the code gate's reviewer is told them with their ids.
 #[test]
-fn the_pipeline_implementer_gets_the_plans_gotchas_and_the_code_reviewer_checks_them() {
+fn the_pipeline_implementer_never_saw_its_gotchas_yet_its_reviewer_was_told_it_did() {
     let env = TestEnv::new();
     env.config(r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#);
     let lesson = "Shell checks must quote every variable they test, or an empty password passes the login check";
@@ -252,14 +252,24 @@ fn the_pipeline_implementer_gets_the_plans_gotchas_and_the_code_reviewer_checks_
     env.review_stage(S, &f, "plan-reviewer", "opus", "approved");
     env.ws_as(S, &["pipeline", "final-gate"]).ok();
     env.ws_as(S, &["pipeline", "transition", "implementing"]).ok();
-    let next = env.ws_as(S, &["pipeline", "next", "--json"]).ok().json();
-    let context = next["context"]
-        .as_array()
-        .map(|c| c.iter().map(|s| s.as_str().unwrap()).collect::<String>())
-        .unwrap_or_default();
-    assert!(context.contains("## Gotchas (AVOID THESE MISTAKES)") && context.contains(lesson), "{next}");
+    // The gotchas follow the ACTION that spawns the worker, to go into its prompt.
+    let text = env.ws_as(S, &["pipeline", "next"]).ok().stdout;
+    let action = text.find("ACTION: Spawn Agent(phasegate:implementer)").expect(&text);
+    let gotchas = text.find("## Gotchas (AVOID THESE MISTAKES)").expect(&text);
+    let then = text.find("THEN:").expect(&text);
+    assert!(action < gotchas && gotchas < then, "{text}");
+    assert!(text.contains(&format!("- {lesson} (*.sh: step-1) [{id}]")), "{text}");
+    assert!(text.contains("put it in the implementer's prompt too, whole"), "{text}");
     env.write_task(&f, "impl-result.json", &TestEnv::fixture("impl-result.json"));
     env.ws_as(S, &["pipeline", "transition", "implementing_loop"]).ok();
+    // Printed is not given: the reviewer is not told the worker had them.
+    let brief = env.ws_as(S, &["pipeline", "review-brief"]).ok().json();
+    assert!(!brief["prompt"].as_str().unwrap().contains("Gotchas the implementer was given"), "{brief}");
+    // The session spawns the worker with them in its prompt: now they were given.
+    let section = &text[gotchas..then];
+    let spawn = serde_json::json!({"session_id": S, "cwd": env.root(), "hook_event_name": "PreToolUse", "tool_name": "Agent",
+        "tool_input": {"subagent_type": "phasegate:implementer", "description": "implement", "prompt": format!("Implement the plan.\n{section}")}});
+    Run::new(crate::util::HOOK, &["pre-tool-use"], env.root()).stdin(spawn.to_string()).ok();
     let brief = env.ws_as(S, &["pipeline", "review-brief"]).ok().json();
     let prompt = brief["prompt"].as_str().unwrap();
     assert!(prompt.contains("Gotchas the implementer was given") && prompt.contains(&id), "{prompt}");

@@ -125,7 +125,8 @@ fn reviewed(project: &Project, root: &std::path::Path, subject: &Subject<'_>) ->
         .map(|g| {
             let mut ids: Vec<String> = Vec::new();
             for (task, list) in g {
-                if subject.work.is_empty() || subject.work.iter().any(|w| w.task == task) {
+                let for_worker = task == crate::knowledge::hook::WORKER_GIVEN;
+                if for_worker || subject.work.is_empty() || subject.work.iter().any(|w| w.task == task) {
                     for id in list {
                         if !ids.contains(&id) {
                             ids.push(id);
@@ -138,6 +139,15 @@ fn reviewed(project: &Project, root: &std::path::Path, subject: &Subject<'_>) ->
         .unwrap_or_default();
     if !recorded.is_empty() {
         return inject::entries_of(project, root, &recorded);
+    }
+    // A pipeline's implementer is a worker: it was given only what a hook
+    // saw in its prompt, and nothing was seen.
+    let pipeline = subject
+        .feature
+        .and_then(|f| f.load().ok())
+        .is_some_and(|m| m.workflow == phasegate_core::feature::Workflow::Pipeline);
+    if pipeline {
+        return Vec::new();
     }
     let mut out: Vec<IndexEntry> = Vec::new();
     for e in inject::for_work(project, root, &subject.work).into_values().flatten() {

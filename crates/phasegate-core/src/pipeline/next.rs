@@ -85,7 +85,7 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> NextAction {
         State::PlanReviewing => gate_action(&run.plan_review, GateKind::Plan, &f, "implementing"),
         State::Implementing => (
             format!(
-                "Spawn Agent(phasegate:implementer) on {t}/plan-refined.json (keep its agent id to resume it for fixes), with this instruction: when done, write {}.",
+                "Spawn Agent(phasegate:implementer) on {t}/plan-refined.json (keep its agent id to resume it for fixes), with this instruction: when done, write {}. When a `## Gotchas` section follows, put it in the implementer's prompt too, whole.",
                 file_for_worker(t, "impl-result.json", "impl-result")
             ),
             vec![ws(&format!("transition implementing_loop {f}"))],

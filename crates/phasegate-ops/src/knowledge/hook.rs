@@ -36,6 +36,10 @@ pub static KNOWLEDGE: Knowledge = Knowledge;
 
 impl Contributor for Knowledge {
     fn pre_tool_use(&self, ctx: &HookCtx<'_>) -> ToolVote {
+        if matches!(ctx.input.tool_name.as_deref(), Some("Agent" | "Task")) {
+            given_to_worker(ctx);
+            return ToolVote::Pass;
+        }
         match just_in_time(ctx.input, ctx.env) {
             Some(text) => ToolVote::Context(text),
             None => ToolVote::Pass,
@@ -48,6 +52,45 @@ impl Contributor for Knowledge {
         }
         let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return Vec::new() };
         after_compaction(project, &session, &ctx.dir())
+    }
+}
+
+/// The key under which a pipeline's build state keeps what its implementer
+/// worker was given (its code reviewer checks those).
+pub const WORKER_GIVEN: &str = "implementer";
+
+/// A worker spawned with gotchas in its prompt (`inject::section`'s lines)
+/// was given them: they are recorded for this session (the just-in-time
+/// hook stays silent on them) and, when the session runs a pipeline, for
+/// its implementer (the code reviewer checks them). Only what the prompt
+/// carries counts: a brief that printed gotchas the worker never got
+/// records nothing.
+fn given_to_worker(ctx: &HookCtx<'_>) {
+    let Some(prompt) = ctx.input.tool_input.as_ref().and_then(|i| i.get("prompt")).and_then(Value::as_str) else {
+        return;
+    };
+    let ids = inject::ids_in(prompt);
+    if ids.is_empty() {
+        return;
+    }
+    let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return };
+    let worker = ctx
+        .input
+        .tool_input
+        .as_ref()
+        .and_then(|i| i.get("subagent_type"))
+        .and_then(Value::as_str)
+        .unwrap_or(WORKER_GIVEN)
+        .to_owned();
+    let env = crate::env::Env { session_var: Some(session.to_string()), ..ctx.env.clone() };
+    let given = std::collections::BTreeMap::from([(worker, ids.clone())]);
+    inject::remember_for_session(&env, &project.runtime_dir(), &given);
+    if let Ok(Some(feature)) = project.session_feature(&session) {
+        let _ = inject::remember_for_tasks(
+            &env,
+            &feature,
+            &std::collections::BTreeMap::from([(WORKER_GIVEN.to_owned(), ids)]),
+        );
     }
 }
 

@@ -168,23 +168,43 @@ fn one_line(content: &str) -> String {
     content.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The implementer's section (§5.5): `- <lesson>`, with the tasks it is for
-/// when the brief covers several.
+/// The implementer's section (§5.5): `- <lesson> (<files>: <tasks>) [<id>]`:
+/// what each lesson is about (the file pattern it was learned on, else its
+/// action or topic), the tasks it is for, and its id, by which a hook knows
+/// it reached a worker's prompt ([`ids_in`]).
 pub fn section(by_task: &BTreeMap<String, Vec<IndexEntry>>) -> Option<String> {
     let items = unique(by_task);
     if items.is_empty() {
         return None;
     }
-    let several = by_task.len() > 1;
     let mut out = format!("\n{HEADING}\n");
     for (e, tasks) in items {
-        if several {
-            out.push_str(&format!("- {} ({})\n", one_line(&e.content), tasks.join(", ")));
-        } else {
-            out.push_str(&format!("- {}\n", one_line(&e.content)));
-        }
+        let about = e.file_pattern.clone().or_else(|| e.action.clone()).or_else(|| e.topic.clone());
+        let wh = match about {
+            Some(a) => format!("{a}: {}", tasks.join(", ")),
+            None => tasks.join(", "),
+        };
+        out.push_str(&format!("- {} ({wh}) [{}]\n", one_line(&e.content), e.id));
     }
     Some(out)
+}
+
+/// The ids of the lessons a text carries in [`section`]'s shape (a
+/// worker's prompt the session wrote): the `[<id>]` ending the lines under
+/// the heading.
+pub fn ids_in(text: &str) -> Vec<String> {
+    let Some((_, after)) = text.split_once(HEADING) else { return Vec::new() };
+    let mut out: Vec<String> = Vec::new();
+    for line in after.lines().map(str::trim).skip_while(|l| l.is_empty()) {
+        let Some(body) = line.strip_prefix("- ") else { break };
+        let id = body.strip_suffix(']').and_then(|b| b.rsplit_once(" [")).map(|(_, id)| id.to_owned());
+        if let Some(id) = id.filter(|id| phasegate_core::knowledge::validate_id(id).is_ok())
+            && !out.contains(&id)
+        {
+            out.push(id);
+        }
+    }
+    out
 }
 
 /// The reviewer's section: each lesson with its id, to check it was

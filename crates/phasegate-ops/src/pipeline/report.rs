@@ -89,6 +89,8 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Ne
     let mut brief = Brief::new("pipeline-next", NEXT_BUDGET);
     brief.push("state", SectionKind::Task, format!("[INFO] Current state: {} (feature {})", run.state, feature.name()));
     brief.push("action", SectionKind::Task, format!("ACTION: {}", action.action));
+    // The gotchas go right under the ACTION that hands them to the worker.
+    brief.slot_here();
     brief.push("then", SectionKind::Task, action.then.iter().map(|t| format!("THEN: {t}\n")).collect::<String>());
     // The implementer works phased (seed 004 §9.1): each plan step's
     // gotchas while it implements.
@@ -105,7 +107,9 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Ne
         crate::brief::Subject::feature(&feature, phasegate_core::brief::Loading::Lazy)
     };
     let finished = crate::brief::finish(&project, brief, &subject);
-    crate::brief::remember(env, &project, Some(&feature), &finished.given);
+    // The implementer is a worker the session spawns: its gotchas are
+    // printed under its ACTION for its prompt, and count as given when a
+    // hook sees them there (`knowledge::hook`), not because they were printed.
     let packed = finished.packed;
     let context = packed
         .sections
