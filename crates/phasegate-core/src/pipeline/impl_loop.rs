@@ -242,7 +242,7 @@ pub fn decide(ctx: &StopContext<'_>, run_tests: impl FnOnce() -> TestOutcome) ->
         reason.push_str(item);
         reason.push('\n');
     }
-    reason.push_str("Continue: `workflow-state pipeline next` prints the next step. End your message with the promise only when reviews are approved and the tests pass.");
+    reason.push_str(&format!("Continue: `workflow-state pipeline next --feature {feature}` prints the next step. End your message with the promise only when reviews are approved and the tests pass."));
     StopDecision::Block { reason }
 }
 

@@ -115,6 +115,12 @@ impl Repo {
         serde_json::from_str(&self.read(rel)).unwrap_or_else(|e| panic!("{rel} is not JSON: {e}"))
     }
 
+    /// The records of a JSON-lines file (none when it does not exist).
+    pub fn json_lines(&self, rel: &str) -> Vec<Value> {
+        let Ok(text) = std::fs::read_to_string(self.root.join(rel)) else { return Vec::new() };
+        text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
+    }
+
     /// A new phased feature in mode `mode`; its folder name.
     pub fn feature(&self, slug: &str, mode: phasegate_core::Mode) -> String {
         phasegate_ops::feature::lifecycle::create(

@@ -8,6 +8,7 @@ mod kit;
 
 mod backlog;
 mod coordination;
+mod day;
 mod feature;
 mod hooks;
 mod pipeline;

@@ -16,8 +16,8 @@ use serde_json::Value;
 
 use crate::kit::{Repo, stamp};
 
-const S: &str = "session-1";
-const PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
+pub(crate) const S: &str = "session-1";
+pub(crate) const PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
 const NO_FINAL_GATE: &str = r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#;
 
 fn task_file(f: &str, file: &str) -> String {
@@ -45,7 +45,7 @@ fn review(t: &Repo, f: &str, reviewer: &str, stage: Stage, status: &str) {
 /// Drives a new pipeline owned by [`S`] into its implementation loop (plan
 /// gate passed, the final gate skipped: no reviewer installed); the loop
 /// starts at the clock's time. `tests` is the plan's test command.
-fn to_loop(t: &Repo, tests: &str, max_iterations: u32) -> String {
+pub(crate) fn to_loop(t: &Repo, tests: &str, max_iterations: u32) -> String {
     if !t.exists(".phasegate/pipeline.config.json") {
         t.write(".phasegate/pipeline.config.json", NO_FINAL_GATE);
     }
@@ -67,14 +67,14 @@ fn to_loop(t: &Repo, tests: &str, max_iterations: u32) -> String {
     f
 }
 
-fn approve_code(t: &Repo, f: &str) {
+pub(crate) fn approve_code(t: &Repo, f: &str) {
     review(t, f, "code-reviewer", Stage::Sonnet, "approved");
     review(t, f, "code-reviewer", Stage::Opus, "approved");
     gate::final_gate(&t.env_as(S), None).unwrap();
 }
 
 /// One stop of session `session` whose last message is `message`.
-fn stop_of(t: &Repo, session: &str, message: &str, active: bool) -> StopOutcome {
+pub(crate) fn stop_of(t: &Repo, session: &str, message: &str, active: bool) -> StopOutcome {
     let input = HookInput {
         session_id: Some(session.to_owned()),
         cwd: Some(t.root().to_owned()),
