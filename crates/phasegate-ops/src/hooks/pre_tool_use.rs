@@ -90,8 +90,15 @@ fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value, cwd: Option<&Path>)
     // The edit's effect on the whole file when it can be read (one file,
     // only for a task list), else on the edit's own strings.
     let on_disk = Path::new(path);
-    let file = if on_disk.is_absolute() { Some(on_disk.to_owned()) } else { cwd.map(|c| c.join(on_disk)) };
-    let current = file.and_then(|f| std::fs::read_to_string(f).ok());
+    // A relative path is the session's: the input's folder, else the
+    // hook's own (Claude Code runs hooks in the project).
+    let file = match (on_disk.is_absolute(), cwd) {
+        (true, _) => Some(on_disk.to_owned()),
+        (false, Some(c)) => Some(c.join(on_disk)),
+        (false, None) => std::env::current_dir().ok().map(|c| c.join(on_disk)),
+    };
+    // The store's bounded read of a regular file: the model names the path.
+    let current = file.and_then(|f| phasegate_store::fs::read_optional(&f).ok().flatten());
     let edits: Vec<(String, String, bool)> = match tool {
         "Edit" => vec![(
             tool_input.get("old_string")?.as_str()?.to_owned(),
@@ -126,6 +133,7 @@ fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value, cwd: Option<&Path>)
     let ticks = pairs.iter().any(|(old, new)| {
         let before = marks(old);
         marks(new).iter().any(|(task, mark)| before.get(task).is_some_and(|m| m != mark))
+            || (current.is_none() && box_edited(old, new))
     });
     ticks.then(|| Deny {
         reason: format!(
@@ -133,6 +141,18 @@ fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value, cwd: Option<&Path>)
             tool.to_lowercase()
         ),
     })
+}
+
+/// Whether an edit whose file could not be read changes what sits right
+/// before a `]`: `' ] T1'` → `'x] T1'` is a box ticked by hand, though
+/// neither string holds a whole checkbox.
+fn box_edited(old: &str, new: &str) -> bool {
+    let prefix = old.chars().zip(new.chars()).take_while(|(a, b)| a == b).count();
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().skip(prefix).collect(), new.chars().skip(prefix).collect());
+    let suffix = o.iter().rev().zip(n.iter().rev()).take_while(|(a, b)| a == b).count();
+    let (o_mid, n_mid) = (&o[..o.len() - suffix], &n[..n.len() - suffix]);
+    let after = o.get(o.len() - suffix).copied();
+    o_mid.len() == 1 && n_mid.len() == 1 && after == Some(']')
 }
 
 /// Each checkbox line's task (its text, spaces collapsed) and mark, for any
@@ -207,6 +227,25 @@ mod tests {
             ..HookInput::default()
         };
         assert!(check(&elsewhere).is_none(), "only a feature's task list");
+    }
+
+    // Regression: an Edit of tasks.md from `' ] T1'` to `'x] T1'` ticked a
+    // box by hand when the file could not be read to see the whole line.
+    #[test]
+    fn a_box_ticked_by_a_fragment_of_its_line_was_let_through() {
+        let edit = |old: &str, new: &str| HookInput {
+            tool_name: Some("Edit".into()),
+            tool_input: Some(
+                json!({"file_path": "/nowhere/docs/features/001-a/tasks.md", "old_string": old, "new_string": new}),
+            ),
+            ..HookInput::default()
+        };
+        for (old, new) in [(" ] T1", "x] T1"), ("[ ]", "[x]"), ("~] T2: x", "-] T2: x")] {
+            assert!(check(&edit(old, new)).is_some(), "{old:?} -> {new:?}");
+        }
+        for (old, new) in [("T1: model", "T1: the model"), ("] T1", "] T2"), ("a]", "ab]")] {
+            assert!(check(&edit(old, new)).is_none(), "{old:?} -> {new:?}");
+        }
     }
 
     #[test]
