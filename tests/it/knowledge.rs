@@ -267,3 +267,36 @@ fn an_unreadable_knowledge_journal_was_ignored_and_written_over() {
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), "{ half a change", "the journal is kept");
     assert!(item_files(&env).is_empty(), "nothing was written: {:?}", item_files(&env));
 }
+
+/// A knowledge journal naming `<repo>/../victim.txt` made the next writer
+/// overwrite the file outside the repository; a `knowledge-index` folder
+/// linked out of it was written through. Both are refused by name now.
+#[cfg(unix)]
+#[test]
+fn a_journal_or_index_folder_pointing_out_of_the_repository_wrote_there() {
+    let env = TestEnv::new();
+    let victim = env.outer().join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    let journal = env.path(".git/phasegate/journal/knowledge.json");
+    std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
+    let escaping = format!("{}/../victim.txt", env.root().display());
+    let inside = env.path(".phasegate/knowledge/gotcha-x-00000000.md");
+    let planted = serde_json::json!({"operation": "kb record", "changes": [
+        {"path": inside, "contents": "x"}, {"path": escaping, "contents": "owned"}]});
+    std::fs::write(&journal, planted.to_string()).unwrap();
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", MIGRATION, "--path", "db/1.sql", "--evidence", "x"])
+        .code(2)
+        .stderr_has("knowledge.json")
+        .stderr_has("outside the repository")
+        .stderr_has("Nothing of it was applied");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    assert!(!inside.exists() && journal.exists(), "not applied, kept for a person");
+    std::fs::remove_file(&journal).unwrap();
+
+    let elsewhere = env.outer().join("index-elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, env.path(".git/phasegate/knowledge-index")).unwrap();
+    record(&env, MIGRATION, "db/1.sql", "relation exists", &[]);
+    env.ws(&["kb", "index"]).code(2).stderr_has("knowledge-index is a symbolic link");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written there");
+}

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{IoContext, StoreError};
 use crate::fs;
-use crate::journal::{self, FileWrite};
+use crate::journal::{self, FileWrite, JournalFile};
 use crate::lock::FileLock;
 use crate::project::Project;
 
@@ -146,8 +146,8 @@ impl Project {
         Ok(lock)
     }
 
-    fn knowledge_journal(&self) -> PathBuf {
-        self.runtime_dir().join("journal").join("knowledge.json")
+    fn knowledge_journal(&self) -> JournalFile {
+        JournalFile::new(self.runtime_dir(), "knowledge")
     }
 
     /// Writes item changes as one (through the journal when several), under
@@ -164,44 +164,58 @@ impl Project {
         index_dir(&self.runtime_dir(), root)
     }
 
-    /// Writes a freshly built index, with the files it could not read
-    /// (best effort: the cache can always be built again). The shards are
-    /// written to a folder of their own, not flushed, and swapped in with
-    /// two renames, so a reader sees the old index or the new one whole.
+    /// Writes a freshly built index, with the files it could not read. The
+    /// shards are written to a folder of their own, not flushed, and
+    /// swapped in with two renames, so a reader sees the old index or the
+    /// new one whole. Callers may ignore the error (the cache can always be
+    /// built again), but nothing is written through a link: the runtime and
+    /// index folders are phasegate's own.
     pub fn write_knowledge_index(
         &self,
         root: &Path,
         index: &KnowledgeIndex,
         manifest: &Manifest,
         unreadable: &[String],
-    ) {
-        let dir = self.knowledge_index_dir(root);
-        let Some(parent) = dir.parent() else { return };
+    ) -> Result<(), StoreError> {
+        let runtime = self.runtime_dir();
+        let dir = index_dir(&runtime, root);
+        fs::own_path(runtime.parent().unwrap_or(&runtime), &dir)?;
+        let Some(parent) = dir.parent() else { return Ok(()) };
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        fs::create_dir_all(parent)?;
         sweep_leftovers(parent, &name, std::time::SystemTime::now());
         let building = parent.join(format!(".{name}.building-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&building);
-        if std::fs::create_dir_all(&building).is_err() {
-            return;
-        }
-        let mut ok = true;
-        for (file, shard) in index.gotchas.iter().chain(index.topics.iter()) {
-            ok &= std::fs::write(building.join(file), serde_json::to_vec(shard).expect("serialises")).is_ok();
-        }
-        ok &= std::fs::write(building.join(UNREADABLE), serde_json::to_vec(unreadable).expect("serialises")).is_ok();
-        ok &= std::fs::write(building.join(MANIFEST), serde_json::to_vec(manifest).expect("serialises")).is_ok();
-        if !ok {
+        if fs::exists_entry(&building) {
             let _ = std::fs::remove_dir_all(&building);
-            return;
+        }
+        // A new folder, never one (or a link) that was there.
+        std::fs::create_dir(&building).at("create", &building)?;
+        let written = (|| -> Result<(), StoreError> {
+            for (file, shard) in index.gotchas.iter().chain(index.topics.iter()) {
+                let path = building.join(file);
+                std::fs::write(&path, serde_json::to_vec(shard).expect("serialises")).at("write", path)?;
+            }
+            let path = building.join(UNREADABLE);
+            std::fs::write(&path, serde_json::to_vec(unreadable).expect("serialises")).at("write", path)?;
+            let path = building.join(MANIFEST);
+            std::fs::write(&path, serde_json::to_vec(manifest).expect("serialises")).at("write", path)
+        })();
+        if let Err(e) = written {
+            let _ = std::fs::remove_dir_all(&building);
+            return Err(e);
         }
         let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+        // A link in the index's place is moved away as a link, never
+        // followed.
         let had = std::fs::rename(&dir, &old).is_ok();
-        if std::fs::rename(&building, &dir).is_err() {
+        let swapped = std::fs::rename(&building, &dir).at("replace", &dir);
+        if swapped.is_err() {
             let _ = std::fs::remove_dir_all(&building);
         }
         if had {
             let _ = std::fs::remove_dir_all(&old);
         }
+        swapped
     }
 }
 
@@ -306,5 +320,26 @@ mod tests {
             std::fs::read_dir(p).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
         left.sort();
         assert_eq!(left, vec![".other.building-4242", "abc"]);
+    }
+
+    // A `knowledge-index` folder that is a link out of the repository was
+    // written through.
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_index_folder_was_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let outer = dir.path().canonicalize().unwrap();
+        let root = outer.join("repo");
+        let elsewhere = outer.join("elsewhere");
+        std::fs::create_dir_all(root.join(".phasegate")).unwrap();
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        // Outside git the runtime folder is the tree's `.phasegate`.
+        std::os::unix::fs::symlink(&elsewhere, root.join(".phasegate/knowledge-index")).unwrap();
+        let project = Project::discover(&root).unwrap();
+        let manifest = Manifest::scan(&Project::knowledge_dir_in(&root));
+        let err =
+            project.write_knowledge_index(&root, &KnowledgeIndex::default(), &manifest, &[]).unwrap_err().to_string();
+        assert!(err.contains("knowledge-index is a symbolic link"), "{err}");
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written there");
     }
 }

@@ -81,7 +81,8 @@ pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
         return false;
     }
     let index: KnowledgeIndex = knowledge::build_index(&loaded.plain());
-    project.write_knowledge_index(&loaded.root, &index, &manifest, &loaded.unreadable());
+    // Best effort: the index is a cache, and a query rebuilds it again.
+    let _ = project.write_knowledge_index(&loaded.root, &index, &manifest, &loaded.unreadable());
     true
 }
 
@@ -97,7 +98,12 @@ pub fn fresh_index(project: &Project, root: &Path) -> Option<PathBuf> {
     let manifest = Manifest::scan(&items);
     if read_manifest(&index_dir).as_ref() != Some(&manifest) {
         let loaded = load(project, root).ok()?;
-        project.write_knowledge_index(root, &knowledge::build_index(&loaded.plain()), &manifest, &loaded.unreadable());
+        let _ = project.write_knowledge_index(
+            root,
+            &knowledge::build_index(&loaded.plain()),
+            &manifest,
+            &loaded.unreadable(),
+        );
     }
     Some(index_dir)
 }
@@ -561,9 +567,18 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
     Ok(Linted { items: loaded.items.len(), problems })
 }
 
-/// Rebuilds the index now (`kb index`); true when it was stale.
+/// Rebuilds the index now (`kb index`) when it is stale; true when it
+/// was. A write that is refused (a linked index folder) is an error here,
+/// where the other commands go on without the cache.
 pub fn index(env: &Env) -> OpResult<bool> {
     let project = session::project(env)?;
     let loaded = load(&project, &tree_root(&project, &env.cwd))?;
-    Ok(refresh_index(&project, &loaded))
+    let index_dir = project.knowledge_index_dir(&loaded.root);
+    let manifest = Manifest::scan(&loaded.dir);
+    if read_manifest(&index_dir).as_ref() == Some(&manifest) {
+        return Ok(false);
+    }
+    let index = knowledge::build_index(&loaded.plain());
+    project.write_knowledge_index(&loaded.root, &index, &manifest, &loaded.unreadable())?;
+    Ok(true)
 }
