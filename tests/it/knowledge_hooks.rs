@@ -138,3 +138,30 @@ fn after_compact_the_task_in_progress_and_its_gotchas_come_back() {
     assert!(!plain.contains("in progress (") && !plain.contains(GOTCHA), "{plain}");
     assert!(!session_start(&env, "s-new", "compact").contains(GOTCHA));
 }
+
+// A 200 KB item of nested `[` (a teammate's, by `git pull`) made every
+// PreToolUse hook run past Claude Code's 10 s timeout and `kb list` take
+// 20 s: an item is read only up to 64 KiB and a front matter nested deeper
+// than 32 is refused before the YAML parser sees it, by name.
+#[test]
+fn a_nested_bracket_item_hung_every_hook() {
+    use std::time::{Duration, Instant};
+    let env = TestEnv::new();
+    env.write("db/migrations/001.sql", "create table a (id int);\n");
+    record(&env, GOTCHA, "db/migrations/001.sql");
+    env.write(".phasegate/knowledge/gotcha-huge-00000000.md", &format!("---\nid: {}\n---\nx\n", "[".repeat(200_000)));
+    env.write(".phasegate/knowledge/gotcha-deep-00000000.md", &format!("---\nid: {}\n---\nx\n", "[".repeat(60_000)));
+    let started = Instant::now();
+    let given = edit(&env, "s-1", "Edit", "db/migrations/001.sql").expect("the readable gotcha still");
+    assert!(given.contains(GOTCHA), "{given}");
+    assert!(edit(&env, "s-2", "Write", "db/migrations/002.sql").is_some());
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(1), "two hooks took {took:?}");
+    let started = Instant::now();
+    let listed = env.ws(&["kb", "list", "--json"]).ok().json();
+    assert!(started.elapsed() < Duration::from_secs(1), "kb list took {:?}", started.elapsed());
+    let unreadable = listed["unreadable"].to_string();
+    assert!(unreadable.contains("gotcha-huge-00000000.md") && unreadable.contains("more than the 65536"), "{listed}");
+    assert!(unreadable.contains("gotcha-deep-00000000.md") && unreadable.contains("more than 32 deep"), "{listed}");
+    env.ws(&["kb", "lint"]).code(1).stdout_has("gotcha-huge-00000000.md").stdout_has("gotcha-deep-00000000.md");
+}

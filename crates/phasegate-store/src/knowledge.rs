@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
-use phasegate_core::knowledge::{KnowledgeIndex, KnowledgeItem, Shard, file_name};
+use phasegate_core::knowledge::{KnowledgeIndex, KnowledgeItem, KnowledgeItemError, MAX_ITEM_BYTES, Shard, file_name};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{IoContext, StoreError};
@@ -114,7 +114,9 @@ impl Project {
                 continue;
             }
             let path = entry.path();
-            match fs::read_optional(&path) {
+            // Bounded before anything is read: a file of any size may arrive
+            // by `git pull`.
+            match fs::read_optional_up_to(&path, MAX_ITEM_BYTES as u64) {
                 Ok(Some(text)) => match KnowledgeItem::parse(&text) {
                     Ok(item) if file_name(&item.id) == name => good.push(StoredItem { path, item }),
                     Ok(item) => bad.push(BadItem {
@@ -127,6 +129,10 @@ impl Project {
                     Err(e) => bad.push(BadItem { error: e.to_string(), path }),
                 },
                 Ok(None) => {}
+                Err(StoreError::TooLarge { size, .. }) => bad.push(BadItem {
+                    error: KnowledgeItemError::TooLarge { size: size as usize, max: MAX_ITEM_BYTES }.to_string(),
+                    path,
+                }),
                 Err(e) => bad.push(BadItem { error: e.to_string(), path }),
             }
         }
@@ -156,6 +162,16 @@ impl Project {
         std::fs::create_dir_all(dir).at("create", dir)?;
         let changes: Vec<FileWrite> =
             items.iter().map(|i| FileWrite::put(dir.join(file_name(&i.id)), i.render())).collect();
+        // Never an item its readers would refuse.
+        for c in &changes {
+            if let Some(text) = c.contents.as_ref().filter(|t| t.len() > MAX_ITEM_BYTES) {
+                return Err(StoreError::WouldBeTooLarge {
+                    path: c.path.clone(),
+                    size: text.len() as u64,
+                    max: MAX_ITEM_BYTES as u64,
+                });
+            }
+        }
         journal::commit(&self.knowledge_journal(), self.root(), operation, changes)
     }
 

@@ -120,6 +120,7 @@ pub fn seen_again(item: &KnowledgeItem, evidence: &[Evidence], now: DateTime<Utc
     let added = u32::try_from(new.len()).unwrap_or(u32::MAX);
     after.occurrences = after.occurrences.saturating_add(added);
     append_evidence(&mut after.evidence, &new);
+    after.fit();
     if after.occurrences >= 2 {
         after.confidence = hundredths(after.confidence.max(SEEN_TWICE));
     }
