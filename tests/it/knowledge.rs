@@ -300,3 +300,72 @@ fn a_journal_or_index_folder_pointing_out_of_the_repository_wrote_there() {
     env.ws(&["kb", "index"]).code(2).stderr_has("knowledge-index is a symbolic link");
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written there");
 }
+
+/// The files of this tree's knowledge index, by name.
+fn index_files(env: &TestEnv) -> std::path::PathBuf {
+    let parent = env.path(".git/phasegate/knowledge-index");
+    let mut dirs: Vec<_> = std::fs::read_dir(&parent).unwrap().flatten().map(|e| e.path()).collect();
+    dirs.retain(|d| !d.file_name().unwrap().to_string_lossy().starts_with('.'));
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs.pop().unwrap()
+}
+
+fn gotcha_shard(env: &TestEnv) -> std::path::PathBuf {
+    let dir = index_files(env);
+    let shards: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("g-"))
+        .collect();
+    assert_eq!(shards.len(), 1, "{shards:?}");
+    shards[0].clone()
+}
+
+// A corrupt shard made `kb query` answer nothing while the items were fine;
+// `kb index` did not rebuild it and `kb lint` saw no problem.
+#[test]
+fn a_corrupt_shard_hid_the_items_and_nothing_noticed() {
+    let env = TestEnv::new();
+    let id = record(&env, MIGRATION, "db/001.sql", "relation exists", &[])["id"].as_str().unwrap().to_owned();
+    let query = || env.ws(&["kb", "query", "--path", "db/2.sql", "--json"]).ok().json();
+    assert_eq!(query()["gotchas"][0]["id"], id);
+    let shard = gotcha_shard(&env);
+    let good = std::fs::read_to_string(&shard).unwrap();
+    std::fs::write(&shard, &good[..good.len() / 2]).unwrap();
+    env.ws(&["kb", "lint"]).code(1).stdout_has(&shard.display().to_string()).stdout_has("index is corrupt");
+    assert_eq!(query()["gotchas"][0]["id"], id, "the shard failed its check and the index was rebuilt");
+    env.ws(&["kb", "lint"]).ok();
+    // `kb index` rebuilds whatever it finds.
+    std::fs::write(&shard, "{}").unwrap();
+    env.ws(&["kb", "index"]).ok().stdout_has("index rebuilt from 1 item(s)");
+    env.ws(&["kb", "lint"]).ok();
+    // A shard the index lists that is gone is a fault too, not "no items".
+    std::fs::remove_file(gotcha_shard(&env)).unwrap();
+    env.ws(&["kb", "lint"]).code(1).stdout_has("it is missing");
+    assert_eq!(query()["gotchas"][0]["id"], id);
+}
+
+// `kb query` answered from the index built before the knowledge folder was
+// replaced by a link out of the repository; the hook did too.
+#[cfg(unix)]
+#[test]
+fn a_query_answered_from_an_old_index_through_a_linked_knowledge_folder() {
+    let env = TestEnv::new();
+    record(&env, MIGRATION, "db/001.sql", "relation exists", &[]);
+    let outside = env.outer().join("kb-elsewhere");
+    std::fs::rename(env.path(".phasegate/knowledge"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, env.path(".phasegate/knowledge")).unwrap();
+    env.ws(&["kb", "query", "--path", "db/2.sql", "--json"])
+        .code(2)
+        .stderr_has(".phasegate/knowledge is a symbolic link")
+        .stderr_has("outside the repository");
+    env.write("db/2.sql", "x\n");
+    let input = serde_json::json!({
+        "session_id": "s-1", "cwd": env.root(), "hook_event_name": "PreToolUse",
+        "tool_name": "Edit", "tool_input": {"file_path": env.path("db/2.sql"), "old_string": "x", "new_string": "y"},
+        "tool_use_id": "toolu_1"
+    });
+    let out = crate::util::Run::new(crate::util::HOOK, &["pre-tool-use"], env.root()).stdin(input.to_string()).ok();
+    assert!(!out.stdout.contains("Wrap every migration"), "{}", out.stdout);
+}

@@ -276,26 +276,7 @@ impl KnowledgeItem {
     /// Reads a knowledge file. Its size and its front matter's nesting are
     /// checked before the YAML parser sees it (see `bounds`).
     pub fn parse(text: &str) -> Result<KnowledgeItem, KnowledgeItemError> {
-        if text.len() > MAX_ITEM_BYTES {
-            return Err(KnowledgeItemError::TooLarge { size: text.len(), max: MAX_ITEM_BYTES });
-        }
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut lines = text.split_inclusive('\n');
-        if lines.next().map(|l| l.trim_end()) != Some("---") {
-            return Err(KnowledgeItemError::NoFrontMatter);
-        }
-        let start = text.find('\n').map_or(text.len(), |i| i + 1);
-        let mut offset = start;
-        let mut close = None;
-        for line in lines {
-            if line.trim_end() == "---" {
-                close = Some((offset, offset + line.len()));
-                break;
-            }
-            offset += line.len();
-        }
-        let (yaml_end, body_start) = close.ok_or(KnowledgeItemError::Unclosed)?;
-        let yaml = &text[start..yaml_end];
+        let (yaml, rest) = split(text)?;
         if let Some(line) = too_deep(yaml, MAX_FLOW_NESTING) {
             // The front matter starts on the file's line 2.
             return Err(KnowledgeItemError::TooDeep { line: line + 1, max: MAX_FLOW_NESTING });
@@ -313,7 +294,7 @@ impl KnowledgeItem {
             Err(errors) => KnowledgeItemError::Schema(errors),
             Ok(()) => KnowledgeItemError::Field { field, message },
         })?;
-        item.content = body(&text[body_start..]);
+        item.content = body(rest);
         item.check_rules()?;
         Ok(item)
     }
@@ -371,6 +352,35 @@ impl KnowledgeItem {
         }
         Ok(())
     }
+}
+
+/// An item file's front matter and what follows it, split at its `---`
+/// lines, after its size is checked.
+fn split(text: &str) -> Result<(&str, &str), KnowledgeItemError> {
+    if text.len() > MAX_ITEM_BYTES {
+        return Err(KnowledgeItemError::TooLarge { size: text.len(), max: MAX_ITEM_BYTES });
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n');
+    if lines.next().map(|l| l.trim_end()) != Some("---") {
+        return Err(KnowledgeItemError::NoFrontMatter);
+    }
+    let start = text.find('\n').map_or(text.len(), |i| i + 1);
+    let mut offset = start;
+    for line in lines {
+        if line.trim_end() == "---" {
+            return Ok((&text[start..offset], &text[offset + line.len()..]));
+        }
+        offset += line.len();
+    }
+    Err(KnowledgeItemError::Unclosed)
+}
+
+/// The lesson of an item file (its body), without reading the front
+/// matter; None when the file has no front matter or no lesson.
+pub(crate) fn lesson_in(text: &str) -> Option<String> {
+    let (_, rest) = split(text).ok()?;
+    Some(body(rest)).filter(|l| has_text(l))
 }
 
 /// serde_yaml's message without its own position, which counts from the

@@ -45,8 +45,8 @@ pub use claude_md::{
     is_universal, promote, promoted_ids, should_update_claude_md, unmet,
 };
 pub use index::{
-    INDEX_VERSION, IndexEntry, KnowledgeIndex, MAX_INDEXED_CONTENT, Shard, build_index, gotcha_shard_name,
-    gotcha_shards_for, gotchas_from_shards, patterns_from_shards, topic_shard_name,
+    INDEX_VERSION, IndexEntry, Indexed, KnowledgeIndex, MAX_INDEXED_CONTENT, Shard, build_id, build_index, fingerprint,
+    gotcha_shard_name, gotcha_shards_for, gotchas_from_shards, hex, lesson_of, patterns_from_shards, topic_shard_name,
 };
 pub use item::{
     Evidence, InvalidId, KnowledgeItem, KnowledgeItemError, KnowledgeType, MAX_EXCERPT_CHARS, MAX_ID, excerpt,
