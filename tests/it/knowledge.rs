@@ -369,3 +369,25 @@ fn a_query_answered_from_an_old_index_through_a_linked_knowledge_folder() {
     let out = crate::util::Run::new(crate::util::HOOK, &["pre-tool-use"], env.root()).stdin(input.to_string()).ok();
     assert!(!out.stdout.contains("Wrap every migration"), "{}", out.stdout);
 }
+
+// `kb supersede A --by B` then `kb supersede B --by A` were both accepted
+// and the lesson left every query; `kb lint` was clean.
+#[test]
+fn superseding_in_a_circle_made_the_lesson_vanish() {
+    let env = TestEnv::new();
+    let a = record(&env, MIGRATION, "db/001.sql", "relation exists", &[])["id"].as_str().unwrap().to_owned();
+    let b = record(&env, ROUTES, "server/routes/a.ts", "401 missing", &[])["id"].as_str().unwrap().to_owned();
+    env.ws(&["kb", "supersede", &a, "--by", &b]).ok();
+    env.ws(&["kb", "supersede", &b, "--by", &a]).code(1).stderr_has("circle").stderr_has(&format!("{b} → {a} → {b}"));
+    let q = env.ws(&["kb", "query", "--path", "server/routes/c.ts", "--json"]).ok().json();
+    assert_eq!(q["gotchas"][0]["id"], b.as_str(), "the lesson is still answered");
+    env.ws(&["kb", "lint"]).ok();
+    // A circle made by hand (or by a merge) is named by `kb lint`.
+    let path = env.path(&format!(".phasegate/knowledge/{b}.md"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find("created_at:").unwrap();
+    std::fs::write(&path, format!("{}superseded_by: {a}\n{}", &text[..at], &text[at..])).unwrap();
+    // (The chain starts at its smallest id.)
+    let (low, high) = if a < b { (&a, &b) } else { (&b, &a) };
+    env.ws(&["kb", "lint"]).code(1).stdout_has("superseded in a circle").stdout_has(&format!("{low} → {high} → {low}"));
+}

@@ -54,7 +54,7 @@ pub use item::{
 };
 pub use lifecycle::{
     DISCOVERY, InjectionOutcome, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, PREVENTED, Retirement, SEEN_TWICE,
-    injected, outcome, retire, seen_again,
+    injected, outcome, retire, seen_again, supersede_cycle, supersede_cycles,
 };
 pub use pattern::{
     KINDS_BY_EXTENSION, MAX_PATTERN, PathError, PatternError, candidates, matches, pattern_for, validate_pattern,

@@ -405,7 +405,7 @@ pub enum Reinforcement {
 
 /// Applies a lifecycle change (seed 004 §10.2) to one item.
 pub fn reinforce(env: &Env, id: &str, how: Reinforcement) -> OpResult<Shown> {
-    change_one(env, id, "kb reinforce", |item, now| match &how {
+    change_one(env, id, "kb reinforce", |item, _, now| match &how {
         Reinforcement::Seen { evidence, feature, task } => {
             let e = Evidence {
                 task: task.clone().unwrap_or_else(|| "-".to_owned()),
@@ -440,16 +440,20 @@ pub fn supersede(env: &Env, id: &str, by: Option<&str>, reason: Option<&str>) ->
             ));
         }
     };
-    if let Retirement::SupersededBy(b) = &retirement {
-        let project = session::project(env)?;
-        let loaded = load(&project, &tree_root(&project, &env.cwd))?;
-        if !loaded.items.iter().any(|s| s.item.id == *b) {
-            return Err(OpError::Invalid(format!(
-                "no item `{b}` to supersede {id} with; `workflow-state kb list` shows them"
-            )));
+    change_one(env, id, "kb supersede", |item, items, now| {
+        if let Retirement::SupersededBy(b) = &retirement {
+            if !items.iter().any(|s| s.item.id == *b) {
+                return Err(OpError::Invalid(format!(
+                    "no item `{b}` to supersede {id} with; `workflow-state kb list` shows them"
+                )));
+            }
+            let plain: Vec<KnowledgeItem> = items.iter().map(|s| s.item.clone()).collect();
+            if let Some(chain) = knowledge::supersede_cycle(&plain, id, b) {
+                return Err(
+                    Refusal::SupersedeCycle { id: id.to_owned(), by: b.clone(), chain: chain.join(" → ") }.into()
+                );
+            }
         }
-    }
-    change_one(env, id, "kb supersede", |item, now| {
         knowledge::retire(item, retirement.clone(), now).map_err(|e| OpError::Invalid(e.to_string()))
     })
 }
@@ -459,7 +463,7 @@ fn change_one(
     env: &Env,
     id: &str,
     operation: &str,
-    change: impl FnOnce(&KnowledgeItem, DateTime<Utc>) -> OpResult<KnowledgeItem>,
+    change: impl FnOnce(&KnowledgeItem, &[StoredItem], DateTime<Utc>) -> OpResult<KnowledgeItem>,
 ) -> OpResult<Shown> {
     knowledge::validate_id(id).map_err(|e| OpError::Invalid(e.to_string()))?;
     let project = session::project(env)?;
@@ -472,7 +476,7 @@ fn change_one(
         .iter()
         .find(|s| s.item.id == id)
         .ok_or_else(|| OpError::Invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
-    let after = change(&stored.item, env.now)?;
+    let after = change(&stored.item, &loaded.items, env.now)?;
     if after != stored.item {
         project.commit_knowledge(operation, &loaded.dir, std::slice::from_ref(&after))?;
     }
@@ -560,6 +564,16 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
                 problem: format!("superseded by `{by}`, which is not in the knowledge base"),
             });
         }
+    }
+    for chain in knowledge::supersede_cycles(&loaded.plain()) {
+        let first = loaded.items.iter().find(|s| s.item.id == chain[0]);
+        problems.push(Problem {
+            path: first.map_or_else(|| chain[0].clone(), |s| s.path.display().to_string()),
+            problem: format!(
+                "superseded in a circle ({}): each item of it is retired, so its lesson reaches no query; clear `superseded_by` in the one that holds the lesson best",
+                chain.join(" → ")
+            ),
+        });
     }
     // Similar items share their type, pattern and action: compare within
     // those groups only (10,000 items are not 50 million pairs).
