@@ -391,3 +391,31 @@ fn superseding_in_a_circle_made_the_lesson_vanish() {
     let (low, high) = if a < b { (&a, &b) } else { (&b, &a) };
     env.ws(&["kb", "lint"]).code(1).stdout_has("superseded in a circle").stdout_has(&format!("{low} → {high} → {low}"));
 }
+
+// `--confidence NaN`, `inf` or 1.5 was a lesson refused (exit 1); it is a
+// usage error (exit 2) naming the flag and the range.
+#[test]
+fn a_confidence_out_of_range_was_a_refused_lesson_not_a_usage_error() {
+    let env = TestEnv::new();
+    let record_with = |confidence: &str| {
+        env.ws(&[
+            "kb",
+            "record",
+            "--type",
+            "gotcha",
+            "--content",
+            MIGRATION,
+            "--path",
+            "db/1.sql",
+            "--evidence",
+            "relation exists",
+            "--confidence",
+            confidence,
+        ])
+    };
+    for bad in ["NaN", "inf", "-inf", "1.5", "-0.1", "high"] {
+        record_with(bad).code(2).stderr_has("--confidence").stderr_has("from 0 to 1");
+    }
+    assert!(item_files(&env).is_empty());
+    record_with("1").ok();
+}

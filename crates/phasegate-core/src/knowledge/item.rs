@@ -195,6 +195,11 @@ pub(crate) fn valid_topic(topic: &str) -> bool {
     topic.len() <= 40 && ID.is_match(topic)
 }
 
+/// A confidence is a number from 0 to 1 (not NaN, not infinite).
+pub fn valid_confidence(confidence: f64) -> bool {
+    confidence.is_finite() && (0.0..=1.0).contains(&confidence)
+}
+
 /// The file an item lives in, inside the knowledge folder.
 pub fn file_name(id: &str) -> String {
     format!("{id}.md")
@@ -421,7 +426,7 @@ fn check(item: &KnowledgeItem) -> Result<(), (&'static str, String)> {
     if item.topic.as_deref().is_some_and(|t| !valid_topic(t)) {
         return bad("topic", "use a lowercase word (letters, digits, single `-`), at most 40 characters");
     }
-    if !(0.0..=1.0).contains(&item.confidence) {
+    if !valid_confidence(item.confidence) {
         return bad("confidence", "use a number from 0.0 to 1.0");
     }
     if item.occurrences == 0 {

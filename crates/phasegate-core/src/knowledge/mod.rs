@@ -50,7 +50,7 @@ pub use index::{
 };
 pub use item::{
     Evidence, InvalidId, KnowledgeItem, KnowledgeItemError, KnowledgeType, MAX_EXCERPT_CHARS, MAX_ID, excerpt,
-    file_name, new_id, validate_id,
+    file_name, new_id, valid_confidence, validate_id,
 };
 pub use lifecycle::{
     DISCOVERY, InjectionOutcome, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, PREVENTED, Retirement, SEEN_TWICE,
