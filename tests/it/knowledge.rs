@@ -419,3 +419,29 @@ fn a_confidence_out_of_range_was_a_refused_lesson_not_a_usage_error() {
     assert!(item_files(&env).is_empty());
     record_with("1").ok();
 }
+
+// A `kb record` killed (kill -9) between writing and renaming left a
+// `.phasegate-*.tmp` file that `git status` offered to commit: the next
+// write removes it under the lock, and git ignores such files meanwhile.
+#[test]
+fn a_killed_record_left_a_temporary_file_git_offered_to_commit() {
+    let env = TestEnv::new();
+    let leftover = env.write(".phasegate/knowledge/.phasegate-AbC123.tmp", "half an item");
+    let untracked = || {
+        let repo = git2::Repository::open(env.root()).unwrap();
+        let mut opts = git2::StatusOptions::new();
+        opts.include_untracked(true).recurse_untracked_dirs(true);
+        let statuses = repo.statuses(Some(&mut opts)).unwrap();
+        statuses
+            .iter()
+            .filter_map(|s| s.path().ok().map(str::to_owned))
+            .filter(|p| p.ends_with(".tmp"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(untracked().len(), 1, "the leftover shows before phasegate wrote anything");
+    record(&env, MIGRATION, "db/001.sql", "relation exists", &[]);
+    assert!(!leftover.exists(), "removed by the next write");
+    // One left by a writer killed later is not offered to git.
+    env.write(".phasegate/knowledge/.phasegate-XyZ789.tmp", "half an item");
+    assert_eq!(untracked(), Vec::<String>::new());
+}

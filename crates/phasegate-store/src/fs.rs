@@ -171,6 +171,10 @@ pub fn sync_dir(dir: &Path) {
 
 const TMP_PREFIX: &str = ".phasegate-";
 const TMP_SUFFIX: &str = ".tmp";
+/// The names of [`write_atomic`]'s temporary files as a git pattern: a
+/// writer killed before its rename leaves one, and git must not offer it
+/// to commit (see `Project::exclude_scratch`).
+pub const TEMPORARY_PATTERN: &str = ".phasegate-*.tmp";
 
 /// Removes temporary files that `write_atomic` left in `dir` when its process
 /// was killed. Only call this while holding the lock of every writer of `dir`.

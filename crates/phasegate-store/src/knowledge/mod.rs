@@ -122,9 +122,14 @@ impl Project {
     }
 
     /// Writes item changes as one (through the journal when several), under
-    /// the knowledge lock the caller holds.
+    /// the knowledge lock the caller holds. A temporary file a killed writer
+    /// left in the folder is removed first (the lock is held: no live writer
+    /// owns one), and such files are kept out of `git status` (through
+    /// `.git/info/exclude`, best effort) for a writer killed later.
     pub fn commit_knowledge(&self, operation: &str, dir: &Path, items: &[KnowledgeItem]) -> Result<(), StoreError> {
         std::fs::create_dir_all(dir).at("create", dir)?;
+        fs::remove_temporaries(dir);
+        let _ = self.exclude_from_git(fs::TEMPORARY_PATTERN);
         let changes: Vec<FileWrite> =
             items.iter().map(|i| FileWrite::put(dir.join(file_name(&i.id)), i.render())).collect();
         // Never an item its readers would refuse.
