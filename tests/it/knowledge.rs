@@ -445,3 +445,19 @@ fn a_killed_record_left_a_temporary_file_git_offered_to_commit() {
     env.write(".phasegate/knowledge/.phasegate-XyZ789.tmp", "half an item");
     assert_eq!(untracked(), Vec::<String>::new());
 }
+
+// The same lesson recorded again from another failure outside a task was
+// not a new sighting when a feature was active (design: outside any task,
+// a new failure output is a new sighting; README: 0.85 once seen twice).
+#[test]
+fn the_same_lesson_from_another_failure_outside_a_task_was_not_seen_again() {
+    let env = TestEnv::new();
+    env.feature("users", "standard");
+    let first = record(&env, MIGRATION, "db/001.sql", "ERROR: relation users already exists", &[]);
+    assert_ne!(first["path"], Value::Null);
+    let same = record(&env, MIGRATION, "db/001.sql", "ERROR: relation users already exists", &[]);
+    assert_eq!(same["decision"], "known", "the same failure twice is one sighting");
+    let other = record(&env, MIGRATION, "db/002.sql", "ERROR: relation posts already exists", &[]);
+    assert_eq!(other["decision"], "reinforced");
+    assert_eq!((other["occurrences"].as_u64(), other["confidence"].as_f64()), (Some(2), Some(0.85)));
+}

@@ -90,8 +90,8 @@ pub(crate) fn new_sightings<'a>(known: &[Evidence], new: &'a [Evidence]) -> Vec<
     let mut out: Vec<&Evidence> = Vec::new();
     for e in new {
         // A sighting is a feature's task; a lesson recorded outside any
-        // task is told apart by its failure output.
-        let outside = e.feature == "-" && e.task == "-";
+        // task (in a feature or not) is told apart by its failure output.
+        let outside = e.task == "-";
         let seen = |x: &Evidence| x.feature == e.feature && x.task == e.task && (!outside || x.excerpt == e.excerpt);
         if !known.iter().any(seen) && !out.iter().any(|x| seen(x)) {
             out.push(e);
@@ -380,5 +380,27 @@ mod tests {
         assert_eq!(supersede_cycles(&on_disk), vec![vec!["x", "y", "z", "x"]]);
         // A cycle elsewhere does not make every supersede a cycle.
         assert_eq!(supersede_cycle(&on_disk, "v", "w"), None);
+    }
+
+    // The same lesson from another failure outside a task, while a feature
+    // was active, was not a new sighting (the feature's name hid that no
+    // task was given).
+    #[test]
+    fn another_failure_outside_a_task_was_not_a_new_sighting() {
+        let mut known = evidence("001-auth", "-", 1);
+        known.excerpt = Some("ERROR: relation users exists".into());
+        let mut other = known.clone();
+        other.excerpt = Some("ERROR: relation posts exists".into());
+        assert_eq!(new_sightings(std::slice::from_ref(&known), std::slice::from_ref(&other)).len(), 1);
+        assert!(
+            new_sightings(std::slice::from_ref(&known), std::slice::from_ref(&known)).is_empty(),
+            "the same failure"
+        );
+        let mut nowhere = other.clone();
+        nowhere.feature = "-".into();
+        assert_eq!(new_sightings(std::slice::from_ref(&known), &[nowhere]).len(), 1);
+        // In a task, the task is the sighting whatever its output.
+        let (a, b) = (evidence("001-auth", "T1", 1), evidence("001-auth", "T1", 2));
+        assert!(new_sightings(&[a], &[b]).is_empty());
     }
 }
