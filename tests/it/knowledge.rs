@@ -461,3 +461,16 @@ fn the_same_lesson_from_another_failure_outside_a_task_was_not_seen_again() {
     assert_eq!(other["decision"], "reinforced");
     assert_eq!((other["occurrences"].as_u64(), other["confidence"].as_f64()), (Some(2), Some(0.85)));
 }
+
+// `kb record` refused "Use TEXT for SQLite IDs", with evidence, for having
+// four content words; a vague short lesson is still refused.
+#[test]
+fn a_short_concrete_lesson_was_refused_by_kb_record() {
+    let env = TestEnv::new();
+    let r =
+        env.kb_gotcha("Use TEXT for SQLite IDs", "sqlite3: datatype mismatch on INTEGER id", &["--pattern", "*.sql"]);
+    assert_eq!(r["decision"], "created");
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", "Don't forget the index.", "--evidence", "slow query"])
+        .code(1)
+        .stderr_has("two concrete things");
+}
