@@ -7,6 +7,7 @@
 //! the item the change is about), and nothing is ever reinitialised.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::knowledge::{
@@ -85,6 +86,12 @@ pub fn load(project: &Project, root: &Path) -> OpResult<Loaded> {
     Ok(Loaded { root: root.to_owned(), dir, items, bad })
 }
 
+/// How long a hook may spend reading items to rebuild the index: Claude
+/// Code gives a hook 10 s, and the other contributors run in it too. A
+/// rebuild that runs out writes what it read, marked partial: the hooks
+/// answer from it, the next command builds the index whole.
+pub const HOOK_REBUILD_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Rebuilds the index of `loaded`'s working tree when it is stale: its
 /// manifest does not match the folder as a listing and stats see it (an
 /// item added, removed, or edited in place), or it was built from other
@@ -111,25 +118,28 @@ fn items_dir(root: &Path) -> OpResult<Option<PathBuf>> {
 }
 
 /// The index of the working tree at `root`, fresh: checked by a listing
-/// and one stat per item, rebuilt from the items only when stale. None when
-/// the tree has no knowledge base.
-pub fn fresh_index(project: &Project, root: &Path) -> OpResult<Option<IndexDir>> {
+/// and one stat per item, rebuilt from the items only when stale (reading
+/// them until `deadline`, a hook's). None when the tree has no knowledge
+/// base.
+pub fn fresh_index(project: &Project, root: &Path, deadline: Option<Instant>) -> OpResult<Option<IndexDir>> {
     let Some(items) = items_dir(root)? else { return Ok(None) };
     let scan = Manifest::scan(&items);
     if let Some(index) = IndexDir::matching(&project.knowledge_index_dir(root), &scan) {
         return Ok(Some(index));
     }
-    rebuild_index(project, root)
+    rebuild_index(project, root, deadline)
 }
 
-/// Rebuilds the index of the working tree at `root` from its items now,
-/// and opens it. None when the tree has no knowledge base.
-pub fn rebuild_index(project: &Project, root: &Path) -> OpResult<Option<IndexDir>> {
+/// Rebuilds the index of the working tree at `root` from its items now
+/// (reading them until `deadline`, a hook's), and opens it. None when the
+/// tree has no knowledge base.
+pub fn rebuild_index(project: &Project, root: &Path, deadline: Option<Instant>) -> OpResult<Option<IndexDir>> {
     let Some(items) = items_dir(root)? else { return Ok(None) };
     let scan = Manifest::scan(&items);
-    let loaded = load(project, root)?;
-    project.write_knowledge_index(root, &loaded.index(), &scan, &loaded.unreadable())?;
-    Ok(IndexDir::matching(&project.knowledge_index_dir(root), &scan))
+    let (read, bad, complete) = project.knowledge_items_until(&items, deadline)?;
+    let loaded = Loaded { root: root.to_owned(), dir: items, items: read, bad };
+    project.write_knowledge_index_of(root, &loaded.index(), &scan, &loaded.unreadable(), complete)?;
+    Ok(IndexDir::open(&project.knowledge_index_dir(root)))
 }
 
 /// An item and where it is.
@@ -219,7 +229,7 @@ pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[Stri
     let all_read = |found: &[IndexEntry]| found.iter().all(|e| read(e).is_some());
     if answer.as_ref().is_some_and(|(_, (g, p))| !all_read(g) || !all_read(p)) {
         // An item changed since the index was built: build it again.
-        answer = rebuild_index(&project, &root)?.and_then(|index| look(&index).ok().map(|found| (index, found)));
+        answer = rebuild_index(&project, &root, None)?.and_then(|index| look(&index).ok().map(|found| (index, found)));
     }
     let (gotchas, patterns, unreadable) = match &answer {
         Some((index, (g, p))) => {

@@ -128,10 +128,11 @@ fn new_gotchas(layout: &RepoLayout, items: &Path, rel: &str, action: &str, log_p
         None => false,
     };
     let project = Project::discover(&layout.current_root).ok()?;
+    let deadline = Some(std::time::Instant::now() + super::base::HOOK_REBUILD_BUDGET);
     let index = if fault {
-        super::base::rebuild_index(&project, &layout.current_root)
+        super::base::rebuild_index(&project, &layout.current_root, deadline)
     } else {
-        super::base::fresh_index(&project, &layout.current_root)
+        super::base::fresh_index(&project, &layout.current_root, deadline)
     };
     pick(&index.ok()??).ok().map(|(entries, _)| entries)
 }

@@ -113,11 +113,11 @@ pub fn looked_up<T>(
     root: &Path,
     look: impl Fn(&IndexDir) -> Result<T, IndexFault>,
 ) -> OpResult<Option<(IndexDir, T)>> {
-    let Some(index) = super::base::fresh_index(project, root)? else { return Ok(None) };
+    let Some(index) = super::base::fresh_index(project, root, None)? else { return Ok(None) };
     if let Ok(found) = look(&index) {
         return Ok(Some((index, found)));
     }
-    let Some(index) = super::base::rebuild_index(project, root)? else { return Ok(None) };
+    let Some(index) = super::base::rebuild_index(project, root, None)? else { return Ok(None) };
     Ok(look(&index).ok().map(|found| (index, found)))
 }
 

@@ -10,6 +10,7 @@ mod backlog;
 mod coordination;
 mod feature;
 mod hooks;
+mod knowledge;
 mod pipeline;
 mod questions;
 mod regressions;

@@ -46,6 +46,10 @@ pub struct Manifest {
     /// The build the shards belong to (empty in a scan).
     #[serde(default)]
     pub build: String,
+    /// Built by a hook that ran out of time before reading every item: the
+    /// hooks use it, the commands build it again whole.
+    #[serde(default)]
+    pub partial: bool,
 }
 
 impl Manifest {
@@ -70,6 +74,7 @@ impl Manifest {
             files,
             newest_ns,
             build: String::new(),
+            partial: false,
         }
     }
 
@@ -143,15 +148,26 @@ impl IndexDir {
     }
 
     /// The commands' check: the index at `index_dir` when its manifest
-    /// matches `scan` and its listing reads.
+    /// matches `scan`, it holds every item, and its listing reads.
     pub fn matching(index_dir: &Path, scan: &Manifest) -> Option<IndexDir> {
         if !std::fs::symlink_metadata(index_dir).is_ok_and(|m| m.is_dir()) {
             return None;
         }
         let (manifest, _) = read_sealed::<Manifest>(&index_dir.join(MANIFEST)).ok()??;
-        if !manifest.matches(scan) {
+        if !manifest.matches(scan) || manifest.partial {
             return None;
         }
+        let (listing, _) = read_sealed::<BTreeMap<String, String>>(&index_dir.join(LISTING)).ok()??;
+        Some(IndexDir { dir: index_dir.to_owned(), manifest, listing: Some(listing) })
+    }
+
+    /// The index at `index_dir` as it is, fresh or not (one just written):
+    /// its manifest and listing read.
+    pub fn open(index_dir: &Path) -> Option<IndexDir> {
+        if !std::fs::symlink_metadata(index_dir).is_ok_and(|m| m.is_dir()) {
+            return None;
+        }
+        let (manifest, _) = read_sealed::<Manifest>(&index_dir.join(MANIFEST)).ok()??;
         let (listing, _) = read_sealed::<BTreeMap<String, String>>(&index_dir.join(LISTING)).ok()??;
         Some(IndexDir { dir: index_dir.to_owned(), manifest, listing: Some(listing) })
     }
@@ -270,6 +286,19 @@ impl Project {
         scan: &Manifest,
         unreadable: &[String],
     ) -> Result<(), StoreError> {
+        self.write_knowledge_index_of(root, index, scan, unreadable, true)
+    }
+
+    /// [`Project::write_knowledge_index`], saying whether every item was
+    /// read (a hook's rebuild may stop early: see [`Manifest::partial`]).
+    pub fn write_knowledge_index_of(
+        &self,
+        root: &Path,
+        index: &KnowledgeIndex,
+        scan: &Manifest,
+        unreadable: &[String],
+        complete: bool,
+    ) -> Result<(), StoreError> {
         let runtime = self.runtime_dir();
         let dir = index_dir(&runtime, root);
         fs::own_path(runtime.parent().unwrap_or(&runtime), &dir)?;
@@ -296,7 +325,7 @@ impl Project {
             }
             write(UNREADABLE, serde_json::to_vec(unreadable).expect("serialises"))?;
             write(LISTING, serde_json::to_vec(&listing).expect("serialises"))?;
-            let manifest = Manifest { build: index.build.clone(), ..scan.clone() };
+            let manifest = Manifest { build: index.build.clone(), partial: !complete, ..scan.clone() };
             write(MANIFEST, serde_json::to_vec(&manifest).expect("serialises"))
         })();
         if let Err(e) = written {

@@ -12,7 +12,7 @@
 mod index;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use phasegate_core::knowledge::{KnowledgeItem, KnowledgeItemError, MAX_ITEM_BYTES, file_name, fingerprint};
 
@@ -58,6 +58,18 @@ impl Project {
     /// Only regular files named `<id>.md` count; a link or folder in their
     /// place is reported.
     pub fn knowledge_items_in(&self, dir: &Path) -> Result<(Vec<StoredItem>, Vec<BadItem>), StoreError> {
+        let (items, bad, _) = self.knowledge_items_until(dir, None)?;
+        Ok((items, bad))
+    }
+
+    /// [`Project::knowledge_items_in`] that stops reading at `deadline`
+    /// (a hook's): the files it did not get to are reported as not read, and
+    /// the third value says whether it read them all.
+    pub fn knowledge_items_until(
+        &self,
+        dir: &Path,
+        deadline: Option<Instant>,
+    ) -> Result<(Vec<StoredItem>, Vec<BadItem>, bool), StoreError> {
         // Confined to the working tree the folder belongs to (a linked
         // worktree's lies outside the main checkout): a link out of it is
         // refused.
@@ -65,11 +77,12 @@ impl Project {
         fs::confine(tree, dir)?;
         let entries = match std::fs::read_dir(dir) {
             Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new(), true)),
             Err(e) => return Err(e).at("list", dir),
         };
         let mut good = Vec::new();
         let mut bad = Vec::new();
+        let mut complete = true;
         for entry in entries {
             let entry = entry.at("list", dir)?;
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -77,6 +90,14 @@ impl Project {
                 continue;
             }
             let path = entry.path();
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                complete = false;
+                bad.push(BadItem {
+                    error: "not read: a hook stops reading items when its time runs out; any `workflow-state kb` command reads it".into(),
+                    path,
+                });
+                continue;
+            }
             // Bounded before anything is read: a file of any size may arrive
             // by `git pull`.
             match fs::read_optional_up_to(&path, MAX_ITEM_BYTES as u64) {
@@ -103,7 +124,7 @@ impl Project {
         }
         good.sort_by(|a, b| a.item.id.cmp(&b.item.id));
         bad.sort_by(|a, b| a.path.cmp(&b.path));
-        Ok((good, bad))
+        Ok((good, bad, complete))
     }
 
     /// The knowledge base's lock: every change of items holds it (read,
