@@ -157,6 +157,11 @@ fn a_nested_bracket_item_hung_every_hook() {
     assert!(edit(&env, "s-2", "Write", "db/migrations/002.sql").is_some());
     let took = started.elapsed();
     assert!(took < Duration::from_secs(1), "two hooks took {took:?}");
+    // The rebuild recorded both as unreadable: the index is fresh, and no
+    // hook reads them again until the folder changes.
+    let q = env.ws(&["kb", "query", "--path", "db/migrations/003.sql", "--json"]).ok().json();
+    let recorded = q["unreadable"].to_string();
+    assert!(recorded.contains("gotcha-huge-00000000.md") && recorded.contains("gotcha-deep-00000000.md"), "{q}");
     let started = Instant::now();
     let listed = env.ws(&["kb", "list", "--json"]).ok().json();
     assert!(started.elapsed() < Duration::from_secs(1), "kb list took {:?}", started.elapsed());
