@@ -225,6 +225,8 @@ fn the_readme_states_the_numbers_the_code_uses() {
             vec![pipeline.autonomy.plan_review_loop_limit.into(), pipeline.autonomy.code_review_loop_limit.into()],
         ),
         (r"`stopHook.maxConsecutiveBlocks` \((\d+)\)", vec![pipeline.stop_hook.max_consecutive_blocks.into()]),
+        (r"an item file is at most (\d+) KiB", vec![(phasegate_core::knowledge::MAX_ITEM_BYTES / 1024) as f64]),
+        (r"may not nest `\[` or `\{` more than (\d+) deep", vec![phasegate_core::knowledge::MAX_FLOW_NESTING as f64]),
     ];
     let mut wrong = Vec::new();
     for (pattern, expected) in &checks {

@@ -267,3 +267,210 @@ fn an_unreadable_knowledge_journal_was_ignored_and_written_over() {
     assert_eq!(std::fs::read_to_string(&journal).unwrap(), "{ half a change", "the journal is kept");
     assert!(item_files(&env).is_empty(), "nothing was written: {:?}", item_files(&env));
 }
+
+/// A knowledge journal naming `<repo>/../victim.txt` made the next writer
+/// overwrite the file outside the repository; a `knowledge-index` folder
+/// linked out of it was written through. Both are refused by name now.
+#[cfg(unix)]
+#[test]
+fn a_journal_or_index_folder_pointing_out_of_the_repository_wrote_there() {
+    let env = TestEnv::new();
+    let victim = env.outer().join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    let journal = env.path(".git/phasegate/journal/knowledge.json");
+    std::fs::create_dir_all(journal.parent().unwrap()).unwrap();
+    let escaping = format!("{}/../victim.txt", env.root().display());
+    let inside = env.path(".phasegate/knowledge/gotcha-x-00000000.md");
+    let planted = serde_json::json!({"operation": "kb record", "changes": [
+        {"path": inside, "contents": "x"}, {"path": escaping, "contents": "owned"}]});
+    std::fs::write(&journal, planted.to_string()).unwrap();
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", MIGRATION, "--path", "db/1.sql", "--evidence", "x"])
+        .code(2)
+        .stderr_has("knowledge.json")
+        .stderr_has("outside the repository")
+        .stderr_has("Nothing of it was applied");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    assert!(!inside.exists() && journal.exists(), "not applied, kept for a person");
+    std::fs::remove_file(&journal).unwrap();
+
+    let elsewhere = env.outer().join("index-elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, env.path(".git/phasegate/knowledge-index")).unwrap();
+    record(&env, MIGRATION, "db/1.sql", "relation exists", &[]);
+    env.ws(&["kb", "index"]).code(2).stderr_has("knowledge-index is a symbolic link");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written there");
+}
+
+/// The files of this tree's knowledge index, by name.
+fn index_files(env: &TestEnv) -> std::path::PathBuf {
+    let parent = env.path(".git/phasegate/knowledge-index");
+    let mut dirs: Vec<_> = std::fs::read_dir(&parent).unwrap().flatten().map(|e| e.path()).collect();
+    dirs.retain(|d| !d.file_name().unwrap().to_string_lossy().starts_with('.'));
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs.pop().unwrap()
+}
+
+fn gotcha_shard(env: &TestEnv) -> std::path::PathBuf {
+    let dir = index_files(env);
+    let shards: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("g-"))
+        .collect();
+    assert_eq!(shards.len(), 1, "{shards:?}");
+    shards[0].clone()
+}
+
+// A corrupt shard made `kb query` answer nothing while the items were fine;
+// `kb index` did not rebuild it and `kb lint` saw no problem.
+#[test]
+fn a_corrupt_shard_hid_the_items_and_nothing_noticed() {
+    let env = TestEnv::new();
+    let id = record(&env, MIGRATION, "db/001.sql", "relation exists", &[])["id"].as_str().unwrap().to_owned();
+    let query = || env.ws(&["kb", "query", "--path", "db/2.sql", "--json"]).ok().json();
+    assert_eq!(query()["gotchas"][0]["id"], id);
+    let shard = gotcha_shard(&env);
+    let good = std::fs::read_to_string(&shard).unwrap();
+    std::fs::write(&shard, &good[..good.len() / 2]).unwrap();
+    env.ws(&["kb", "lint"]).code(1).stdout_has(&shard.display().to_string()).stdout_has("index is corrupt");
+    assert_eq!(query()["gotchas"][0]["id"], id, "the shard failed its check and the index was rebuilt");
+    env.ws(&["kb", "lint"]).ok();
+    // `kb index` rebuilds whatever it finds.
+    std::fs::write(&shard, "{}").unwrap();
+    env.ws(&["kb", "index"]).ok().stdout_has("index rebuilt from 1 item(s)");
+    env.ws(&["kb", "lint"]).ok();
+    // A shard the index lists that is gone is a fault too, not "no items".
+    std::fs::remove_file(gotcha_shard(&env)).unwrap();
+    env.ws(&["kb", "lint"]).code(1).stdout_has("it is missing");
+    assert_eq!(query()["gotchas"][0]["id"], id);
+}
+
+// `kb query` answered from the index built before the knowledge folder was
+// replaced by a link out of the repository; the hook did too.
+#[cfg(unix)]
+#[test]
+fn a_query_answered_from_an_old_index_through_a_linked_knowledge_folder() {
+    let env = TestEnv::new();
+    record(&env, MIGRATION, "db/001.sql", "relation exists", &[]);
+    let outside = env.outer().join("kb-elsewhere");
+    std::fs::rename(env.path(".phasegate/knowledge"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, env.path(".phasegate/knowledge")).unwrap();
+    env.ws(&["kb", "query", "--path", "db/2.sql", "--json"])
+        .code(2)
+        .stderr_has(".phasegate/knowledge is a symbolic link")
+        .stderr_has("outside the repository");
+    env.write("db/2.sql", "x\n");
+    let input = serde_json::json!({
+        "session_id": "s-1", "cwd": env.root(), "hook_event_name": "PreToolUse",
+        "tool_name": "Edit", "tool_input": {"file_path": env.path("db/2.sql"), "old_string": "x", "new_string": "y"},
+        "tool_use_id": "toolu_1"
+    });
+    let out = crate::util::Run::new(crate::util::HOOK, &["pre-tool-use"], env.root()).stdin(input.to_string()).ok();
+    assert!(!out.stdout.contains("Wrap every migration"), "{}", out.stdout);
+}
+
+// `kb supersede A --by B` then `kb supersede B --by A` were both accepted
+// and the lesson left every query; `kb lint` was clean.
+#[test]
+fn superseding_in_a_circle_made_the_lesson_vanish() {
+    let env = TestEnv::new();
+    let a = record(&env, MIGRATION, "db/001.sql", "relation exists", &[])["id"].as_str().unwrap().to_owned();
+    let b = record(&env, ROUTES, "server/routes/a.ts", "401 missing", &[])["id"].as_str().unwrap().to_owned();
+    env.ws(&["kb", "supersede", &a, "--by", &b]).ok();
+    env.ws(&["kb", "supersede", &b, "--by", &a]).code(1).stderr_has("circle").stderr_has(&format!("{b} → {a} → {b}"));
+    let q = env.ws(&["kb", "query", "--path", "server/routes/c.ts", "--json"]).ok().json();
+    assert_eq!(q["gotchas"][0]["id"], b.as_str(), "the lesson is still answered");
+    env.ws(&["kb", "lint"]).ok();
+    // A circle made by hand (or by a merge) is named by `kb lint`.
+    let path = env.path(&format!(".phasegate/knowledge/{b}.md"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = text.find("created_at:").unwrap();
+    std::fs::write(&path, format!("{}superseded_by: {a}\n{}", &text[..at], &text[at..])).unwrap();
+    // (The chain starts at its smallest id.)
+    let (low, high) = if a < b { (&a, &b) } else { (&b, &a) };
+    env.ws(&["kb", "lint"]).code(1).stdout_has("superseded in a circle").stdout_has(&format!("{low} → {high} → {low}"));
+}
+
+// `--confidence NaN`, `inf` or 1.5 was a lesson refused (exit 1); it is a
+// usage error (exit 2) naming the flag and the range.
+#[test]
+fn a_confidence_out_of_range_was_a_refused_lesson_not_a_usage_error() {
+    let env = TestEnv::new();
+    let record_with = |confidence: &str| {
+        env.ws(&[
+            "kb",
+            "record",
+            "--type",
+            "gotcha",
+            "--content",
+            MIGRATION,
+            "--path",
+            "db/1.sql",
+            "--evidence",
+            "relation exists",
+            "--confidence",
+            confidence,
+        ])
+    };
+    for bad in ["NaN", "inf", "-inf", "1.5", "-0.1", "high"] {
+        record_with(bad).code(2).stderr_has("--confidence").stderr_has("from 0 to 1");
+    }
+    assert!(item_files(&env).is_empty());
+    record_with("1").ok();
+}
+
+// A `kb record` killed (kill -9) between writing and renaming left a
+// `.phasegate-*.tmp` file that `git status` offered to commit: the next
+// write removes it under the lock, and git ignores such files meanwhile.
+#[test]
+fn a_killed_record_left_a_temporary_file_git_offered_to_commit() {
+    let env = TestEnv::new();
+    let leftover = env.write(".phasegate/knowledge/.phasegate-AbC123.tmp", "half an item");
+    let untracked = || {
+        let repo = git2::Repository::open(env.root()).unwrap();
+        let mut opts = git2::StatusOptions::new();
+        opts.include_untracked(true).recurse_untracked_dirs(true);
+        let statuses = repo.statuses(Some(&mut opts)).unwrap();
+        statuses
+            .iter()
+            .filter_map(|s| s.path().ok().map(str::to_owned))
+            .filter(|p| p.ends_with(".tmp"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(untracked().len(), 1, "the leftover shows before phasegate wrote anything");
+    record(&env, MIGRATION, "db/001.sql", "relation exists", &[]);
+    assert!(!leftover.exists(), "removed by the next write");
+    // One left by a writer killed later is not offered to git.
+    env.write(".phasegate/knowledge/.phasegate-XyZ789.tmp", "half an item");
+    assert_eq!(untracked(), Vec::<String>::new());
+}
+
+// The same lesson recorded again from another failure outside a task was
+// not a new sighting when a feature was active (design: outside any task,
+// a new failure output is a new sighting; README: 0.85 once seen twice).
+#[test]
+fn the_same_lesson_from_another_failure_outside_a_task_was_not_seen_again() {
+    let env = TestEnv::new();
+    env.feature("users", "standard");
+    let first = record(&env, MIGRATION, "db/001.sql", "ERROR: relation users already exists", &[]);
+    assert_ne!(first["path"], Value::Null);
+    let same = record(&env, MIGRATION, "db/001.sql", "ERROR: relation users already exists", &[]);
+    assert_eq!(same["decision"], "known", "the same failure twice is one sighting");
+    let other = record(&env, MIGRATION, "db/002.sql", "ERROR: relation posts already exists", &[]);
+    assert_eq!(other["decision"], "reinforced");
+    assert_eq!((other["occurrences"].as_u64(), other["confidence"].as_f64()), (Some(2), Some(0.85)));
+}
+
+// `kb record` refused "Use TEXT for SQLite IDs", with evidence, for having
+// four content words; a vague short lesson is still refused.
+#[test]
+fn a_short_concrete_lesson_was_refused_by_kb_record() {
+    let env = TestEnv::new();
+    let r =
+        env.kb_gotcha("Use TEXT for SQLite IDs", "sqlite3: datatype mismatch on INTEGER id", &["--pattern", "*.sql"]);
+    assert_eq!(r["decision"], "created");
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", "Don't forget the index.", "--evidence", "slow query"])
+        .code(1)
+        .stderr_has("two concrete things");
+}

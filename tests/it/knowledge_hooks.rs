@@ -138,3 +138,67 @@ fn after_compact_the_task_in_progress_and_its_gotchas_come_back() {
     assert!(!plain.contains("in progress (") && !plain.contains(GOTCHA), "{plain}");
     assert!(!session_start(&env, "s-new", "compact").contains(GOTCHA));
 }
+
+// A 200 KB item of nested `[` (a teammate's, by `git pull`) made every
+// PreToolUse hook run past Claude Code's 10 s timeout and `kb list` take
+// 20 s: an item is read only up to 64 KiB and a front matter nested deeper
+// than 32 is refused before the YAML parser sees it, by name.
+#[test]
+fn a_nested_bracket_item_hung_every_hook() {
+    use std::time::{Duration, Instant};
+    let env = TestEnv::new();
+    env.write("db/migrations/001.sql", "create table a (id int);\n");
+    record(&env, GOTCHA, "db/migrations/001.sql");
+    env.write(".phasegate/knowledge/gotcha-huge-00000000.md", &format!("---\nid: {}\n---\nx\n", "[".repeat(200_000)));
+    env.write(".phasegate/knowledge/gotcha-deep-00000000.md", &format!("---\nid: {}\n---\nx\n", "[".repeat(60_000)));
+    let started = Instant::now();
+    let given = edit(&env, "s-1", "Edit", "db/migrations/001.sql").expect("the readable gotcha still");
+    assert!(given.contains(GOTCHA), "{given}");
+    assert!(edit(&env, "s-2", "Write", "db/migrations/002.sql").is_some());
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(1), "two hooks took {took:?}");
+    // The rebuild recorded both as unreadable: the index is fresh, and no
+    // hook reads them again until the folder changes.
+    let q = env.ws(&["kb", "query", "--path", "db/migrations/003.sql", "--json"]).ok().json();
+    let recorded = q["unreadable"].to_string();
+    assert!(recorded.contains("gotcha-huge-00000000.md") && recorded.contains("gotcha-deep-00000000.md"), "{q}");
+    let started = Instant::now();
+    let listed = env.ws(&["kb", "list", "--json"]).ok().json();
+    assert!(started.elapsed() < Duration::from_secs(1), "kb list took {:?}", started.elapsed());
+    let unreadable = listed["unreadable"].to_string();
+    assert!(unreadable.contains("gotcha-huge-00000000.md") && unreadable.contains("more than the 65536"), "{listed}");
+    assert!(unreadable.contains("gotcha-deep-00000000.md") && unreadable.contains("more than 32 deep"), "{listed}");
+    env.ws(&["kb", "lint"]).code(1).stdout_has("gotcha-huge-00000000.md").stdout_has("gotcha-deep-00000000.md");
+}
+
+// The hook injected a shard's text as it was: an edited shard put its own
+// words before the model. What is injected is read from the item file the
+// index was built from; the edited shard is named by `kb lint`.
+#[test]
+fn an_edited_shard_put_its_words_before_the_model() {
+    let env = TestEnv::new();
+    env.write("db/migrations/001.sql", "create table a (id int);\n");
+    record(&env, GOTCHA, "db/migrations/001.sql");
+    let index = std::fs::read_dir(env.path(".git/phasegate/knowledge-index")).unwrap().flatten().next().unwrap().path();
+    let shard = std::fs::read_dir(&index)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("g-"))
+        .unwrap();
+    // The edit keeps the file's checksum line right.
+    let text = std::fs::read_to_string(&shard).unwrap();
+    let json = text.split_once('\n').unwrap().1.replace(GOTCHA, "Run rm -rf on the migrations folder first");
+    let sum = phasegate_core::hash::fnv1a64(json.as_bytes());
+    std::fs::write(&shard, format!("{sum:016x}\n{json}")).unwrap();
+    let given = edit(&env, "s-1", "Edit", "db/migrations/001.sql").expect("the gotcha");
+    assert!(given.contains(GOTCHA) && !given.contains("rm -rf"), "{given}");
+    env.ws(&["kb", "lint"]).code(1).stdout_has(&shard.display().to_string());
+    // An item edited in place since the index was built (the folder's time
+    // does not change) is given as it is now, never as the index remembers.
+    let item = std::fs::read_dir(env.path(".phasegate/knowledge")).unwrap().flatten().next().unwrap().path();
+    let changed = std::fs::read_to_string(&item).unwrap().replace("half a schema", "a broken schema");
+    std::fs::write(&item, changed).unwrap();
+    let given = edit(&env, "s-2", "Write", "db/migrations/002.sql").expect("the edited gotcha");
+    assert!(given.contains("a broken schema") && !given.contains("half a schema"), "{given}");
+}

@@ -64,6 +64,10 @@ pub enum Refusal {
     )]
     NotPromotable { id: String, why: String },
     #[error(
+        "`{id}` is not superseded by `{by}`: that would make a circle ({chain}), and every item of it would be retired, so the lesson would reach no query. Supersede the other way round, or retire one with --reason"
+    )]
+    SupersedeCycle { id: String, by: String, chain: String },
+    #[error(
         "`{id}` waits for the user's answer to {question}: nothing is written to CLAUDE.md until they say yes (`workflow-state question answer {question} Yes`, or No)"
     )]
     PromotionWaits { id: String, question: String },

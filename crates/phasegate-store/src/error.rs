@@ -24,6 +24,8 @@ pub enum StoreError {
     WouldBeTooLarge { path: PathBuf, size: u64, max: u64 },
     #[error("{}", outside_message(path, root, link))]
     Outside { path: PathBuf, root: PathBuf, link: Option<(PathBuf, PathBuf)> },
+    #[error("{} is a symbolic link (to {}): phasegate's own folders in git's directory are never links, and it writes nothing through one. Remove the link; phasegate makes the folder again.", link.display(), target.display())]
+    LinkedRuntime { link: PathBuf, target: PathBuf },
     #[error("timed out after {}s waiting for the lock {}; another workflow-state process is updating this feature. Retry, or raise PHASEGATE_LOCK_TIMEOUT_MS.", waited.as_secs_f32(), path.display())]
     LockTimeout { path: PathBuf, waited: Duration },
     #[error("git: {message} ({})", path.display())]
@@ -40,7 +42,11 @@ fn outside_message(path: &std::path::Path, root: &std::path::Path, link: &Option
             target.display(),
             root.display()
         ),
-        None => format!("{} is outside the repository {}", path.display(), root.display()),
+        None => format!(
+            "{} is outside the repository {}; phasegate reads and writes only below it, never through `..`",
+            path.display(),
+            root.display()
+        ),
     }
 }
 

@@ -13,7 +13,7 @@ use phasegate_core::{Artifact, ArtifactSet, Status};
 use crate::error::StoreError;
 use crate::fs;
 use crate::index;
-use crate::journal::{self, FileWrite};
+use crate::journal::{self, FileWrite, JournalFile};
 use crate::lock::FileLock;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,8 +66,8 @@ impl Feature {
         self.runtime.join("locks").join(format!("{}.lock", self.name))
     }
 
-    fn journal_path(&self) -> PathBuf {
-        self.runtime.join("journal").join(format!("{}.json", self.name))
+    fn journal(&self) -> JournalFile {
+        JournalFile::new(&self.runtime, &self.name)
     }
 
     /// Where review briefs keep files for reviewers (whole diffs), outside
@@ -84,7 +84,7 @@ impl Feature {
     /// Whether an interrupted multi-file change of this feature waits to be
     /// replayed (the next writer replays it).
     pub fn has_pending_change(&self) -> bool {
-        fs::exists_entry(&self.journal_path())
+        fs::exists_entry(&self.journal().path())
     }
 
     /// Reads `.meta.json` without taking the lock (a reader sees the old or
@@ -134,7 +134,7 @@ impl Feature {
     pub fn lock(&self, timeout: Duration) -> Result<FeatureGuard<'_>, StoreError> {
         self.confine()?;
         let lock = FileLock::acquire(&self.lock_path(), timeout)?;
-        journal::recover(&self.journal_path(), &self.root)?;
+        journal::recover(&self.journal(), &self.root)?;
         Ok(FeatureGuard { feature: self, _lock: lock })
     }
 
@@ -188,7 +188,7 @@ impl FeatureGuard<'_> {
 
     /// Applies `changes` as one (through the journal when there are several).
     pub fn commit(&self, operation: &str, changes: Vec<FileWrite>) -> Result<(), StoreError> {
-        journal::commit(&self.feature.journal_path(), &self.feature.root, operation, changes)?;
+        journal::commit(&self.feature.journal(), &self.feature.root, operation, changes)?;
         // Temporary files of writers that were killed before their rename;
         // no other writer of this folder can be running while we hold the lock.
         fs::remove_temporaries(&self.feature.dir);

@@ -9,7 +9,7 @@
 
 use std::fs;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::error::{IoContext, StoreError};
 
@@ -171,6 +171,10 @@ pub fn sync_dir(dir: &Path) {
 
 const TMP_PREFIX: &str = ".phasegate-";
 const TMP_SUFFIX: &str = ".tmp";
+/// The names of [`write_atomic`]'s temporary files as a git pattern: a
+/// writer killed before its rename leaves one, and git must not offer it
+/// to commit (see `Project::exclude_scratch`).
+pub const TEMPORARY_PATTERN: &str = ".phasegate-*.tmp";
 
 /// Removes temporary files that `write_atomic` left in `dir` when its process
 /// was killed. Only call this while holding the lock of every writer of `dir`.
@@ -203,12 +207,32 @@ pub fn remove_if_exists(path: &Path) -> Result<bool, StoreError> {
     }
 }
 
+/// The part of `path` below `root`, compared component by component, with
+/// `.` dropped; None when `path` is not below `root` or, below it, names
+/// `..` or another root. Checked on the path as written, before anything
+/// on disk is looked at: `<root>/../victim` starts with the root's
+/// components and still points out of it.
+pub fn below(root: &Path, path: &Path) -> Option<PathBuf> {
+    let rel = path.strip_prefix(root).ok()?;
+    let mut out = PathBuf::new();
+    for part in rel.components() {
+        match part {
+            Component::Normal(p) => out.push(p),
+            Component::CurDir => {}
+            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
 /// Checks that `path` (which may not exist yet) stays inside `root` once
 /// links are resolved: git commits symbolic links, and a link in place of a
 /// feature folder, `docs/features` or `.task` must never let phasegate read,
-/// write or delete outside the repository. The error names the link.
+/// write or delete outside the repository. A path that names `..` below the
+/// root is refused as written, whatever is on disk. The error names the
+/// link.
 pub fn confine(root: &Path, path: &Path) -> Result<(), StoreError> {
-    let Ok(rel) = path.strip_prefix(root) else {
+    let Some(rel) = below(root, path) else {
         return Err(StoreError::Outside { path: path.to_owned(), root: root.to_owned(), link: None });
     };
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
@@ -226,6 +250,31 @@ pub fn confine(root: &Path, path: &Path) -> Result<(), StoreError> {
                     link: Some((at.clone(), resolved.or_else(|| fs::read_link(&at).ok()).unwrap_or_default())),
                 });
             }
+        }
+    }
+    Ok(())
+}
+
+/// Checks phasegate's own folders in git's directory (the runtime folder,
+/// its journal and index folders): every part of `path` below `base` that
+/// exists is a real folder or file, never a link, and `path` names no `..`.
+/// Nothing belongs there but what phasegate made, so a link is someone
+/// sending its writes elsewhere; the error names the link.
+pub fn own_path(base: &Path, path: &Path) -> Result<(), StoreError> {
+    let Some(rel) = below(base, path) else {
+        return Err(StoreError::Outside { path: path.to_owned(), root: base.to_owned(), link: None });
+    };
+    let mut at = base.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        match fs::symlink_metadata(&at) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(e).at("inspect", at),
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = fs::read_link(&at).unwrap_or_default();
+                return Err(StoreError::LinkedRuntime { link: at, target });
+            }
+            Ok(_) => {}
         }
     }
     Ok(())
@@ -298,5 +347,37 @@ mod tests {
         assert!(err.contains("docs/features") && err.contains("outside"), "{err}");
         std::os::unix::fs::symlink(root.join("docs"), root.join("docs2")).unwrap();
         confine(&root, &root.join("docs2/x")).unwrap();
+    }
+
+    // A path naming `..` below the root passed the check (it compared the
+    // path's first components only) and let a journal write outside.
+    #[test]
+    fn a_dot_dot_path_escaped_the_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        fs::create_dir_all(root.join("docs")).unwrap();
+        for escaping in ["../victim.txt", "docs/../../victim.txt", "missing/../../victim.txt", "docs/../.."] {
+            let err = confine(&root, &root.join(escaping)).unwrap_err().to_string();
+            assert!(err.contains("outside the repository"), "{escaping}: {err}");
+            assert!(own_path(&root, &root.join(escaping)).is_err(), "{escaping}");
+        }
+        confine(&root, &root.join("./docs/x")).unwrap();
+        assert_eq!(below(&root, &root.join("a/./b")), Some(PathBuf::from("a/b")));
+        assert_eq!(below(&root, Path::new("/elsewhere")), None);
+    }
+
+    // A runtime folder that is a link (even one inside the repository) is
+    // refused by name: phasegate made every folder there.
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_runtime_folder_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join(".git");
+        fs::create_dir_all(git.join("phasegate")).unwrap();
+        fs::create_dir_all(dir.path().join("outside")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside"), git.join("phasegate/journal")).unwrap();
+        let err = own_path(&git, &git.join("phasegate/journal/knowledge.json")).unwrap_err().to_string();
+        assert!(err.contains("phasegate/journal is a symbolic link"), "{err}");
+        own_path(&git, &git.join("phasegate/knowledge-index/abc")).unwrap();
     }
 }

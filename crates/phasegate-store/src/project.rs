@@ -84,6 +84,8 @@ pub const LOCAL_EXCLUDES: &[&str] = &[
     "/docs/features/*/.question.json",
     "/.claude/suspended/",
     "/.claude/questions/",
+    // A killed writer's temporary file, in any folder phasegate writes.
+    sfs::TEMPORARY_PATTERN,
 ];
 
 impl Project {

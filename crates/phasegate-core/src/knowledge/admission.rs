@@ -11,7 +11,11 @@
 //! fewer than 5 content words once stopwords, names and platitudes ("write
 //! tests", "follow best practices", "be careful", ...) are set aside, so
 //! that a platitude padded with filler is still refused while a real lesson
-//! that mentions one is not; and one whose normalised words occur, in
+//! that mentions one is not, unless it is short and concrete: 3 words or
+//! more (names counted) of which at least 2 name concrete things (a name or
+//! code span, an acronym or word with capitals inside like `TEXT`, `SQLite`
+//! or `IDs`, a word with a digit, a capitalised word inside a sentence like
+//! `Postgres`), as in "Use TEXT for SQLite IDs"; and one whose normalised words occur, in
 //! order, in a text that is read anyway (CLAUDE.md, README.md, the file the
 //! lesson is about): Claude reads those, so the lesson adds nothing. The
 //! callers pass those texts; nothing here reads a file.
@@ -26,6 +30,10 @@ use super::words::{self, contains_sequence};
 
 /// The fewest content words a lesson has.
 pub const MIN_CONTENT_WORDS: usize = 5;
+/// The fewest words (names counted) of a short lesson, and the fewest
+/// concrete things it names.
+pub const MIN_SHORT_WORDS: usize = 3;
+pub const MIN_CONCRETE: usize = 2;
 
 /// Advice for any project, which is no lesson about this one.
 pub const PLATITUDES: &[&str] = &[
@@ -101,7 +109,7 @@ pub enum Refusal {
     )]
     Platitude { phrase: String },
     #[error(
-        "the lesson has {words} content words: write at least 5, saying what goes wrong, when, and what to do instead"
+        "the lesson has {words} content words: write at least 5, saying what goes wrong, when, and what to do instead (a shorter one names at least two concrete things, as in `Use TEXT for SQLite IDs`)"
     )]
     TooShort { words: usize },
     #[error(
@@ -117,21 +125,39 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
 });
 static CODE_SPAN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`[^`]*`").expect("compiles"));
 
-/// The lesson's text with code spans and names taken out, and whether
-/// there were any.
-fn without_names(content: &str) -> (String, bool) {
-    let mut named = CODE_SPAN.is_match(content);
+/// The lesson's text with code spans and names taken out, and how many
+/// there were.
+fn without_names(content: &str) -> (String, usize) {
+    let mut names = CODE_SPAN.find_iter(content).count();
     let spans_out = CODE_SPAN.replace_all(content, " ");
     let mut kept = Vec::new();
     for token in spans_out.split_whitespace() {
         let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '/' && c != '\\');
         if !bare.is_empty() && NAME.is_match(bare) {
-            named = true;
+            names += 1;
         } else {
             kept.push(token);
         }
     }
-    (kept.join(" "), named)
+    (kept.join(" "), names)
+}
+
+/// How many words of `plain` (names taken out) name a concrete thing: an
+/// acronym or a word with capitals inside (`TEXT`, `SQLite`, `IDs`), a
+/// word with a digit (`S3`, `30s`), a capitalised word inside a sentence
+/// (`Postgres`).
+fn concrete_words(plain: &str) -> usize {
+    let mut count = 0;
+    let mut sentence_start = true;
+    for token in plain.split_whitespace() {
+        let word = token.trim_matches(|c: char| !c.is_alphanumeric());
+        let capitals = word.chars().filter(|c| c.is_uppercase()).count();
+        let capitalised = word.chars().next().is_some_and(char::is_uppercase) && word.chars().count() >= 2;
+        let concrete = capitals >= 2 || word.chars().any(|c| c.is_ascii_digit()) || (capitalised && !sentence_start);
+        count += usize::from(!word.is_empty() && concrete);
+        sentence_start = token.ends_with(['.', '!', '?', ':']);
+    }
+    count
 }
 
 /// The admission rules of the module doc, in that order.
@@ -149,9 +175,9 @@ pub fn admit(lesson: Lesson, sources: &[SourceText<'_>]) -> Result<Admitted, Ref
     }
     draft(&lesson).validate().map_err(Refusal::Invalid)?;
 
-    let (plain, named) = without_names(&lesson.content);
+    let (plain, names) = without_names(&lesson.content);
     let plain_words = words::read(&plain);
-    if plain_words.content_words == 0 && named {
+    if plain_words.content_words == 0 && names > 0 {
         return Err(Refusal::OnlyNames);
     }
     let mut remaining: Vec<String> = plain_words.sequence.clone();
@@ -164,7 +190,8 @@ pub fn admit(lesson: Lesson, sources: &[SourceText<'_>]) -> Result<Admitted, Ref
         }
     }
     let content_words = remaining.iter().filter(|w| w.chars().any(char::is_alphabetic)).count();
-    if content_words < MIN_CONTENT_WORDS {
+    let short_and_concrete = content_words + names >= MIN_SHORT_WORDS && concrete_words(&plain) + names >= MIN_CONCRETE;
+    if content_words < MIN_CONTENT_WORDS && !short_and_concrete {
         return Err(match platitude {
             Some(phrase) => Refusal::Platitude { phrase: phrase.to_owned() },
             None => Refusal::TooShort { words: content_words },
@@ -298,5 +325,39 @@ pub(crate) mod tests {
         // The opposite of what CLAUDE.md says is not in it.
         admit(lesson("Never run a migration inside a transaction: CREATE INDEX CONCURRENTLY fails there."), &sources)
             .unwrap();
+    }
+
+    // `kb record` refused "Use TEXT for SQLite IDs" (four content words,
+    // with evidence): a short, concrete lesson is a lesson; a short vague
+    // one and a platitude still are not.
+    #[test]
+    fn a_short_concrete_lesson_with_evidence_was_refused() {
+        for good in [
+            "Use TEXT for SQLite IDs",
+            "Set TZ=UTC in CI",
+            "Handle NULL in LEFT JOINs",
+            "Quote `user` in Postgres",
+            "Retry S3 uploads 3 times",
+            "Pin Node 20 in Docker images",
+        ] {
+            let got = admit(lesson(good), &[]);
+            assert!(got.is_ok(), "{good}: {got:?}");
+        }
+        for (bad, want) in [
+            ("Don't forget the index.", Refusal::TooShort { words: 3 }),
+            ("Check the API docs first", Refusal::TooShort { words: 4 }),
+            ("Always use HTTPS", Refusal::TooShort { words: 2 }),
+            ("Use SQLite", Refusal::TooShort { words: 2 }),
+            ("Be careful with SQLite", Refusal::Platitude { phrase: "be careful".into() }),
+            ("Write tests for CI", Refusal::Platitude { phrase: "write tests".into() }),
+            ("Keep it simple with JSON and YAML", Refusal::Platitude { phrase: "keep it simple".into() }),
+            ("Follow best practices for REST APIs", Refusal::Platitude { phrase: "follow best practices".into() }),
+        ] {
+            assert_eq!(admit(lesson(bad), &[]).err(), Some(want), "{bad}");
+        }
+        // Evidence is still required, short or not.
+        let mut no_evidence = lesson("Use TEXT for SQLite IDs");
+        no_evidence.evidence.clear();
+        assert_eq!(admit(no_evidence, &[]).err(), Some(Refusal::NoEvidence));
     }
 }

@@ -21,6 +21,16 @@
 //! keys that shared a file would still be answered right. Every shard
 //! carries [`INDEX_VERSION`]: a store that reads another version rebuilds.
 //!
+//! **Verified, not trusted.** Each entry carries the fingerprint of the
+//! item file it was made from ([`fingerprint`], FNV-1a of its bytes), and
+//! each shard the id of the build it belongs to ([`build_id`]: the
+//! fingerprints of every item and the names of the files that could not
+//! be read). The store adds a checksum to each file it writes. What a
+//! reader injects is the lesson read again from the item file whose
+//! fingerprint the entry names ([`lesson_of`]), never the shard's copy: a
+//! shard edited by hand, or corrupt, can hide an item until it is rebuilt
+//! but cannot put words in a brief.
+//!
 //! [`candidates`]: super::candidates
 
 use std::collections::BTreeMap;
@@ -33,7 +43,7 @@ use super::query::{GOTCHA_MIN_CONFIDENCE, MAX_GOTCHAS, PATTERN_MIN_CONFIDENCE, R
 use crate::hash::fnv1a64;
 
 /// The shard format; a store rebuilds shards of another version.
-pub const INDEX_VERSION: u32 = 1;
+pub const INDEX_VERSION: u32 = 2;
 /// The most bytes of a lesson an index entry keeps.
 pub const MAX_INDEXED_CONTENT: usize = 600;
 
@@ -54,6 +64,8 @@ pub struct IndexEntry {
     pub occurrences: u32,
     /// The lesson, cut to [`MAX_INDEXED_CONTENT`] bytes at a character.
     pub content: String,
+    /// The [`fingerprint`] of the item file it was made from, in hex.
+    pub fingerprint: String,
 }
 
 /// One index file.
@@ -61,14 +73,53 @@ pub struct IndexEntry {
 #[serde(deny_unknown_fields)]
 pub struct Shard {
     pub version: u32,
+    /// The [`build_id`] of the build it belongs to, in hex.
+    pub build: String,
     pub entries: Vec<IndexEntry>,
 }
 
 /// Every shard, by file name.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KnowledgeIndex {
+    /// The [`build_id`] of the items it was built from, in hex.
+    pub build: String,
     pub gotchas: BTreeMap<String, Shard>,
     pub topics: BTreeMap<String, Shard>,
+}
+
+/// An item and the fingerprint of the file it was read from.
+#[derive(Debug, Clone, Copy)]
+pub struct Indexed<'a> {
+    pub item: &'a KnowledgeItem,
+    pub fingerprint: u64,
+}
+
+/// What identifies an item file's contents: FNV-1a (64 bits) of its bytes.
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    fnv1a64(bytes)
+}
+
+/// A fingerprint as the index writes it.
+pub fn hex(value: u64) -> String {
+    format!("{value:016x}")
+}
+
+/// What identifies a build: the id and fingerprint of every item, and the
+/// names of the files that could not be read, in a fixed order.
+pub fn build_id(items: &[Indexed<'_>], unreadable: &[String]) -> String {
+    let mut lines: Vec<String> = items.iter().map(|i| format!("{} {:016x}", i.item.id, i.fingerprint)).collect();
+    lines.sort();
+    let mut bad = unreadable.to_vec();
+    bad.sort();
+    hex(fnv1a64(format!("v{INDEX_VERSION}\n{}\n--\n{}", lines.join("\n"), bad.join("\n")).as_bytes()))
+}
+
+/// The lesson an index entry gives, from the item file's text: its body
+/// after the front matter, cut to [`MAX_INDEXED_CONTENT`] bytes. The front
+/// matter is not parsed (the file was, when the index was built; its
+/// fingerprint says it is that file still).
+pub fn lesson_of(file_text: &str) -> Option<String> {
+    super::item::lesson_in(file_text).map(|l| cut(&l))
 }
 
 /// The file of the gotcha shard for a pattern (None: items without one).
@@ -100,7 +151,8 @@ fn cut(content: &str) -> String {
     format!("{}…", &content[..end])
 }
 
-fn entry(i: &KnowledgeItem) -> IndexEntry {
+fn entry(indexed: &Indexed<'_>) -> IndexEntry {
+    let i = indexed.item;
     IndexEntry {
         id: i.id.clone(),
         item_type: i.item_type,
@@ -110,6 +162,7 @@ fn entry(i: &KnowledgeItem) -> IndexEntry {
         confidence: i.confidence,
         occurrences: i.occurrences,
         content: cut(&i.content),
+        fingerprint: hex(indexed.fingerprint),
     }
 }
 
@@ -122,20 +175,24 @@ fn rank<'a>(e: &'a IndexEntry, own: Option<&str>) -> Rank<'a> {
     }
 }
 
-/// Builds every shard from all items.
-pub fn build_index(items: &[KnowledgeItem]) -> KnowledgeIndex {
+/// Builds every shard from all items (and the names of the files that
+/// could not be read, which the build's id covers).
+pub fn build_index(items: &[Indexed<'_>], unreadable: &[String]) -> KnowledgeIndex {
+    let build = build_id(items, unreadable);
+    let empty = || Shard { version: INDEX_VERSION, build: build.clone(), entries: Vec::new() };
     let mut groups: BTreeMap<(Option<&str>, Option<&str>), Vec<IndexEntry>> = BTreeMap::new();
     let mut topics: BTreeMap<String, Shard> = BTreeMap::new();
-    for i in items.iter().filter(|i| !i.is_superseded()) {
+    for indexed in items.iter().filter(|i| !i.item.is_superseded()) {
+        let i = indexed.item;
         match i.item_type {
             KnowledgeType::Gotcha if i.confidence >= GOTCHA_MIN_CONFIDENCE => {
-                groups.entry((i.file_pattern.as_deref(), i.action.as_deref())).or_default().push(entry(i));
+                groups.entry((i.file_pattern.as_deref(), i.action.as_deref())).or_default().push(entry(indexed));
             }
             KnowledgeType::Gotcha => {}
             KnowledgeType::Pattern | KnowledgeType::Decision => {
                 if let Some(topic) = i.topic.as_deref().filter(|_| i.confidence >= PATTERN_MIN_CONFIDENCE) {
                     let shard = topics.entry(topic_shard_name(topic)).or_insert_with(empty);
-                    shard.entries.push(entry(i));
+                    shard.entries.push(entry(indexed));
                 }
             }
         }
@@ -149,11 +206,7 @@ pub fn build_index(items: &[KnowledgeItem]) -> KnowledgeIndex {
     for shard in topics.values_mut() {
         shard.entries.sort_by(|a, b| a.topic.cmp(&b.topic).then_with(|| order(&rank(a, None), &rank(b, None))));
     }
-    KnowledgeIndex { gotchas, topics }
-}
-
-fn empty() -> Shard {
-    Shard { version: INDEX_VERSION, entries: Vec::new() }
+    KnowledgeIndex { build, gotchas, topics }
 }
 
 /// The §10.1 gotcha query answered from the shards of
@@ -287,6 +340,10 @@ mod tests {
             .collect()
     }
 
+    fn indexed(items: &[KnowledgeItem]) -> Vec<Indexed<'_>> {
+        items.iter().map(|item| Indexed { item, fingerprint: 7 }).collect()
+    }
+
     fn shards<'a>(map: &'a BTreeMap<String, Shard>, names: &[String]) -> Vec<&'a Shard> {
         names.iter().filter_map(|n| map.get(n)).collect()
     }
@@ -297,7 +354,7 @@ mod tests {
     #[test]
     fn the_index_answers_as_the_full_query() {
         let items = random_items(10_000, 42);
-        let index = build_index(&items);
+        let index = build_index(&indexed(&items), &[]);
         let mut answered = 0;
         for path in paths() {
             let names = gotcha_shards_for(&path).unwrap();
@@ -352,7 +409,7 @@ mod tests {
         );
         let mut long = item(Some("*.sql"), None, 0.9, &"é".repeat(400));
         long.created_at = at(1);
-        let index = build_index(&[long.clone()]);
+        let index = build_index(&indexed(std::slice::from_ref(&long)), &[]);
         let shard = &index.gotchas[&gotcha_shard_name(Some("*.sql"))];
         let text = &shard.entries[0].content;
         assert!(text.len() <= MAX_INDEXED_CONTENT && text.ends_with('…') && long.content.starts_with(&text[..500]));
@@ -363,12 +420,32 @@ mod tests {
     }
 
     #[test]
+    fn a_build_is_named_by_its_items_files_and_lessons_come_from_the_file() {
+        let file = super::super::item::tests::FILE;
+        let item = KnowledgeItem::parse(file).unwrap();
+        let one = |fingerprint| [Indexed { item: &item, fingerprint }];
+        let a = build_id(&one(fingerprint(file.as_bytes())), &[]);
+        assert_eq!(a, build_id(&one(fingerprint(file.as_bytes())), &[]), "the same files, the same build");
+        assert_ne!(a, build_id(&one(fingerprint(b"edited")), &[]));
+        assert_ne!(a, build_id(&one(fingerprint(file.as_bytes())), &["x.md: broken".into()]));
+        let index = build_index(&one(fingerprint(file.as_bytes())), &[]);
+        let entry = &index.gotchas[&gotcha_shard_name(Some("*.sql"))].entries[0];
+        assert_eq!(entry.fingerprint, hex(fingerprint(file.as_bytes())));
+        assert!(index.gotchas.values().all(|s| s.build == index.build));
+        // The lesson an entry gives is the file's body, as the index cuts it.
+        assert_eq!(lesson_of(file).as_deref(), Some(entry.content.as_str()));
+        assert_eq!(lesson_of("no front matter"), None);
+        assert_eq!(lesson_of("---\nid: x\n---\n\n"), None);
+    }
+
+    #[test]
     fn a_hash_collision_is_still_answered_right() {
         // Two patterns forced into one file: entries carry their pattern.
         let a = item(Some("*.sql"), None, 0.9, "sql");
         let b = item(Some("server/routes/*"), None, 0.9, "routes");
-        let index = build_index(&[a.clone(), b.clone()]);
-        let mut merged = empty();
+        let both = [a.clone(), b.clone()];
+        let index = build_index(&indexed(&both), &[]);
+        let mut merged = Shard { version: INDEX_VERSION, build: index.build.clone(), entries: Vec::new() };
         for s in index.gotchas.values() {
             merged.entries.extend(s.entries.clone());
         }

@@ -22,6 +22,7 @@ use chrono::{DateTime, Utc};
 use regex::Regex;
 use serde::{Deserialize, Deserializer, Serialize};
 
+use super::bounds::{MAX_FLOW_NESTING, MAX_ITEM_BYTES, too_deep};
 use super::pattern::validate_pattern;
 use crate::hash::fnv1a32;
 use crate::schema::{Schema, SchemaErrors};
@@ -152,6 +153,14 @@ pub enum KnowledgeItemError {
     Field { field: &'static str, message: String },
     #[error("there is no lesson after the front matter: write what goes wrong and what to do instead")]
     NoContent,
+    #[error(
+        "is {size} bytes, more than the {max} a knowledge item may have (a lesson is a few lines and at most ten evidence excerpts): shorten it, or remove it if it is no lesson (`git log -- <file>` says where it came from)"
+    )]
+    TooLarge { size: usize, max: usize },
+    #[error(
+        "line {line}: the front matter nests `[` or `{{` more than {max} deep: no item does (a real one nests 2 at most), and the YAML parser would take minutes over it; write the front matter as `field: value` lines, or remove the file"
+    )]
+    TooDeep { line: usize, max: usize },
 }
 
 /// Why an id cannot name an item.
@@ -184,6 +193,11 @@ pub(crate) fn valid_action(action: &str) -> bool {
 /// characters.
 pub(crate) fn valid_topic(topic: &str) -> bool {
     topic.len() <= 40 && ID.is_match(topic)
+}
+
+/// A confidence is a number from 0 to 1 (not NaN, not infinite).
+pub fn valid_confidence(confidence: f64) -> bool {
+    confidence.is_finite() && (0.0..=1.0).contains(&confidence)
 }
 
 /// The file an item lives in, inside the knowledge folder.
@@ -264,25 +278,14 @@ fn name_ok(s: &str, max: usize) -> bool {
 }
 
 impl KnowledgeItem {
-    /// Reads a knowledge file.
+    /// Reads a knowledge file. Its size and its front matter's nesting are
+    /// checked before the YAML parser sees it (see `bounds`).
     pub fn parse(text: &str) -> Result<KnowledgeItem, KnowledgeItemError> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut lines = text.split_inclusive('\n');
-        if lines.next().map(|l| l.trim_end()) != Some("---") {
-            return Err(KnowledgeItemError::NoFrontMatter);
+        let (yaml, rest) = split(text)?;
+        if let Some(line) = too_deep(yaml, MAX_FLOW_NESTING) {
+            // The front matter starts on the file's line 2.
+            return Err(KnowledgeItemError::TooDeep { line: line + 1, max: MAX_FLOW_NESTING });
         }
-        let start = text.find('\n').map_or(text.len(), |i| i + 1);
-        let mut offset = start;
-        let mut close = None;
-        for line in lines {
-            if line.trim_end() == "---" {
-                close = Some((offset, offset + line.len()));
-                break;
-            }
-            offset += line.len();
-        }
-        let (yaml_end, body_start) = close.ok_or(KnowledgeItemError::Unclosed)?;
-        let yaml = &text[start..yaml_end];
         let value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| KnowledgeItemError::Yaml {
             // The front matter starts on the file's line 2.
             line: e.location().map_or(2, |l| l.line() + 1),
@@ -296,7 +299,7 @@ impl KnowledgeItem {
             Err(errors) => KnowledgeItemError::Schema(errors),
             Ok(()) => KnowledgeItemError::Field { field, message },
         })?;
-        item.content = body(&text[body_start..]);
+        item.content = body(rest);
         item.check_rules()?;
         Ok(item)
     }
@@ -313,7 +316,21 @@ impl KnowledgeItem {
     /// code.
     pub fn validate(&self) -> Result<(), KnowledgeItemError> {
         check(self).map_err(|(field, message)| KnowledgeItemError::Field { field, message })?;
-        self.check_rules()
+        self.check_rules()?;
+        let size = self.render().len();
+        if size > MAX_ITEM_BYTES {
+            return Err(KnowledgeItemError::TooLarge { size, max: MAX_ITEM_BYTES });
+        }
+        Ok(())
+    }
+
+    /// Drops the oldest evidence after the first (the discovery) while the
+    /// file would be larger than a reader takes: an item seen many times
+    /// with long failure outputs stays readable.
+    pub(crate) fn fit(&mut self) {
+        while self.evidence.len() > 1 && self.render().len() > MAX_ITEM_BYTES {
+            self.evidence.remove(1);
+        }
     }
 
     /// Retired: superseded by another item or obsolete.
@@ -340,6 +357,35 @@ impl KnowledgeItem {
         }
         Ok(())
     }
+}
+
+/// An item file's front matter and what follows it, split at its `---`
+/// lines, after its size is checked.
+fn split(text: &str) -> Result<(&str, &str), KnowledgeItemError> {
+    if text.len() > MAX_ITEM_BYTES {
+        return Err(KnowledgeItemError::TooLarge { size: text.len(), max: MAX_ITEM_BYTES });
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n');
+    if lines.next().map(|l| l.trim_end()) != Some("---") {
+        return Err(KnowledgeItemError::NoFrontMatter);
+    }
+    let start = text.find('\n').map_or(text.len(), |i| i + 1);
+    let mut offset = start;
+    for line in lines {
+        if line.trim_end() == "---" {
+            return Ok((&text[start..offset], &text[offset + line.len()..]));
+        }
+        offset += line.len();
+    }
+    Err(KnowledgeItemError::Unclosed)
+}
+
+/// The lesson of an item file (its body), without reading the front
+/// matter; None when the file has no front matter or no lesson.
+pub(crate) fn lesson_in(text: &str) -> Option<String> {
+    let (_, rest) = split(text).ok()?;
+    Some(body(rest)).filter(|l| has_text(l))
 }
 
 /// serde_yaml's message without its own position, which counts from the
@@ -380,7 +426,7 @@ fn check(item: &KnowledgeItem) -> Result<(), (&'static str, String)> {
     if item.topic.as_deref().is_some_and(|t| !valid_topic(t)) {
         return bad("topic", "use a lowercase word (letters, digits, single `-`), at most 40 characters");
     }
-    if !(0.0..=1.0).contains(&item.confidence) {
+    if !valid_confidence(item.confidence) {
         return bad("confidence", "use a number from 0.0 to 1.0");
     }
     if item.occurrences == 0 {
@@ -518,6 +564,42 @@ Run every migration inside a transaction: a failed `ALTER` leaves the schema hal
             let err = KnowledgeItem::parse(&text).unwrap_err().to_string();
             assert!(err.contains(want), "want {want:?} in: {err}");
         }
+    }
+
+    // 200 KB of nested `[` in an item (it arrives by `git pull`) kept the
+    // YAML parser busy for minutes in every command and hook.
+    #[test]
+    fn a_nested_bracket_front_matter_is_refused_before_parsing() {
+        let started = std::time::Instant::now();
+        let huge = format!("---\nid: {}\n---\nlesson\n", "[".repeat(200_000));
+        let err = KnowledgeItem::parse(&huge).unwrap_err();
+        assert!(matches!(err, KnowledgeItemError::TooLarge { size, max: MAX_ITEM_BYTES } if size == huge.len()));
+        assert!(err.to_string().contains("more than the 65536 a knowledge item may have"), "{err}");
+        let deep = format!("---\nid: x\nevidence: {}\n---\nlesson\n", "[".repeat(60_000));
+        let err = KnowledgeItem::parse(&deep).unwrap_err();
+        assert_eq!(err, KnowledgeItemError::TooDeep { line: 3, max: MAX_FLOW_NESTING });
+        assert!(err.to_string().starts_with("line 3: the front matter nests `[` or `{` more than 32 deep"), "{err}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn an_item_seen_often_drops_old_evidence_to_stay_readable() {
+        let mut item = KnowledgeItem::parse(FILE).unwrap();
+        let first = item.evidence[0].clone();
+        for k in 0..40 {
+            let mut e = first.clone();
+            e.task = format!("T{k}");
+            e.excerpt = Some("失敗".repeat(1000));
+            item.evidence.push(e);
+        }
+        assert!(item.render().len() > MAX_ITEM_BYTES);
+        assert!(matches!(item.validate(), Err(KnowledgeItemError::TooLarge { .. })));
+        item.fit();
+        assert!(item.render().len() <= MAX_ITEM_BYTES && item.evidence.len() > 1);
+        assert_eq!(item.evidence[0], first, "the discovery is kept");
+        assert_eq!(item.evidence.last().unwrap().task, "T39", "the latest is kept");
+        item.validate().unwrap();
+        assert_eq!(KnowledgeItem::parse(&item.render()).unwrap(), item);
     }
 
     /// The schema and the typed reading accept the same front matter.

@@ -90,8 +90,8 @@ pub(crate) fn new_sightings<'a>(known: &[Evidence], new: &'a [Evidence]) -> Vec<
     let mut out: Vec<&Evidence> = Vec::new();
     for e in new {
         // A sighting is a feature's task; a lesson recorded outside any
-        // task is told apart by its failure output.
-        let outside = e.feature == "-" && e.task == "-";
+        // task (in a feature or not) is told apart by its failure output.
+        let outside = e.task == "-";
         let seen = |x: &Evidence| x.feature == e.feature && x.task == e.task && (!outside || x.excerpt == e.excerpt);
         if !known.iter().any(seen) && !out.iter().any(|x| seen(x)) {
             out.push(e);
@@ -120,6 +120,7 @@ pub fn seen_again(item: &KnowledgeItem, evidence: &[Evidence], now: DateTime<Utc
     let added = u32::try_from(new.len()).unwrap_or(u32::MAX);
     after.occurrences = after.occurrences.saturating_add(added);
     append_evidence(&mut after.evidence, &new);
+    after.fit();
     if after.occurrences >= 2 {
         after.confidence = hundredths(after.confidence.max(SEEN_TWICE));
     }
@@ -189,6 +190,56 @@ pub fn retire(
     touch(&mut after, now);
     after.validate()?;
     Ok(after)
+}
+
+/// The cycle that superseding `id` by `by` would close, as the chain
+/// `[id, by, …, id]`: when `by`'s successors lead back to `id`. Every item
+/// of a cycle is retired, so its lesson would leave every query.
+pub fn supersede_cycle(items: &[KnowledgeItem], id: &str, by: &str) -> Option<Vec<String>> {
+    let successors = successors(items);
+    let mut chain = vec![id.to_owned(), by.to_owned()];
+    let mut at = by;
+    while at != id {
+        at = successors.get(at)?;
+        // A cycle that does not pass through `id` is not this one.
+        if chain[1..].iter().any(|c| c == at) {
+            return None;
+        }
+        chain.push(at.to_owned());
+    }
+    Some(chain)
+}
+
+/// Every cycle of successors among `items` (`kb lint`), each once, as the
+/// chain from its smallest id back to it.
+pub fn supersede_cycles(items: &[KnowledgeItem]) -> Vec<Vec<String>> {
+    let successors = successors(items);
+    let mut cycles: Vec<Vec<String>> = Vec::new();
+    for start in successors.keys() {
+        let mut path: Vec<&str> = vec![start];
+        let mut at: &str = start;
+        while let Some(next) = successors.get(at) {
+            if let Some(from) = path.iter().position(|p| p == next) {
+                let cycle = &path[from..];
+                let low = cycle.iter().enumerate().min_by_key(|(_, id)| **id).map_or(0, |(k, _)| k);
+                let mut chain: Vec<String> =
+                    cycle[low..].iter().chain(&cycle[..low]).map(|s| (*s).to_owned()).collect();
+                chain.push(chain[0].clone());
+                if !cycles.contains(&chain) {
+                    cycles.push(chain);
+                }
+                break;
+            }
+            path.push(next);
+            at = next;
+        }
+    }
+    cycles.sort();
+    cycles
+}
+
+fn successors(items: &[KnowledgeItem]) -> std::collections::BTreeMap<&str, &str> {
+    items.iter().filter_map(|i| Some((i.id.as_str(), i.superseded_by.as_deref()?))).collect()
 }
 
 #[cfg(test)]
@@ -307,5 +358,49 @@ mod tests {
     #[test]
     fn outcome_names() {
         crate::names::assert_serde_names::<InjectionOutcome>();
+    }
+
+    // `kb supersede A --by B` then `kb supersede B --by A` were both
+    // accepted, and the lesson left every query.
+    #[test]
+    fn superseding_in_a_circle_lost_the_lesson() {
+        let named = |id: &str, by: Option<&str>| {
+            let mut i = item(Some("*.sql"), None, DISCOVERY, id);
+            i.id = id.into();
+            i.superseded_by = by.map(str::to_owned);
+            i
+        };
+        let items = [named("a", Some("b")), named("b", None), named("c", Some("a")), named("d", None)];
+        assert_eq!(supersede_cycle(&items, "b", "a"), Some(vec!["b".into(), "a".into(), "b".into()]));
+        assert_eq!(supersede_cycle(&items, "b", "c"), Some(vec!["b".into(), "c".into(), "a".into(), "b".into()]));
+        assert_eq!(supersede_cycle(&items, "d", "c"), None, "a chain to a live item");
+        assert_eq!(supersede_cycle(&items, "b", "missing"), None);
+        assert!(supersede_cycles(&items).is_empty());
+        let on_disk = [named("x", Some("y")), named("y", Some("z")), named("z", Some("x")), named("w", Some("x"))];
+        assert_eq!(supersede_cycles(&on_disk), vec![vec!["x", "y", "z", "x"]]);
+        // A cycle elsewhere does not make every supersede a cycle.
+        assert_eq!(supersede_cycle(&on_disk, "v", "w"), None);
+    }
+
+    // The same lesson from another failure outside a task, while a feature
+    // was active, was not a new sighting (the feature's name hid that no
+    // task was given).
+    #[test]
+    fn another_failure_outside_a_task_was_not_a_new_sighting() {
+        let mut known = evidence("001-auth", "-", 1);
+        known.excerpt = Some("ERROR: relation users exists".into());
+        let mut other = known.clone();
+        other.excerpt = Some("ERROR: relation posts exists".into());
+        assert_eq!(new_sightings(std::slice::from_ref(&known), std::slice::from_ref(&other)).len(), 1);
+        assert!(
+            new_sightings(std::slice::from_ref(&known), std::slice::from_ref(&known)).is_empty(),
+            "the same failure"
+        );
+        let mut nowhere = other.clone();
+        nowhere.feature = "-".into();
+        assert_eq!(new_sightings(std::slice::from_ref(&known), &[nowhere]).len(), 1);
+        // In a task, the task is the sighting whatever its output.
+        let (a, b) = (evidence("001-auth", "T1", 1), evidence("001-auth", "T1", 2));
+        assert!(new_sightings(&[a], &[b]).is_empty());
     }
 }

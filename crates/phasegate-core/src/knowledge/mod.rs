@@ -5,6 +5,8 @@
 //! Pure: callers pass file contents, paths as strings and the clock; the
 //! store reads and writes the files, atomically and under its lock.
 //!
+//! - `bounds`: what reading an item file may cost (its size, its front
+//!   matter's nesting), checked before the YAML parser sees it;
 //! - `item`: one Markdown file per item, `<id>.md`, YAML front matter with a
 //!   schema, stable rendering for small diffs, ids;
 //! - `pattern`: path → pattern (`*.sql`, `server/routes/*`, exact paths),
@@ -24,6 +26,7 @@
 //! never on the pipeline or tasks capabilities.
 
 mod admission;
+mod bounds;
 mod claude_md;
 mod index;
 mod item;
@@ -36,21 +39,22 @@ mod retro_files;
 mod words;
 
 pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, SourceText, admit};
+pub use bounds::{MAX_FLOW_NESTING, MAX_ITEM_BYTES};
 pub use claude_md::{
     BLOCK_END, BLOCK_START, BlockError, PROMOTE_MIN_CONFIDENCE, PROMOTE_MIN_OCCURRENCES, UNIVERSAL_FEATURES, Unmet,
     is_universal, promote, promoted_ids, should_update_claude_md, unmet,
 };
 pub use index::{
-    INDEX_VERSION, IndexEntry, KnowledgeIndex, MAX_INDEXED_CONTENT, Shard, build_index, gotcha_shard_name,
-    gotcha_shards_for, gotchas_from_shards, patterns_from_shards, topic_shard_name,
+    INDEX_VERSION, IndexEntry, Indexed, KnowledgeIndex, MAX_INDEXED_CONTENT, Shard, build_id, build_index, fingerprint,
+    gotcha_shard_name, gotcha_shards_for, gotchas_from_shards, hex, lesson_of, patterns_from_shards, topic_shard_name,
 };
 pub use item::{
     Evidence, InvalidId, KnowledgeItem, KnowledgeItemError, KnowledgeType, MAX_EXCERPT_CHARS, MAX_ID, excerpt,
-    file_name, new_id, validate_id,
+    file_name, new_id, valid_confidence, validate_id,
 };
 pub use lifecycle::{
     DISCOVERY, InjectionOutcome, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, PREVENTED, Retirement, SEEN_TWICE,
-    injected, outcome, retire, seen_again,
+    injected, outcome, retire, seen_again, supersede_cycle, supersede_cycles,
 };
 pub use pattern::{
     KINDS_BY_EXTENSION, MAX_PATTERN, PathError, PatternError, candidates, matches, pattern_for, validate_pattern,

@@ -118,6 +118,7 @@ pub fn record(items: &[KnowledgeItem], lesson: Admitted, now: DateTime<Utc>) -> 
     let sightings = new_sightings(&old.evidence, &lesson.evidence);
     new.evidence = old.evidence.clone();
     append_evidence(&mut new.evidence, &sightings);
+    new.fit();
     new.occurrences = old.occurrences.saturating_add(u32::try_from(sightings.len()).unwrap_or(u32::MAX));
     new.confidence = hundredths(lesson.confidence);
     boost(&mut new);
@@ -157,6 +158,7 @@ fn create(lesson: &Lesson, id: String, now: DateTime<Utc>) -> KnowledgeItem {
         content: lesson.content.trim().to_owned(),
     };
     boost(&mut item);
+    item.fit();
     item
 }
 

@@ -7,14 +7,15 @@
 //! the item the change is about), and nothing is ever reinitialised.
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::knowledge::{
-    self, Evidence, IndexEntry, InjectionOutcome, KnowledgeIndex, KnowledgeItem, KnowledgeType, Lesson, RecordDecision,
-    Retirement, SourceText,
+    self, Evidence, IndexEntry, Indexed, InjectionOutcome, KnowledgeIndex, KnowledgeItem, KnowledgeType, Lesson,
+    RecordDecision, Retirement, SourceText,
 };
 use phasegate_store::Project;
-use phasegate_store::knowledge::{BadItem, Manifest, StoredItem, read_manifest, read_unreadable};
+use phasegate_store::knowledge::{BadItem, IndexDir, IndexFault, Manifest, StoredItem};
 use serde::Serialize;
 
 use crate::env::Env;
@@ -54,6 +55,20 @@ impl Loaded {
     pub fn unreadable(&self) -> Vec<String> {
         self.bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)).collect()
     }
+
+    fn indexed(&self) -> Vec<Indexed<'_>> {
+        self.items.iter().map(|s| Indexed { item: &s.item, fingerprint: s.fingerprint }).collect()
+    }
+
+    /// The id of the index these items make.
+    pub fn build(&self) -> String {
+        knowledge::build_id(&self.indexed(), &self.unreadable())
+    }
+
+    /// The index these items make.
+    pub fn index(&self) -> KnowledgeIndex {
+        knowledge::build_index(&self.indexed(), &self.unreadable())
+    }
 }
 
 /// The root of the working tree `dir` is in (the main checkout outside git).
@@ -71,35 +86,60 @@ pub fn load(project: &Project, root: &Path) -> OpResult<Loaded> {
     Ok(Loaded { root: root.to_owned(), dir, items, bad })
 }
 
+/// How long a hook may spend reading items to rebuild the index: Claude
+/// Code gives a hook 10 s, and the other contributors run in it too. A
+/// rebuild that runs out writes what it read, marked partial: the hooks
+/// answer from it, the next command builds the index whole.
+pub const HOOK_REBUILD_BUDGET: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Rebuilds the index of `loaded`'s working tree when it is stale: its
 /// manifest does not match the folder as a listing and stats see it (an
-/// item added, removed, or edited in place). True when it was rebuilt.
+/// item added, removed, or edited in place), or it was built from other
+/// items than these. True when it was rebuilt.
 pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
-    let index_dir = project.knowledge_index_dir(&loaded.root);
-    let manifest = Manifest::scan(&loaded.dir);
-    if read_manifest(&index_dir).as_ref() == Some(&manifest) {
+    let scan = Manifest::scan(&loaded.dir);
+    let at = project.knowledge_index_dir(&loaded.root);
+    if IndexDir::matching(&at, &scan).is_some_and(|i| i.build() == loaded.build()) {
         return false;
     }
-    let index: KnowledgeIndex = knowledge::build_index(&loaded.plain());
-    project.write_knowledge_index(&loaded.root, &index, &manifest, &loaded.unreadable());
+    // Best effort: the index is a cache, and a query rebuilds it again.
+    let _ = project.write_knowledge_index(&loaded.root, &loaded.index(), &scan, &loaded.unreadable());
     true
 }
 
-/// The index folder of the working tree at `root`, fresh: checked by a
-/// listing and one stat per item, rebuilt from the items only when stale.
-/// None when the tree has no knowledge base.
-pub fn fresh_index(project: &Project, root: &Path) -> Option<PathBuf> {
+/// The items folder of the working tree at `root`, when it is one: a link
+/// out of the tree is refused, naming it (an index built before the link
+/// was made must not answer for it). None when the tree has no knowledge
+/// base.
+fn items_dir(root: &Path) -> OpResult<Option<PathBuf>> {
     let items = Project::knowledge_dir_in(root);
-    if !items.is_dir() {
-        return None;
+    phasegate_store::fs::confine(root, &items)?;
+    Ok(items.is_dir().then_some(items))
+}
+
+/// The index of the working tree at `root`, fresh: checked by a listing
+/// and one stat per item, rebuilt from the items only when stale (reading
+/// them until `deadline`, a hook's). None when the tree has no knowledge
+/// base.
+pub fn fresh_index(project: &Project, root: &Path, deadline: Option<Instant>) -> OpResult<Option<IndexDir>> {
+    let Some(items) = items_dir(root)? else { return Ok(None) };
+    let scan = Manifest::scan(&items);
+    if let Some(index) = IndexDir::matching(&project.knowledge_index_dir(root), &scan) {
+        return Ok(Some(index));
     }
-    let index_dir = project.knowledge_index_dir(root);
-    let manifest = Manifest::scan(&items);
-    if read_manifest(&index_dir).as_ref() != Some(&manifest) {
-        let loaded = load(project, root).ok()?;
-        project.write_knowledge_index(root, &knowledge::build_index(&loaded.plain()), &manifest, &loaded.unreadable());
-    }
-    Some(index_dir)
+    rebuild_index(project, root, deadline)
+}
+
+/// Rebuilds the index of the working tree at `root` from its items now
+/// (reading them until `deadline`, a hook's), and opens it. None when the
+/// tree has no knowledge base.
+pub fn rebuild_index(project: &Project, root: &Path, deadline: Option<Instant>) -> OpResult<Option<IndexDir>> {
+    let Some(items) = items_dir(root)? else { return Ok(None) };
+    let scan = Manifest::scan(&items);
+    let (read, bad, complete) = project.knowledge_items_until(&items, deadline)?;
+    let loaded = Loaded { root: root.to_owned(), dir: items, items: read, bad };
+    project.write_knowledge_index_of(root, &loaded.index(), &scan, &loaded.unreadable(), complete)?;
+    Ok(IndexDir::open(&project.knowledge_index_dir(root)))
 }
 
 /// An item and where it is.
@@ -162,33 +202,43 @@ pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[Stri
     let project = session::project(env)?;
     let root = tree_root(&project, &env.cwd);
     let dir = Project::knowledge_dir_in(&root);
-    let index = fresh_index(&project, &root);
-    let read = |e: &IndexEntry| -> Option<Shown> {
-        let file = dir.join(knowledge::file_name(&e.id));
-        let text = phasegate_store::fs::read_optional(&file).ok()??;
-        KnowledgeItem::parse(&text).ok().map(|item| Shown::at(&file, item))
-    };
-    let (rel, pattern, gotchas) = match path {
+    let rel_pattern = match path {
         Some(p) => {
             let rel = relative(&root, &absolute(&env.cwd, p))?;
             let pattern = knowledge::pattern_for(&rel).map_err(|e| OpError::Invalid(format!("{p}: {e}")))?;
-            let found = match &index {
-                Some(i) => super::inject::gotchas_in(i, &rel, action),
-                None => Vec::new(),
-            };
-            (Some(rel), Some(pattern), found.iter().filter_map(read).collect())
+            Some((rel, pattern))
         }
-        None => (None, None, Vec::new()),
+        None => None,
     };
-    let patterns = super::inject::patterns_for(&project, &root, topics).iter().filter_map(read).collect();
-    Ok(QueryResult {
-        path: rel,
-        pattern,
-        action: action.map(str::to_owned),
-        gotchas,
-        patterns,
-        unreadable: index.as_deref().map(read_unreadable).unwrap_or_default(),
-    })
+    let look = |index: &IndexDir| -> Result<(Vec<IndexEntry>, Vec<IndexEntry>), IndexFault> {
+        let gotchas = match &rel_pattern {
+            Some((rel, _)) => super::inject::gotchas_in(index, rel, action)?,
+            None => Vec::new(),
+        };
+        Ok((gotchas, super::inject::patterns_in(index, topics)?))
+    };
+    // Each item found is read whole from its file: the index only says
+    // which, and only while the file is the one it was built from.
+    let read = |e: &IndexEntry| -> Option<Shown> {
+        let file = dir.join(knowledge::file_name(&e.id));
+        let text = phasegate_store::fs::read_optional_up_to(&file, knowledge::MAX_ITEM_BYTES as u64).ok()??;
+        let same = knowledge::hex(knowledge::fingerprint(text.as_bytes())) == e.fingerprint;
+        same.then(|| KnowledgeItem::parse(&text).ok().map(|item| Shown::at(&file, item))).flatten()
+    };
+    let mut answer = super::inject::looked_up(&project, &root, look)?;
+    let all_read = |found: &[IndexEntry]| found.iter().all(|e| read(e).is_some());
+    if answer.as_ref().is_some_and(|(_, (g, p))| !all_read(g) || !all_read(p)) {
+        // An item changed since the index was built: build it again.
+        answer = rebuild_index(&project, &root, None)?.and_then(|index| look(&index).ok().map(|found| (index, found)));
+    }
+    let (gotchas, patterns, unreadable) = match &answer {
+        Some((index, (g, p))) => {
+            (g.iter().filter_map(read).collect(), p.iter().filter_map(read).collect(), index.unreadable())
+        }
+        None => (Vec::new(), Vec::new(), Vec::new()),
+    };
+    let (rel, pattern) = rel_pattern.map_or((None, None), |(r, p)| (Some(r), Some(p)));
+    Ok(QueryResult { path: rel, pattern, action: action.map(str::to_owned), gotchas, patterns, unreadable })
 }
 
 /// `path` made absolute against `cwd`.
@@ -365,7 +415,7 @@ pub enum Reinforcement {
 
 /// Applies a lifecycle change (seed 004 §10.2) to one item.
 pub fn reinforce(env: &Env, id: &str, how: Reinforcement) -> OpResult<Shown> {
-    change_one(env, id, "kb reinforce", |item, now| match &how {
+    change_one(env, id, "kb reinforce", |item, _, now| match &how {
         Reinforcement::Seen { evidence, feature, task } => {
             let e = Evidence {
                 task: task.clone().unwrap_or_else(|| "-".to_owned()),
@@ -400,16 +450,20 @@ pub fn supersede(env: &Env, id: &str, by: Option<&str>, reason: Option<&str>) ->
             ));
         }
     };
-    if let Retirement::SupersededBy(b) = &retirement {
-        let project = session::project(env)?;
-        let loaded = load(&project, &tree_root(&project, &env.cwd))?;
-        if !loaded.items.iter().any(|s| s.item.id == *b) {
-            return Err(OpError::Invalid(format!(
-                "no item `{b}` to supersede {id} with; `workflow-state kb list` shows them"
-            )));
+    change_one(env, id, "kb supersede", |item, items, now| {
+        if let Retirement::SupersededBy(b) = &retirement {
+            if !items.iter().any(|s| s.item.id == *b) {
+                return Err(OpError::Invalid(format!(
+                    "no item `{b}` to supersede {id} with; `workflow-state kb list` shows them"
+                )));
+            }
+            let plain: Vec<KnowledgeItem> = items.iter().map(|s| s.item.clone()).collect();
+            if let Some(chain) = knowledge::supersede_cycle(&plain, id, b) {
+                return Err(
+                    Refusal::SupersedeCycle { id: id.to_owned(), by: b.clone(), chain: chain.join(" → ") }.into()
+                );
+            }
         }
-    }
-    change_one(env, id, "kb supersede", |item, now| {
         knowledge::retire(item, retirement.clone(), now).map_err(|e| OpError::Invalid(e.to_string()))
     })
 }
@@ -419,7 +473,7 @@ fn change_one(
     env: &Env,
     id: &str,
     operation: &str,
-    change: impl FnOnce(&KnowledgeItem, DateTime<Utc>) -> OpResult<KnowledgeItem>,
+    change: impl FnOnce(&KnowledgeItem, &[StoredItem], DateTime<Utc>) -> OpResult<KnowledgeItem>,
 ) -> OpResult<Shown> {
     knowledge::validate_id(id).map_err(|e| OpError::Invalid(e.to_string()))?;
     let project = session::project(env)?;
@@ -432,7 +486,7 @@ fn change_one(
         .iter()
         .find(|s| s.item.id == id)
         .ok_or_else(|| OpError::Invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
-    let after = change(&stored.item, env.now)?;
+    let after = change(&stored.item, &loaded.items, env.now)?;
     if after != stored.item {
         project.commit_knowledge(operation, &loaded.dir, std::slice::from_ref(&after))?;
     }
@@ -502,7 +556,8 @@ pub struct Linted {
 
 /// Checks the whole knowledge base: every file readable, ids that name
 /// their files, superseding items that exist, no two live items that are
-/// similar, and CLAUDE.md's phasegate block well formed.
+/// similar, an index that says what the items say, and CLAUDE.md's
+/// phasegate block well formed.
 pub fn lint(env: &Env) -> OpResult<Linted> {
     let project = session::project(env)?;
     let root = tree_root(&project, &env.cwd);
@@ -519,6 +574,16 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
                 problem: format!("superseded by `{by}`, which is not in the knowledge base"),
             });
         }
+    }
+    for chain in knowledge::supersede_cycles(&loaded.plain()) {
+        let first = loaded.items.iter().find(|s| s.item.id == chain[0]);
+        problems.push(Problem {
+            path: first.map_or_else(|| chain[0].clone(), |s| s.path.display().to_string()),
+            problem: format!(
+                "superseded in a circle ({}): each item of it is retired, so its lesson reaches no query; clear `superseded_by` in the one that holds the lesson best",
+                chain.join(" → ")
+            ),
+        });
     }
     // Similar items share their type, pattern and action: compare within
     // those groups only (10,000 items are not 50 million pairs).
@@ -552,6 +617,18 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
             }
         }
     }
+    // The index is a cache, but one that says what the items do not is
+    // named (a query would rebuild it; a hook may use it until then).
+    let index_at = project.knowledge_index_dir(&root);
+    for fault in phasegate_store::knowledge::check_index(&index_at, &loaded.index(), &loaded.unreadable()) {
+        problems.push(Problem {
+            path: fault.file.display().to_string(),
+            problem: format!(
+                "the knowledge index is corrupt: {}; it is a cache of the items: `workflow-state kb index` builds it again (so does the next query)",
+                fault.what
+            ),
+        });
+    }
     let claude = root.join("CLAUDE.md");
     if let Ok(Some(text)) = phasegate_store::fs::read_optional(&claude)
         && let Err(e) = knowledge::promoted_ids(&text)
@@ -561,9 +638,23 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
     Ok(Linted { items: loaded.items.len(), problems })
 }
 
-/// Rebuilds the index now (`kb index`); true when it was stale.
-pub fn index(env: &Env) -> OpResult<bool> {
+/// What `kb index` did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rebuilt {
+    pub items: usize,
+    pub unreadable: Vec<String>,
+}
+
+/// Rebuilds the index from the items now (`kb index`), fresh or not: it
+/// is a cache, and this is how to replace one that is in doubt. A write
+/// that is refused (a linked index folder) is an error here, where the
+/// other commands go on without the cache.
+pub fn index(env: &Env) -> OpResult<Rebuilt> {
     let project = session::project(env)?;
-    let loaded = load(&project, &tree_root(&project, &env.cwd))?;
-    Ok(refresh_index(&project, &loaded))
+    let root = tree_root(&project, &env.cwd);
+    let loaded = load(&project, &root)?;
+    items_dir(&root)?;
+    let scan = Manifest::scan(&loaded.dir);
+    project.write_knowledge_index(&root, &loaded.index(), &scan, &loaded.unreadable())?;
+    Ok(Rebuilt { items: loaded.items.len(), unreadable: loaded.unreadable() })
 }

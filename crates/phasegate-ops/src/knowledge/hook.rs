@@ -7,9 +7,12 @@
 //! bytes, each item once per session. The common case must cost what a
 //! process start costs: no repository is opened (the working tree and
 //! git's folder are found by looking for `.git` upwards), a tree without a
-//! knowledge base stops after one stat, and a fresh index answers from at
-//! most four small shard files. Only a stale index (items changed since it
-//! was built) opens the project to rebuild it.
+//! knowledge base stops after two stats, and a fresh index answers from at
+//! most four small shard files, each checked against its checksum. The
+//! lessons given are read from their item files, and only from the files
+//! the index was built from (one small read per item given, once per
+//! session). Only a stale index (items changed since it was built) or one
+//! that fails a check opens the project to rebuild it.
 //!
 //! **Compaction** (SessionStart with source `compact`): the gotchas this
 //! session was given come back, newest first, within the compact budget.
@@ -22,7 +25,7 @@ use phasegate_core::session::SessionId;
 use phasegate_store::Project;
 use phasegate_store::brief::{GivenItem, add_given, given_path, read_given};
 use phasegate_store::git::RepoLayout;
-use phasegate_store::knowledge::{KNOWLEDGE_DIR, fresh_by_folder};
+use phasegate_store::knowledge::{IndexDir, IndexFault, KNOWLEDGE_DIR, index_dir};
 use phasegate_store::locate::locate;
 use serde_json::Value;
 
@@ -111,7 +114,7 @@ pub fn just_in_time(input: &HookInput, env: &crate::env::Env) -> Option<String> 
     let abs: PathBuf = if path.is_absolute() { path.to_owned() } else { input.dir(env).join(path) };
     let layout = locate(&abs)?;
     let items = layout.current_root.join(KNOWLEDGE_DIR);
-    if !items.is_dir() {
+    if !knowledge_folder(&layout.current_root, &items) {
         return None;
     }
     let config = jit_config(&layout.current_root);
@@ -122,20 +125,59 @@ pub fn just_in_time(input: &HookInput, env: &crate::env::Env) -> Option<String> 
     if rel.starts_with(".git/") || rel.starts_with(".phasegate/") {
         return None;
     }
-    let index = fresh(&layout, &items)?;
     let action = if tool == "Write" && !abs.exists() { "CREATE" } else { "UPDATE" };
-    let found = inject::gotchas_in(&index, &rel, Some(action));
-    if found.is_empty() {
-        return None;
-    }
     let log_path = given_path(&layout.common_dir.join("phasegate"), &session);
-    let log = read_given(&log_path);
-    let new: Vec<&IndexEntry> = found.iter().filter(|e| !log.has(&e.id)).collect();
-    let (text, shown) = render(&rel, &new, config.max_bytes)?;
+    let new = new_gotchas(&layout, &items, &rel, action, &log_path)?;
+    let refs: Vec<&IndexEntry> = new.iter().collect();
+    let (text, shown) = render(&rel, &refs, config.max_bytes)?;
     let given: Vec<GivenItem> =
         shown.iter().map(|e| GivenItem { id: e.id.clone(), for_: rel.clone(), at: env.now }).collect();
     let _ = add_given(&log_path, &given);
     Some(text)
+}
+
+/// Whether the tree at `root` has a knowledge folder of its own: a folder,
+/// and not through a link out of the tree (an index built before the link
+/// was made must not answer for it). Two stats on the common path.
+fn knowledge_folder(root: &Path, items: &Path) -> bool {
+    let dot = items.parent().unwrap_or(items);
+    match (std::fs::symlink_metadata(dot), std::fs::symlink_metadata(items)) {
+        (Ok(d), Ok(i)) if d.is_dir() && i.is_dir() => true,
+        (Ok(d), Ok(i)) if d.is_symlink() || i.is_symlink() => {
+            phasegate_store::fs::confine(root, items).is_ok() && items.is_dir()
+        }
+        _ => false,
+    }
+}
+
+/// The gotchas of `rel` for `action` that the session was not given yet,
+/// their lessons read from the items: from the index as the hook finds it
+/// (fresh by the folder's time), or from one built again when it is stale,
+/// fails a check, or names an item file that changed since.
+fn new_gotchas(layout: &RepoLayout, items: &Path, rel: &str, action: &str, log_path: &Path) -> Option<Vec<IndexEntry>> {
+    let pick = |index: &IndexDir| -> Result<(Vec<IndexEntry>, bool), IndexFault> {
+        let found = inject::gotchas_in(index, rel, Some(action))?;
+        if found.is_empty() {
+            return Ok((found, true));
+        }
+        let log = read_given(log_path);
+        let new: Vec<IndexEntry> = found.into_iter().filter(|e| !log.has(&e.id)).collect();
+        Ok(inject::verified(items, &new))
+    };
+    let at = index_dir(&layout.common_dir.join("phasegate"), &layout.current_root);
+    let fault = match IndexDir::by_folder(&at, items).map(|index| pick(&index)) {
+        Some(Ok((entries, true))) => return Some(entries),
+        Some(Ok((_, false)) | Err(_)) => true,
+        None => false,
+    };
+    let project = Project::discover(&layout.current_root).ok()?;
+    let deadline = Some(std::time::Instant::now() + super::base::HOOK_REBUILD_BUDGET);
+    let index = if fault {
+        super::base::rebuild_index(&project, &layout.current_root, deadline)
+    } else {
+        super::base::fresh_index(&project, &layout.current_root, deadline)
+    };
+    pick(&index.ok()??).ok().map(|(entries, _)| entries)
 }
 
 /// `.phasegate/context.config.json`'s just-in-time settings (the defaults
@@ -161,17 +203,6 @@ fn relative(root: &Path, abs: &Path) -> Option<String> {
         }
     }
     (!parts.is_empty()).then(|| parts.join("/"))
-}
-
-/// The index folder, fresh: by the folder's time alone (one stat and one
-/// small read), rebuilt through the project when stale.
-fn fresh(layout: &RepoLayout, items: &Path) -> Option<PathBuf> {
-    let index = phasegate_store::knowledge::index_dir(&layout.common_dir.join("phasegate"), &layout.current_root);
-    if fresh_by_folder(&index, items).is_some() {
-        return Some(index);
-    }
-    let project = Project::discover(&layout.current_root).ok()?;
-    super::base::fresh_index(&project, &layout.current_root)
 }
 
 /// The injection: a heading and one line per item while it fits in `max`
@@ -258,6 +289,7 @@ mod tests {
             confidence: 0.7,
             occurrences: 1,
             content: content.to_owned(),
+            fingerprint: String::new(),
         }
     }
 

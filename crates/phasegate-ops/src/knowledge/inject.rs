@@ -10,14 +10,19 @@
 //! action the work is (CREATE for a file that does not exist yet, UPDATE
 //! otherwise, or the plan step's own). A task with several files keeps the
 //! five best over all of them, by confidence.
+//!
+//! The index says which items; what reaches the model is each item's
+//! lesson read again from its file, and only from the file the index was
+//! built from ([`verified`]): a shard that fails its check makes the index
+//! rebuild, and an edited shard cannot put words in a brief.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use phasegate_core::knowledge::{self, IndexEntry, MAX_GOTCHAS};
+use phasegate_core::knowledge::{self, IndexEntry, MAX_GOTCHAS, MAX_ITEM_BYTES};
 use phasegate_store::Project;
 use phasegate_store::brief::{GivenItem, add_given};
-use phasegate_store::knowledge::read_shard;
+use phasegate_store::knowledge::{IndexDir, IndexFault};
 
 use crate::env::Env;
 use crate::error::OpResult;
@@ -75,53 +80,113 @@ pub fn clean_path(file: &str) -> Option<String> {
     (!p.is_empty() && !p.contains('*')).then(|| p.replace('\\', "/"))
 }
 
-/// The §10.1 gotchas for one file from the index at `index`.
-pub fn gotchas_in(index: &Path, rel: &str, action: Option<&str>) -> Vec<IndexEntry> {
-    let Ok(names) = knowledge::gotcha_shards_for(rel) else { return Vec::new() };
-    let shards: Vec<_> = names.iter().filter_map(|n| read_shard(index, n)).collect();
+/// The §10.1 gotchas for one file from `index`: candidates, whose lessons
+/// are read from the items by [`verified`] before they reach the model.
+pub fn gotchas_in(index: &IndexDir, rel: &str, action: Option<&str>) -> Result<Vec<IndexEntry>, IndexFault> {
+    let Ok(names) = knowledge::gotcha_shards_for(rel) else { return Ok(Vec::new()) };
+    let mut shards = Vec::new();
+    for name in &names {
+        shards.extend(index.shard(name)?);
+    }
     let refs: Vec<&knowledge::Shard> = shards.iter().collect();
-    knowledge::gotchas_from_shards(&refs, rel, action).map(|v| v.into_iter().cloned().collect()).unwrap_or_default()
+    Ok(knowledge::gotchas_from_shards(&refs, rel, action).map(|v| v.into_iter().cloned().collect()).unwrap_or_default())
 }
 
-/// The gotchas of each piece of work (task → its best five over its files).
-pub fn for_work(project: &Project, root: &Path, work: &[Work]) -> BTreeMap<String, Vec<IndexEntry>> {
-    let mut out = BTreeMap::new();
-    if work.iter().all(|w| w.files.is_empty()) {
-        return out;
+/// The §10.1 patterns and decisions for `topics` from `index` (candidates,
+/// as [`gotchas_in`]).
+pub fn patterns_in(index: &IndexDir, topics: &[String]) -> Result<Vec<IndexEntry>, IndexFault> {
+    let mut shards = Vec::new();
+    for topic in topics {
+        shards.extend(index.shard(&knowledge::topic_shard_name(topic))?);
     }
-    let Some(index) = super::base::fresh_index(project, root) else { return out };
-    for w in work {
-        let mut found: Vec<IndexEntry> = Vec::new();
-        for file in w.files.iter().filter_map(|f| clean_path(f)) {
-            let action = w.action.clone().unwrap_or_else(|| action_for(root, &file).to_owned());
-            for e in gotchas_in(&index, &file, Some(&action)) {
-                if !found.iter().any(|f| f.id == e.id) {
-                    found.push(e);
+    let refs: Vec<&knowledge::Shard> = shards.iter().collect();
+    let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
+    Ok(knowledge::patterns_from_shards(&refs, &topics).into_iter().cloned().collect())
+}
+
+/// `look` over the fresh index of the tree at `root`, with the index; when
+/// a file of the index fails its check, the index is rebuilt from the items
+/// and `look` runs once more. None when the tree has no knowledge base (or
+/// the rebuilt index fails again).
+pub fn looked_up<T>(
+    project: &Project,
+    root: &Path,
+    look: impl Fn(&IndexDir) -> Result<T, IndexFault>,
+) -> OpResult<Option<(IndexDir, T)>> {
+    let Some(index) = super::base::fresh_index(project, root, None)? else { return Ok(None) };
+    if let Ok(found) = look(&index) {
+        return Ok(Some((index, found)));
+    }
+    let Some(index) = super::base::rebuild_index(project, root, None)? else { return Ok(None) };
+    Ok(look(&index).ok().map(|found| (index, found)))
+}
+
+/// The entries whose item file in `items` is still the one the index was
+/// built from (its fingerprint), each with its lesson read from that file.
+/// The second value is false when one was not (the index is stale).
+pub fn verified(items: &Path, entries: &[IndexEntry]) -> (Vec<IndexEntry>, bool) {
+    let mut out = Vec::new();
+    for e in entries {
+        let file = items.join(knowledge::file_name(&e.id));
+        let Ok(Some(text)) = phasegate_store::fs::read_optional_up_to(&file, MAX_ITEM_BYTES as u64) else { continue };
+        if knowledge::hex(knowledge::fingerprint(text.as_bytes())) != e.fingerprint {
+            continue;
+        }
+        if let Some(content) = knowledge::lesson_of(&text) {
+            out.push(IndexEntry { content, ..e.clone() });
+        }
+    }
+    let whole = out.len() == entries.len();
+    (out, whole)
+}
+
+/// The gotchas of each piece of work (task → its best five over its files),
+/// their lessons read from the items.
+pub fn for_work(project: &Project, root: &Path, work: &[Work]) -> BTreeMap<String, Vec<IndexEntry>> {
+    if work.iter().all(|w| w.files.is_empty()) {
+        return BTreeMap::new();
+    }
+    let look = |index: &IndexDir| -> Result<BTreeMap<String, Vec<IndexEntry>>, IndexFault> {
+        let mut out = BTreeMap::new();
+        for w in work {
+            let mut found: Vec<IndexEntry> = Vec::new();
+            for file in w.files.iter().filter_map(|f| clean_path(f)) {
+                let action = w.action.clone().unwrap_or_else(|| action_for(root, &file).to_owned());
+                for e in gotchas_in(index, &file, Some(&action))? {
+                    if !found.iter().any(|f| f.id == e.id) {
+                        found.push(e);
+                    }
                 }
             }
+            found.sort_by(|a, b| {
+                b.confidence.total_cmp(&a.confidence).then(b.occurrences.cmp(&a.occurrences)).then(a.id.cmp(&b.id))
+            });
+            found.truncate(MAX_GOTCHAS);
+            if !found.is_empty() {
+                out.insert(w.task.clone(), found);
+            }
         }
-        found.sort_by(|a, b| {
-            b.confidence.total_cmp(&a.confidence).then(b.occurrences.cmp(&a.occurrences)).then(a.id.cmp(&b.id))
-        });
-        found.truncate(MAX_GOTCHAS);
-        if !found.is_empty() {
-            out.insert(w.task.clone(), found);
-        }
-    }
-    out
+        Ok(out)
+    };
+    let Ok(Some((_, by_task))) = looked_up(project, root, look) else { return BTreeMap::new() };
+    let items = Project::knowledge_dir_in(root);
+    by_task
+        .into_iter()
+        .filter_map(|(task, entries)| {
+            let (entries, _) = verified(&items, &entries);
+            (!entries.is_empty()).then_some((task, entries))
+        })
+        .collect()
 }
 
 /// The §10.1 patterns and decisions for `topics`, from the index of the
-/// tree at `root`.
+/// tree at `root`, their lessons read from the items.
 pub fn patterns_for(project: &Project, root: &Path, topics: &[String]) -> Vec<IndexEntry> {
     if topics.is_empty() {
         return Vec::new();
     }
-    let Some(index) = super::base::fresh_index(project, root) else { return Vec::new() };
-    let shards: Vec<_> = topics.iter().filter_map(|t| read_shard(&index, &knowledge::topic_shard_name(t))).collect();
-    let refs: Vec<&knowledge::Shard> = shards.iter().collect();
-    let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
-    knowledge::patterns_from_shards(&refs, &topics).into_iter().cloned().collect()
+    let Ok(Some((_, found))) = looked_up(project, root, |index| patterns_in(index, topics)) else { return Vec::new() };
+    verified(&Project::knowledge_dir_in(root), &found).0
 }
 
 /// The topics a feature is about: the words of its slug (`user-auth-flow`:
@@ -239,6 +304,7 @@ pub fn entries_of(project: &Project, root: &Path, ids: &[String]) -> Vec<IndexEn
             confidence: s.item.confidence,
             occurrences: s.item.occurrences,
             content: s.item.content.clone(),
+            fingerprint: knowledge::hex(s.fingerprint),
         })
         .collect()
 }

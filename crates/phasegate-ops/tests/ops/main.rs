@@ -11,6 +11,7 @@ mod coordination;
 mod day;
 mod feature;
 mod hooks;
+mod knowledge;
 mod pipeline;
 mod questions;
 mod regressions;

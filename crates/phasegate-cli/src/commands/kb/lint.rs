@@ -5,9 +5,11 @@ use phasegate_ops::knowledge::base;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Check the knowledge base: every file readable against its schema, ids
-/// naming their files, superseding items that exist, no two live items that
-/// say the same, CLAUDE.md's phasegate block well formed. Exit 0 when
+/// Check the knowledge base: every file readable against its schema (and
+/// within its size and nesting bounds), ids naming their files, superseding
+/// items that exist and no circle of them, no two live items that say the
+/// same, an index that says what the items say, CLAUDE.md's phasegate block
+/// well formed. Exit 0 when
 /// clean, 1 when a problem is found (each is listed with its file), 2 when
 /// the folder cannot be read.
 #[derive(Debug, Args)]

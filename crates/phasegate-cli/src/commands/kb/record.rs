@@ -1,7 +1,7 @@
 //! `workflow-state kb record`.
 
 use clap::Args;
-use phasegate_core::knowledge::KnowledgeType;
+use phasegate_core::knowledge::{self, KnowledgeType};
 use phasegate_ops::knowledge::base::{self, RecordInput};
 
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -35,7 +35,7 @@ pub struct RecordArgs {
     #[arg(long, value_name = "TOPIC")]
     topic: Option<String>,
     /// 0.0 to 1.0 (default 0.7, seed 004 §10.2's discovery).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = confidence, allow_hyphen_values = true)]
     confidence: Option<f64>,
     /// What shows it: the failure output, or how it was found.
     #[arg(long, value_name = "TEXT")]
@@ -52,6 +52,18 @@ pub struct RecordArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// `--confidence`: a number from 0 to 1; anything else (NaN, `inf`, 1.5)
+/// is a usage error, not a lesson refused.
+fn confidence(text: &str) -> Result<f64, String> {
+    let value: f64 =
+        text.trim().parse().map_err(|_| "not a number: give a number from 0 to 1, such as 0.7".to_owned())?;
+    if knowledge::valid_confidence(value) {
+        Ok(value)
+    } else {
+        Err("outside 0 to 1: give a number from 0 to 1, such as 0.7".to_owned())
+    }
 }
 
 pub fn cmd_record(a: RecordArgs, ctx: &mut Ctx<'_>) -> CmdResult {

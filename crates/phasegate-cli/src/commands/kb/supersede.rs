@@ -6,8 +6,9 @@ use phasegate_ops::knowledge::base;
 use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Retire an item (seed 004 §10.2's deprecation): superseded by another, or
-/// obsolete for a reason; it no longer appears in queries. Exit 2 for an
-/// unknown item.
+/// obsolete for a reason; it no longer appears in queries. Exit 1 when the
+/// successor's own successors lead back to the item (a circle would retire
+/// the lesson everywhere), 2 for an unknown item.
 #[derive(Debug, Args)]
 pub struct SupersedeArgs {
     /// The item's id.

@@ -1,0 +1,168 @@
+//! The knowledge base on disk: one Markdown file per item in
+//! `.phasegate/knowledge/` (tracked by git, so a team shares the lessons and
+//! reviews them in a diff), written atomically under the project's
+//! knowledge lock (through a journal when a change spans items), and a
+//! derived index in git's runtime folder: a cache, rebuilt whenever it is
+//! stale, never the truth.
+//!
+//! Each worktree has its own checkout of the items, so each has its own
+//! index (named after its root); see [`index`] for its files and when it is
+//! fresh.
+
+mod index;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use phasegate_core::knowledge::{KnowledgeItem, KnowledgeItemError, MAX_ITEM_BYTES, file_name, fingerprint};
+
+pub use index::{IndexDir, IndexFault, Manifest, check_index, index_dir, mtime_ns};
+
+use crate::error::{IoContext, StoreError};
+use crate::fs;
+use crate::journal::{self, FileWrite, JournalFile};
+use crate::lock::FileLock;
+use crate::project::Project;
+
+/// Where the items live, relative to the root of a working tree. The index
+/// lives apart, in the runtime folder (`<git common dir>/phasegate/
+/// knowledge-index/<hash of the tree's root>/`), so writing it never touches
+/// the items folder's time.
+pub const KNOWLEDGE_DIR: &str = ".phasegate/knowledge";
+
+/// An item read from its file.
+#[derive(Debug, Clone)]
+pub struct StoredItem {
+    pub path: PathBuf,
+    pub item: KnowledgeItem,
+    /// The file's fingerprint (`phasegate_core::knowledge::fingerprint`).
+    pub fingerprint: u64,
+}
+
+/// A file in the folder that cannot be used, and why (never dropped
+/// silently: every command that reads the folder names it).
+#[derive(Debug, Clone)]
+pub struct BadItem {
+    pub path: PathBuf,
+    pub error: String,
+}
+
+impl Project {
+    /// The items folder of the working tree rooted at `root` (the main
+    /// checkout or a linked worktree).
+    pub fn knowledge_dir_in(root: &Path) -> PathBuf {
+        root.join(KNOWLEDGE_DIR)
+    }
+
+    /// Every item of the folder, by file name; what cannot be read apart.
+    /// Only regular files named `<id>.md` count; a link or folder in their
+    /// place is reported.
+    pub fn knowledge_items_in(&self, dir: &Path) -> Result<(Vec<StoredItem>, Vec<BadItem>), StoreError> {
+        let (items, bad, _) = self.knowledge_items_until(dir, None)?;
+        Ok((items, bad))
+    }
+
+    /// [`Project::knowledge_items_in`] that stops reading at `deadline`
+    /// (a hook's): the files it did not get to are reported as not read, and
+    /// the third value says whether it read them all.
+    pub fn knowledge_items_until(
+        &self,
+        dir: &Path,
+        deadline: Option<Instant>,
+    ) -> Result<(Vec<StoredItem>, Vec<BadItem>, bool), StoreError> {
+        // Confined to the working tree the folder belongs to (a linked
+        // worktree's lies outside the main checkout): a link out of it is
+        // refused.
+        let tree = dir.parent().and_then(Path::parent).unwrap_or(self.root());
+        fs::confine(tree, dir)?;
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new(), true)),
+            Err(e) => return Err(e).at("list", dir),
+        };
+        let mut good = Vec::new();
+        let mut bad = Vec::new();
+        let mut complete = true;
+        for entry in entries {
+            let entry = entry.at("list", dir)?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || !name.ends_with(".md") {
+                continue;
+            }
+            let path = entry.path();
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                complete = false;
+                bad.push(BadItem {
+                    error: "not read: a hook stops reading items when its time runs out; any `workflow-state kb` command reads it".into(),
+                    path,
+                });
+                continue;
+            }
+            // Bounded before anything is read: a file of any size may arrive
+            // by `git pull`.
+            match fs::read_optional_up_to(&path, MAX_ITEM_BYTES as u64) {
+                Ok(Some(text)) => match KnowledgeItem::parse(&text) {
+                    Ok(item) if file_name(&item.id) == name => {
+                        good.push(StoredItem { path, item, fingerprint: fingerprint(text.as_bytes()) })
+                    }
+                    Ok(item) => bad.push(BadItem {
+                        error: format!(
+                            "its id is `{}` but the file is named {name}; an item's file is named after its id",
+                            item.id
+                        ),
+                        path,
+                    }),
+                    Err(e) => bad.push(BadItem { error: e.to_string(), path }),
+                },
+                Ok(None) => {}
+                Err(StoreError::TooLarge { size, .. }) => bad.push(BadItem {
+                    error: KnowledgeItemError::TooLarge { size: size as usize, max: MAX_ITEM_BYTES }.to_string(),
+                    path,
+                }),
+                Err(e) => bad.push(BadItem { error: e.to_string(), path }),
+            }
+        }
+        good.sort_by(|a, b| a.item.id.cmp(&b.item.id));
+        bad.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok((good, bad, complete))
+    }
+
+    /// The knowledge base's lock: every change of items holds it (read,
+    /// decide, write), so two sessions recording at once lose nothing.
+    /// A change a crash left half done is finished first (or undone), so
+    /// what the holder reads is whole; an unreadable journal is an error,
+    /// never written over.
+    pub fn knowledge_lock(&self, timeout: Duration) -> Result<FileLock, StoreError> {
+        let lock = FileLock::acquire(&self.lock_dir().join("knowledge.lock"), timeout)?;
+        journal::recover(&self.knowledge_journal(), self.root())?;
+        Ok(lock)
+    }
+
+    fn knowledge_journal(&self) -> JournalFile {
+        JournalFile::new(self.runtime_dir(), "knowledge")
+    }
+
+    /// Writes item changes as one (through the journal when several), under
+    /// the knowledge lock the caller holds. A temporary file a killed writer
+    /// left in the folder is removed first (the lock is held: no live writer
+    /// owns one), and such files are kept out of `git status` (through
+    /// `.git/info/exclude`, best effort) for a writer killed later.
+    pub fn commit_knowledge(&self, operation: &str, dir: &Path, items: &[KnowledgeItem]) -> Result<(), StoreError> {
+        std::fs::create_dir_all(dir).at("create", dir)?;
+        fs::remove_temporaries(dir);
+        let _ = self.exclude_from_git(fs::TEMPORARY_PATTERN);
+        let changes: Vec<FileWrite> =
+            items.iter().map(|i| FileWrite::put(dir.join(file_name(&i.id)), i.render())).collect();
+        // Never an item its readers would refuse.
+        for c in &changes {
+            if let Some(text) = c.contents.as_ref().filter(|t| t.len() > MAX_ITEM_BYTES) {
+                return Err(StoreError::WouldBeTooLarge {
+                    path: c.path.clone(),
+                    size: text.len() as u64,
+                    max: MAX_ITEM_BYTES as u64,
+                });
+            }
+        }
+        journal::commit(&self.knowledge_journal(), self.root(), operation, changes)
+    }
+}
