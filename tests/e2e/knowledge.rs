@@ -297,7 +297,12 @@ fn a_compact_mid_task_keeps_the_task_and_its_gotchas() {
     let api = MockApi::start(Scenario::new().main(vec![Turn::text("Back on T1.").expect(|req| {
         let all = serde_json::to_string(req.messages()).unwrap_or_default() + &req.system_text();
         let after = all.split("gotchas given to this session before it was compacted").nth(1).unwrap_or_default();
-        if all.contains("task T1 of 001-users is in progress") && after.contains(GOTCHA) {
+        // Regression: the request carried the features' lines twice, from
+        // the startup context and again from the compact one.
+        let listed = all.matches("1 active feature").count();
+        if listed != 1 {
+            Err(format!("the active features are listed {listed} times"))
+        } else if all.contains("task T1 of 001-users is in progress") && after.contains(GOTCHA) {
             Ok(())
         } else {
             Err("the compacted session lost its task or its gotchas".into())

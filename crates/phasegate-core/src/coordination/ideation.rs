@@ -244,13 +244,75 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// §3.5's prompt sections for a phase.
+/// The questions that get what the phase's rule still lacks: seed 004
+/// §11.3's where it has one (the ideal first user; the problem's who, what
+/// and how today; which part to build first), ours for the rest. At most
+/// [`ASK_AT_MOST`], in the rule's order.
+fn questions(phase: IdeationPhase, signals: &Signals) -> Vec<&'static str> {
+    let lacks = |t: ArtifactType| !signals.has(t);
+    let mut out = Vec::new();
+    match phase {
+        IdeationPhase::Exploring => {
+            if lacks(ArtifactType::TargetUser) {
+                out.push("Who is the ideal first user for this idea?");
+            }
+            if lacks(ArtifactType::Problem) {
+                out.push("Who experiences this problem most acutely, what happens when they can't solve it, and how are they solving it today?");
+            }
+            if lacks(ArtifactType::SolutionConcept) {
+                out.push("What would the first version do for that user?");
+            }
+        }
+        IdeationPhase::Narrowing => {
+            if lacks(ArtifactType::MvpFeatures) {
+                out.push("Which part would you build first to validate the core assumption?");
+            }
+            if lacks(ArtifactType::Differentiator) {
+                out.push("What does this do that the way they solve it today does not?");
+            }
+            if signals.average_confidence() <= NARROWING_CONFIDENCE {
+                out.push("Which of what we know so far are you least sure of?");
+            }
+        }
+        IdeationPhase::Validating => {
+            if signals.validations() < MIN_VALIDATIONS {
+                out.push("What evidence do you have that your first users want this (a conversation, a number, a workaround they pay for)?");
+            }
+            if signals.risks.is_empty() {
+                out.push("What is most likely to make this fail?");
+            }
+        }
+        IdeationPhase::Refining => {
+            if !signals.has(ArtifactType::Brief) {
+                out.push("What is still unclear before we write the brief?");
+            }
+        }
+        IdeationPhase::Complete => {}
+    }
+    out.truncate(ASK_AT_MOST);
+    out
+}
+
+/// §3.5's "Ask 2-3 focused questions per response".
+pub const ASK_AT_MOST: usize = 3;
+
+/// §3.5's prompt sections for a phase, and the questions that get what its
+/// rule still lacks. COMPLETE asks nothing: ideation is over, and its prompt
+/// says only that, with what was established.
 pub fn phase_prompt(phase: IdeationPhase, signals: &Signals) -> String {
     let mut sections = vec![phase.instructions().to_owned()];
     if !signals.artifacts.is_empty() {
         let known: Vec<String> =
             signals.artifacts.iter().map(|a| format!("- {}: {}", a.artifact_type, one_line(&a.summary))).collect();
         sections.push(format!("## What We Know So Far\n{}", known.join("\n")));
+    }
+    if phase == IdeationPhase::Complete {
+        return sections.join("\n\n");
+    }
+    let ask = questions(phase, signals);
+    if !ask.is_empty() {
+        let list: Vec<String> = ask.iter().map(|q| format!("- {q}")).collect();
+        sections.push(format!("## Ask Now\n{}", list.join("\n")));
     }
     sections.push(format!(
         "## Response Guidelines\n\
@@ -491,6 +553,28 @@ fn handoff(state: &IdeationState) -> Handoff {
     md.push_str(&body);
     md.push_str(&format!("\nConfidence: {}%\n", percent(s.confidence)));
     Handoff { markdown: md, missing_required }
+}
+
+#[cfg(test)]
+mod prompt_tests {
+    use super::*;
+
+    // Regression: `ideation prompt` promised "2-3 focused questions" and
+    // asked none; at COMPLETE it said both "ask questions" and "do not
+    // reopen it".
+    #[test]
+    fn the_prompt_promised_questions_and_asked_none() {
+        let mut signals = Signals::default();
+        let p = phase_prompt(IdeationPhase::Exploring, &signals);
+        assert!(p.contains("## Ask Now\n- Who is the ideal first user for this idea?"), "{p}");
+        assert_eq!(p.matches("\n- ").count() - 4, ASK_AT_MOST, "three questions and the four guidelines: {p}");
+        signals.artifacts.push(IdeaArtifact::new(ArtifactType::TargetUser, "nurses", 0.8).unwrap());
+        let p = phase_prompt(IdeationPhase::Exploring, &signals);
+        assert!(!p.contains("ideal first user") && p.contains("how are they solving it today"), "{p}");
+        let done = phase_prompt(IdeationPhase::Complete, &signals);
+        assert!(done.contains("Do not reopen it") && !done.contains("Ask") && !done.contains("questions"), "{done}");
+        assert!(done.contains("- target-user: nurses"), "{done}");
+    }
 }
 
 #[cfg(test)]

@@ -52,7 +52,9 @@ impl Contributor for Coordination {
         };
         let mut lines = came_lines(&came);
         lines.extend(notices(project, &session));
-        lines.extend(others(project, &me, ctx.env.now));
+        if !ctx.compacted() {
+            lines.extend(others(project, &me, ctx.env.now));
+        }
         lines.extend(offers(project, ctx, &me));
         lines
     }

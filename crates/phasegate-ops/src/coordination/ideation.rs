@@ -12,7 +12,7 @@ use phasegate_core::coordination::{
     ArtifactType, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError, IdeationPhase, IdeationState, Risk,
     SpecInput, TransitionDecision, evaluate_transition,
 };
-use phasegate_store::{Feature, FileWrite, fs};
+use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
@@ -113,7 +113,7 @@ pub enum Signal<'a> {
 
 /// Records one signal.
 pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Shown> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     guard.load()?.ensure_active()?;
     let mut state = read(guard.feature())?.ok_or_else(not_started)?;
@@ -146,15 +146,18 @@ pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Sh
         }
     };
     state.updated_at = env.now;
-    guard.commit("ideation record", vec![FileWrite::put(file(&feature), render(&state))])?;
-    let next = evaluate_transition(state.phase, &state.signals);
-    let hint = match next.should_transition {
-        true => {
-            format!(" The phase's rule is met: run `workflow-state ideation advance --feature {}`.", feature.name())
+    // A signal that meets the phase's rule moves it on in the same change.
+    match step(&project, &feature, &mut state, env)? {
+        Some(step) => {
+            guard.commit("ideation record", step.changes.clone())?;
+            drop(guard);
+            Ok(moved(&project, env, &feature, &state, step, format!("{message} ")).shown)
         }
-        false => String::new(),
-    };
-    Ok(shown(&feature, &state, format!("{message}{hint}")))
+        None => {
+            guard.commit("ideation record", vec![FileWrite::put(file(&feature), render(&state))])?;
+            Ok(shown(&feature, &state, message))
+        }
+    }
 }
 
 fn not_started() -> OpError {
@@ -204,25 +207,47 @@ pub struct Advanced {
 
 /// Evaluates §3.3's rule for the current sub-phase and moves one phase on
 /// when it holds. COMPLETE writes the handoff brief and emits
-/// `ideation.completed`.
+/// `ideation.completed`. (Recording a signal that meets the rule moves on
+/// by itself; this is for a rule met otherwise, or to ask why not.)
 pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
     let (project, feature) = session::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     guard.load()?.ensure_active()?;
     let mut state = read(guard.feature())?.ok_or_else(not_started)?;
     let from = state.phase;
-    let decision = state.advance(env.now);
-    if !decision.should_transition {
+    let Some(step) = step(&project, &feature, &mut state, env)? else {
+        let decision = evaluate_transition(from, &state.signals);
         let message = match from {
             IdeationPhase::Complete => "Ideation is complete; the specify phase reads handoff.md.".to_owned(),
             _ => format!("Still {from}: {}.", decision.reasons.join("; ")),
         };
         let shown = shown(&feature, &state, message);
         return Ok(Advanced { moved: false, from, shown, handoff: None, missing_required: Vec::new(), event: None });
+    };
+    guard.commit("ideation advance", step.changes.clone())?;
+    drop(guard);
+    Ok(moved(&project, env, &feature, &state, step, String::new()))
+}
+
+/// One move on, made but not yet committed.
+struct Step {
+    from: IdeationPhase,
+    reasons: Vec<String>,
+    changes: Vec<FileWrite>,
+    handoff: Option<String>,
+    missing: Vec<SpecInput>,
+}
+
+/// Moves `state` one phase on when §3.3's rule holds: the state's file,
+/// and at COMPLETE the handoff brief, to commit together.
+fn step(project: &Project, feature: &Feature, state: &mut IdeationState, env: &Env) -> OpResult<Option<Step>> {
+    let from = state.phase;
+    let decision = state.advance(env.now);
+    if !decision.should_transition {
+        return Ok(None);
     }
-    let mut changes = vec![FileWrite::put(file(&feature), render(&state))];
-    let mut handoff = None;
-    let mut missing = Vec::new();
+    let mut changes = vec![FileWrite::put(file(feature), render(state))];
+    let (mut handoff, mut missing) = (None, Vec::new());
     if state.phase == IdeationPhase::Complete {
         let h = state.handoff().map_err(invalid)?;
         let path = feature.dir().join(HANDOFF_FILE);
@@ -230,13 +255,24 @@ pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
         handoff = Some(fs::relative(&path, project.root()).display().to_string());
         missing = h.missing_required;
     }
-    guard.commit("ideation advance", changes)?;
-    drop(guard);
+    Ok(Some(Step { from, reasons: decision.reasons, changes, handoff, missing }))
+}
+
+/// What a committed move says, and its event at COMPLETE.
+fn moved(
+    project: &Project,
+    env: &Env,
+    feature: &Feature,
+    state: &IdeationState,
+    step: Step,
+    before: String,
+) -> Advanced {
+    let Step { from, reasons, handoff, missing, .. } = step;
     let mut event = None;
     let message = match state.phase {
         IdeationPhase::Complete => {
             event = super::events::emit_quietly(
-                &project,
+                project,
                 env,
                 "ideation.completed",
                 Some(feature.name()),
@@ -245,23 +281,16 @@ pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
             )
             .map(|e| e.id);
             format!(
-                "Ideation is COMPLETE ({}). The handoff brief is {}: write brainstorm.md from it; the specify phase reads both.",
-                decision.reasons.join("; "),
+                "{before}Ideation is COMPLETE ({}). The handoff brief is {}: write brainstorm.md from it; the specify phase reads both.",
+                reasons.join("; "),
                 handoff.as_deref().unwrap_or(HANDOFF_FILE)
             )
         }
         to => format!(
-            "{from} → {to}: {}. `workflow-state ideation prompt --feature {}` gives the new instructions.",
-            decision.reasons.join("; "),
+            "{before}{from} → {to}: {}. `workflow-state ideation prompt --feature {}` gives the new instructions.",
+            reasons.join("; "),
             feature.name()
         ),
     };
-    Ok(Advanced {
-        moved: true,
-        from,
-        shown: shown(&feature, &state, message),
-        handoff,
-        missing_required: missing,
-        event,
-    })
+    Advanced { moved: true, from, shown: shown(feature, state, message), handoff, missing_required: missing, event }
 }

@@ -81,8 +81,14 @@ impl Logged {
         if let Some(m) = &d.message {
             line.push_str(&format!(" — {m}"));
         }
-        if let Some(q) = &self.question {
-            line.push_str(&format!(" (answer: `workflow-state question answer {q} wait|skip|retry`)"));
+        // The choices only while the person has not chosen: an answered
+        // escalation's later decisions say what was chosen instead.
+        match (&self.question, &self.chose, d.action) {
+            (Some(_), Some(chose), _) => line.push_str(&format!(" (the user chose {chose})")),
+            (Some(q), None, PmAction::Escalate) => {
+                line.push_str(&format!(" (answer: `workflow-state question answer {q} wait|skip|retry`)"))
+            }
+            (Some(_), None, _) | (None, _, _) => {}
         }
         for done in &self.done {
             line.push_str(&format!("; {done}"));

@@ -26,6 +26,9 @@ pub static ACTIVE_FEATURES: ActiveFeatures = ActiveFeatures;
 
 impl Contributor for ActiveFeatures {
     fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        if ctx.compacted() {
+            return Vec::new();
+        }
         let Ok(project) = ctx.project() else { return Vec::new() };
         let dir = ctx.dir();
         let mut lines = Vec::new();

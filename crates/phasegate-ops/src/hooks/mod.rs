@@ -138,6 +138,14 @@ impl<'a> HookCtx<'a> {
             .map_err(String::as_str)
     }
 
+    /// SessionStart after `/compact`: the startup context is still in the
+    /// conversation, so a contributor adds only what compaction lost (the
+    /// task in progress, its gotchas, what is new), never its startup
+    /// lines again.
+    pub fn compacted(&self) -> bool {
+        self.input.source.as_deref() == Some("compact")
+    }
+
     /// The session, when it has an id phasegate accepts.
     pub fn session(&self) -> Option<SessionId> {
         SessionId::parse(&self.input.session(self.env)?).ok()

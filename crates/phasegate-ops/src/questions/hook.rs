@@ -19,7 +19,11 @@ pub static QUESTIONS: Questions = Questions;
 impl Contributor for Questions {
     fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
         match ctx.project() {
-            Ok(project) => suspension_lines(project, ctx.workflow_state),
+            Ok(project) => {
+                let lines = suspension_lines(project, ctx.workflow_state);
+                // The startup context named them already.
+                if ctx.compacted() { Vec::new() } else { lines }
+            }
             Err(_) => Vec::new(),
         }
     }
