@@ -13,6 +13,7 @@ mod dist_launcher;
 mod docs;
 mod feature;
 mod finish;
+mod floors;
 mod hook_pre_tool_use;
 mod hook_session_start;
 mod hook_stop;

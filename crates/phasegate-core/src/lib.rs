@@ -24,6 +24,7 @@ pub mod error;
 pub mod hash;
 pub mod names;
 pub mod paths;
+pub mod priority;
 pub mod schema;
 pub mod session;
 pub mod slug;

@@ -12,6 +12,7 @@ pub mod brief;
 pub mod commit;
 pub mod env;
 pub mod error;
+pub mod hook;
 pub mod session;
 
 pub mod coordination;
@@ -19,8 +20,10 @@ pub mod feature;
 pub mod hooks;
 pub mod install;
 pub mod knowledge;
+pub mod oversight;
 pub mod pipeline;
 pub mod questions;
+pub mod retro;
 pub mod tasks;
 
 pub use env::Env;

@@ -30,6 +30,19 @@ pub enum StoreError {
     LockTimeout { path: PathBuf, waited: Duration },
     #[error("git: {message} ({})", path.display())]
     Git { path: PathBuf, message: String },
+    #[error("{shown} does not exist: write it in the tasks phase (/phasegate:create-tasks)")]
+    NoTaskList { shown: String },
+    #[error("{shown} cannot be read as a task list: {source}")]
+    BadTaskList {
+        shown: String,
+        #[source]
+        source: phasegate_core::tasks::TasksError,
+    },
+    #[error(
+        "{} is missing; this pipeline was never started or its .task folder was removed. Run `workflow-state pipeline reset --feature {feature}` to start it again",
+        path.display()
+    )]
+    NoPipelineRun { path: PathBuf, feature: String },
     #[error("{0}")]
     Invalid(String),
 }

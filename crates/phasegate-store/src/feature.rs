@@ -62,6 +62,19 @@ impl Feature {
         self.dir.join(a.file_name())
     }
 
+    /// The feature's tasks.md, parsed, and its path relative to the
+    /// project (for messages). Read by the tasks, the knowledge base, the
+    /// retrospective, the monitor and the views alike.
+    pub fn task_list(&self) -> Result<(phasegate_core::tasks::TaskList, String), StoreError> {
+        let path = self.artifact_path(Artifact::Tasks);
+        fs::confine(self.root(), &path)?;
+        let shown = fs::relative(&path, self.root()).display().to_string();
+        let Some(text) = fs::read_optional(&path)? else { return Err(StoreError::NoTaskList { shown }) };
+        let list = phasegate_core::tasks::TaskList::parse(&text)
+            .map_err(|source| StoreError::BadTaskList { shown: shown.clone(), source })?;
+        Ok((list, shown))
+    }
+
     fn lock_path(&self) -> PathBuf {
         self.runtime.join("locks").join(format!("{}.lock", self.name))
     }

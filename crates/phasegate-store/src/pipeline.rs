@@ -41,6 +41,15 @@ impl Feature {
     /// Reads a `.task/` file phasegate writes itself (state.json,
     /// loop-state.json): the fast typed reading, the schema only to explain
     /// a failure.
+    /// The pipeline's run (`.task/state.json`); a pipeline feature without
+    /// one is an error that says how to start it again.
+    pub fn pipeline_run(&self) -> Result<phasegate_core::pipeline::PipelineRun, StoreError> {
+        self.read_owned_task::<phasegate_core::pipeline::PipelineRun>()?.ok_or_else(|| StoreError::NoPipelineRun {
+            path: self.task_path(phasegate_core::pipeline::files::STATE_FILE),
+            feature: self.name().to_owned(),
+        })
+    }
+
     pub fn read_owned_task<T: files::Owned>(&self) -> Result<Option<T>, StoreError> {
         let file = T::KIND.task_file().expect("owned files live in .task/");
         let path = self.task_path(file);

@@ -55,7 +55,7 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         }
     }
     if !args.json
-        && let Some(line) = phasegate_ops::coordination::view::summary(&ctx.env)
+        && let Some(line) = phasegate_ops::oversight::view::summary(&ctx.env)
     {
         ctx.out.line(line)?;
     }

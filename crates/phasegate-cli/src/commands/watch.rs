@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 use phasegate_ops::Env;
-use phasegate_ops::coordination::view::{self, Overview, SessionView};
+use phasegate_ops::oversight::view::{self, Overview, SessionView};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

@@ -17,8 +17,6 @@
 
 use serde::Serialize;
 
-use crate::feature::Phase;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -29,15 +27,6 @@ pub enum Loading {
 }
 
 impl Loading {
-    /// The strategy of a phase's brief.
-    pub fn of_phase(phase: Phase) -> Loading {
-        match phase {
-            Phase::Brainstorm | Phase::Specify => Loading::Lazy,
-            Phase::Design | Phase::CreatePlan | Phase::CreateTasks => Loading::Eager,
-            Phase::Implement | Phase::Verify | Phase::Finish => Loading::Phased,
-        }
-    }
-
     /// Whether the brief carries the knowledge base's gotchas for the files
     /// its work names (lazy briefs point to `workflow-state kb query`).
     pub fn loads_gotchas(self) -> bool {

@@ -694,6 +694,7 @@ mod tests {
             phase_prompt(IdeationPhase::Exploring, &s),
             "Ask open-ended questions. Don't narrow too quickly.\n\n\
              ## What We Know So Far\n- target-user: about target-user\n- problem: forgets to log habits\n\n\
+             ## Ask Now\n- What would the first version do for that user?\n\n\
              ## Response Guidelines\n\
              - Ask 2-3 focused questions per response\n\
              - Summarize key insights when you learn something important\n\
@@ -701,7 +702,7 @@ mod tests {
              - Current confidence: 72%"
         );
         let bare = phase_prompt(IdeationPhase::Validating, &Signals { confidence: 0.005, ..Signals::default() });
-        assert!(bare.starts_with("Challenge assumptions. Ask for evidence.\n\n## Response Guidelines"), "{bare}");
+        assert!(bare.starts_with("Challenge assumptions. Ask for evidence.\n\n## Ask Now\n- What evidence"), "{bare}");
         assert!(bare.ends_with("Current confidence: 1%"), "{bare}");
         assert!(phase_prompt(IdeationPhase::Narrowing, &s).starts_with("Help define scope. Suggest MVP features."));
         assert!(phase_prompt(IdeationPhase::Refining, &s).starts_with("Polish the concept. Identify gaps."));

@@ -29,7 +29,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::session::{Health, Liveness, Priority, SessionRecord, SessionState};
+use super::session::{Health, Liveness, SessionRecord, SessionState};
+use crate::priority::Priority;
 use crate::session::SessionId;
 
 /// §8.2, DENY's `suggestion`.

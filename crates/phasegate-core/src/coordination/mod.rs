@@ -24,6 +24,7 @@ mod pm;
 mod session;
 mod waits;
 
+pub use crate::priority::Priority;
 pub use events::{
     BadLine, DEFAULT_ROUTES, DefaultRoute, Event, EventPattern, EventType, EventTypeError, JsonLines,
     ROUTING_CONFIG_PATH, Route, RouteOrigin, RouteTarget, RoutingConfig, Settled, Suggestion, parse_json_lines, route,
@@ -48,7 +49,6 @@ pub use pm::{
     PmAction, PmDecision, Redistribution, Target, handle_conflict, handle_stuck_task, redistribute,
 };
 pub use session::{
-    CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Presence, Priority, SessionRecord,
-    SessionState, health,
+    CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Presence, SessionRecord, SessionState, health,
 };
 pub use waits::{MAX_CYCLES, MAX_STEPS, Wait, WaitCycle, find_cycles};

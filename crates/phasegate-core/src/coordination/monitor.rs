@@ -36,8 +36,9 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::lease::Lease;
-use super::session::{CLOCK_SKEW_TOLERANCE, Health, Presence, Priority, SessionRecord, SessionState};
+use super::session::{CLOCK_SKEW_TOLERANCE, Health, Presence, SessionRecord, SessionState};
 use super::waits::{Wait, WaitCycle, find_cycles};
+use crate::priority::Priority;
 use crate::session::SessionId;
 
 /// §7.1: "Timer-based (every 2 minutes)"; §2.2: "Polls every 2 minutes".

@@ -30,6 +30,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::priority::Priority;
 use crate::session::SessionId;
 
 /// §7.2: `WHERE last_heartbeat > datetime('now', '-5 minutes')`.
@@ -106,39 +107,6 @@ impl std::fmt::Display for LifecycleError {
         }
     }
 }
-
-/// Whose work goes first when two sessions want the same file. Ordered:
-/// `low` < `normal` < `high` < `critical`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::IntoStaticStr,
-    strum::VariantArray,
-)]
-#[serde(rename_all = "lowercase")]
-#[strum(serialize_all = "lowercase")]
-pub enum Priority {
-    /// Background work: yields to everyone.
-    Low,
-    /// Ordinary work; what a session has unless told otherwise.
-    #[default]
-    Normal,
-    /// Work someone waits for.
-    High,
-    /// A fix that must land now (a broken build, a hotfix).
-    Critical,
-}
-
-crate::named!(Priority, "priority");
 
 /// One session, as the store keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

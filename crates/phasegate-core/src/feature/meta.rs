@@ -574,6 +574,19 @@ fn step_message(
     }
 }
 
+/// Its class: what a front end maps it to.
+impl crate::error::Classified for MetaError {
+    fn class(&self) -> crate::error::ErrorClass {
+        use MetaError as E;
+        match self {
+            E::NotActive { .. } | E::NothingToReview { .. } | E::NotStartable { .. } => {
+                crate::error::ErrorClass::Refused
+            }
+            E::NotInProgress { .. } | E::NoReviewLoop { .. } => crate::error::ErrorClass::Invalid,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

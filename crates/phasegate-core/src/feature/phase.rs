@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::agent::Agent;
+use crate::brief::Loading;
 use crate::names::{Named, UnknownName};
 
 /// One phase of the workflow. The order of the variants is the workflow order.
@@ -74,6 +75,7 @@ impl Phase {
                 review_base_from_implement: false,
                 expectations: "Spec needs: clear problem statement, explored options, user intent captured.",
                 focus: DOC,
+                loading: Loading::Lazy,
             },
             Phase::Specify => &PhaseFacts {
                 artifact: Some(Artifact::Spec),
@@ -83,6 +85,7 @@ impl Phase {
                 review_base_from_implement: false,
                 expectations: "Design needs: all requirements listed, acceptance criteria defined, scope boundaries clear.",
                 focus: DOC,
+                loading: Loading::Lazy,
             },
             Phase::Design => &PhaseFacts {
                 artifact: Some(Artifact::Design),
@@ -92,6 +95,7 @@ impl Phase {
                 review_base_from_implement: false,
                 expectations: "Plan needs: components defined, interfaces specified, dependencies identified, risks noted.",
                 focus: DOC,
+                loading: Loading::Eager,
             },
             Phase::CreatePlan => &PhaseFacts {
                 artifact: Some(Artifact::Plan),
@@ -101,6 +105,7 @@ impl Phase {
                 review_base_from_implement: false,
                 expectations: "Tasks needs: ordered steps with dependencies, all design items covered, clear sequencing.",
                 focus: DOC,
+                loading: Loading::Eager,
             },
             Phase::CreateTasks => &PhaseFacts {
                 artifact: Some(Artifact::Tasks),
@@ -111,6 +116,7 @@ impl Phase {
                 review_base_from_implement: false,
                 expectations: "Implement needs: small actionable tasks (<15 min each), clear acceptance criteria per task.",
                 focus: DOC,
+                loading: Loading::Eager,
             },
             Phase::Implement => &PhaseFacts {
                 artifact: None,
@@ -121,6 +127,7 @@ impl Phase {
                 review_base_from_implement: false,
                 expectations: "Verify needs: all tasks addressed, tests exist and pass, no obvious issues.",
                 focus: DOC,
+                loading: Loading::Phased,
             },
             Phase::Verify => &PhaseFacts {
                 artifact: None,
@@ -130,6 +137,7 @@ impl Phase {
                 review_base_from_implement: true,
                 expectations: "Finish needs: quality confirmed, implementation matches spec, ready to merge.",
                 focus: ReviewFocus::MatchesSpec,
+                loading: Loading::Phased,
             },
             // Finish is a command (`workflow-state finish`), not a phase
             // with a result to review.
@@ -141,6 +149,7 @@ impl Phase {
                 review_base_from_implement: false,
                 expectations: "Nothing: finish ends the feature.",
                 focus: DOC,
+                loading: Loading::Phased,
             },
         }
     }
@@ -202,6 +211,8 @@ pub struct PhaseFacts {
     pub expectations: &'static str,
     /// The question the reviewer answers.
     pub focus: ReviewFocus,
+    /// How the phase's brief loads its context (seed 004 §9.1).
+    pub loading: Loading,
 }
 
 /// The question a phase's reviewer answers.

@@ -67,5 +67,5 @@ pub use retro::{
 };
 pub use retro_files::{
     ClassifiedDivergence, Judged, LessonOutcome, ProposedDivergence, ProposedGotcha, ProposedPattern, RETRO_FILE,
-    RetroRecord, RetroReply, TemplateChange,
+    RetroRecord, RetroReply, TemplateChange, template_path,
 };

@@ -11,6 +11,12 @@ use crate::schema::Schema;
 /// The record's file name in the feature folder.
 pub const RETRO_FILE: &str = "retro.json";
 
+/// The project's part of a phase's guide, which the phase brief carries and
+/// the retrospective proposes changes to.
+pub fn template_path(phase: &str) -> String {
+    format!(".phasegate/templates/{phase}.md")
+}
+
 /// What the retrospective agent proposes (`schemas/retro-reply.schema.json`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

@@ -342,6 +342,21 @@ impl Gate {
     }
 }
 
+/// Its class: what a front end maps it to.
+impl crate::error::Classified for GateError {
+    fn class(&self) -> crate::error::ErrorClass {
+        use GateError as E;
+        match self {
+            E::AlreadyPassed
+            | E::OutOfOrder { .. }
+            | E::FixInProgress { .. }
+            | E::ChangedMidRound { .. }
+            | E::NotFixing { .. } => crate::error::ErrorClass::Refused,
+            E::SkipNotFinal => crate::error::ErrorClass::Invalid,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -349,6 +349,16 @@ pub fn gate_missing(gate: &Gate, kind: GateKind) -> String {
     }
 }
 
+/// Its class: what a front end maps it to.
+impl crate::error::Classified for RunError {
+    fn class(&self) -> crate::error::ErrorClass {
+        use RunError as E;
+        match self {
+            E::Illegal { .. } | E::Unmet { .. } | E::Invalid(_) => crate::error::ErrorClass::Refused,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -304,6 +304,19 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Its class: what a front end maps it to.
+impl crate::error::Classified for RoundsError {
+    fn class(&self) -> crate::error::ErrorClass {
+        use RoundsError as E;
+        match self {
+            E::NotStarted(_) | E::Ended { .. } | E::Unanswered { .. } | E::NothingToAnswer(_) => {
+                crate::error::ErrorClass::Refused
+            }
+            E::EmptyAnswer => crate::error::ErrorClass::Invalid,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,7 +103,7 @@ pub struct Task {
     pub layer: Option<Layer>,
     /// Whose work goes first when two sessions want one of its files
     /// (`priority: high`; low, normal, high, critical). None: the session's.
-    pub priority: Option<crate::coordination::Priority>,
+    pub priority: Option<crate::priority::Priority>,
     /// A validation checkpoint: runs after every earlier task of its phase.
     pub checkpoint: bool,
     /// Other sub-bullets, as written.
@@ -769,7 +769,7 @@ mod tests {
     fn a_tasks_priority_is_read_and_a_wrong_one_named() {
         let l = TaskList::parse("- [ ] **Fix the login** [`priority: high`] [`files: src/login.rs`]\n- [ ] **Docs**\n")
             .unwrap();
-        assert_eq!(l.tasks[0].priority, Some(crate::coordination::Priority::High));
+        assert_eq!(l.tasks[0].priority, Some(crate::priority::Priority::High));
         assert_eq!(l.tasks[1].priority, None);
         let e = TaskList::parse("- [ ] **Fix** [`priority: urgent`]\n").unwrap_err().to_string();
         assert!(e.contains("line 1") && e.contains("critical"), "{e}");

@@ -645,6 +645,20 @@ pub fn specialist(
     find(ARCHITECT).map(|a| (a, "Escalating to architect after recurring issues".to_owned()))
 }
 
+/// Its class: what a front end maps it to.
+impl crate::error::Classified for CycleError {
+    fn class(&self) -> crate::error::ErrorClass {
+        use CycleError as E;
+        match self {
+            E::NotStarted(_)
+            | E::NotDue { .. }
+            | E::OwnImplementer { .. }
+            | E::UnknownAgent { .. }
+            | E::Over { .. } => crate::error::ErrorClass::Refused,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

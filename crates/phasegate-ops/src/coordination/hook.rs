@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::registry::{self, Came};
 use super::{events, leases};
-use crate::hooks::{Contributor, HookCtx, StopVote, ToolVote, clip, one_line};
+use crate::hook::{Contributor, HookCtx, StopVote, ToolVote, clip, one_line};
 
 /// The coordination's contributor.
 pub struct Coordination;

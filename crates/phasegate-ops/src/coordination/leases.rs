@@ -125,7 +125,7 @@ fn denied_without_lock(project: &Project, request: &LeaseRequest, case: PathCase
 }
 
 fn log_decision(project: &Project, env: &Env, decision: &LeaseDecision) {
-    let logged = super::pm::Logged::of(handle_conflict(decision, env.now));
+    let logged = super::decisions::Logged::of(handle_conflict(decision, env.now));
     let _ = project.decision_log().append(&[logged], env.lock_timeout);
 }
 

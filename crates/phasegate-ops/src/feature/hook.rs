@@ -14,10 +14,7 @@ use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
 
-use crate::hooks::{Contributor, HookCtx, clip, one_line};
-
-/// How many active features are described in full; the rest are counted.
-pub const MAX_LISTED: usize = 5;
+use crate::hook::{Contributor, HookCtx, MAX_LISTED, clip, one_line};
 
 /// SessionStart's lines about the active features.
 pub struct ActiveFeatures;

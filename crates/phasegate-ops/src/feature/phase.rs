@@ -297,7 +297,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     }
     // The project's part of this phase's guide (proposed by retrospectives,
     // accepted by the user): a template, second only to the task itself.
-    let template = project.root().join(crate::knowledge::retro::template_path(phase.name()));
+    let template = project.root().join(phasegate_core::knowledge::template_path(phase.name()));
     if let Ok(Some(text)) = phasegate_store::fs::read_optional(&template)
         && !text.trim().is_empty()
     {
@@ -311,7 +311,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     // Seed 004 §9.1: what this phase's brief loads up front. Phased work
     // (implement, verify) gets each open task's gotchas; eager planning
     // gets the gotchas of the tasks already listed.
-    let loading = phasegate_core::brief::Loading::of_phase(phase);
+    let loading = phase.facts().loading;
     let subject = crate::brief::Subject {
         feature: Some(&feature),
         work: if loading.loads_gotchas() { crate::knowledge::inject::tasks_work(&feature) } else { Vec::new() },

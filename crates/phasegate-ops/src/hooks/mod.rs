@@ -1,6 +1,7 @@
-//! The hooks' decisions. The hook binary only reads Claude Code's input,
-//! calls these, and prints; every problem becomes a message here, never a
-//! failed hook.
+//! The hooks' registry, above every capability: the hook binary only reads
+//! Claude Code's input, calls these, and prints; every problem becomes a
+//! message here, never a failed hook. The trait and the context the
+//! capabilities implement and read are the kernel's (`crate::hook`).
 //!
 //! Each hook is a fold over the capabilities that contribute to it: every
 //! [`Contributor`] answers "what do you add or decide for this event", and
@@ -9,204 +10,12 @@
 //! otherwise the messages are joined; PreToolUse: the first deny wins). A
 //! new capability adds a contributor; no hook changes.
 
-use std::cell::OnceCell;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use phasegate_core::pipeline::impl_loop::BackgroundTask;
-use phasegate_core::session::SessionId;
-use phasegate_store::Project;
-use serde::Deserialize;
-use serde_json::Value;
-
-use crate::env::{self, Env};
+use crate::env::Env;
+pub use crate::hook::{Contributor, HookCtx, HookInput, MAX_CONTEXT, StopOutcome, StopVote, ToolVote, clip, one_line};
 
 pub mod pre_tool_use;
-
-/// The fields of Claude Code's hook input that phasegate reads.
-#[derive(Debug, Default)]
-pub struct HookInput {
-    pub session_id: Option<String>,
-    pub cwd: Option<PathBuf>,
-    pub hook_event_name: Option<String>,
-    pub stop_hook_active: bool,
-    pub last_assistant_message: Option<String>,
-    pub background_tasks: Vec<BackgroundTask>,
-    pub tool_name: Option<String>,
-    pub tool_input: Option<Value>,
-    pub agent_type: Option<String>,
-    /// SessionStart's `source`: startup, resume, clear, compact.
-    pub source: Option<String>,
-    /// UserPromptSubmit's `prompt`.
-    pub prompt: Option<String>,
-    /// PostToolUse's `duration_ms`: how long the tool ran.
-    pub duration_ms: Option<u64>,
-    /// The input was larger than the hook reads: only `tool_name` was taken
-    /// from its start.
-    pub too_large: bool,
-}
-
-impl HookInput {
-    /// Reads the input leniently: a field of an unexpected shape is taken as
-    /// absent rather than failing the whole input (another Claude Code
-    /// version may add or change fields). Only text that is not a JSON
-    /// object is an error.
-    pub fn parse(text: &str) -> Result<HookInput, String> {
-        if text.trim().is_empty() {
-            return Ok(HookInput::default());
-        }
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("the hook input is not JSON ({e})"))?;
-        let Value::Object(obj) = value else { return Err("the hook input is not a JSON object".into()) };
-        let string = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
-        let background_tasks = obj
-            .get("background_tasks")
-            .and_then(Value::as_array)
-            .map(|items| items.iter().filter_map(|i| BackgroundTask::deserialize(i).ok()).collect())
-            .unwrap_or_default();
-        Ok(HookInput {
-            session_id: string("session_id"),
-            cwd: string("cwd").map(PathBuf::from),
-            hook_event_name: string("hook_event_name"),
-            stop_hook_active: obj.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false),
-            last_assistant_message: string("last_assistant_message"),
-            background_tasks,
-            tool_name: string("tool_name"),
-            tool_input: obj.get("tool_input").cloned(),
-            agent_type: string("agent_type"),
-            source: string("source"),
-            prompt: string("prompt"),
-            duration_ms: obj.get("duration_ms").and_then(Value::as_u64),
-            too_large: false,
-        })
-    }
-
-    /// The directory the session works in.
-    pub fn dir(&self, env: &Env) -> PathBuf {
-        self.cwd
-            .clone()
-            .or_else(|| std::env::var_os(env::PROJECT_DIR).map(PathBuf::from))
-            .unwrap_or_else(|| env.cwd.clone())
-    }
-
-    /// The session: the input's, else Claude Code's environment variable.
-    pub fn session(&self, env: &Env) -> Option<String> {
-        self.session_id.clone().filter(|s| !s.is_empty()).or_else(|| env.session_var.clone())
-    }
-}
-
-/// The first line of a message, whole (for one-line reports).
-pub fn one_line(s: &str) -> String {
-    phasegate_store::project::one_line(s)
-}
-
-/// At most `max` bytes, cut at a character, marked when cut.
-pub fn clip(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
-}
-
-/// What every contributor of one hook run sees: the input, the environment,
-/// and the project and session, found once and only when asked.
-pub struct HookCtx<'a> {
-    pub input: &'a HookInput,
-    pub env: &'a Env,
-    /// `workflow-state`, for what a hook starts in the background.
-    pub workflow_state: Option<&'a Path>,
-    project: OnceCell<Result<Project, String>>,
-}
-
-impl<'a> HookCtx<'a> {
-    pub fn new(input: &'a HookInput, env: &'a Env, workflow_state: Option<&'a Path>) -> HookCtx<'a> {
-        HookCtx { input, env, workflow_state, project: OnceCell::new() }
-    }
-
-    /// The directory the session works in.
-    pub fn dir(&self) -> PathBuf {
-        self.input.dir(self.env)
-    }
-
-    /// The project around the session, or why there is none (one line).
-    pub fn project(&self) -> Result<&Project, &str> {
-        self.project
-            .get_or_init(|| Project::discover(&self.dir()).map_err(|e| one_line(&e.to_string())))
-            .as_ref()
-            .map_err(String::as_str)
-    }
-
-    /// SessionStart after `/compact`: the startup context is still in the
-    /// conversation, so a contributor adds only what compaction lost (the
-    /// task in progress, its gotchas, what is new), never its startup
-    /// lines again.
-    pub fn compacted(&self) -> bool {
-        self.input.source.as_deref() == Some("compact")
-    }
-
-    /// The session, when it has an id phasegate accepts.
-    pub fn session(&self) -> Option<SessionId> {
-        SessionId::parse(&self.input.session(self.env)?).ok()
-    }
-}
-
-/// A Stop contributor's answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StopVote {
-    /// Nothing to say or decide.
-    Pass,
-    /// The session may stop; tell the user this.
-    Note(String),
-    /// Keep the session working; the reason goes to the model.
-    Block(String),
-}
-
-/// A PreToolUse contributor's answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ToolVote {
-    /// Nothing to say.
-    Pass,
-    /// Refuse the tool call; the reason goes to the model.
-    Deny(String),
-    /// Let it through, and tell the model this first.
-    Context(String),
-}
-
-/// What a capability adds to, or decides for, each hook event. Every method
-/// has a default that does nothing; a capability answers the events it
-/// cares about.
-pub trait Contributor: Sync {
-    /// Lines of SessionStart context (`ctx.input.source` says why the
-    /// session started: startup, resume, clear or compact).
-    fn session_start(&self, _ctx: &HookCtx<'_>) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// Lines of context for the prompt the user just submitted.
-    fn user_prompt(&self, _ctx: &HookCtx<'_>) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// A vote on a tool call about to run (PreToolUse).
-    fn pre_tool_use(&self, _ctx: &HookCtx<'_>) -> ToolVote {
-        ToolVote::Pass
-    }
-
-    /// Lines to tell the model after a tool call ran (PostToolUse).
-    fn post_tool_use(&self, _ctx: &HookCtx<'_>) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// A vote on a Stop.
-    fn stop(&self, _ctx: &HookCtx<'_>) -> StopVote {
-        StopVote::Pass
-    }
-
-    /// The session ended (SessionEnd cannot block or add context).
-    fn session_end(&self, _ctx: &HookCtx<'_>) {}
-}
 
 /// Every contributor, in the order their answers are combined.
 fn contributors() -> [&'static dyn Contributor; 7] {
@@ -264,10 +73,6 @@ pub fn session_end(input: &HookInput, env: &Env) {
     }
 }
 
-/// The most context SessionStart adds (Claude Code previews anything over
-/// 10,000 characters).
-pub const MAX_CONTEXT: usize = 8_000;
-
 /// SessionStart: every contributor's lines, in order, under the budget.
 /// `note` is a problem with the input itself.
 pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflow_state: Option<&Path>) -> String {
@@ -289,17 +94,6 @@ pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflo
         lines.extend(c.session_start(&ctx));
     }
     clip(&lines.join("\n"), MAX_CONTEXT)
-}
-
-/// What the Stop hook answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StopOutcome {
-    /// Nothing to say; the session stops.
-    Silent,
-    /// The session stops; the message is shown.
-    Allow { message: String },
-    /// The session keeps working; the reason goes to the model.
-    Block { reason: String },
 }
 
 /// Stop: every contributor votes; a block wins and keeps its reason alone

@@ -30,7 +30,7 @@ use phasegate_store::locate::locate;
 use serde_json::Value;
 
 use super::inject;
-use crate::hooks::{Contributor, HookCtx, HookInput, ToolVote};
+use crate::hook::{Contributor, HookCtx, HookInput, ToolVote};
 
 /// The knowledge base as a hook contributor.
 pub struct Knowledge;
@@ -224,7 +224,7 @@ fn render<'a>(rel: &str, entries: &[&'a IndexEntry], max: usize) -> Option<(Stri
             if room < 40 {
                 return None;
             }
-            text.push_str(&crate::hooks::clip(&line, room));
+            text.push_str(&crate::hook::clip(&line, room));
             text.push('\n');
             shown.push(*e);
             break;

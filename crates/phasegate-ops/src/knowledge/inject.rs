@@ -46,7 +46,7 @@ pub struct Work {
 /// The open tasks of the feature's task list with their files (none when
 /// it has no readable list).
 pub fn tasks_work(feature: &phasegate_store::Feature) -> Vec<Work> {
-    let Ok((list, _)) = crate::tasks::marks::read(feature) else { return Vec::new() };
+    let Ok((list, _)) = feature.task_list() else { return Vec::new() };
     list.tasks
         .iter()
         .filter(|t| !t.mark.settled() && !t.files.is_empty())

@@ -3,10 +3,11 @@
 //! items (query, record, reinforce, supersede, list, show, lint, the index);
 //! `inject`: gotchas in briefs and what each task and session was given;
 //! `hook`: gotchas just in time before an edit, and back after a
-//! compaction; `retro`: the retrospective that writes the lessons.
+//! compaction; `promote`: a lesson into CLAUDE.md after a person's yes. The
+//! retrospective that writes the lessons from a build is `retro`, above the
+//! capabilities whose state it reads.
 
 pub mod base;
 pub mod hook;
 pub mod inject;
 pub mod promote;
-pub mod retro;

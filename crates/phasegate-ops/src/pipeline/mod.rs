@@ -78,13 +78,7 @@ fn only_active_pipeline(project: &Project) -> OpResult<Feature> {
 
 /// Reads the run; a pipeline feature without state.json is an error that says so.
 pub fn load_run(feature: &Feature) -> OpResult<PipelineRun> {
-    feature.read_owned_task::<PipelineRun>()?.ok_or_else(|| {
-        OpError::Invalid(format!(
-            "{} is missing; this pipeline was never started or its .task folder was removed. Run `workflow-state pipeline reset --feature {}` to start it again",
-            feature.task_path(STATE_FILE).display(),
-            feature.name()
-        ))
-    })
+    Ok(feature.pipeline_run()?)
 }
 
 pub fn load_loop(feature: &Feature) -> OpResult<Option<LoopState>> {

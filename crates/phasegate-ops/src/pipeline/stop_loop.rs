@@ -17,7 +17,7 @@ use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;
-use crate::hooks::{Contributor, HookCtx, HookInput, StopOutcome, StopVote, one_line};
+use crate::hook::{Contributor, HookCtx, HookInput, StopOutcome, StopVote, one_line};
 use crate::pipeline::{commit_completion, load_loop, load_run, loop_file, run_tests, version};
 
 /// How long the hook waits for a writer of the same feature.

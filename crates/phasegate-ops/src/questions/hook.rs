@@ -8,8 +8,8 @@ use std::path::Path;
 
 use phasegate_store::Project;
 
-use crate::feature::hook::MAX_LISTED;
-use crate::hooks::{Contributor, HookCtx, StopVote, clip, one_line};
+use crate::hook::MAX_LISTED;
+use crate::hook::{Contributor, HookCtx, StopVote, clip, one_line};
 
 /// The questions' contributor.
 pub struct Questions;

@@ -6,7 +6,7 @@
 
 use phasegate_core::questions::parse_reply;
 
-use crate::hooks::HookInput;
+use crate::hook::HookInput;
 
 /// The agents held to the protocol (by `agent_type`; a plugin's agents are
 /// named `<plugin>:<agent>`).

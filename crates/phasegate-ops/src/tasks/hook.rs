@@ -7,7 +7,7 @@
 use phasegate_core::Status;
 use phasegate_core::tasks::Mark;
 
-use crate::hooks::{Contributor, HookCtx};
+use crate::hook::{Contributor, HookCtx};
 
 /// The tasks capability as a hook contributor.
 pub struct Tasks;

@@ -279,17 +279,7 @@ pub(crate) fn task<'a>(list: &'a TaskList, file: &str, id: &str) -> OpResult<&'a
 
 /// The parsed tasks.md and its path relative to the project.
 pub(crate) fn read(feature: &Feature) -> OpResult<(TaskList, String)> {
-    let path = feature.artifact_path(Artifact::Tasks);
-    fs::confine(feature.root(), &path)?;
-    let shown = fs::relative(&path, feature.root()).display().to_string();
-    let Some(text) = fs::read_optional(&path)? else {
-        return Err(OpError::Invalid(format!(
-            "{shown} does not exist: write it in the tasks phase (/phasegate:create-tasks)"
-        )));
-    };
-    let list =
-        TaskList::parse(&text).map_err(|e| OpError::Invalid(format!("{shown} cannot be read as a task list: {e}")))?;
-    Ok((list, shown))
+    Ok(feature.task_list()?)
 }
 
 /// What `tasks context` prints.

@@ -7,9 +7,10 @@
 
 use phasegate_core::Mode;
 use phasegate_core::coordination::PathCase;
-use phasegate_ops::coordination::{events, ideation, leases, monitor, registry};
+use phasegate_ops::coordination::{events, ideation, leases, registry};
 use phasegate_ops::error::Refusal;
 use phasegate_ops::hooks::{self, HookInput, ToolVote};
+use phasegate_ops::oversight::monitor;
 use phasegate_ops::tasks::marks::{self, MarkAction};
 use phasegate_store::Project;
 use serde_json::json;

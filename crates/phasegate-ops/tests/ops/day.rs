@@ -13,9 +13,10 @@ use std::collections::BTreeSet;
 
 use phasegate_core::coordination::{Alert, AlertDetails, Presence};
 use phasegate_core::{Mode, Phase};
-use phasegate_ops::coordination::{events, monitor, view};
+use phasegate_ops::coordination::events;
 use phasegate_ops::feature::{lifecycle, phase};
 use phasegate_ops::hooks::{self, HookInput, ToolVote};
+use phasegate_ops::oversight::{monitor, view};
 use phasegate_ops::questions::ask::Interaction;
 use phasegate_ops::tasks::build;
 use phasegate_ops::tasks::marks::{self, MarkAction};
@@ -248,7 +249,7 @@ fn a_day_of_real_use_stays_quiet_and_true() {
     let erin = Day::session(6);
     day.start(&erin);
     let reply = json!({"summary": "The query needed its index first."}).to_string();
-    phasegate_ops::knowledge::retro::record(&env(&erin), Some(&search), &reply).unwrap();
+    phasegate_ops::retro::record(&env(&erin), Some(&search), &reply).unwrap();
     day.end(&erin);
 
     // 11:00 A pipeline runs to completion in its own session.

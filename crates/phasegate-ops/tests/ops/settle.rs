@@ -5,9 +5,10 @@
 use phasegate_core::coordination::{Presence, SessionState};
 use phasegate_core::session::SessionId;
 use phasegate_core::{Mode, Phase};
-use phasegate_ops::coordination::{events, monitor, view};
+use phasegate_ops::coordination::events;
 use phasegate_ops::feature::{lifecycle, phase};
 use phasegate_ops::hooks::{self, HookInput, ToolVote};
+use phasegate_ops::oversight::{monitor, view};
 use phasegate_store::Project;
 use serde_json::json;
 

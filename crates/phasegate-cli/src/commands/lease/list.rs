@@ -14,7 +14,7 @@ pub struct ListArgs {
 }
 
 pub fn cmd_list(a: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let o = phasegate_ops::coordination::view::overview(&ctx.env)?;
+    let o = phasegate_ops::oversight::view::overview(&ctx.env)?;
     if a.json {
         ctx.out.json(&serde_json::json!({"leases": o.leases, "waits": o.waits}))?;
         return Ok(ExitStatus::Success);

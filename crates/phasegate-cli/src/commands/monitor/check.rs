@@ -1,7 +1,7 @@
 //! `workflow-state monitor check`.
 
 use clap::Args;
-use phasegate_ops::coordination::monitor;
+use phasegate_ops::oversight::monitor;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

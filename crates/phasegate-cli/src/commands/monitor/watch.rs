@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use phasegate_ops::Env;
-use phasegate_ops::coordination::{events, monitor};
+use phasegate_ops::coordination::events;
+use phasegate_ops::oversight::monitor;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

@@ -1,7 +1,7 @@
 //! `workflow-state retro`.
 
 use clap::Args;
-use phasegate_ops::knowledge::retro;
+use phasegate_ops::retro;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

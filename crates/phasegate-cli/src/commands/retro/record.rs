@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use phasegate_ops::knowledge::retro;
+use phasegate_ops::retro;
 
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};

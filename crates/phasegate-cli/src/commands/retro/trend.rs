@@ -1,7 +1,7 @@
 //! `workflow-state retro trend`.
 
 use clap::Args;
-use phasegate_ops::knowledge::retro;
+use phasegate_ops::retro;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

@@ -8,8 +8,8 @@ use phasegate_core::coordination::{Alert, Health, Lease, Presence, SessionRecord
 use phasegate_core::tasks::Mark;
 use serde::Serialize;
 
-use super::events::PendingEvent;
-use super::pm::Logged;
+use crate::coordination::decisions::Logged;
+use crate::coordination::events::PendingEvent;
 use crate::env::Env;
 use crate::error::OpResult;
 
@@ -128,7 +128,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         .collect();
     let (questions, _) = crate::questions::ask::list(env, true)?;
     let suspended = questions.into_iter().filter(|q| q.suspends || q.state == "waiting").collect();
-    let events = super::events::pending(env, None).map(|p| p.events).unwrap_or_default();
+    let events = crate::coordination::events::pending(env, None).map(|p| p.events).unwrap_or_default();
     let mut features = Vec::new();
     for listed in project.list_active()? {
         let name = listed.feature.name().to_owned();
@@ -145,7 +145,9 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
             .ok()
             .and_then(|c| c.sessions.get(&name).map(|s| s.build.clone()))
             .unwrap_or_default();
-        let in_progress = crate::tasks::marks::read(&listed.feature)
+        let in_progress = listed
+            .feature
+            .task_list()
             .map(|(list, _)| {
                 list.tasks
                     .iter()
@@ -198,7 +200,7 @@ pub fn summary(env: &Env) -> Option<String> {
         .read::<Alert>()
         .map(|l| l.records.iter().filter(|a| env.now - a.created_at < TimeDelta::minutes(30)).count())
         .unwrap_or(0);
-    let events = super::events::pending_count(&project, env);
+    let events = crate::coordination::events::pending_count(&project, env);
     let decisions: Vec<Logged> = project
         .decision_log()
         .read::<Logged>()

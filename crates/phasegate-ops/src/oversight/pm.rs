@@ -30,72 +30,12 @@ use phasegate_core::tasks::Mark;
 use phasegate_store::leases::Notice;
 use phasegate_store::questions::question_change;
 use phasegate_store::{FileWrite, Project};
-use serde::{Deserialize, Serialize};
 
-use super::events;
+use crate::coordination::decisions::Logged;
+use crate::coordination::events;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::questions::ask::{self, AskInput, Interaction};
-
-/// A decision as the log keeps it: the core's decision and what it was
-/// about and did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Logged {
-    pub decision: PmDecision,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub feature: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task: Option<String>,
-    /// The start of the task run the decision judged (a retried task is
-    /// judged afresh).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task_started_at: Option<DateTime<Utc>>,
-    /// ESCALATE: the question asked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub question: Option<String>,
-    /// The person's answer this decision carries out.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chose: Option<EscalationOption>,
-    /// What was done.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub done: Vec<String>,
-}
-
-impl Logged {
-    pub fn of(decision: PmDecision) -> Logged {
-        Logged {
-            decision,
-            feature: None,
-            task: None,
-            task_started_at: None,
-            question: None,
-            chose: None,
-            done: Vec::new(),
-        }
-    }
-
-    /// One line for people: `ESCALATE 001-login/T3: …`.
-    pub fn line(&self) -> String {
-        let d = &self.decision;
-        let mut line = format!("{} {}: {}", d.action, d.subject, d.reason);
-        if let Some(m) = &d.message {
-            line.push_str(&format!(" — {m}"));
-        }
-        // The choices only while the person has not chosen: an answered
-        // escalation's later decisions say what was chosen instead.
-        match (&self.question, &self.chose, d.action) {
-            (Some(_), Some(chose), _) => line.push_str(&format!(" (the user chose {chose})")),
-            (Some(q), None, PmAction::Escalate) => {
-                line.push_str(&format!(" (answer: `workflow-state question answer {q} wait|skip|retry`)"))
-            }
-            (Some(_), None, _) | (None, _, _) => {}
-        }
-        for done in &self.done {
-            line.push_str(&format!("; {done}"));
-        }
-        line
-    }
-}
 
 fn rank(a: PmAction) -> u8 {
     match a {
@@ -298,7 +238,7 @@ fn interrupt(project: &Project, env: &Env, r: &Running, logged: &mut Logged, why
         Ok(false) => logged.done.push(format!("{} was no longer in progress", r.task.id)),
         Err(e) => logged.done.push(format!("{} not skipped: {e}", r.task.id)),
     }
-    super::leases::release_task(
+    crate::coordination::leases::release_task(
         project,
         &r.task.session,
         &r.task.id,
@@ -344,7 +284,7 @@ fn notify(project: &Project, env: &Env, session: &SessionId, text: &str) {
 pub fn settle(project: &Project, env: &Env, feature: &str, task: &str, mark: Mark) -> OpResult<bool> {
     let feature = project.feature_named(feature);
     let guard = feature.lock(env.lock_timeout)?;
-    let (list, file) = crate::tasks::marks::read(guard.feature())?;
+    let (list, file) = guard.feature().task_list()?;
     let t = crate::tasks::marks::task(&list, &file, task)?;
     if t.mark != Mark::InProgress {
         return Ok(false);

@@ -25,9 +25,9 @@ use phasegate_core::{Agent, Phase};
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
-use super::base::{self, RecordInput};
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+use crate::knowledge::base::{self, RecordInput};
 use crate::session;
 
 /// The events a recorded retrospective settles for its feature: what they
@@ -145,12 +145,13 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     let mut base: Option<String> = meta.review_base(Phase::Implement).map(str::to_owned);
     match meta.workflow {
         Workflow::Phased => {
-            if let Ok((list, _)) = crate::tasks::marks::read(&feature) {
+            if let Ok((list, _)) = feature.task_list() {
                 for t in &list.tasks {
                     if task.is_some_and(|id| id != t.id) {
                         continue;
                     }
-                    let files: Vec<String> = t.files.iter().filter_map(|f| super::inject::clean_path(f)).collect();
+                    let files: Vec<String> =
+                        t.files.iter().filter_map(|f| crate::knowledge::inject::clean_path(f)).collect();
                     for f in &files {
                         if !planned.contains(f) {
                             planned.push(f.clone());
@@ -200,7 +201,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
             base = base.or_else(|| run.as_ref().and_then(|r| r.code_base.clone()));
             if let Ok(plan) = crate::pipeline::plan(&feature) {
                 for s in &plan.steps {
-                    if let Some(f) = super::inject::clean_path(&s.file)
+                    if let Some(f) = crate::knowledge::inject::clean_path(&s.file)
                         && !planned.contains(&f)
                     {
                         planned.push(f);
@@ -626,7 +627,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
             change: t.change.clone(),
             question: Some(format!(
                 "Add this to {} (the project's part of the {} guide, which its phase brief carries)? {}",
-                template_path(&t.phase),
+                phasegate_core::knowledge::template_path(&t.phase),
                 t.phase,
                 t.change
             )),
@@ -724,11 +725,6 @@ fn judge_one(env: &Env, id: &str, how: InjectionOutcome) -> OpResult<()> {
         InjectionOutcome::NotHelped => base::Reinforcement::NotHelped,
     };
     base::reinforce(env, id, r).map(drop)
-}
-
-/// The project's part of a phase's guide, which the phase brief carries.
-pub fn template_path(phase: &str) -> String {
-    format!(".phasegate/templates/{phase}.md")
 }
 
 /// Each recorded feature's metrics (oldest first) and each metric's trend.

@@ -25,8 +25,9 @@ use phasegate_core::tasks::Mark;
 use phasegate_store::Project;
 use serde::Serialize;
 
-use super::events;
-use super::pm::{self, Logged, Running};
+use super::pm::{self, Running};
+use crate::coordination::decisions::Logged;
+use crate::coordination::events;
 use crate::env::Env;
 use crate::error::OpResult;
 
@@ -258,17 +259,17 @@ pub fn running_tasks(
             Ok(m) if m.status == phasegate_core::Status::Active => m,
             Ok(_) => continue,
             Err(e) => {
-                problems.push(format!("{name}: {}", crate::hooks::one_line(&e.to_string())));
+                problems.push(format!("{name}: {}", crate::hook::one_line(&e.to_string())));
                 continue;
             }
         };
         let _ = meta;
-        let list = match crate::tasks::marks::read(&listed.feature) {
+        let list = match listed.feature.task_list() {
             Ok((l, _)) => l,
             // No task list yet is no problem; an unreadable one is.
             Err(e) => {
                 if phasegate_store::fs::exists_entry(&listed.feature.artifact_path(phasegate_core::Artifact::Tasks)) {
-                    problems.push(format!("{name}: {}", crate::hooks::one_line(&e.to_string())));
+                    problems.push(format!("{name}: {}", crate::hook::one_line(&e.to_string())));
                 }
                 continue;
             }
@@ -276,7 +277,7 @@ pub fn running_tasks(
         let cycles = match listed.feature.read_review_cycles() {
             Ok(c) => c,
             Err(e) => {
-                problems.push(format!("{name}: {}", crate::hooks::one_line(&e.to_string())));
+                problems.push(format!("{name}: {}", crate::hook::one_line(&e.to_string())));
                 continue;
             }
         };
