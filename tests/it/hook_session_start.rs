@@ -132,3 +132,23 @@ fn pipeline_features_show_their_state_and_owner() {
     let other = context(&Run::new(HOOK, &["session-start"], env.root()).stdin(input("someone-else")).ok());
     assert!(other.contains("run by another session (claim it with /phasegate:pipeline)"), "{other}");
 }
+
+/// Regression (issue "Floors inside the crates"): the hook silenced panics,
+/// which left no trace anywhere. A panic is still answered as valid hook
+/// JSON, and leaves one line that `workflow-state status` mentions.
+#[test]
+fn a_panic_in_a_hook_left_no_trace() {
+    let env = TestEnv::new();
+    env.feature("login", "standard");
+    let input = serde_json::json!({"cwd": env.root(), "session_id": "s1", "hook_event_name": "SessionStart"});
+    let out = Run::new(HOOK, &["session-start"], env.root())
+        .env("PHASEGATE_FAILPOINT", "session-start")
+        .stdin(input.to_string())
+        .ok();
+    let told = context(&out);
+    assert!(told.contains("the hook failed unexpectedly (logged in") && told.contains("problems.jsonl"), "{told}");
+    let log = env.read(".git/phasegate/hooks/problems.jsonl");
+    assert!(log.contains("\"hook\":\"session-start\"") && log.contains("panicked: failpoint session-start"), "{log}");
+    let status = env.ws(&["status"]).ok().stdout;
+    assert!(status.contains("Hook problems in the last 24 h: 1 (last, session-start"), "{status}");
+}

@@ -13,6 +13,9 @@ use phasegate_ops::hooks::{self, HookInput, StopOutcome, ToolVote, pre_tool_use}
 use phasegate_ops::questions::subagent::{self, SubagentOutcome};
 use serde_json::json;
 
+/// What the last panic said, for the log.
+static PANICKED: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
 /// The most hook input read; Claude Code's inputs are far smaller except a
 /// Write's content, which is read up to here and then cut (the path comes first).
 const MAX_INPUT: u64 = 16 * 1024 * 1024;
@@ -66,11 +69,30 @@ pub fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    std::panic::set_hook(Box::new(|_| {}));
+    // A panic prints nothing (stderr would reach the user as an error): its
+    // message and place are kept, and logged once the hook has answered.
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_owned());
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        if let Ok(mut p) = PANICKED.lock() {
+            *p = Some(format!("{what}{place}"));
+        }
+    }));
     let (input, note) = read_input();
-    let output = std::panic::catch_unwind(move || answer(event, &input, note)).unwrap_or_else(|_| {
-        event.failure("phasegate: the hook failed unexpectedly; run `workflow-state status` to check the features")
-    });
+    let output =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(event, &input, note))).unwrap_or_else(|_| {
+            let what = PANICKED.lock().ok().and_then(|mut p| p.take()).unwrap_or_else(|| "a panic".to_owned());
+            let logged = hooks::record_problem(&input, &Env::lenient(), &arg, &format!("panicked: {what}"));
+            let r#where = logged.map(|p| format!(" (logged in {})", p.display())).unwrap_or_default();
+            event.failure(&format!(
+                "phasegate: the hook failed unexpectedly{where}; run `workflow-state status` to check the features"
+            ))
+        });
     if !output.is_empty() {
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(output.as_bytes());

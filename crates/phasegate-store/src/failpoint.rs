@@ -20,6 +20,19 @@ pub fn hit(name: &str) {
     }
 }
 
+/// Panics here when [`FAILPOINT`] is `name` (a bug, as the tests make one).
+#[cfg(feature = "failpoints")]
+pub fn panic_at(name: &str) {
+    if std::env::var_os(FAILPOINT).is_some_and(|v| v == name) {
+        panic!("failpoint {name}");
+    }
+}
+
+/// Does nothing: panic points exist only with the `failpoints` feature.
+#[cfg(not(feature = "failpoints"))]
+#[inline(always)]
+pub fn panic_at(_name: &str) {}
+
 /// Does nothing: crash points exist only with the `failpoints` feature.
 #[cfg(not(feature = "failpoints"))]
 #[inline(always)]

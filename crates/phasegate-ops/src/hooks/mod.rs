@@ -17,6 +17,18 @@ pub use crate::hook::{Contributor, HookCtx, HookInput, MAX_CONTEXT, StopOutcome,
 
 pub mod pre_tool_use;
 
+/// Logs a problem a hook could not tell the session (a panic): one line in
+/// the project's `hooks/problems.jsonl`, which `workflow-state status`
+/// mentions. Returns the log's path; None outside a repository.
+pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -> Option<std::path::PathBuf> {
+    let layout = phasegate_store::locate::locate(&input.dir(env))?;
+    let project = phasegate_store::Project::from_layout(layout);
+    let log = project.hook_problems();
+    let line = phasegate_store::events::HookProblem { at: env.now, hook: hook.to_owned(), problem: problem.to_owned() };
+    log.append(&[line], std::time::Duration::from_secs(2)).ok()?;
+    Some(log.path)
+}
+
 /// Every contributor, in the order their answers are combined.
 fn contributors() -> [&'static dyn Contributor; 7] {
     [
@@ -76,6 +88,7 @@ pub fn session_end(input: &HookInput, env: &Env) {
 /// SessionStart: every contributor's lines, in order, under the budget.
 /// `note` is a problem with the input itself.
 pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflow_state: Option<&Path>) -> String {
+    phasegate_store::failpoint::panic_at("session-start");
     let ctx = HookCtx::new(input, env, workflow_state);
     let mut lines: Vec<String> = note.into_iter().map(|n| format!("phasegate: {n}")).collect();
     // The folder is gone (a removed worktree, say): said once, in one line.
