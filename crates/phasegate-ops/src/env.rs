@@ -107,6 +107,8 @@ pub struct Env {
     pub lock_timeout: Duration,
     /// `CLAUDE_CODE_SESSION_ID` as given (checked where it is used).
     pub session_var: Option<String>,
+    /// `CLAUDE_PROJECT_DIR`, which Claude Code sets for hooks.
+    pub project_dir: Option<PathBuf>,
 }
 
 impl Env {
@@ -121,6 +123,7 @@ impl Env {
             now: phasegate_core::time::now(),
             lock_timeout: lock_timeout(std::env::var(LOCK_TIMEOUT_MS).ok().as_deref())?,
             session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
+            project_dir: project_dir(),
         })
     }
 
@@ -134,6 +137,7 @@ impl Env {
             now: phasegate_core::time::now(),
             lock_timeout: lock_timeout(std::env::var(LOCK_TIMEOUT_MS).ok().as_deref()).unwrap_or(lock::DEFAULT_TIMEOUT),
             session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
+            project_dir: project_dir(),
         }
     }
 
@@ -145,6 +149,10 @@ impl Env {
             Some(id) => SessionId::parse(id).map(Some).map_err(|e| OpError::Invalid(format!("{e}: `{}`", clip(id)))),
         }
     }
+}
+
+fn project_dir() -> Option<PathBuf> {
+    std::env::var_os(PROJECT_DIR).map(PathBuf::from).filter(|p| !p.as_os_str().is_empty())
 }
 
 fn clip(s: &str) -> String {

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use phasegate_core::pipeline::impl_loop::BackgroundTask;
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
+use phasegate_store::git::RepoLayout;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::env::{self, Env};
+use crate::env::Env;
 
 /// The fields of Claude Code's hook input that phasegate reads.
 #[derive(Debug, Default)]
@@ -75,10 +76,7 @@ impl HookInput {
 
     /// The directory the session works in.
     pub fn dir(&self, env: &Env) -> PathBuf {
-        self.cwd
-            .clone()
-            .or_else(|| std::env::var_os(env::PROJECT_DIR).map(PathBuf::from))
-            .unwrap_or_else(|| env.cwd.clone())
+        self.cwd.clone().or_else(|| env.project_dir.clone()).unwrap_or_else(|| env.cwd.clone())
     }
 
     /// The session: the input's, else Claude Code's environment variable.
@@ -112,11 +110,61 @@ pub struct HookCtx<'a> {
     /// `workflow-state`, for what a hook starts in the background.
     pub workflow_state: Option<&'a Path>,
     project: OnceCell<Result<Project, String>>,
+    /// The last repository found with [`HookCtx::repo_of`], by the path asked.
+    located: std::cell::RefCell<Option<(PathBuf, Option<RepoLayout>)>>,
 }
+
+/// The tools that write a file by path.
+pub const WRITING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+/// The longest a hook waits for one of phasegate's locks (Claude Code gives
+/// a hook 10 seconds): what cannot be done in time is let through, and said.
+pub const HOOK_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl<'a> HookCtx<'a> {
     pub fn new(input: &'a HookInput, env: &'a Env, workflow_state: Option<&'a Path>) -> HookCtx<'a> {
-        HookCtx { input, env, workflow_state, project: OnceCell::new() }
+        HookCtx { input, env, workflow_state, project: OnceCell::new(), located: Default::default() }
+    }
+
+    /// The repository around `path` (a file that need not exist, or a
+    /// folder), found with a few `stat`s and no libgit2: what the hooks that
+    /// run on every edit use. The answer for the last path asked is kept, so
+    /// the contributors of one hook run look once.
+    pub fn repo_of(&self, path: &Path) -> Option<RepoLayout> {
+        if let Some((asked, found)) = self.located.borrow().as_ref()
+            && asked == path
+        {
+            return found.clone();
+        }
+        let found = phasegate_store::locate::locate(path);
+        *self.located.borrow_mut() = Some((path.to_owned(), found.clone()));
+        found
+    }
+
+    /// The file a writing tool (Write, Edit, MultiEdit, NotebookEdit) is
+    /// about to change, however spelled: absolute, `..` applied, links
+    /// resolved, as leases and gotchas both know it.
+    pub fn edited_file(&self) -> Option<PathBuf> {
+        let tool = self.input.tool_name.as_deref()?;
+        if !WRITING_TOOLS.contains(&tool) {
+            return None;
+        }
+        let input = self.input.tool_input.as_ref()?;
+        let raw = ["file_path", "notebook_path", "path"].iter().find_map(|k| input.get(*k).and_then(Value::as_str))?;
+        let p = Path::new(raw);
+        let abs = if p.is_absolute() { p.to_path_buf() } else { self.dir().join(p) };
+        Some(phasegate_store::leases::resolve_file(&abs))
+    }
+
+    /// The repository around the session's folder, found as [`Self::repo_of`] does.
+    pub fn repo(&self) -> Option<RepoLayout> {
+        self.repo_of(&self.dir())
+    }
+
+    /// The environment for work a hook does: lock waits at most
+    /// [`HOOK_LOCK_WAIT`].
+    pub fn hook_env(&self) -> Env {
+        Env { lock_timeout: self.env.lock_timeout.min(HOOK_LOCK_WAIT), ..self.env.clone() }
     }
 
     /// The directory the session works in.

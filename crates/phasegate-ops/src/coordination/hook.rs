@@ -12,33 +12,24 @@
 //! denies an edit: the edit goes through and the model is told why the
 //! lease could not be checked.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use phasegate_core::coordination::{LeaseDecision, LeasePath, LeaseReason, PathCase, SessionRecord};
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
-use serde_json::Value;
 
 use super::registry::{self, Came};
 use super::{events, leases};
-use crate::hook::{Contributor, HookCtx, StopVote, ToolVote, clip, one_line};
+use crate::hook::{Contributor, HOOK_LOCK_WAIT, HookCtx, StopVote, ToolVote, clip, one_line};
 
 /// The coordination's contributor.
 pub struct Coordination;
 
 pub static COORDINATION: Coordination = Coordination;
 
-/// The tools whose edits need a lease.
-const WRITING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
-
 /// At most this many events are offered in one hook's context.
 const MAX_OFFERED: usize = 3;
-
-/// The longest a hook waits for the leases' lock (Claude Code gives a hook
-/// 10 seconds): a lease that cannot be checked in time lets the edit
-/// through, saying so.
-const HOOK_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Contributor for Coordination {
     fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
@@ -71,8 +62,7 @@ impl Contributor for Coordination {
     }
 
     fn pre_tool_use(&self, ctx: &HookCtx<'_>) -> ToolVote {
-        let tool = ctx.input.tool_name.as_deref().unwrap_or_default();
-        let file = WRITING_TOOLS.contains(&tool).then(|| edited_file(ctx)).flatten();
+        let file = ctx.edited_file();
         let Some((project, layout, session)) = fast(ctx, file.as_deref()) else { return ToolVote::Pass };
         let now = ctx.env.now;
         let Ok((mut me, came)) = registry::alive(&project, &session, &ctx.dir(), &layout.current_root, now) else {
@@ -122,8 +112,7 @@ impl Contributor for Coordination {
 
     fn session_end(&self, ctx: &HookCtx<'_>) {
         let (Some(session), Some((project, _, _))) = (ctx.session(), fast(ctx, None)) else { return };
-        if let Err(problem) = registry::ended(&project, &session, ctx.env.now, ctx.env.lock_timeout.min(HOOK_LOCK_WAIT))
-        {
+        if let Err(problem) = registry::ended(&project, &session, ctx.env.now, ctx.hook_env().lock_timeout) {
             // SessionEnd has no output: the problem goes where `status` reads it.
             let line = phasegate_store::events::HookProblem { at: ctx.env.now, hook: "session-end".into(), problem };
             let _ = project.hook_problems().append(&[line], HOOK_LOCK_WAIT);
@@ -131,22 +120,16 @@ impl Contributor for Coordination {
     }
 }
 
-/// The repository (found with a few stats from `file`, else the session's
-/// folder) and the session, when both exist.
+/// The repository (around `file`, else the session's folder, as the
+/// context finds it once for every contributor) and the session, when both
+/// exist.
 fn fast(ctx: &HookCtx<'_>, file: Option<&Path>) -> Option<(Project, RepoLayout, SessionId)> {
     let session = ctx.session()?;
-    let layout = phasegate_store::locate::locate(file.unwrap_or(&ctx.dir()))?;
+    let layout = match file {
+        Some(f) => ctx.repo_of(f)?,
+        None => ctx.repo()?,
+    };
     Some((Project::from_layout(layout.clone()), layout, session))
-}
-
-/// The file an editing tool names, however spelled: absolute, `..`
-/// applied, links resolved (one file, one lease).
-fn edited_file(ctx: &HookCtx<'_>) -> Option<PathBuf> {
-    let input = ctx.input.tool_input.as_ref()?;
-    let raw = ["file_path", "notebook_path", "path"].iter().find_map(|k| input.get(*k).and_then(Value::as_str))?;
-    let p = Path::new(raw);
-    let abs = if p.is_absolute() { p.to_path_buf() } else { ctx.dir().join(p) };
-    Some(phasegate_store::leases::resolve_file(&abs))
 }
 
 fn came_lines(came: &Came) -> Vec<String> {
@@ -201,7 +184,7 @@ fn others(project: &Project, me: &SessionRecord, now: chrono::DateTime<chrono::U
 }
 
 fn offers(project: &Project, ctx: &HookCtx<'_>, me: &SessionRecord) -> Vec<String> {
-    let env = crate::env::Env { lock_timeout: ctx.env.lock_timeout.min(HOOK_LOCK_WAIT), ..ctx.env.clone() };
+    let env = ctx.hook_env();
     let offered = events::offer(project, &env, me);
     let mut lines: Vec<String> = offered
         .iter()
@@ -245,7 +228,7 @@ fn lease_vote(
     }
     registry::working(project, me, None, None, None, ctx.env.now).map_err(|e| e.to_string())?;
     // A hook never waits long: past this, the edit goes through unchecked.
-    let env = crate::env::Env { lock_timeout: ctx.env.lock_timeout.min(HOOK_LOCK_WAIT), ..ctx.env.clone() };
+    let env = ctx.hook_env();
     let got = leases::acquire(project, me, &path, LeaseReason::FirstEdit, case, &env).map_err(|e| e.to_string())?;
     Ok(match got.decision {
         LeaseDecision::Grant { expired: None, .. } => LeaseVote::Quiet,
@@ -312,7 +295,7 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
         })
         .collect();
     // One take of the events' lock for all of them, within the hook's wait.
-    let env = crate::env::Env { lock_timeout: ctx.env.lock_timeout.min(HOOK_LOCK_WAIT), ..ctx.env.clone() };
+    let env = ctx.hook_env();
     let _ = events::emit_all(project, &env, new);
     let named: Vec<String> =
         hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder.short())).collect();

@@ -17,7 +17,7 @@
 //! **Compaction** (SessionStart with source `compact`): the gotchas this
 //! session was given come back, newest first, within the compact budget.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use phasegate_core::brief::{COMPACT_BUDGET, CONTEXT_CONFIG_PATH, ContextConfig, JustInTime};
 use phasegate_core::knowledge::IndexEntry;
@@ -30,7 +30,7 @@ use phasegate_store::locate::locate;
 use serde_json::Value;
 
 use super::inject;
-use crate::hook::{Contributor, HookCtx, HookInput, ToolVote};
+use crate::hook::{Contributor, HookCtx, ToolVote};
 
 /// The knowledge base as a hook contributor.
 pub struct Knowledge;
@@ -43,7 +43,7 @@ impl Contributor for Knowledge {
             given_to_worker(ctx);
             return ToolVote::Pass;
         }
-        match just_in_time(ctx.input, ctx.env) {
+        match just_in_time(ctx) {
             Some(text) => ToolVote::Context(text),
             None => ToolVote::Pass,
         }
@@ -97,22 +97,13 @@ fn given_to_worker(ctx: &HookCtx<'_>) {
     }
 }
 
-/// The tools that change a file by path, and the keys that name it.
-const EDITS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
-const PATH_KEYS: [&str; 2] = ["file_path", "notebook_path"];
-
 /// The context to add before this tool call, if any.
-pub fn just_in_time(input: &HookInput, env: &crate::env::Env) -> Option<String> {
+pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
+    let (input, env) = (ctx.input, ctx.env);
     let tool = input.tool_name.as_deref()?;
-    if !EDITS.contains(&tool) {
-        return None;
-    }
-    let session = SessionId::parse(&input.session(env)?).ok()?;
-    let tool_input = input.tool_input.as_ref()?;
-    let path = PATH_KEYS.iter().find_map(|k| tool_input.get(*k).and_then(Value::as_str))?;
-    let path = Path::new(path);
-    let abs: PathBuf = if path.is_absolute() { path.to_owned() } else { input.dir(env).join(path) };
-    let layout = locate(&abs)?;
+    let abs = ctx.edited_file()?;
+    let session = ctx.session()?;
+    let layout = ctx.repo_of(&abs)?;
     let items = layout.current_root.join(KNOWLEDGE_DIR);
     if !knowledge_folder(&layout.current_root, &items) {
         return None;

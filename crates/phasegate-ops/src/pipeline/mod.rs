@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::Status;
-use phasegate_core::feature::Workflow;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, PlanRefined, STATE_FILE};
 use phasegate_core::pipeline::next::{self, NextAction as Action, Place};
 use phasegate_core::pipeline::test_outcome::{self, CommandRun};
@@ -33,48 +32,8 @@ pub fn loop_file() -> &'static str {
     FileKind::LoopState.task_file().expect("loop-state has a task file")
 }
 
-/// The pipeline feature a command is about: `--feature`, else the pipeline
-/// this session runs, else the only active pipeline.
-pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
-    let project = crate::session::project(env)?;
-    let feature = match given.filter(|f| !f.trim().is_empty()) {
-        Some(given) => project.resolve(Some(given), &env.cwd)?,
-        None => match env.session(None).ok().flatten().map(|s| project.session_feature(&s)).transpose()?.flatten() {
-            Some(f) => f,
-            None => only_active_pipeline(&project)?,
-        },
-    };
-    let meta = feature.load()?;
-    match meta.workflow {
-        Workflow::Pipeline => Ok((project, feature)),
-        Workflow::Phased => Err(OpError::Invalid(format!(
-            "feature {} is not a pipeline (it runs phase by phase); start one with `workflow-state pipeline start <slug> --request <text>`",
-            feature.name()
-        ))),
-    }
-}
-
-fn only_active_pipeline(project: &Project) -> OpResult<Feature> {
-    let mut found: Vec<Feature> = Vec::new();
-    for l in project.list_active()? {
-        if let Ok(meta) = &l.meta
-            && meta.workflow == Workflow::Pipeline
-            && meta.status == Status::Active
-        {
-            found.push(l.feature);
-        }
-    }
-    match found.len() {
-        1 => Ok(found.remove(0)),
-        0 => Err(OpError::Invalid(
-            "no active pipeline; start one with `workflow-state pipeline start <slug> --request <text>` (or /phasegate:pipeline <request>)".into(),
-        )),
-        _ => Err(OpError::Invalid(format!(
-            "several active pipelines: {}; pass --feature <name>",
-            found.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
-        ))),
-    }
-}
+/// The pipeline feature a command is about (`session::resolve_pipeline`).
+pub(crate) use crate::session::resolve_pipeline as resolve;
 
 /// Reads the run; a pipeline feature without state.json is an error that says so.
 pub fn load_run(feature: &Feature) -> OpResult<PipelineRun> {

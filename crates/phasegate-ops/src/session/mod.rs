@@ -2,12 +2,15 @@
 //! what a command or a hook acts on. A command names its feature with
 //! `--feature`, else the folder or worktree it runs in decides, else the
 //! only active feature; a session is Claude Code's `CLAUDE_CODE_SESSION_ID`
-//! (or a hook input's `session_id`).
+//! (or a hook input's `session_id`). A hook finds its repository through
+//! its context (`crate::hook::HookCtx`), once for every contributor.
 
+use phasegate_core::Status;
+use phasegate_core::feature::Workflow;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;
-use crate::error::OpResult;
+use crate::error::{OpError, OpResult};
 
 /// The project around the working directory.
 pub fn project(env: &Env) -> OpResult<Project> {
@@ -20,4 +23,47 @@ pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
     let project = project(env)?;
     let feature = project.resolve(given, &env.cwd)?;
     Ok((project, feature))
+}
+
+/// The pipeline feature a command is about: `--feature`, else the pipeline
+/// this session runs, else the only active pipeline.
+pub fn resolve_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
+    let project = project(env)?;
+    let feature = match given.filter(|f| !f.trim().is_empty()) {
+        Some(given) => project.resolve(Some(given), &env.cwd)?,
+        None => match env.session(None).ok().flatten().map(|s| project.session_feature(&s)).transpose()?.flatten() {
+            Some(f) => f,
+            None => only_active_pipeline(&project)?,
+        },
+    };
+    let meta = feature.load()?;
+    match meta.workflow {
+        Workflow::Pipeline => Ok((project, feature)),
+        Workflow::Phased => Err(OpError::Invalid(format!(
+            "feature {} is not a pipeline (it runs phase by phase); start one with `workflow-state pipeline start <slug> --request <text>`",
+            feature.name()
+        ))),
+    }
+}
+
+fn only_active_pipeline(project: &Project) -> OpResult<Feature> {
+    let mut found: Vec<Feature> = Vec::new();
+    for l in project.list_active()? {
+        if let Ok(meta) = &l.meta
+            && meta.workflow == Workflow::Pipeline
+            && meta.status == Status::Active
+        {
+            found.push(l.feature);
+        }
+    }
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(OpError::Invalid(
+            "no active pipeline; start one with `workflow-state pipeline start <slug> --request <text>` (or /phasegate:pipeline <request>)".into(),
+        )),
+        _ => Err(OpError::Invalid(format!(
+            "several active pipelines: {}; pass --feature <name>",
+            found.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
 }

@@ -88,7 +88,13 @@ impl Repo {
 
     /// [`Repo::env`] with another working directory.
     pub fn env_in(&self, cwd: &Path) -> Env {
-        Env { cwd: cwd.to_owned(), now: self.clock.now(), lock_timeout: Duration::from_secs(5), session_var: None }
+        Env {
+            cwd: cwd.to_owned(),
+            now: self.clock.now(),
+            lock_timeout: Duration::from_secs(5),
+            session_var: None,
+            project_dir: None,
+        }
     }
 
     /// [`Repo::env`] inside Claude Code session `session`.

@@ -2,7 +2,8 @@
 
 use clap::Args;
 use phasegate_core::pipeline::TestOutcome;
-use phasegate_ops::pipeline::{self, resolve};
+use phasegate_ops::pipeline;
+use phasegate_ops::session::resolve_pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -17,7 +18,7 @@ pub struct TestArgs {
 }
 
 pub fn cmd_test(args: TestArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let (project, feature) = resolve(&ctx.env, args.feature.get())?;
+    let (project, feature) = resolve_pipeline(&ctx.env, args.feature.get())?;
     let config = project.pipeline_config().map_err(phasegate_ops::OpError::from)?;
     let (outcome, runs) = pipeline::run_tests(&project, &feature, &config)?;
     let commands: Vec<_> = runs
