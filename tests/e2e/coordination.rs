@@ -70,7 +70,7 @@ fn three_sessions_leases_denied_deadlocked_expired_and_released() {
         Turn::tools(vec![ToolUse::bash(until("b-holds-y"))]),
         Turn::tools(vec![ToolUse::write(&y, "// A's y\n")]).expect_tool_result_contains("b-holds-y-seen"),
         Turn::tools(vec![ToolUse::bash(format!("touch a-waits-y; {}", until("b-saw-deadlock")))])
-            .expect_tool_result_contains(format!("src/y.rs is leased by session {B}")),
+            .expect_tool_result_contains(format!("src/y.rs is leased by session {} (", &B[..8])),
         Turn::text("A is done.").expect_tool_result_contains("b-saw-deadlock-seen"),
     ]));
     // C: takes its file, then hangs in a long command and is killed
@@ -115,7 +115,7 @@ fn three_sessions_leases_denied_deadlocked_expired_and_released() {
             Turn::tools(vec![ToolUse::write(&x, "// B's x\n")]).expect_tool_result_contains("a-waits-y-seen"),
             // C's lease expired: B takes the file, and is told.
             Turn::tools(vec![ToolUse::write(&c_file, "// B's c\n")])
-                .expect_tool_result_contains(format!("src/x.rs is leased by session {A} (")),
+                .expect_tool_result_contains(format!("src/x.rs is leased by session {} (", &A[..8])),
             // A and B wait for each other: one deadlock.
             Turn::tools(vec![ToolUse::bash("workflow-state monitor check --json")])
                 .expect(request_has("src/c.rs was leased by session cccccccc"))
@@ -145,7 +145,7 @@ fn three_sessions_leases_denied_deadlocked_expired_and_released() {
         api_b.assert_finished();
         // B saw the other sessions at its start.
         let context = session_context(&api_b).unwrap_or_default();
-        assert!(context.contains("1 other session works here") && context.contains(A), "{context}");
+        assert!(context.contains("1 other session works here") && context.contains(&A[..8]), "{context}");
     });
     assert_eq!(f.read("src/x.rs"), "// B's x\n");
     assert_eq!(f.read("src/c.rs"), "// B's c\n");
@@ -261,19 +261,29 @@ fn the_plugin_monitor_runs_in_an_interactive_session_and_its_lines_reach_the_mod
         "this test runs Claude Code interactively in a real terminal: install tmux"
     );
     let f = Fixture::repo();
-    // A session that went silent 10 minutes ago while it held work.
+    // A session that went silent 10 minutes ago while it held a file (one
+    // that held nothing would be gone, no alert).
     let ghost = "ghost-session";
-    let input =
-        serde_json::json!({"session_id": ghost, "cwd": f.repo, "hook_event_name": "SessionStart", "source": "startup"});
-    let mut hook = std::process::Command::new(crate::support::bin_dir().join("phasegate-hook"))
-        .arg("session-start")
-        .current_dir(&f.repo)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut hook.stdin.take().unwrap(), input.to_string().as_bytes()).unwrap();
-    assert!(hook.wait().unwrap().success());
+    let run_hook = |event: &str, input: serde_json::Value| {
+        let mut hook = std::process::Command::new(crate::support::bin_dir().join("phasegate-hook"))
+            .arg(event)
+            .current_dir(&f.repo)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut hook.stdin.take().unwrap(), input.to_string().as_bytes()).unwrap();
+        assert!(hook.wait().unwrap().success());
+    };
+    run_hook(
+        "session-start",
+        serde_json::json!({"session_id": ghost, "cwd": f.repo, "hook_event_name": "SessionStart", "source": "startup"}),
+    );
+    run_hook(
+        "pre-tool-use",
+        serde_json::json!({"session_id": ghost, "cwd": f.repo, "hook_event_name": "PreToolUse", "tool_name": "Write",
+                           "tool_input": {"file_path": f.path("src/ghost.rs"), "content": "x"}}),
+    );
     let record = f.path(&format!(".git/phasegate/sessions/{ghost}.json"));
     let silent = std::time::SystemTime::now() - Duration::from_secs(10 * 60);
     let mut r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();

@@ -189,7 +189,9 @@ pub fn summary(env: &Env) -> Option<String> {
     let project = crate::session::project(env).ok()?;
     project.repo()?;
     let (sessions, _) = project.sessions().ok()?;
-    let live = sessions.iter().filter(|s| s.presence(true, env.now).is_live()).count();
+    // The sessions at work besides the one asking.
+    let me = env.session(None).ok().flatten();
+    let live = sessions.iter().filter(|s| Some(&s.id) != me.as_ref() && s.presence(true, env.now).is_live()).count();
     let (leases, _) = project.leases().ok()?;
     let waits = project
         .waits()
@@ -210,7 +212,8 @@ pub fn summary(env: &Env) -> Option<String> {
         return hook_problems(&project, env);
     }
     let mut line = format!(
-        "Sessions: {live} live, {} leased file(s), {waits} waiting; {alerts} alert(s) and {} PM decision(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch --once`.",
+        "Sessions: {live} live{}, {} leased file(s), {waits} waiting; {alerts} alert(s) and {} PM decision(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch --once`.",
+        if me.is_some() { " besides this one" } else { "" },
         leases.len(),
         decisions.len()
     );
