@@ -12,6 +12,7 @@ pub mod brief;
 pub mod commit;
 pub mod env;
 pub mod error;
+pub mod generate;
 pub mod hook;
 pub mod session;
 

@@ -10,6 +10,7 @@ mod commit;
 mod events;
 mod feature;
 mod finish;
+mod generate;
 mod ideation;
 mod input;
 mod kb;
@@ -99,6 +100,8 @@ enum Command {
     /// The retrospective of a feature's build: facts, the agent's brief, record, trend.
     Retro(retro::RetroArgs),
     Commit(commit::CommitArgs),
+    #[command(hide = true)]
+    Generate(generate::GenerateArgs),
 }
 
 /// `--feature`, shared by every subcommand that acts on one feature.
@@ -142,6 +145,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Kb(cmd) => kb::run(cmd, ctx),
         Command::Retro(a) => retro::run(a, ctx),
         Command::Commit(a) => commit::cmd_commit(a, ctx),
+        Command::Generate(a) => generate::cmd_generate(a, ctx),
     }
 }
 

@@ -3,6 +3,7 @@
 //! verdicts and briefs, the review-history format and the suggested next
 //! step.
 
+pub mod command;
 mod history;
 mod meta;
 mod mode;

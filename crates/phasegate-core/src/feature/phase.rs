@@ -76,6 +76,8 @@ impl Phase {
                 expectations: "Spec needs: clear problem statement, explored options, user intent captured.",
                 focus: DOC,
                 loading: Loading::Lazy,
+                summary: "Explore the problem and write brainstorm.md (phasegate, reviewed until approved or capped)",
+                produces: "brainstorm.md",
             },
             Phase::Specify => &PhaseFacts {
                 artifact: Some(Artifact::Spec),
@@ -86,6 +88,8 @@ impl Phase {
                 expectations: "Design needs: all requirements listed, acceptance criteria defined, scope boundaries clear.",
                 focus: DOC,
                 loading: Loading::Lazy,
+                summary: "Write spec.md - requirements, acceptance criteria, scope (phasegate)",
+                produces: "spec.md",
             },
             Phase::Design => &PhaseFacts {
                 artifact: Some(Artifact::Design),
@@ -96,6 +100,8 @@ impl Phase {
                 expectations: "Plan needs: components defined, interfaces specified, dependencies identified, risks noted.",
                 focus: DOC,
                 loading: Loading::Eager,
+                summary: "Write design.md - components, interfaces, risks (phasegate)",
+                produces: "design.md",
             },
             Phase::CreatePlan => &PhaseFacts {
                 artifact: Some(Artifact::Plan),
@@ -106,6 +112,8 @@ impl Phase {
                 expectations: "Tasks needs: ordered steps with dependencies, all design items covered, clear sequencing.",
                 focus: DOC,
                 loading: Loading::Eager,
+                summary: "Write plan.md, the ordered steps (phasegate)",
+                produces: "plan.md",
             },
             Phase::CreateTasks => &PhaseFacts {
                 artifact: Some(Artifact::Tasks),
@@ -117,6 +125,8 @@ impl Phase {
                 expectations: "Implement needs: small actionable tasks (<15 min each), clear acceptance criteria per task.",
                 focus: DOC,
                 loading: Loading::Eager,
+                summary: "Write tasks.md, small tasks with acceptance criteria (phasegate)",
+                produces: "tasks.md",
             },
             Phase::Implement => &PhaseFacts {
                 artifact: None,
@@ -128,6 +138,8 @@ impl Phase {
                 expectations: "Verify needs: all tasks addressed, tests exist and pass, no obvious issues.",
                 focus: DOC,
                 loading: Loading::Phased,
+                summary: "Implement tasks.md test-first; a fresh reviewer checks the change (phasegate)",
+                produces: "the code",
             },
             Phase::Verify => &PhaseFacts {
                 artifact: None,
@@ -138,6 +150,8 @@ impl Phase {
                 expectations: "Finish needs: quality confirmed, implementation matches spec, ready to merge.",
                 focus: ReviewFocus::MatchesSpec,
                 loading: Loading::Phased,
+                summary: "Verify the implementation against spec.md (phasegate)",
+                produces: "the verification",
             },
             // Finish is a command (`workflow-state finish`), not a phase
             // with a result to review.
@@ -150,6 +164,8 @@ impl Phase {
                 expectations: "Nothing: finish ends the feature.",
                 focus: DOC,
                 loading: Loading::Phased,
+                summary: "Finish the feature (phasegate)",
+                produces: "the finished feature",
             },
         }
     }
@@ -213,6 +229,10 @@ pub struct PhaseFacts {
     pub focus: ReviewFocus,
     /// How the phase's brief loads its context (seed 004 §9.1).
     pub loading: Loading,
+    /// The slash command's description (every session's context: short).
+    pub summary: &'static str,
+    /// What the phase produces, as its command says it ("design.md").
+    pub produces: &'static str,
 }
 
 /// The question a phase's reviewer answers.

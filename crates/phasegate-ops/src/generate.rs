@@ -1,0 +1,9 @@
+//! Writing a generated file (`workflow-state generate`), atomically.
+
+use std::path::Path;
+
+use crate::error::OpResult;
+
+pub fn write(path: &Path, text: &str) -> OpResult<()> {
+    Ok(phasegate_store::fs::write_atomic(path, text.as_bytes())?)
+}
