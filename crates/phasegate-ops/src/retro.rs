@@ -14,7 +14,7 @@
 //! packed under the `retro` budget.
 
 use chrono::{DateTime, Utc};
-use phasegate_core::brief::{Brief, Loading, SectionKind};
+use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 use phasegate_core::feature::Workflow;
 use phasegate_core::knowledge::{
     self, ClassifiedDivergence, DivergenceFacts, DivergenceKind, InjectionOutcome, Judged, KnowledgeType,
@@ -34,8 +34,6 @@ use crate::session;
 /// route to is what it did.
 const SETTLES: &[&str] = &["build.completed", "task.failed"];
 
-/// The retrospective brief's default budget in estimated tokens.
-pub const RETRO_BUDGET: usize = 12_000;
 /// How many features the trend looks back over.
 pub const TREND_FEATURES: usize = 5;
 
@@ -375,7 +373,7 @@ fn trend_lines(per_feature: &[(String, Metrics)]) -> Vec<TrendLine> {
 
 /// The agent's brief: eager, the whole record, packed under `retro`.
 fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
-    let mut brief = Brief::new("retro", RETRO_BUDGET);
+    let mut brief = Brief::of(BriefKind::Retro);
     brief.push(
         "task",
         SectionKind::Task,

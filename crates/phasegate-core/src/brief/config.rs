@@ -12,8 +12,6 @@ use crate::schema::{ConfigError, Schema};
 pub const CONTEXT_CONFIG_PATH: &str = ".phasegate/context.config.json";
 /// The figure: "at most about 600 bytes per injection".
 pub const JUST_IN_TIME_MAX_BYTES: usize = 600;
-/// What comes back after `/compact`, in estimated tokens.
-pub const COMPACT_BUDGET: usize = 400;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

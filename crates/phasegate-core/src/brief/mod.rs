@@ -20,10 +20,12 @@
 
 use serde::{Deserialize, Serialize};
 
+mod budgets;
 mod config;
 mod loading;
 
-pub use config::{COMPACT_BUDGET, CONTEXT_CONFIG_PATH, ContextConfig, JUST_IN_TIME_MAX_BYTES, JustInTime};
+pub use budgets::BriefKind;
+pub use config::{CONTEXT_CONFIG_PATH, ContextConfig, JUST_IN_TIME_MAX_BYTES, JustInTime};
 pub use loading::Loading;
 
 /// Bytes per estimated token.
@@ -144,6 +146,12 @@ pub struct Packed {
 impl Brief {
     pub fn new(name: &'static str, budget: usize) -> Brief {
         Brief { name, budget, sections: Vec::new(), slot: None }
+    }
+
+    /// A brief of `kind`, with its default budget (the configuration may
+    /// change it when the brief is finished).
+    pub fn of(kind: BriefKind) -> Brief {
+        Brief::new(kind.name(), kind.default_budget())
     }
 
     /// Marks where sections that other capabilities contribute go: here,

@@ -21,7 +21,7 @@ pub use meta::{
 pub use mode::Mode;
 pub use next_step::{Next, next_step};
 pub use phase::{Artifact, ArtifactSet, Phase, PhaseFacts, ReviewFocus};
-pub use reviewer::{BriefInput, CodeUnderReview, REVIEW_BUDGET, previous_artifact, review_brief};
+pub use reviewer::{BriefInput, CodeUnderReview, previous_artifact, review_brief};
 pub use transition::{Validation, ValidationKind, validate, validate_status};
 pub use verdict::{
     Issue, IssueCounts, ReviewVerdict, Severity, VERDICT_EXAMPLE, VERDICT_FILE, VerdictError, extract_json,

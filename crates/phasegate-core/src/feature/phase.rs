@@ -78,6 +78,7 @@ impl Phase {
                 loading: Loading::Lazy,
                 summary: "Explore the problem and write brainstorm.md (phasegate, reviewed until approved or capped)",
                 produces: "brainstorm.md",
+                completes_with: None,
             },
             Phase::Specify => &PhaseFacts {
                 artifact: Some(Artifact::Spec),
@@ -90,6 +91,7 @@ impl Phase {
                 loading: Loading::Lazy,
                 summary: "Write spec.md - requirements, acceptance criteria, scope (phasegate)",
                 produces: "spec.md",
+                completes_with: Some("spec.approved"),
             },
             Phase::Design => &PhaseFacts {
                 artifact: Some(Artifact::Design),
@@ -102,6 +104,7 @@ impl Phase {
                 loading: Loading::Eager,
                 summary: "Write design.md - components, interfaces, risks (phasegate)",
                 produces: "design.md",
+                completes_with: None,
             },
             Phase::CreatePlan => &PhaseFacts {
                 artifact: Some(Artifact::Plan),
@@ -114,6 +117,7 @@ impl Phase {
                 loading: Loading::Eager,
                 summary: "Write plan.md, the ordered steps (phasegate)",
                 produces: "plan.md",
+                completes_with: None,
             },
             Phase::CreateTasks => &PhaseFacts {
                 artifact: Some(Artifact::Tasks),
@@ -127,6 +131,7 @@ impl Phase {
                 loading: Loading::Eager,
                 summary: "Write tasks.md, small tasks with acceptance criteria (phasegate)",
                 produces: "tasks.md",
+                completes_with: None,
             },
             Phase::Implement => &PhaseFacts {
                 artifact: None,
@@ -140,6 +145,7 @@ impl Phase {
                 loading: Loading::Phased,
                 summary: "Implement tasks.md test-first; a fresh reviewer checks the change (phasegate)",
                 produces: "the code",
+                completes_with: Some("build.completed"),
             },
             Phase::Verify => &PhaseFacts {
                 artifact: None,
@@ -152,6 +158,7 @@ impl Phase {
                 loading: Loading::Phased,
                 summary: "Verify the implementation against spec.md (phasegate)",
                 produces: "the verification",
+                completes_with: None,
             },
             // Finish is a command (`workflow-state finish`), not a phase
             // with a result to review.
@@ -166,6 +173,7 @@ impl Phase {
                 loading: Loading::Phased,
                 summary: "Finish the feature (phasegate)",
                 produces: "the finished feature",
+                completes_with: None,
             },
         }
     }
@@ -233,6 +241,9 @@ pub struct PhaseFacts {
     pub summary: &'static str,
     /// What the phase produces, as its command says it ("design.md").
     pub produces: &'static str,
+    /// The event its completion emits (seed 004 §2.3's handoffs: the spec
+    /// goes to the build, the build to the retrospective).
+    pub completes_with: Option<&'static str>,
 }
 
 /// The question a phase's reviewer answers.

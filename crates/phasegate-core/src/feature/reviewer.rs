@@ -44,10 +44,6 @@ pub struct BriefInput<'a> {
     pub code: Option<CodeUnderReview<'a>>,
 }
 
-/// The estimated tokens a reviewer brief may take (the change's excerpt is
-/// bounded before it gets here).
-pub const REVIEW_BUDGET: usize = 16_000;
-
 /// The prompt a phase command hands to the reviewer agent.
 pub fn review_brief(input: &BriefInput<'_>) -> Brief {
     let BriefInput {
@@ -74,7 +70,7 @@ pub fn review_brief(input: &BriefInput<'_>) -> Brief {
         None => format!("the code in {code_dir} (the change is below)"),
     };
     let next = phase.next().map_or("(none)", |n| n.into());
-    let mut brief = Brief::new("review", REVIEW_BUDGET);
+    let mut brief = Brief::of(crate::brief::BriefKind::Review);
     let mut text = format!(
         "Review the {phase} phase of feature {feature} (iteration {iteration} of {max_iterations}).\n\
          Previous artifact: {previous}\n\

@@ -107,7 +107,7 @@ impl ReviewVerdict {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VerdictError {
     #[error(
-        "no JSON object found; the reviewer must reply with {{\"approved\": true|false, \"issues\": [{{\"severity\": \"blocker|warning|note\", \"description\": \"...\", \"location\": \"...\"}}], \"summary\": \"...\"}}"
+        "no JSON object found; the reviewer must reply with the verdict JSON (`workflow-state schema verdict`), such as {VERDICT_EXAMPLE}"
     )]
     NotFound,
     #[error("the verdict is not valid JSON: {0}")]

@@ -7,6 +7,7 @@ use super::files::GateReviewStatus;
 use super::gate::{Gate, GateDecision, GateKind, Stage};
 use super::run::PipelineRun;
 use super::state::State;
+use crate::agent::Agent;
 
 /// One next step, for the model and the user.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -62,17 +63,19 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> NextAction {
         }
         State::RequirementsGathering => (
             format!(
-                "Spawn Agent(phasegate:requirements-gatherer) with the request and this instruction: write questions to {signal}; write the approved requirements to {story}. When it stops, run `{}` and ask the user its questions (AskUserQuestion), then resume the agent with the answers.",
+                "Spawn Agent({gatherer}) with the request and this instruction: write questions to {signal}; write the approved requirements to {story}. When it stops, run `{}` and ask the user its questions (AskUserQuestion), then resume the agent with the answers.",
                 ws(&format!("signal {f}")),
                 signal = file_for_worker(t, "worker-signal.json", "worker-signal"),
                 story = file_for_worker(t, "user-story.json", "user-story"),
+                gatherer = Agent::RequirementsGatherer.qualified(),
             ),
             vec![ws(&format!("check user-story {f}")), ws(&format!("transition plan_drafting {f}"))],
         ),
         State::PlanDrafting => (
             format!(
-                "Spawn Agent(phasegate:planner) on {t}/user-story.json with this instruction: write the plan to {}.",
-                file_for_worker(t, "plan-refined.json", "plan-refined")
+                "Spawn Agent({planner}) on {t}/user-story.json with this instruction: write the plan to {}.",
+                file_for_worker(t, "plan-refined.json", "plan-refined"),
+                planner = Agent::Planner.qualified(),
             ),
             vec![ws(&format!("transition plan_refining {f}"))],
         ),
@@ -85,8 +88,9 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> NextAction {
         State::PlanReviewing => gate_action(&run.plan_review, GateKind::Plan, &f, "implementing"),
         State::Implementing => (
             format!(
-                "Spawn Agent(phasegate:implementer) on {t}/plan-refined.json (keep its agent id to resume it for fixes), with this instruction: when done, write {}. When a `## Gotchas` section follows, put it in the implementer's prompt too, whole.",
-                file_for_worker(t, "impl-result.json", "impl-result")
+                "Spawn Agent({implementer}) on {t}/plan-refined.json (keep its agent id to resume it for fixes), with this instruction: when done, write {}. When a `## Gotchas` section follows, put it in the implementer's prompt too, whole.",
+                file_for_worker(t, "impl-result.json", "impl-result"),
+                implementer = Agent::Implementer.qualified(),
             ),
             vec![ws(&format!("transition implementing_loop {f}"))],
         ),

@@ -202,12 +202,9 @@ pub struct RequestInput<'a> {
     pub reply_format: &'a str,
 }
 
-/// The estimated tokens a task's review request may take.
-pub const REVIEW_REQUEST_BUDGET: usize = 8_000;
-
 /// Seed 003's reviewer prompt.
 pub fn review_request(i: &RequestInput<'_>) -> Brief {
-    let mut brief = Brief::new("task-review", REVIEW_REQUEST_BUDGET);
+    let mut brief = Brief::of(crate::brief::BriefKind::TaskReview);
     brief.push(
         "request",
         SectionKind::Task,

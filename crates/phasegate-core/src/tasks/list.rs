@@ -627,9 +627,6 @@ fn declared_order(eligible: Vec<(usize, &Task)>) -> Vec<&Task> {
 /// The most a context package's CONTEXT section holds, in bytes.
 pub const CONTEXT_BUDGET: usize = 6_000;
 
-/// The estimated tokens a task's context package may take.
-pub const TASK_BRIEF_BUDGET: usize = 6_000;
-
 /// Seed 003's bounded prompt for a delegate (CONTEXT / TASK / SUCCESS /
 /// EXCLUDE) for a task of `feature` (its folder `feature_dir`): excerpts of
 /// the feature's documents (`docs`: name and text) within
@@ -644,7 +641,7 @@ pub fn context_package(
     feature_dir: &str,
     code_dir: &str,
 ) -> Brief {
-    let mut brief = Brief::new("task-context", TASK_BRIEF_BUDGET);
+    let mut brief = Brief::of(crate::brief::BriefKind::TaskContext);
     brief.push("feature", SectionKind::Task, format!("FEATURE: {feature} ({feature_dir}); work in {code_dir}\n"));
     let mut out = String::from("CONTEXT:\n");
     let share = CONTEXT_BUDGET / docs.len().max(1);

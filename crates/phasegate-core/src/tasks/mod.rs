@@ -8,9 +8,7 @@ mod config;
 mod list;
 mod review;
 
-pub use agents::{
-    Frontmatter, PRIORITIES, Priority, REVIEW_REQUEST_BUDGET, RequestInput, frontmatter, priorities, review_request,
-};
+pub use agents::{Frontmatter, PRIORITIES, Priority, RequestInput, frontmatter, priorities, review_request};
 pub use build::{
     BuildAction, DEFAULT_TIME_LIMIT_MINUTES, ErrorType, FailureDecision, MAX_FAILED_TASKS, SYNTAX_RETRIES,
     TRANSIENT_RETRIES, VALIDATION_RETRIES, classify, classify_run, decide_failure, should_continue,
@@ -19,8 +17,8 @@ pub use config::{
     Build, DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, Escalation, IMPLEMENT_CONFIG_PATH, ImplementConfig,
 };
 pub use list::{
-    CONTEXT_BUDGET, Execution, Layer, Mark, Ready, TASK_BRIEF_BUDGET, Task, TaskList, TaskPhase, TaskWarning,
-    TasksError, context_package, layer, set_mark,
+    CONTEXT_BUDGET, Execution, Layer, Mark, Ready, Task, TaskList, TaskPhase, TaskWarning, TasksError, context_package,
+    layer, set_mark,
 };
 pub use review::{
     ARCHITECT, BuildState, CommonIssue, CycleError, CycleRecorded, DEFAULT_MAX_CYCLES, ESCALATION_TIMEOUT_MINUTES,

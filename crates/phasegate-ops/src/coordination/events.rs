@@ -528,15 +528,9 @@ pub fn on_task_completed(project: &Project, env: &Env, feature: &str, task: &str
 /// A phase completed: specify → `spec.approved` (the spec goes to the
 /// build), implement → `build.completed` (the retrospective learns from it).
 pub fn on_phase_completed(project: &Project, env: &Env, feature: &str, phase: phasegate_core::Phase) {
-    use phasegate_core::Phase;
-    let event = match phase {
-        Phase::Specify => "spec.approved",
-        Phase::Implement => "build.completed",
-        Phase::Brainstorm | Phase::Design | Phase::CreatePlan | Phase::CreateTasks | Phase::Verify | Phase::Finish => {
-            return;
-        }
-    };
-    emit_quietly(project, env, event, Some(feature), None, serde_json::json!({"phase": phase.name()}));
+    if let Some(event) = phase.facts().completes_with {
+        emit_quietly(project, env, event, Some(feature), None, serde_json::json!({"phase": phase.name()}));
+    }
 }
 
 /// `tasks fail`: `task.failed`, with the build's decision (the

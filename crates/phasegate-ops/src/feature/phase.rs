@@ -2,7 +2,7 @@
 //! first run), completing, showing, and the brief a phase command starts
 //! from.
 
-use phasegate_core::brief::{Brief, SectionKind};
+use phasegate_core::brief::{Brief, BriefKind, SectionKind};
 use phasegate_core::feature::{self as transition, Position, Validation, ValidationKind as Verdict};
 use phasegate_core::feature::{Completion, Meta, PhaseRecord, PhaseState, StartKind, StartMode, Workflow};
 use phasegate_core::{ArtifactSet, Mode, Phase, time};
@@ -291,7 +291,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     });
     // Told through the one brief builder: other capabilities add what they
     // have for this feature's phase.
-    let mut brief = Brief::new("phase-brief", PHASE_BRIEF_BUDGET);
+    let mut brief = Brief::of(BriefKind::PhaseBrief);
     for (i, line) in out.iter().enumerate() {
         brief.push(format!("line-{i}"), SectionKind::Task, line.clone());
     }
@@ -325,6 +325,3 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     }
     Ok(finished.packed.text.lines().map(str::to_owned).collect())
 }
-
-/// The estimated tokens a phase brief may take.
-pub const PHASE_BRIEF_BUDGET: usize = 1_500;

@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use phasegate_core::brief::{COMPACT_BUDGET, CONTEXT_CONFIG_PATH, ContextConfig, JustInTime};
+use phasegate_core::brief::{BriefKind, CONTEXT_CONFIG_PATH, ContextConfig, JustInTime};
 use phasegate_core::knowledge::IndexEntry;
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
@@ -234,7 +234,11 @@ pub fn after_compaction(project: &Project, session: &SessionId, dir: &Path) -> V
     if log.items.is_empty() {
         return Vec::new();
     }
-    let budget = project.context_config().map(|c| c.budget("compact", COMPACT_BUDGET)).unwrap_or(COMPACT_BUDGET) * 4;
+    let budget = project
+        .context_config()
+        .map(|c| c.budget(BriefKind::Compact.name(), BriefKind::Compact.default_budget()))
+        .unwrap_or(BriefKind::Compact.default_budget())
+        * 4;
     let root = project.root().to_owned();
     let ids: Vec<String> = log.items.iter().rev().map(|i| i.id.clone()).collect();
     let mut entries = inject::entries_of(project, &root, &ids);

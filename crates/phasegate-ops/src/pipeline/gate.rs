@@ -17,13 +17,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{action, load_run, resolve, version, with_run};
-use phasegate_core::brief::{Brief, Loading, SectionKind};
+use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
-
-/// The estimated tokens a gate reviewer's brief may take.
-pub const GATE_REVIEW_BUDGET: usize = 16_000;
 
 /// The shape every reviewer answers in (seed 001, Review outputs).
 const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
@@ -73,7 +70,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     let t = feature.task_dir();
     let subject = subject(&project, &feature, &run, kind)?;
     let shape = REVIEW_SHAPE.replace("<reviewer>", kind.reviewer()).replace("<model>", stage.model());
-    let mut brief = Brief::new("gate-review", GATE_REVIEW_BUDGET);
+    let mut brief = Brief::of(BriefKind::GateReview);
     brief.push(
         "request",
         SectionKind::Task,

@@ -1,7 +1,7 @@
 //! What a pipeline looks like: its status, its next action (the seed's
 //! orchestrator), and the brief a command's `!` injection shows.
 
-use phasegate_core::brief::{Brief, SectionKind};
+use phasegate_core::brief::{Brief, BriefKind, SectionKind};
 use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::run::{Failure, Pause};
 use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, State};
@@ -79,14 +79,11 @@ pub struct Next {
     pub text: String,
 }
 
-/// The estimated tokens `pipeline next` may take.
-pub const NEXT_BUDGET: usize = 4_000;
-
 pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Next)> {
     let (project, feature) = resolve(env, given)?;
     let run = load_run(&feature)?;
     let action = action(&run, &feature);
-    let mut brief = Brief::new("pipeline-next", NEXT_BUDGET);
+    let mut brief = Brief::of(BriefKind::PipelineNext);
     brief.push("state", SectionKind::Task, format!("[INFO] Current state: {} (feature {})", run.state, feature.name()));
     brief.push("action", SectionKind::Task, format!("ACTION: {}", action.action));
     // The gotchas go right under the ACTION that hands them to the worker.

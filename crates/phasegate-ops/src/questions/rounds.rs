@@ -16,9 +16,6 @@ use crate::error::{OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
-/// The implementer agent of the round loop.
-pub const IMPLEMENTER_AGENT: &str = "phasegate:design-implementer";
-
 fn rounds_err(e: rounds::RoundsError) -> OpError {
     OpError::Rounds(e)
 }
@@ -77,7 +74,7 @@ pub fn start(env: &Env, given: Option<&str>, phase: Phase, brief: &str, fresh: b
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Prompt {
-    pub agent: &'static str,
+    pub agent: String,
     pub model: String,
     pub round: u32,
     pub max_rounds: u32,
@@ -122,7 +119,7 @@ pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> 
     let text = text?;
     project.exclude_scratch()?;
     Ok(Prompt {
-        agent: IMPLEMENTER_AGENT,
+        agent: phasegate_core::Agent::DesignImplementer.qualified(),
         model: config.models.implementer.clone(),
         round,
         max_rounds,
