@@ -2,6 +2,7 @@
 //! runs with this repository as its plugin against a scripted Messages API
 //! on 127.0.0.1. Hooks fire, slash commands expand, agents resolve, and the
 //! shell commands our Markdown tells the model to run really run.
+#![allow(clippy::disallowed_methods)]
 
 #[path = "../common/mod.rs"]
 mod common;

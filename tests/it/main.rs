@@ -1,5 +1,6 @@
 //! Integration tests: the real `workflow-state` and `phasegate-hook` binaries
 //! on temporary git repositories. One test binary made of modules.
+#![allow(clippy::disallowed_methods)]
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -1,5 +1,6 @@
 //! The `workflow-state` front end: clap arguments, rendering and exit codes
 //! over phasegate-ops. The binary in the root package only calls [`main`].
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 use std::io::Write;
 use std::process::ExitCode;

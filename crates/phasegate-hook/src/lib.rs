@@ -4,6 +4,7 @@
 //! becomes a short message in valid hook JSON and exit 0; only a deliberate
 //! block uses the blocking protocol. The decisions are phasegate-ops'; this
 //! crate reads the input and prints the answer.
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;

@@ -70,7 +70,7 @@ pub const BINARY_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The installed plugin's version: `version` in `<root>/.claude-plugin/plugin.json`.
 pub fn plugin_version(root: &Path) -> Result<String, String> {
     let path = root.join(".claude-plugin/plugin.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = phasegate_store::fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{} is not valid JSON: {e}", path.display()))?;
     json.get("version")

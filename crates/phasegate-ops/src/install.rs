@@ -17,15 +17,9 @@ pub fn install_problem(plugin_root: Option<&Path>, workflow_state: &Path) -> Opt
     if let Some(why) = plugin_root.and_then(crate::env::version_mismatch) {
         return Some(why);
     }
-    let mut head = [0u8; 20];
-    let read = std::fs::File::open(workflow_state).and_then(|mut f| {
-        use std::io::Read;
-        let meta = f.metadata()?;
-        f.read_exact(&mut head)?;
-        Ok(meta)
-    });
-    let meta = match read {
-        Ok(meta) => meta,
+    let read = phasegate_store::fs::head(workflow_state, 20);
+    let (meta, head) = match read {
+        Ok(read) => read,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Some(format!("the CLI {} is missing; {reinstall}", workflow_state.display()));
         }
@@ -58,7 +52,7 @@ pub fn install_problem(plugin_root: Option<&Path>, workflow_state: &Path) -> Opt
 
 /// What an executable's first bytes say it was built for, when that is not
 /// this system and processor (ELF, Mach-O, PE headers); None when it fits.
-fn native_mismatch(head: &[u8; 20]) -> Option<String> {
+fn native_mismatch(head: &[u8]) -> Option<String> {
     let (os, arch) = (std::env::consts::OS, std::env::consts::ARCH);
     let found = if head.starts_with(b"\x7fELF") {
         let machine = u16::from_le_bytes([head[18], head[19]]);

@@ -7,6 +7,7 @@
 //! `questions`, `tasks`, `pipeline`); `session` resolves which project,
 //! feature and session an operation acts on; `hooks` folds each hook event
 //! over the capabilities that contribute to it.
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 pub mod brief;
 pub mod commit;

@@ -20,6 +20,7 @@
 //! # let _ = from_people;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 mod client;
 mod error;

@@ -285,6 +285,92 @@ pub fn relative(path: &Path, base: &Path) -> PathBuf {
     path.strip_prefix(base).map_or_else(|_| path.to_owned(), Path::to_path_buf)
 }
 
+/// The regular files directly in `dir`, each with its name (none when the
+/// folder does not exist).
+pub fn regular_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, StoreError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).at("list", dir),
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_file()) {
+            out.push((entry.file_name().to_string_lossy().into_owned(), entry.path()));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// What is at a path, without following a link there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    File,
+    Dir,
+    Link,
+    Other,
+}
+
+/// The entry at `path`, not followed; None when nothing is there.
+pub fn entry_kind(path: &Path) -> Option<EntryKind> {
+    let t = fs::symlink_metadata(path).ok()?.file_type();
+    Some(if t.is_symlink() {
+        EntryKind::Link
+    } else if t.is_dir() {
+        EntryKind::Dir
+    } else if t.is_file() {
+        EntryKind::File
+    } else {
+        EntryKind::Other
+    })
+}
+
+/// Whether `path` is a regular file someone may run.
+pub fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// When the file at `path` last changed (links followed).
+pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    fs::metadata(path).ok()?.modified().ok()
+}
+
+/// Sets a file's modification time (a record whose time is its last sign
+/// of life).
+pub fn set_modified(path: &Path, at: std::time::SystemTime) -> Result<(), StoreError> {
+    let f = fs::File::options().write(true).open(path).at("open", path)?;
+    f.set_modified(at).at("set the time of", path)
+}
+
+/// A log file opened for appending (its folder made): what a background
+/// process writes its output to.
+pub fn open_log(path: &Path) -> Result<fs::File, StoreError> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).at("create", dir)?;
+    }
+    fs::OpenOptions::new().create(true).append(true).open(path).at("append to", path)
+}
+
+/// The first `n` bytes of a file and its metadata (what kind of program a
+/// binary is).
+pub fn head(path: &Path, n: usize) -> std::io::Result<(fs::Metadata, Vec<u8>)> {
+    use std::io::Read;
+    let mut f = fs::File::open(path)?;
+    let meta = f.metadata()?;
+    let mut buf = vec![0u8; n];
+    f.read_exact(&mut buf)?;
+    Ok((meta, buf))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

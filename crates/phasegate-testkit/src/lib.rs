@@ -73,6 +73,7 @@
 //! `end_turn` text [`MISMATCH_REPLY`], so Claude Code finishes quickly instead
 //! of hanging. [`MockApi::assert_finished`] then panics with every mismatch,
 //! the turns never consumed and a dump of all requests.
+#![allow(clippy::disallowed_methods)]
 
 mod claude;
 pub mod npm;

@@ -1,5 +1,6 @@
 //! Drives the real Claude Code binary (see `phasegate_testkit::locate_binary`)
 //! against the mock API.
+#![allow(clippy::disallowed_methods)]
 
 use std::fs;
 use std::panic::{self, AssertUnwindSafe};

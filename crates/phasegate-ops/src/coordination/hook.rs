@@ -269,8 +269,9 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
             continue;
         }
         for path in paths {
-            let Ok(meta) = std::fs::metadata(layout.current_root.join(path.as_str())) else { continue };
-            let Ok(modified) = meta.modified() else { continue };
+            let Some(modified) = phasegate_store::fs::modified(&layout.current_root.join(path.as_str())) else {
+                continue;
+            };
             if chrono::DateTime::<chrono::Utc>::from(modified) < since {
                 continue;
             }

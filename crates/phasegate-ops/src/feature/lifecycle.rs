@@ -119,24 +119,13 @@ pub fn abandon(env: &Env, given: Option<&str>) -> OpResult<String> {
 /// (`.verdict.json`), briefs (`.*-brief.md`), round-loop and review replies
 /// (`.*.reply.md`, `.*.review.md`). Regular files only.
 fn scratch_files(feature: &Feature) -> OpResult<Vec<std::path::PathBuf>> {
-    let dir = feature.dir();
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(OpError::Invalid(format!("cannot list {}: {e}", dir.display()))),
-    };
-    let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let scratch = name == ".verdict.json"
+    let scratch = |name: &str| {
+        name == ".verdict.json"
             || (name.starts_with('.')
-                && (name.ends_with("-brief.md") || name.ends_with(".reply.md") || name.ends_with(".review.md")));
-        if scratch && entry.file_type().is_ok_and(|t| t.is_file()) {
-            out.push(entry.path());
-        }
-    }
-    out.sort();
-    Ok(out)
+                && (name.ends_with("-brief.md") || name.ends_with(".reply.md") || name.ends_with(".review.md")))
+    };
+    let files = phasegate_store::fs::regular_files(feature.dir())?;
+    Ok(files.into_iter().filter(|(name, _)| scratch(name)).map(|(_, path)| path).collect())
 }
 
 /// What `finish` did and what it leaves for the user to commit.

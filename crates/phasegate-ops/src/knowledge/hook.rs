@@ -132,9 +132,10 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
 /// was made must not answer for it). Two stats on the common path.
 fn knowledge_folder(root: &Path, items: &Path) -> bool {
     let dot = items.parent().unwrap_or(items);
-    match (std::fs::symlink_metadata(dot), std::fs::symlink_metadata(items)) {
-        (Ok(d), Ok(i)) if d.is_dir() && i.is_dir() => true,
-        (Ok(d), Ok(i)) if d.is_symlink() || i.is_symlink() => {
+    use phasegate_store::fs::{EntryKind, entry_kind};
+    match (entry_kind(dot), entry_kind(items)) {
+        (Some(EntryKind::Dir), Some(EntryKind::Dir)) => true,
+        (Some(d), Some(i)) if d == EntryKind::Link || i == EntryKind::Link => {
             phasegate_store::fs::confine(root, items).is_ok() && items.is_dir()
         }
         _ => false,

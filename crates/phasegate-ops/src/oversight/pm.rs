@@ -403,10 +403,7 @@ pub fn down_session(
             // The heartbeat stays the last sign of life, not this move.
             rec.heartbeat_at = at;
             let _ = project.save_session(&rec);
-            let file = project.session_file(&rec.id);
-            if let Ok(f) = std::fs::File::options().write(true).open(&file) {
-                let _ = f.set_modified(std::time::SystemTime::from(at));
-            }
+            let _ = phasegate_store::fs::set_modified(&project.session_file(&rec.id), std::time::SystemTime::from(at));
         }
     }
     out

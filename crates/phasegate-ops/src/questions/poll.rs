@@ -457,14 +457,7 @@ pub fn spawn_watcher(project: &Project, workflow_state: &std::path::Path) -> Res
     use std::io::Read;
     use std::process::{Command, Stdio};
     let log_path = watch_log(project);
-    if let Some(dir) = log_path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&log_path)
-        .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+    let log = phasegate_store::fs::open_log(&log_path).map_err(|e| e.to_string())?;
     let mut child = Command::new(workflow_state)
         .args(["slack", "poll", "--watch", "--until-idle", "--if-configured", "--detached"])
         .current_dir(project.root())
@@ -489,6 +482,12 @@ pub fn watch_log(project: &Project) -> std::path::PathBuf {
 /// [`watch_log`] for the project of `env`.
 pub fn watch_log_of(env: &Env) -> OpResult<std::path::PathBuf> {
     Ok(watch_log(&crate::session::project(env)?))
+}
+
+/// The background poller's log, opened for appending (a detached poller
+/// writes its lines there).
+pub fn open_watch_log(env: &Env) -> OpResult<std::fs::File> {
+    Ok(phasegate_store::fs::open_log(&watch_log_of(env)?)?)
 }
 
 /// [`spawn_watcher`] for the project of `env`, unless its configuration

@@ -55,12 +55,7 @@ pub fn cmd_poll(args: PollArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     }
     detach();
     ctx.out.line("detached")?;
-    let path = poll::watch_log_of(&ctx.env)?;
-    let mut log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(|e| OpError::Invalid(format!("cannot write {}: {e}", path.display())))?;
+    let mut log = poll::open_watch_log(&ctx.env)?;
     run(&args, &ctx.env, &mut Printer::new(&mut log))
 }
 
