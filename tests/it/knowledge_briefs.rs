@@ -40,7 +40,8 @@ fn a_task_brief_carries_its_files_gotchas_in_the_seeds_shape_and_the_build_recor
     s.env.ws(&["tasks", "start", "T1"]).ok();
     let ctx = s.env.ws(&["tasks", "context", "T1"]).ok().json();
     let prompt = ctx["prompt"].as_str().unwrap();
-    let section = format!("## Gotchas (AVOID THESE MISTAKES)\n- {GOTCHA}\n");
+    // Each lesson names what it is about, its task and its id.
+    let section = format!("## Gotchas (AVOID THESE MISTAKES)\n- {GOTCHA} (*.sql: T1) [{}]\n", s.id);
     let at = prompt.find(&section).unwrap_or_else(|| panic!("no §5.5 section:\n{prompt}"));
     // After the task's requirements and success, before what to leave alone.
     assert!(prompt.find("SUCCESS:").unwrap() < at && at < prompt.find("EXCLUDE:").unwrap(), "{prompt}");

@@ -169,7 +169,6 @@ fn printed_commands_ran_as_printed_with_several_active_features() {
         "workflow-state tasks start T1 --feature",
         "workflow-state tasks next --feature",
         "workflow-state ideation prompt --feature",
-        "workflow-state ideation advance --feature",
         "workflow-state lease release",
         "workflow-state finish --feature",
     ] {

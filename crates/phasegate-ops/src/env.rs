@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use phasegate_core::session::SessionId;
 use phasegate_store::lock;
 
-use crate::error::OpError;
+use crate::error::{InvalidInput, OpError};
 
 /// Milliseconds a writer waits for a feature's lock (default 10000).
 pub const LOCK_TIMEOUT_MS: &str = "PHASEGATE_LOCK_TIMEOUT_MS";
@@ -115,8 +115,7 @@ impl Env {
     /// The environment of this process. An invalid `PHASEGATE_LOCK_TIMEOUT_MS`
     /// is an error, not silently ignored.
     pub fn from_process() -> Result<Env, OpError> {
-        let cwd =
-            std::env::current_dir().map_err(|e| OpError::Invalid(format!("cannot read the current directory: {e}")))?;
+        let cwd = std::env::current_dir().invalid("cannot read the current directory")?;
         let cwd = cwd.canonicalize().unwrap_or(cwd);
         Ok(Env {
             cwd,
@@ -146,7 +145,7 @@ impl Env {
     pub fn session(&self, given: Option<&str>) -> Result<Option<SessionId>, OpError> {
         match given.or(self.session_var.as_deref()) {
             None => Ok(None),
-            Some(id) => SessionId::parse(id).map(Some).map_err(|e| OpError::Invalid(format!("{e}: `{}`", clip(id)))),
+            Some(id) => SessionId::parse(id).map(Some).invalid(format!("the session id `{}`", clip(id))),
         }
     }
 }

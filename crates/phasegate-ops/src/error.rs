@@ -36,6 +36,36 @@ pub enum OpError {
     Cycle(#[from] CycleError),
     #[error(transparent)]
     Rounds(#[from] RoundsError),
+    /// An input (a flag, a file or reply the command was given) is not
+    /// what it must be: `what` names it, the typed source says why.
+    #[error("{what}: {source}")]
+    BadInput {
+        what: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
+    },
+    /// A typed error of the core's whose own message names its input.
+    #[error(transparent)]
+    Core(Box<dyn std::error::Error + Send + Sync + 'static>),
+}
+
+/// Keeps an error's type when it becomes an [`OpError`] of invalid input.
+pub trait InvalidInput<T> {
+    /// The error, about the input `what` names (`--pattern src/*.rs`, a
+    /// file's path).
+    fn invalid(self, what: impl Into<String>) -> OpResult<T>;
+    /// The error, whose message names its input already.
+    fn invalid_input(self) -> OpResult<T>;
+}
+
+impl<T, E: std::error::Error + Send + Sync + 'static> InvalidInput<T> for Result<T, E> {
+    fn invalid(self, what: impl Into<String>) -> OpResult<T> {
+        self.map_err(|e| OpError::BadInput { what: what.into(), source: Box::new(e) })
+    }
+
+    fn invalid_input(self) -> OpResult<T> {
+        self.map_err(|e| OpError::Core(Box::new(e)))
+    }
 }
 
 impl OpError {
@@ -43,7 +73,11 @@ impl OpError {
     pub fn class(&self) -> ErrorClass {
         match self {
             OpError::Refused(_) => ErrorClass::Refused,
-            OpError::Invalid(_) | OpError::Store(_) | OpError::Resolve(_) => ErrorClass::Invalid,
+            OpError::Invalid(_)
+            | OpError::Store(_)
+            | OpError::Resolve(_)
+            | OpError::BadInput { .. }
+            | OpError::Core(_) => ErrorClass::Invalid,
             OpError::Meta(e) => e.class(),
             OpError::Run(e) => e.class(),
             OpError::Gate(e) => e.class(),
@@ -115,6 +149,10 @@ pub enum Refusal {
     FinalGateNext { feature: String },
     #[error("the final gate runs after the opus review; round {round} expects the {expected} review next")]
     FinalGateTooEarly { round: u32, expected: Stage },
+    #[error(
+        "the {worker} is still fixing the findings of round {round}; no review starts on work that is being changed. When its result has arrived, run `workflow-state pipeline fixed --feature {feature}`, then review from sonnet"
+    )]
+    FixInProgress { worker: &'static str, round: u32, feature: String },
     #[error("the pipeline of {feature} is {state}, not paused: nothing to ask")]
     NotPaused { feature: String, state: State },
     #[error(

@@ -186,7 +186,7 @@ pub enum GateError {
     #[error("only the final gate may be skipped")]
     SkipNotFinal,
     #[error(
-        "the {worker} is still fixing the findings of round {round}; no review starts on work that is being changed. When its result has arrived, run `workflow-state pipeline fixed`, then review from sonnet"
+        "the {worker} is still fixing the findings of round {round}; no review starts on work that is being changed. When its result has arrived, mark the fix done, then review from sonnet"
     )]
     FixInProgress { worker: &'static str, round: u32 },
     #[error(

@@ -191,9 +191,9 @@ pub fn decide(ctx: &StopContext<'_>, run_tests: impl FnOnce() -> TestOutcome) ->
     if !gate.passed {
         let mut item = gate_missing(gate, GateKind::Code);
         if gate.fixing.is_some() {
-            item.push_str(
-                "; if its result has arrived, run `workflow-state pipeline fixed`, else resume it with the findings",
-            );
+            item.push_str(&format!(
+                "; if its result has arrived, run `workflow-state pipeline fixed --feature {feature}`, else resume it with the findings"
+            ));
         }
         open.push(item);
     }

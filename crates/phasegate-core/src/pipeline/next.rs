@@ -203,7 +203,7 @@ fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Ve
 }
 
 /// What `pipeline review` and `final-gate` print after recording.
-pub fn after_review(kind: GateKind, decision: GateDecision) -> String {
+pub fn after_review(kind: GateKind, decision: GateDecision, feature: &str) -> String {
     match decision {
         GateDecision::Next { stage: Stage::Final } => "Approved. Next: the final gate.".into(),
         GateDecision::Next { stage } => format!("Approved. Next: the {stage} review."),
@@ -212,7 +212,7 @@ pub fn after_review(kind: GateKind, decision: GateDecision) -> String {
             GateKind::Code => "All reviews approved: the code gate passed. Next: make the tests pass and end with the completion promise.".into(),
         },
         GateDecision::Fix => format!(
-            "Changes needed: resume the {} with the findings and fix them (accept all feedback, fix root causes). No review starts until you run `workflow-state pipeline fixed` after its result arrived; then review again from the sonnet reviewer.",
+            "Changes needed: resume the {} with the findings and fix them (accept all feedback, fix root causes). No review starts until you run `workflow-state pipeline fixed --feature {feature}` after its result arrived; then review again from the sonnet reviewer.",
             kind.worker()
         ),
         GateDecision::Clarify => {

@@ -36,7 +36,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{InvalidInput, OpResult};
 
 /// The user's routing table (an unreadable file is reported and the
 /// defaults apply).
@@ -80,7 +80,7 @@ pub fn emit(
 pub fn emit_all(project: &Project, env: &Env, new: Vec<NewEvent<'_>>) -> OpResult<Vec<Event>> {
     let mut typed = Vec::with_capacity(new.len());
     for n in new {
-        let t = EventType::parse(n.event_type).map_err(|e| OpError::Invalid(e.to_string()))?;
+        let t = EventType::parse(n.event_type).invalid_input()?;
         typed.push((t, n));
     }
     let _lock = project.events_lock(env.lock_timeout)?;
@@ -476,9 +476,7 @@ pub fn emit_by_hand(
     let project = crate::session::project(env)?;
     let payload = match payload {
         None => Value::Null,
-        Some(text) => {
-            serde_json::from_str(text).map_err(|e| OpError::Invalid(format!("--payload is not JSON: {e}")))?
-        }
+        Some(text) => serde_json::from_str(text).invalid("--payload is not JSON")?,
     };
     emit(&project, env, event_type, feature, task, payload)
 }

@@ -16,7 +16,7 @@ use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
 
 /// The handoff brief's file, beside the feature's artifacts.
@@ -61,9 +61,7 @@ fn read(feature: &Feature) -> OpResult<Option<IdeationState>> {
     fs::confine(feature.root(), &path)?;
     match fs::read_optional(&path)? {
         None => Ok(None),
-        Some(text) => {
-            IdeationState::parse(&text).map(Some).map_err(|e| OpError::Invalid(format!("{}: {e}", path.display())))
-        }
+        Some(text) => IdeationState::parse(&text).map(Some).invalid(path.display().to_string()),
     }
 }
 
@@ -71,7 +69,7 @@ fn invalid(e: IdeationError) -> OpError {
     match e {
         IdeationError::NotComplete { phase, missing } => Refusal::IdeationNotComplete { phase, missing }.into(),
         IdeationError::EmptyIdea | IdeationError::EmptySummary(_) | IdeationError::Confidence(_) => {
-            OpError::Invalid(e.to_string())
+            OpError::Core(Box::new(e))
         }
     }
 }

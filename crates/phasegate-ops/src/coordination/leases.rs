@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use super::events;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 
 /// A request decided and carried out.
 #[derive(Debug, Clone)]
@@ -73,7 +73,7 @@ pub fn acquire(
     };
     let owner_record = held.as_ref().and_then(|l| project.session(&l.holder).ok().flatten());
     let owner = held.as_ref().map(|lease| Owner { lease, session: owner_record.as_ref() });
-    let decision = decide_request(&request, owner, case, env.now).map_err(|e| OpError::Invalid(e.to_string()))?;
+    let decision = decide_request(&request, owner, case, env.now).invalid_input()?;
     match &decision {
         LeaseDecision::Grant { lease, expired, .. } => {
             if held.as_ref() != Some(lease) {
@@ -347,5 +347,5 @@ fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
         phasegate_store::locate::locate(&abs).map(|r| r.current_root).unwrap_or_else(|| project.root().to_owned());
     LeasePath::within(&abs.display().to_string(), &root.display().to_string(), PathCase::native())
         .or_else(|_| LeasePath::parse(raw))
-        .map_err(|e| OpError::Invalid(e.to_string()))
+        .invalid_input()
 }

@@ -19,7 +19,7 @@ use phasegate_store::knowledge::{BadItem, IndexDir, IndexFault, Manifest, Stored
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
 
 /// The items of one working tree, as read.
@@ -205,7 +205,7 @@ pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[Stri
     let rel_pattern = match path {
         Some(p) => {
             let rel = relative(&root, &absolute(&env.cwd, p))?;
-            let pattern = knowledge::pattern_for(&rel).map_err(|e| OpError::Invalid(format!("{p}: {e}")))?;
+            let pattern = knowledge::pattern_for(&rel).invalid(format!("{p}"))?;
             Some((rel, pattern))
         }
         None => None,
@@ -294,12 +294,12 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     let root = tree_root(&project, &env.cwd);
     let file_pattern = match (&input.pattern, &input.path) {
         (Some(p), _) => {
-            knowledge::validate_pattern(p).map_err(|e| OpError::Invalid(format!("--pattern {p}: {e}")))?;
+            knowledge::validate_pattern(p).invalid(format!("--pattern {p}"))?;
             Some(p.clone())
         }
         (None, Some(path)) => {
             let rel = relative(&root, &absolute(&env.cwd, path))?;
-            Some(knowledge::pattern_for(&rel).map_err(|e| OpError::Invalid(format!("--path {path}: {e}")))?)
+            Some(knowledge::pattern_for(&rel).invalid(format!("--path {path}"))?)
         }
         (None, None) => None,
     };
@@ -350,8 +350,7 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     let _lock = project.knowledge_lock(env.lock_timeout)?;
     let loaded = load(&project, &root)?;
     loaded.ensure_readable()?;
-    let recording = knowledge::record(&loaded.plain(), admitted, env.now)
-        .map_err(|e| OpError::Invalid(format!("the lesson cannot be recorded: {e}")))?;
+    let recording = knowledge::record(&loaded.plain(), admitted, env.now).invalid("the lesson cannot be recorded")?;
     let (decision, id, replaced) = match &recording.decision {
         RecordDecision::Create { new } => ("created", new.clone(), None),
         RecordDecision::Reinforce { existing } => ("reinforced", existing.clone(), None),
@@ -436,7 +435,7 @@ pub fn reinforce(env: &Env, id: &str, how: Reinforcement) -> OpResult<Shown> {
 pub fn answer(item: &KnowledgeItem, outcome: InjectionOutcome, now: DateTime<Utc>) -> OpResult<KnowledgeItem> {
     let answered = u64::from(item.prevented) + u64::from(item.not_helped);
     let base = if answered >= u64::from(item.injected) { knowledge::injected(item, now) } else { item.clone() };
-    knowledge::outcome(&base, outcome, now).map_err(|e| OpError::Invalid(e.to_string()))
+    knowledge::outcome(&base, outcome, now).invalid_input()
 }
 
 /// Retires an item: superseded by another, or obsolete for a reason.
@@ -464,7 +463,7 @@ pub fn supersede(env: &Env, id: &str, by: Option<&str>, reason: Option<&str>) ->
                 );
             }
         }
-        knowledge::retire(item, retirement.clone(), now).map_err(|e| OpError::Invalid(e.to_string()))
+        knowledge::retire(item, retirement.clone(), now).invalid_input()
     })
 }
 
@@ -475,7 +474,7 @@ fn change_one(
     operation: &str,
     change: impl FnOnce(&KnowledgeItem, &[StoredItem], DateTime<Utc>) -> OpResult<KnowledgeItem>,
 ) -> OpResult<Shown> {
-    knowledge::validate_id(id).map_err(|e| OpError::Invalid(e.to_string()))?;
+    knowledge::validate_id(id).invalid_input()?;
     let project = session::project(env)?;
     let root = tree_root(&project, &env.cwd);
     let _lock = project.knowledge_lock(env.lock_timeout)?;
@@ -527,7 +526,7 @@ pub fn list(env: &Env, item_type: Option<KnowledgeType>, all: bool) -> OpResult<
 
 /// One item.
 pub fn show(env: &Env, id: &str) -> OpResult<Shown> {
-    knowledge::validate_id(id).map_err(|e| OpError::Invalid(e.to_string()))?;
+    knowledge::validate_id(id).invalid_input()?;
     let project = session::project(env)?;
     let loaded = load(&project, &tree_root(&project, &env.cwd))?;
     loaded.items.iter().find(|s| s.item.id == id).map(Shown::of).ok_or_else(|| {

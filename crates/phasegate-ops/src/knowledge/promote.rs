@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::base::{self, tree_root};
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
@@ -41,7 +41,7 @@ fn task_of(id: &str) -> String {
 
 /// Asks, waits, writes or declines (module doc).
 pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> OpResult<Promotion> {
-    knowledge::validate_id(id).map_err(|e| OpError::Invalid(e.to_string()))?;
+    knowledge::validate_id(id).invalid_input()?;
     let project = session::project(env)?;
     let root = tree_root(&project, &env.cwd);
     let loaded = base::load(&project, &root)?;
@@ -55,8 +55,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
     // Confined to the working tree it belongs to: a link out of it is refused.
     fs::confine(&root, &claude_path)?;
     let claude = fs::read_optional(&claude_path)?.unwrap_or_default();
-    let unmet =
-        knowledge::unmet(&item, &claude).map_err(|e| OpError::Invalid(format!("{}: {e}", claude_path.display())))?;
+    let unmet = knowledge::unmet(&item, &claude).invalid(claude_path.display().to_string())?;
     if !unmet.is_empty() {
         if unmet.contains(&Unmet::AlreadyThere) {
             return Ok(Promotion {
@@ -102,7 +101,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                 })
                 .to_string(),
             )
-            .map_err(|e| OpError::Invalid(e.to_string()))?;
+            .invalid_input()?;
             let asked = ask::ask_with(
                 env,
                 Some(feature.name()),
@@ -156,8 +155,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
 fn write(env: &Env, project: &Project, path: &std::path::Path, item: &knowledge::KnowledgeItem) -> OpResult<()> {
     let _lock = project.knowledge_lock(env.lock_timeout)?;
     let text = fs::read_optional(path)?.unwrap_or_default();
-    let changed =
-        knowledge::promote(&text, &[item]).map_err(|e| OpError::Invalid(format!("{}: {e}", path.display())))?;
+    let changed = knowledge::promote(&text, &[item]).invalid(path.display().to_string())?;
     fs::write_atomic(path, changed.as_bytes())?;
     Ok(())
 }

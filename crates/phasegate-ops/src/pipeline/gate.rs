@@ -20,7 +20,7 @@ use super::{action, load_run, resolve, version, with_run};
 use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 
 /// The shape every reviewer answers in (seed 001, Review outputs).
 const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
@@ -58,7 +58,12 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     let kind = gate_kind(&run)?;
     let gate = run.gate(kind);
     if let Some(f) = &gate.fixing {
-        return Err(GateError::FixInProgress { worker: kind.worker(), round: f.round }.into());
+        return Err(Refusal::FixInProgress {
+            worker: kind.worker(),
+            round: f.round,
+            feature: feature.name().to_owned(),
+        }
+        .into());
     }
     let stage = match gate.expected() {
         Some(s @ (Stage::Sonnet | Stage::Opus)) => s,
@@ -208,7 +213,12 @@ fn record(
             // The restarted round is saved: the next review starts it.
             guard.write_task(phasegate_core::pipeline::files::STATE_FILE, &run)?;
         }
-        return Err(e.into());
+        return Err(match e {
+            GateError::FixInProgress { worker, round } => {
+                Refusal::FixInProgress { worker, round, feature: feature.name().to_owned() }.into()
+            }
+            other => other.into(),
+        });
     }
     let loop_limit = limit(config, kind);
     let decision = run.gate_mut(kind).record(stage, review.status, &version, loop_limit, now)?;
@@ -243,7 +253,7 @@ fn record(
         round: gate.round,
         loops: gate.loops,
         loop_limit,
-        message: after_review(kind, decision),
+        message: after_review(kind, decision, feature.name()),
         state: run.state,
         next: action(&run, feature),
     })
@@ -291,7 +301,12 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let kind = gate_kind(&run)?;
     let gate = run.gate(kind);
     if let Some(f) = &gate.fixing {
-        return Err(GateError::FixInProgress { worker: kind.worker(), round: f.round }.into());
+        return Err(Refusal::FixInProgress {
+            worker: kind.worker(),
+            round: f.round,
+            feature: feature.name().to_owned(),
+        }
+        .into());
     }
     match gate.expected() {
         Some(Stage::Final) => {}
@@ -351,7 +366,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let dir = project.code_dir(&feature.load()?);
     let (prog, rest) = command.split_first().ok_or_else(|| OpError::Invalid("finalGate.command is empty".into()))?;
     let done = process::run(prog, rest, &dir, Some(&prompt), Duration::from_secs(settings.timeout_seconds))
-        .map_err(|e| OpError::Invalid(format!("cannot run the final gate `{prog}`: {e}")))?;
+        .invalid(format!("cannot run the final gate `{prog}`"))?;
     if done.timed_out || done.exit != Some(0) {
         let how = if done.timed_out {
             format!("timed out after {}s", settings.timeout_seconds)

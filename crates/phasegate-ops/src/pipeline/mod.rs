@@ -15,7 +15,7 @@ use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, git, process};
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{InvalidInput, OpError, OpResult};
 
 pub mod dry_run;
 pub mod files;
@@ -166,7 +166,7 @@ pub fn run_tests(project: &Project, feature: &Feature, config: &Config) -> OpRes
     let mut runs = Vec::new();
     for command in &plan.test_plan.commands {
         let f = process::run_shell(command, &dir, timeout)
-            .map_err(|e| OpError::Invalid(format!("cannot run `{command}` in {}: {e}", dir.display())))?;
+            .invalid(format!("cannot run `{command}` in {}", dir.display()))?;
         let failed = f.timed_out || f.exit != Some(0);
         runs.push(CommandRun {
             command: command.clone(),

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::{action, load_loop, loop_file, resolve, with_run};
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction, Taken};
 
 /// The run after a change, and its next action.
@@ -81,7 +81,7 @@ pub fn ask(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<Ask
         })
         .to_string(),
     )
-    .map_err(|e| OpError::Invalid(e.to_string()))?;
+    .invalid_input()?;
     let input = AskInput {
         request,
         task: Some(format!("pipeline:{}", pause.from)),

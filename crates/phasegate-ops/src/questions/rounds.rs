@@ -12,7 +12,7 @@ use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
@@ -262,7 +262,7 @@ pub fn ask(
             &serde_json::json!({ "type": "blocking", "text": pending.question, "context": pending.context })
                 .to_string(),
         )
-        .map_err(|e| OpError::Invalid(e.to_string()))?,
+        .invalid_input()?,
     };
     let name = feature.name().to_owned();
     let asked = ask::ask(

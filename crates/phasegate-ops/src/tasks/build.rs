@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::marks::{elapsed, limit, read, tick};
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpResult, Refusal};
 use crate::feature::review;
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
@@ -204,7 +204,7 @@ fn escalate(env: &Env, feature: &str, id: &str, title: &str, reason: &str, sessi
         })
         .to_string(),
     )
-    .map_err(|e| OpError::Invalid(e.to_string()))?;
+    .invalid_input()?;
     ask::ask(
         env,
         Some(feature),

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use super::marks;
 use crate::env::{self, Env};
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
@@ -397,7 +397,7 @@ fn escalate(
         })
         .to_string(),
     )
-    .map_err(|e| OpError::Invalid(e.to_string()))?;
+    .invalid_input()?;
     ask::ask(
         env,
         Some(feature),
