@@ -205,7 +205,7 @@ pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[Stri
     let rel_pattern = match path {
         Some(p) => {
             let rel = relative(&root, &absolute(&env.cwd, p))?;
-            let pattern = knowledge::pattern_for(&rel).invalid(format!("{p}"))?;
+            let pattern = knowledge::pattern_for(&rel).invalid(p.to_string())?;
             Some((rel, pattern))
         }
         None => None,
