@@ -121,7 +121,7 @@ fn read_input() -> (HookInput, Option<String>) {
     let text = String::from_utf8_lossy(&bytes);
     match HookInput::parse(&text) {
         Ok(input) => (input, None),
-        Err(e) => (HookInput::default(), Some(e)),
+        Err(e) => (HookInput::default(), Some(e.to_string())),
     }
 }
 

@@ -17,6 +17,15 @@ use serde_json::Value;
 
 use crate::env::Env;
 
+/// Hook input that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum HookInputError {
+    #[error("the hook input is not JSON ({0})")]
+    NotJson(#[source] serde_json::Error),
+    #[error("the hook input is not a JSON object")]
+    NotObject,
+}
+
 /// The fields of Claude Code's hook input that phasegate reads.
 #[derive(Debug, Default)]
 pub struct HookInput {
@@ -45,12 +54,12 @@ impl HookInput {
     /// absent rather than failing the whole input (another Claude Code
     /// version may add or change fields). Only text that is not a JSON
     /// object is an error.
-    pub fn parse(text: &str) -> Result<HookInput, String> {
+    pub fn parse(text: &str) -> Result<HookInput, HookInputError> {
         if text.trim().is_empty() {
             return Ok(HookInput::default());
         }
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("the hook input is not JSON ({e})"))?;
-        let Value::Object(obj) = value else { return Err("the hook input is not a JSON object".into()) };
+        let value: Value = serde_json::from_str(text).map_err(HookInputError::NotJson)?;
+        let Value::Object(obj) = value else { return Err(HookInputError::NotObject) };
         let string = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
         let background_tasks = obj
             .get("background_tasks")

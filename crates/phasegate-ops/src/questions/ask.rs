@@ -50,13 +50,47 @@ pub struct AskInput {
     pub round: Option<u32>,
 }
 
+/// Where a question went: the core's route, or nowhere since the binary
+/// knew the answer or the question waits already.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Went {
+    AskUser,
+    Suspend,
+    Queue,
+    /// A preference or an earlier answer answered it.
+    Answered,
+    /// The same question waits for its answer already.
+    AlreadyAsked,
+}
+
+impl From<Route> for Went {
+    fn from(r: Route) -> Went {
+        match r {
+            Route::AskUser => Went::AskUser,
+            Route::Suspend => Went::Suspend,
+            Route::Queue => Went::Queue,
+        }
+    }
+}
+
+impl std::fmt::Display for Went {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Went::AskUser => "ask-user",
+            Went::Suspend => "suspend",
+            Went::Queue => "queue",
+            Went::Answered => "answered",
+            Went::AlreadyAsked => "already-asked",
+        })
+    }
+}
+
 /// What `question ask` prints: where the question went and what to do now.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Asked {
-    /// `ask-user`, `suspend`, `queue`, or `answered` (the binary answered
-    /// it: a preference or an earlier answer) or `already-asked`.
-    pub route: &'static str,
+    pub route: Went,
     pub id: Option<String>,
     pub feature: String,
     pub file: Option<String>,
@@ -91,7 +125,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     let (stored, _) = project.questions()?;
     let known: Vec<Question> = stored.iter().filter(|s| s.question.slug == slug).map(|s| s.question.clone()).collect();
     let prefs = project.preferences()?;
-    let base = |route: &'static str, id: Option<String>, message: String| Asked {
+    let base = |route: Went, id: Option<String>, message: String| Asked {
         route,
         id,
         feature: slug.clone(),
@@ -105,18 +139,22 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
         Some(Skip::Preference { tag, answer }) => {
             return Ok(Asked {
                 answer: Some(answer.clone()),
-                ..base("answered", None, format!("A stored preference ({tag}) answers it: {answer}. Go on with it."))
+                ..base(
+                    Went::Answered,
+                    None,
+                    format!("A stored preference ({tag}) answers it: {answer}. Go on with it."),
+                )
             });
         }
         Some(Skip::AlreadyAnswered { id, answer }) => {
             return Ok(Asked {
                 answer: Some(answer.clone()),
-                ..base("answered", Some(id.clone()), format!("{id} asked this before and was answered: {answer}."))
+                ..base(Went::Answered, Some(id.clone()), format!("{id} asked this before and was answered: {answer}."))
             });
         }
         Some(Skip::AlreadyAsked { id }) => {
             return Ok(base(
-                "already-asked",
+                Went::AlreadyAsked,
                 Some(id.clone()),
                 format!("{id} asks this already and waits for an answer; do not ask again."),
             ));
@@ -165,7 +203,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
             file,
             ask_user_question: Some(q.ask_user_question()),
             ..base(
-                "ask-user",
+                Went::AskUser,
                 Some(id.clone()),
                 format!(
                     "Ask the user now with the AskUserQuestion tool (input below), then record the reply: `workflow-state question answer {id} \"<answer>\"`."
@@ -175,7 +213,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
         Route::Suspend => Asked {
             file,
             ..base(
-                "suspend",
+                Went::Suspend,
                 Some(id.clone()),
                 format!(
                     "{slug} is suspended until {id} is answered. Stop working on it and move on to other work. {}",
@@ -187,7 +225,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
             file,
             proceed_with: q.default_option.clone(),
             ..base(
-                "queue",
+                Went::Queue,
                 Some(id.clone()),
                 format!(
                     "Queued as {id}; go on with \"{}\" meanwhile (it applies if nobody answers). {}",

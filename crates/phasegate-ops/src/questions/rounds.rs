@@ -281,7 +281,7 @@ pub fn ask(
     let mut file = guard.feature().read_rounds()?;
     if let Some(l) = file.phases.get_mut(&phase) {
         match (asked.route, &asked.answer) {
-            ("answered", Some(a)) => {
+            (crate::questions::ask::Went::Answered, Some(a)) => {
                 l.answer(phase, a, AnsweredBy::Preference, env.now).map_err(rounds_err)?;
             }
             _ => {

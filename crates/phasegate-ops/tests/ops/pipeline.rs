@@ -255,7 +255,7 @@ fn a_pipeline_suspended_on_a_question_lets_its_session_stop() {
         AskInput { request, task: None, item_type: ItemType::Feature, session: Interaction::Interactive, round: None },
     )
     .unwrap();
-    assert_eq!(asked.route, "suspend", "a pipeline runs unattended");
+    assert_eq!(asked.route.to_string().as_str(), "suspend", "a pipeline runs unattended");
     let message = allowed(stop_of(&t, S, "waiting", false));
     assert!(message.contains("is suspended until question") && message.contains(&f), "{message}");
     assert_eq!(loop_state(&t, &f)["iteration"], 0);

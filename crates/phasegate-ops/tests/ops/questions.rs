@@ -59,7 +59,7 @@ fn an_interactive_session_asks_the_user_now() {
     let t = Repo::new();
     let f = t.feature("x", Mode::Standard);
     let a = ask_as(&t, &f, blocking("Which database?"), Interaction::Interactive).unwrap();
-    assert_eq!((a.route, a.id.as_deref()), ("ask-user", Some("001-x.1")));
+    assert_eq!((a.route.to_string().as_str(), a.id.as_deref()), ("ask-user", Some("001-x.1")));
     assert_eq!(a.ask_user_question.unwrap()["questions"][0]["question"], "Which database?");
     assert!(t.exists(".claude/questions/001-x.1.json"));
     assert!(!t.exists(".claude/suspended/001-x.json"), "nothing is suspended");
@@ -71,7 +71,7 @@ fn a_headless_blocking_question_suspends_the_feature_one_question_at_a_time() {
     let t = Repo::new();
     let f = t.feature("x", Mode::Standard);
     let a = headless(&t, &f, blocking("Which database?"));
-    assert_eq!((a.route, a.id.as_deref()), ("suspend", Some("001-x.1")));
+    assert_eq!((a.route.to_string().as_str(), a.id.as_deref()), ("suspend", Some("001-x.1")));
     let marker = t.json(".claude/suspended/001-x.json");
     assert_eq!(
         (marker["question"].as_str(), marker["suspended_at"].as_str()),
@@ -80,7 +80,7 @@ fn a_headless_blocking_question_suspends_the_feature_one_question_at_a_time() {
     let r = refusal(phase_start(&t, &f));
     assert!(matches!(&r, Refusal::Suspended { id, .. } if id == "001-x.1"), "{r:?}");
     // The same question again is not asked twice; another one is refused.
-    assert_eq!(headless(&t, &f, blocking("which database")).route, "already-asked");
+    assert_eq!(headless(&t, &f, blocking("which database")).route.to_string(), "already-asked");
     let r = refusal(ask_as(&t, &f, blocking("Which port?"), Interaction::Headless));
     assert!(matches!(r, Refusal::AlreadySuspended { .. }), "{r:?}");
 }
@@ -90,7 +90,7 @@ fn a_headless_non_blocking_question_is_queued_and_work_goes_on_with_its_default(
     let t = Repo::new();
     let f = t.feature("x", Mode::Standard);
     let a = headless(&t, &f, clarifying("Which format?", 30));
-    assert_eq!((a.route, a.proceed_with.as_deref()), ("queue", Some("A")));
+    assert_eq!((a.route.to_string().as_str(), a.proceed_with.as_deref()), ("queue", Some("A")));
     assert!(t.exists(".claude/questions/001-x.1.json"));
     assert!(!t.exists(".claude/suspended/001-x.json"));
     phase_start(&t, &f).unwrap();
@@ -101,8 +101,14 @@ fn routing_park_never_asks_in_the_session() {
     let t = Repo::new();
     t.write(".phasegate/questions.config.json", r#"{"routing": "park"}"#);
     let f = t.feature("x", Mode::Standard);
-    assert_eq!(ask_as(&t, &f, clarifying("Which format?", 30), Interaction::Interactive).unwrap().route, "queue");
-    assert_eq!(ask_as(&t, &f, blocking("Which database?"), Interaction::Interactive).unwrap().route, "suspend");
+    assert_eq!(
+        ask_as(&t, &f, clarifying("Which format?", 30), Interaction::Interactive).unwrap().route.to_string(),
+        "queue"
+    );
+    assert_eq!(
+        ask_as(&t, &f, blocking("Which database?"), Interaction::Interactive).unwrap().route.to_string(),
+        "suspend"
+    );
 }
 
 #[test]
@@ -111,7 +117,10 @@ fn a_pipeline_asks_as_a_headless_session_whatever_the_session_is() {
     let f = phasegate_ops::feature::lifecycle::create(&t.env(), "auth", Mode::Standard, Workflow::Pipeline, false)
         .unwrap()
         .name;
-    assert_eq!(ask_as(&t, &f, blocking("Which database?"), Interaction::Interactive).unwrap().route, "suspend");
+    assert_eq!(
+        ask_as(&t, &f, blocking("Which database?"), Interaction::Interactive).unwrap().route.to_string(),
+        "suspend"
+    );
 }
 
 #[test]
@@ -330,7 +339,7 @@ fn a_persons_answer_to_a_preference_question_answers_the_next_one_without_asking
     let pref = |text: &str| {
         request(json!({"type": "preference", "text": text, "defaultOption": "spaces", "tags": ["indent-style"]}))
     };
-    assert_eq!(headless(&t, &f, pref("Tabs or spaces?")).route, "queue");
+    assert_eq!(headless(&t, &f, pref("Tabs or spaces?")).route.to_string(), "queue");
     t.clock.advance(2);
     let a = ask::answer(&t.env(), "001-x.1", "tabs", None, Source::Cli).unwrap();
     assert!(a.remembered);
@@ -340,7 +349,7 @@ fn a_persons_answer_to_a_preference_question_answers_the_next_one_without_asking
         (Some("tabs"), Some(stamp(2).as_str()))
     );
     let again = headless(&t, &g, pref("How should the new module be indented?"));
-    assert_eq!((again.route, again.answer.as_deref(), again.id), ("answered", Some("tabs"), None));
+    assert_eq!((again.route.to_string().as_str(), again.answer.as_deref(), again.id), ("answered", Some("tabs"), None));
     assert!(!t.exists(".claude/questions/002-y.1.json"), "not asked");
 }
 
@@ -357,5 +366,5 @@ fn a_preference_questions_expired_default_teaches_no_preference() {
     assert_eq!(phase_start(&t, &f).unwrap().answers[0].answer, "spaces");
     assert!(!t.exists(".phasegate/preferences.json"));
     let g = t.feature("y", Mode::Standard);
-    assert_eq!(headless(&t, &g, pref).route, "queue", "asked again: nobody chose");
+    assert_eq!(headless(&t, &g, pref).route.to_string(), "queue", "asked again: nobody chose");
 }

@@ -81,7 +81,7 @@ fn recording_a_review_that_was_not_asked_names_the_real_command() {
 fn a_second_escalation_in_one_build_is_asked() {
     let (t, f) = setup();
     let first = build::fail(&t.env(), None, "T1", Some("weird"), None, false, Interaction::Headless).unwrap();
-    assert_eq!(first.escalation.unwrap().route, "suspend");
+    assert_eq!(first.escalation.unwrap().route.to_string().as_str(), "suspend");
     ask::answer(&t.env(), &f, "Retry", None, Source::Cli).unwrap();
     marks::mark(&t.env(), None, "T1", MarkAction::Start, None).unwrap();
     let second = build::fail(&t.env(), None, "T1", Some("weird again"), None, false, Interaction::Headless);
@@ -89,7 +89,7 @@ fn a_second_escalation_in_one_build_is_asked() {
         !matches!(second, Err(OpError::Refused(Refusal::AnswerWaiting { .. }))),
         "the first answer was taken when T1 restarted: {second:?}"
     );
-    assert_eq!(second.unwrap().escalation.unwrap().route, "suspend");
+    assert_eq!(second.unwrap().escalation.unwrap().route.to_string().as_str(), "suspend");
 }
 
 /// Bug: the build's time limit counts from the first task start of the

@@ -80,7 +80,7 @@ fn a_persons_answer_is_taken_into_the_round_loop_by_the_next_prompt() {
     let (t, f) = setup();
     record(&t, &question("Which delimiter?"));
     let asked = rounds::ask(&t.env(), None, Phase::Specify, None, Interaction::Headless).unwrap();
-    assert_eq!((asked.route, asked.id.as_deref()), ("suspend", Some("001-x.1")));
+    assert_eq!((asked.route.to_string().as_str(), asked.id.as_deref()), ("suspend", Some("001-x.1")));
     assert_eq!(rounds_file(&t, &f)["phases"]["specify"]["qa"][0]["questionId"], "001-x.1");
     let r = refusal(rounds::prompt(&t.env(), None, Phase::Specify));
     assert!(matches!(r, Refusal::Suspended { .. }), "{r:?}");
@@ -117,7 +117,7 @@ fn a_non_blocking_round_question_takes_its_default_at_its_expiry() {
         "type": "clarifying", "text": "Which delimiter?", "defaultOption": "comma", "expiresAfterMinutes": 15
     }));
     let asked = rounds::ask(&t.env(), None, Phase::Specify, Some(q), Interaction::Headless).unwrap();
-    assert_eq!((asked.route, asked.proceed_with.as_deref()), ("queue", Some("comma")));
+    assert_eq!((asked.route.to_string().as_str(), asked.proceed_with.as_deref()), ("queue", Some("comma")));
     t.clock.set(14);
     assert!(matches!(
         rounds::prompt(&t.env(), None, Phase::Specify),

@@ -193,7 +193,7 @@ fn a_syntax_error_is_retried_twice_then_escalated_to_a_person() {
     let failed = fail(&t, "T1", SYNTAX);
     assert_eq!((failed.attempts, failed.decision.action), (3, BuildAction::Escalate));
     let asked = failed.escalation.expect("the user decides");
-    assert_eq!((asked.route, asked.id.as_deref()), ("suspend", Some("001-login.1")));
+    assert_eq!((asked.route.to_string().as_str(), asked.id.as_deref()), ("suspend", Some("001-login.1")));
     let n = next(&t);
     assert!(n.ready.reason.as_deref().is_some_and(|r| r.contains("suspended on 001-login.1")), "{n:?}");
     assert!(matches!(refusal(mark(&t, "T1", MarkAction::Start)), Refusal::Suspended { .. }));
@@ -358,7 +358,7 @@ fn the_review_cap_escalates_with_a_default_that_applies_after_its_timeout() {
     let out = reply(&t, "NEEDS REVISION\nthe password check is still missing");
     assert_eq!(out.recorded.decision, Some(Decision::CapReached));
     let asked = out.escalation.expect("a person decides");
-    assert_eq!((asked.route, asked.proceed_with.as_deref()), ("queue", Some("Skip")));
+    assert_eq!((asked.route.to_string().as_str(), asked.proceed_with.as_deref()), ("queue", Some("Skip")));
     let id = asked.id.unwrap();
     let q = t.json(&format!(".claude/questions/{id}.json"));
     assert_eq!((q["expiresAfterMinutes"].as_u64(), q["task_id"].as_str()), (Some(5), Some("T1")));

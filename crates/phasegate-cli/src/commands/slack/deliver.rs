@@ -1,7 +1,7 @@
 //! A question just asked goes to Slack at once, not at the next poll.
 
 use phasegate_ops::OpError;
-use phasegate_ops::questions::ask::Asked;
+use phasegate_ops::questions::ask::{Asked, Went};
 use phasegate_ops::questions::poll;
 
 use super::transport::{self, Patience, SlackMessenger};
@@ -12,7 +12,7 @@ use crate::Ctx;
 /// a Slack channel is configured.
 pub fn delivered(ctx: &Ctx<'_>, asked: &Asked) -> Result<serde_json::Value, OpError> {
     let mut shown = serde_json::to_value(asked).expect("outputs always serialise");
-    if let (Some(id), "suspend" | "queue") = (&asked.id, asked.route)
+    if let (Some(id), Went::Suspend | Went::Queue) = (&asked.id, asked.route)
         && let Some(slack) = deliver(ctx, id)?
     {
         shown["slack"] = slack;
