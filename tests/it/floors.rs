@@ -1,6 +1,6 @@
 //! The floors inside the crates (issue "Floors inside the crates"): no
-//! import cycle among the top-level modules of phasegate-ops or
-//! phasegate-core, and core's rule: a capability imports the kernel and the
+//! import cycle among the top-level modules of phasegate-ops, -core or
+//! -store, and core's rule: a capability imports the kernel and the
 //! capabilities listed before it, never one after it, and the kernel
 //! imports no capability. Read from the `crate::<module>` paths of the
 //! source, test modules left out.
@@ -72,7 +72,7 @@ fn src(krate: &str) -> std::path::PathBuf {
 }
 
 #[test]
-fn no_import_cycle_among_the_top_level_modules_of_ops_or_core() {
+fn no_import_cycle_among_the_top_level_modules_of_ops_core_or_store() {
     for krate in ["phasegate-ops", "phasegate-core", "phasegate-store"] {
         let g = imports(&src(krate));
         assert!(g.len() > 5, "{krate}: read no modules");

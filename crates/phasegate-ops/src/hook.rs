@@ -162,7 +162,7 @@ impl<'a> HookCtx<'a> {
         let raw = ["file_path", "notebook_path", "path"].iter().find_map(|k| input.get(*k).and_then(Value::as_str))?;
         let p = Path::new(raw);
         let abs = if p.is_absolute() { p.to_path_buf() } else { self.dir().join(p) };
-        Some(phasegate_store::leases::resolve_file(&abs))
+        Some(phasegate_store::coordination::leases::resolve_file(&abs))
     }
 
     /// The repository around the session's folder, found as [`Self::repo_of`] does.

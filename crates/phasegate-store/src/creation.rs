@@ -27,10 +27,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{IoContext, StoreError};
 use crate::failpoint;
+use crate::feature::index;
 use crate::feature::{Feature, render_meta};
 use crate::fs as sfs;
 use crate::git;
-use crate::index;
 use crate::lock::FileLock;
 use crate::project::{Project, WORKTREES_DIR};
 

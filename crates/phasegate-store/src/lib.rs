@@ -9,19 +9,16 @@
 #![allow(clippy::disallowed_methods)]
 
 pub mod agents;
-pub mod brief;
 pub mod commit;
+pub mod coordination;
 pub mod creation;
 pub mod error;
-pub mod events;
 pub mod failpoint;
 pub mod feature;
 pub mod fs;
 pub mod git;
-pub mod index;
 pub mod journal;
 pub mod knowledge;
-pub mod leases;
 pub mod locate;
 pub mod lock;
 pub mod logs;
@@ -29,7 +26,6 @@ pub mod pipeline;
 pub mod process;
 pub mod project;
 pub mod questions;
-pub mod sessions;
 
 pub use error::StoreError;
 pub use feature::{Feature, FeatureGuard};

@@ -9,9 +9,9 @@ use phasegate_core::slug;
 
 use crate::error::{IoContext, StoreError};
 use crate::feature::Feature;
+use crate::feature::index::{self, Stamp};
 use crate::fs as sfs;
 use crate::git::{self, RepoLayout};
-use crate::index::{self, Stamp};
 
 /// Where features live, relative to the project root.
 pub const FEATURES_DIR: &str = "docs/features";

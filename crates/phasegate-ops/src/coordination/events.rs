@@ -31,7 +31,7 @@ use phasegate_core::coordination::{
 use phasegate_core::feature::{Meta, Next, next_step};
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
-use phasegate_store::events::{Ack, Delivery, Pending};
+use phasegate_store::coordination::events::{Ack, Delivery, Pending};
 use serde::Serialize;
 use serde_json::Value;
 

@@ -114,7 +114,11 @@ impl Contributor for Coordination {
         let (Some(session), Some((project, _, _))) = (ctx.session(), fast(ctx, None)) else { return };
         if let Err(problem) = registry::ended(&project, &session, ctx.env.now, ctx.hook_env().lock_timeout) {
             // SessionEnd has no output: the problem goes where `status` reads it.
-            let line = phasegate_store::events::HookProblem { at: ctx.env.now, hook: "session-end".into(), problem };
+            let line = phasegate_store::coordination::events::HookProblem {
+                at: ctx.env.now,
+                hook: "session-end".into(),
+                problem,
+            };
             let _ = project.hook_problems().append(&[line], HOOK_LOCK_WAIT);
         }
     }
@@ -222,7 +226,7 @@ fn lease_vote(
         return Ok(LeaseVote::Quiet);
     };
     // A hard link to a leased file is that file.
-    let path = phasegate_store::leases::hard_linked_lease(project, file, &root).unwrap_or(path);
+    let path = phasegate_store::coordination::leases::hard_linked_lease(project, file, &root).unwrap_or(path);
     if path.as_str().split('/').next().is_some_and(|first| first.eq_ignore_ascii_case(".git")) {
         return Ok(LeaseVote::Quiet);
     }
@@ -276,7 +280,7 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
                 continue;
             }
             // The list is an index: the lease itself says who holds it now.
-            if let phasegate_store::leases::LeaseRead::Held(l) = project.read_lease(path, case)
+            if let phasegate_store::coordination::leases::LeaseRead::Held(l) = project.read_lease(path, case)
                 && l.holder == *holder
             {
                 hit.push(l);

@@ -20,7 +20,7 @@ use phasegate_core::coordination::{
 };
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
-use phasegate_store::leases::{LeaseRead, Notice};
+use phasegate_store::coordination::leases::{LeaseRead, Notice};
 use serde::Serialize;
 
 use super::events;

@@ -24,7 +24,11 @@ pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -
     let layout = phasegate_store::locate::locate(&input.dir(env))?;
     let project = phasegate_store::Project::from_layout(layout);
     let log = project.hook_problems();
-    let line = phasegate_store::events::HookProblem { at: env.now, hook: hook.to_owned(), problem: problem.to_owned() };
+    let line = phasegate_store::coordination::events::HookProblem {
+        at: env.now,
+        hook: hook.to_owned(),
+        problem: problem.to_owned(),
+    };
     log.append(&[line], std::time::Duration::from_secs(2)).ok()?;
     Some(log.path)
 }

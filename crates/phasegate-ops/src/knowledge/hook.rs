@@ -23,8 +23,8 @@ use phasegate_core::brief::{BriefKind, CONTEXT_CONFIG_PATH, ContextConfig, JustI
 use phasegate_core::knowledge::IndexEntry;
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
-use phasegate_store::brief::{GivenItem, add_given, given_path, read_given};
 use phasegate_store::git::RepoLayout;
+use phasegate_store::knowledge::given::{GivenItem, add_given, given_path, read_given};
 use phasegate_store::knowledge::{IndexDir, IndexFault, KNOWLEDGE_DIR, index_dir};
 use phasegate_store::locate::locate;
 use serde_json::Value;

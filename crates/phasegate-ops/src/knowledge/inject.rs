@@ -21,7 +21,7 @@ use std::path::Path;
 
 use phasegate_core::knowledge::{self, IndexEntry, MAX_GOTCHAS, MAX_ITEM_BYTES};
 use phasegate_store::Project;
-use phasegate_store::brief::{GivenItem, add_given};
+use phasegate_store::knowledge::given::{GivenItem, add_given};
 use phasegate_store::knowledge::{IndexDir, IndexFault};
 
 use crate::env::Env;
@@ -350,5 +350,5 @@ pub fn remember_for_session(env: &Env, runtime: &Path, given: &BTreeMap<String, 
         .iter()
         .flat_map(|(task, ids)| ids.iter().map(move |id| GivenItem { id: id.clone(), for_: task.clone(), at: env.now }))
         .collect();
-    let _ = add_given(&phasegate_store::brief::given_path(runtime, &session), &items);
+    let _ = add_given(&phasegate_store::knowledge::given::given_path(runtime, &session), &items);
 }

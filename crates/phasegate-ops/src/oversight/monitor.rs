@@ -193,8 +193,9 @@ fn settle_cleared(project: &Project, env: &Env, report: &MonitorReport, facts: &
         }
         "conflict.detected" => match (text(e, "path"), text(e, "owner")) {
             (Some(path), Some(owner)) => LeasePath::parse(&path).is_ok_and(|p| match project.read_lease(&p, case) {
-                phasegate_store::leases::LeaseRead::Held(l) => l.holder.as_str() != owner,
-                phasegate_store::leases::LeaseRead::Free | phasegate_store::leases::LeaseRead::Unreadable(_) => true,
+                phasegate_store::coordination::leases::LeaseRead::Held(l) => l.holder.as_str() != owner,
+                phasegate_store::coordination::leases::LeaseRead::Free
+                | phasegate_store::coordination::leases::LeaseRead::Unreadable(_) => true,
             }),
             _ => false,
         },

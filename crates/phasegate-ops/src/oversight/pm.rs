@@ -27,7 +27,7 @@ use phasegate_core::coordination::{
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::session::SessionId;
 use phasegate_core::tasks::Mark;
-use phasegate_store::leases::Notice;
+use phasegate_store::coordination::leases::Notice;
 use phasegate_store::questions::question_change;
 use phasegate_store::{FileWrite, Project};
 

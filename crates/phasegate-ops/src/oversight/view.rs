@@ -229,7 +229,7 @@ pub fn summary(env: &Env) -> Option<String> {
 
 /// The hooks' problems of the last day that reached nobody, in one line.
 fn hook_problems(project: &phasegate_store::Project, env: &Env) -> Option<String> {
-    let log = project.hook_problems().read::<phasegate_store::events::HookProblem>().ok()?;
+    let log = project.hook_problems().read::<phasegate_store::coordination::events::HookProblem>().ok()?;
     let recent: Vec<_> = log.records.iter().filter(|p| env.now - p.at < TimeDelta::hours(24)).collect();
     let last = recent.last()?;
     Some(format!(

@@ -240,7 +240,7 @@ pub fn commit_completion(
     let mut changes = vec![guard.task_change(STATE_FILE, run)];
     changes.extend(completion_changes(guard, loop_state, now)?);
     guard.commit("pipeline complete", changes)?;
-    phasegate_store::index::note(&project.runtime_dir(), guard.feature().name(), false)?;
+    phasegate_store::feature::index::note(&project.runtime_dir(), guard.feature().name(), false)?;
     crate::coordination::events::on_build_completed(project, guard.feature().name(), now);
     if let Some(owner) = &run.owner
         && let Ok(id) = SessionId::parse(&owner.session_id)

@@ -59,7 +59,7 @@ fn project(t: &Repo) -> Project {
 fn holder(t: &Repo, rel: &str) -> Option<String> {
     let path = phasegate_core::coordination::LeasePath::parse(rel).unwrap();
     match project(t).read_lease(&path, PathCase::native()) {
-        phasegate_store::leases::LeaseRead::Held(l) => Some(l.holder.to_string()),
+        phasegate_store::coordination::leases::LeaseRead::Held(l) => Some(l.holder.to_string()),
         _ => None,
     }
 }

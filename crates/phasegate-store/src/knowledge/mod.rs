@@ -9,6 +9,7 @@
 //! index (named after its root); see [`index`] for its files and when it is
 //! fresh.
 
+pub mod given;
 mod index;
 
 use std::path::{Path, PathBuf};

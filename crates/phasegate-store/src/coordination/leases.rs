@@ -24,11 +24,11 @@ use phasegate_core::coordination::{Lease, LeasePath, PathCase, Wait};
 use phasegate_core::session::SessionId;
 use serde::{Deserialize, Serialize};
 
+use crate::coordination::sessions::BadRecord;
 use crate::error::{IoContext, StoreError};
 use crate::fs;
 use crate::lock::FileLock;
 use crate::project::Project;
-use crate::sessions::BadRecord;
 
 /// What is on record for one path.
 #[derive(Debug, Clone, PartialEq, Eq)]

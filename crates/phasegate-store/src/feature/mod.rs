@@ -2,6 +2,8 @@
 //! and the lock that serialises its writers. Writes that span several files
 //! go through the feature's journal (see [`crate::journal`]).
 
+pub mod index;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -12,7 +14,6 @@ use phasegate_core::{Artifact, ArtifactSet, Status};
 
 use crate::error::StoreError;
 use crate::fs;
-use crate::index;
 use crate::journal::{self, FileWrite, JournalFile};
 use crate::lock::FileLock;
 
