@@ -82,21 +82,57 @@ fn no_import_cycle_among_the_top_level_modules_of_ops_core_or_store() {
     }
 }
 
-#[test]
-fn core_capabilities_import_only_the_kernel_and_those_listed_before_them() {
-    let order = ["feature", "questions", "tasks", "pipeline", "knowledge", "coordination"];
-    let g = imports(&src("phasegate-core"));
+/// What breaks "a capability imports the kernel and the capabilities listed
+/// before it, never one after it, and the kernel imports no capability".
+fn out_of_order(krate: &str, order: &[&str]) -> Vec<String> {
+    let g = imports(&src(krate));
     let mut bad = Vec::new();
     for (module, used) in &g {
         let mine = order.iter().position(|c| c == module);
         for u in used {
             let theirs = order.iter().position(|c| c == u);
             match (mine, theirs) {
-                (None, Some(_)) => bad.push(format!("the kernel's {module} imports the capability {u}")),
-                (Some(m), Some(t)) if t > m => bad.push(format!("{module} imports {u}, listed after it")),
+                (None, Some(_)) => bad.push(format!("{krate}: the kernel's {module} imports the capability {u}")),
+                (Some(m), Some(t)) if t > m => bad.push(format!("{krate}: {module} imports {u}, listed after it")),
                 _ => {}
             }
         }
     }
+    bad
+}
+
+#[test]
+fn core_capabilities_import_only_the_kernel_and_those_listed_before_them() {
+    let bad =
+        out_of_order("phasegate-core", &["feature", "questions", "tasks", "pipeline", "knowledge", "coordination"]);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The ops' floors, as CONTRIBUTING.md draws them: the kernel (env, error,
+/// hook, session, commit, generate, install), then coordination and
+/// questions, what the knowledge base and briefs build on them, the feature
+/// workflow, the two ways of running its work, what looks back over it, and
+/// the hook registry that folds them all.
+#[test]
+fn ops_capabilities_import_only_the_kernel_and_those_listed_before_them() {
+    let order = [
+        "coordination",
+        "questions",
+        "knowledge",
+        "brief",
+        "feature",
+        "tasks",
+        "pipeline",
+        "retro",
+        "oversight",
+        "hooks",
+    ];
+    let bad = out_of_order("phasegate-ops", &order);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // Every top-level module is placed: in the kernel or in the order.
+    let kernel = ["env", "error", "hook", "session", "commit", "generate", "install"];
+    let g = imports(&src("phasegate-ops"));
+    let unplaced: Vec<&String> =
+        g.keys().filter(|m| !order.contains(&m.as_str()) && !kernel.contains(&m.as_str())).collect();
+    assert!(unplaced.is_empty(), "modules in no floor (add them to CONTRIBUTING.md and here): {unplaced:?}");
 }

@@ -3,10 +3,21 @@
 //! hook binary are thin front ends over this crate: they parse arguments or
 //! hook input, call an operation, and render what it returns.
 //!
-//! The folders mirror `phasegate-core`'s capabilities (`feature`,
-//! `questions`, `tasks`, `pipeline`); `session` resolves which project,
-//! feature and session an operation acts on; `hooks` folds each hook event
-//! over the capabilities that contribute to it.
+//! Floors, each importing only the kernel and the floors before it (the
+//! test `floors` in `tests/it` holds this; CONTRIBUTING.md says why):
+//!
+//! 1. the kernel: `env` (clock, directories), `error`, `session` (which
+//!    project, feature and session an operation acts on), `hook` (hook
+//!    input, the context and the `Contributor` trait), `commit`,
+//!    `generate`, `install`;
+//! 2. `coordination` (sessions, leases, waits, events), then `questions`;
+//! 3. `knowledge`, then `brief` (what a brief is given);
+//! 4. `feature` (phases, reviews, worktrees, finish);
+//! 5. `tasks` and `pipeline`, the two ways a feature's work runs;
+//! 6. `retro` and `oversight` (monitor, PM, status views), which look back
+//!    over the work;
+//! 7. `hooks`, the registry that folds every capability's contributor into
+//!    each hook event.
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
 
 pub mod brief;

@@ -14,6 +14,7 @@ use phasegate_core::state;
 use serde_json::Value;
 
 use super::{Contributor, HookCtx, HookInput, ToolVote};
+use crate::hook::WRITING_TOOLS;
 
 /// The state-file guard as a PreToolUse contributor.
 pub struct StateFiles;
@@ -28,9 +29,6 @@ impl Contributor for StateFiles {
         }
     }
 }
-
-/// The tools that write files by path.
-const WRITING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
 /// Why an edit is refused, and what to run instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
