@@ -181,7 +181,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
                         mark: t.mark.name(),
                         files,
                         attempts,
-                        self_corrected: done && (attempts > 1 || !failures.is_empty()),
+                        self_corrected: knowledge::is_gotcha_candidate(done, attempts, failures.len()),
                         failures,
                         review_cycles: cycle.map(|c| c.current_cycle),
                         review_outcome: cycle.and_then(|c| c.outcome).map(|o| o.name().to_owned()),

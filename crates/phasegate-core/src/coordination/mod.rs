@@ -26,29 +26,18 @@ mod waits;
 
 pub use crate::priority::Priority;
 pub use events::{
-    BadLine, DEFAULT_ROUTES, DefaultRoute, Event, EventPattern, EventType, EventTypeError, JsonLines,
-    ROUTING_CONFIG_PATH, Route, RouteOrigin, RouteTarget, RoutingConfig, Settled, Suggestion, parse_json_lines, route,
-    settled_by_feature, suggest,
+    Event, EventType, JsonLines, ROUTING_CONFIG_PATH, RouteTarget, RoutingConfig, Settled, Suggestion,
+    parse_json_lines, route, settled_by_feature, suggest,
 };
 pub use ideation::{
-    ArtifactType, COMPLETE_CONFIDENCE, Handoff, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError,
-    IdeationPhase, IdeationState, MIN_VALIDATIONS, NARROWING_CONFIDENCE, PhaseChange, Risk, Signals, SpecInput,
-    TransitionDecision, VALIDATION, evaluate_transition, phase_prompt,
+    ArtifactType, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError, IdeationPhase, IdeationState, Risk,
+    SpecInput, TransitionDecision, evaluate_transition,
 };
-pub use lease::{
-    DENY_SUGGESTION, Lease, LeaseDecision, LeaseLookupError, LeasePath, LeasePathError, LeaseReason, LeaseRequest,
-    Owner, PathCase, UNOWNED_REASON, decide_request,
-};
-pub use monitor::{
-    ALERT_QUIET_FOR, ActiveTask, Alert, AlertDetails, AlertType, CHECK_EVERY, DATABASE_STUCK_AFTER, MonitorInput,
-    MonitorReport, MonitorRun, STUCK_AFTER, SessionStatus, Severity, StuckTask, Suppressed, TESTS_STUCK_AFTER,
-    holds_something, monitor_due, run_monitor, stuck_threshold,
-};
+pub use lease::{Lease, LeaseDecision, LeasePath, LeaseReason, LeaseRequest, Owner, PathCase, decide_request};
+pub use monitor::{ActiveTask, Alert, AlertDetails, MonitorInput, MonitorReport, Severity, monitor_due, run_monitor};
 pub use pm::{
-    Assignment, CHECK_AGAIN_IN, ESCALATE_AFTER, EscalationOption, FollowUp, INTERRUPT_AFTER, INTERRUPT_REASON,
-    PmAction, PmDecision, Redistribution, Target, handle_conflict, handle_stuck_task, redistribute,
+    Assignment, CHECK_AGAIN_IN, EscalationOption, FollowUp, PmAction, PmDecision, Target, handle_conflict,
+    handle_stuck_task, redistribute,
 };
-pub use session::{
-    CLOCK_SKEW_TOLERANCE, DOWN_AFTER, Health, LifecycleError, Liveness, Presence, SessionRecord, SessionState, health,
-};
-pub use waits::{MAX_CYCLES, MAX_STEPS, Wait, WaitCycle, find_cycles};
+pub use session::{Health, Liveness, Presence, SessionRecord, SessionState};
+pub use waits::Wait;

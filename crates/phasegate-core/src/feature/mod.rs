@@ -15,15 +15,12 @@ mod verdict;
 
 pub use history::{HISTORY_FILE, HistoryEntry, append_history};
 pub use meta::{
-    Completion, LoopOutcome, META_FILE, Meta, MetaError, MetaParseError, OpenConcerns, PhaseRecord, PhaseState,
-    Position, StartKind, StartMode, Status, Step, Workflow, check_worktree, parse_meta,
+    Completion, META_FILE, Meta, MetaError, MetaParseError, PhaseRecord, PhaseState, Position, StartKind, StartMode,
+    Status, Step, Workflow, check_worktree, parse_meta,
 };
 pub use mode::Mode;
 pub use next_step::{Next, next_step};
-pub use phase::{Artifact, ArtifactSet, Phase, PhaseFacts, ReviewFocus};
-pub use reviewer::{BriefInput, CodeUnderReview, previous_artifact, review_brief};
+pub use phase::{Artifact, ArtifactSet, Phase};
+pub use reviewer::{BriefInput, CodeUnderReview, review_brief};
 pub use transition::{Validation, ValidationKind, validate, validate_status};
-pub use verdict::{
-    Issue, IssueCounts, ReviewVerdict, Severity, VERDICT_EXAMPLE, VERDICT_FILE, VerdictError, extract_json,
-    parse_verdict,
-};
+pub use verdict::{ReviewVerdict, VERDICT_FILE, extract_json, parse_verdict};

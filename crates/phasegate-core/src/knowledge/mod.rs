@@ -38,34 +38,26 @@ mod retro;
 mod retro_files;
 mod words;
 
-pub use admission::{Admitted, Lesson, MIN_CONTENT_WORDS, PLATITUDES, Refusal, SourceText, admit};
+pub use admission::{Lesson, Refusal, SourceText, admit};
 pub use bounds::{MAX_FLOW_NESTING, MAX_ITEM_BYTES};
-pub use claude_md::{
-    BLOCK_END, BLOCK_START, BlockError, PROMOTE_MIN_CONFIDENCE, PROMOTE_MIN_OCCURRENCES, UNIVERSAL_FEATURES, Unmet,
-    is_universal, promote, promoted_ids, should_update_claude_md, unmet,
-};
+pub use claude_md::{Unmet, promote, promoted_ids, should_update_claude_md, unmet};
 pub use index::{
-    INDEX_VERSION, IndexEntry, Indexed, KnowledgeIndex, MAX_INDEXED_CONTENT, Shard, build_id, build_index, fingerprint,
-    gotcha_shard_name, gotcha_shards_for, gotchas_from_shards, hex, lesson_of, patterns_from_shards, topic_shard_name,
+    INDEX_VERSION, IndexEntry, Indexed, KnowledgeIndex, Shard, build_id, build_index, fingerprint, gotcha_shard_name,
+    gotcha_shards_for, gotchas_from_shards, hex, lesson_of, patterns_from_shards, topic_shard_name,
 };
 pub use item::{
-    Evidence, InvalidId, KnowledgeItem, KnowledgeItemError, KnowledgeType, MAX_EXCERPT_CHARS, MAX_ID, excerpt,
-    file_name, new_id, valid_confidence, validate_id,
+    Evidence, KnowledgeItem, KnowledgeItemError, KnowledgeType, excerpt, file_name, valid_confidence, validate_id,
 };
 pub use lifecycle::{
-    DISCOVERY, InjectionOutcome, LifecycleError, MAX_EVIDENCE, NOT_HELPED_STEP, PREVENTED, Retirement, SEEN_TWICE,
-    injected, outcome, retire, seen_again, supersede_cycle, supersede_cycles,
+    DISCOVERY, InjectionOutcome, Retirement, injected, outcome, retire, seen_again, supersede_cycle, supersede_cycles,
 };
-pub use pattern::{
-    KINDS_BY_EXTENSION, MAX_PATTERN, PathError, PatternError, candidates, matches, pattern_for, validate_pattern,
-};
-pub use query::{GOTCHA_MIN_CONFIDENCE, MAX_GOTCHAS, PATTERN_MIN_CONFIDENCE, gotchas_for, patterns_for};
-pub use record::{ItemChange, RecordDecision, Recording, SIMILARITY, record, similar};
+pub use pattern::{pattern_for, validate_pattern};
+pub use query::MAX_GOTCHAS;
+pub use record::{RecordDecision, record, similar};
 pub use retro::{
-    DivergenceClass, DivergenceFacts, DivergenceKind, ENVIRONMENTAL, ERROR_TYPES, EndsBeforeStart, Metric, Metrics,
-    TaskFailure, TaskRun, Trend, classify_divergence, is_gotcha_candidate, metrics, should_record_gotcha, trend,
+    DivergenceFacts, DivergenceKind, ENVIRONMENTAL, Metric, Metrics, TaskFailure, TaskRun, classify_divergence,
+    is_gotcha_candidate, metrics, should_record_gotcha, trend,
 };
 pub use retro_files::{
-    ClassifiedDivergence, Judged, LessonOutcome, ProposedDivergence, ProposedGotcha, ProposedPattern, RETRO_FILE,
-    RetroRecord, RetroReply, TemplateChange, template_path,
+    ClassifiedDivergence, Judged, LessonOutcome, RETRO_FILE, RetroRecord, RetroReply, TemplateChange, template_path,
 };

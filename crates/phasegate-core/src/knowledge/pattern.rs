@@ -194,6 +194,7 @@ pub(crate) fn pattern_of(n: &Normal) -> String {
 /// (when it has a kind), `<folder>/*` (when it is in a folder), the path
 /// itself. Looking these up in an index finds every item whose pattern
 /// matches, without a scan.
+#[cfg(test)]
 pub fn candidates(path: &str) -> Result<Vec<String>, PathError> {
     Ok(candidates_of(&normalise(path)?))
 }
@@ -212,6 +213,7 @@ pub(crate) fn candidates_of(n: &Normal) -> Vec<String> {
 
 /// Whether `pattern` matches `path`. An invalid path or pattern matches
 /// nothing.
+#[cfg(test)]
 pub fn matches(pattern: &str, path: &str) -> bool {
     match normalise(path) {
         Ok(n) => matches_normal(pattern, &n),

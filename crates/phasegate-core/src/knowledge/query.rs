@@ -1,7 +1,9 @@
 //! The two queries of seed 004 §10.1, exactly: the gotchas for a file and
 //! an action (`get_gotchas_for_task`) and the patterns for topics
 //! (`get_patterns_for_domain`), over all items. The index answers the same
-//! gotcha query from a few shards (a test proves the two equal).
+//! gotcha query from a few shards, and phasegate asks the index: the
+//! queries over all items here are the reference a test proves the index
+//! equal to (built for tests only).
 //!
 //! Gotchas: not superseded; the item's file pattern matches the path or is
 //! unset (the seed compares with the path's one pattern; here every
@@ -23,6 +25,7 @@
 use std::cmp::Ordering;
 
 use super::item::{KnowledgeItem, KnowledgeType};
+#[cfg(test)]
 use super::pattern::{PathError, matches_normal, normalise, pattern_of};
 
 /// Seed 004 §10.1: gotchas are returned from `confidence >= 0.6`.
@@ -75,6 +78,7 @@ pub(crate) fn by_topic(t: KnowledgeType) -> bool {
 }
 
 /// Seed 004 §10.1 `get_gotchas_for_task` over all items.
+#[cfg(test)]
 pub fn gotchas_for<'a>(
     items: &'a [KnowledgeItem],
     path: &str,
@@ -99,6 +103,7 @@ pub fn gotchas_for<'a>(
 
 /// Seed 004 §10.1 `get_patterns_for_domain`: patterns and decisions for
 /// these topics.
+#[cfg(test)]
 pub fn patterns_for<'a>(items: &'a [KnowledgeItem], topics: &[&str]) -> Vec<&'a KnowledgeItem> {
     let mut found: Vec<&KnowledgeItem> = items
         .iter()

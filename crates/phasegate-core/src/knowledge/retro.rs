@@ -95,9 +95,6 @@ pub fn classify_divergence(kind: Option<DivergenceKind>, facts: DivergenceFacts)
     }
 }
 
-/// The error types a failed task is classified with.
-pub const ERROR_TYPES: [&str; 8] =
-    ["SYNTAX_ERROR", "MISSING_DEPENDENCY", "CONFLICT", "VALIDATION_FAILED", "NETWORK", "TIMEOUT", "RESOURCE", "OTHER"];
 /// Seed 004 §6.3: "No if: One-off environmental issue".
 pub const ENVIRONMENTAL: [&str; 3] = ["NETWORK", "TIMEOUT", "RESOURCE"];
 
@@ -108,7 +105,7 @@ pub struct TaskFailure<'a> {
     pub self_corrected: bool,
     /// A similar failure was seen before.
     pub seen_similar: bool,
-    /// One of [`ERROR_TYPES`].
+    /// One of `tasks::ErrorType`'s names.
     pub error_type: &'a str,
     pub reproducible: bool,
 }
@@ -140,10 +137,10 @@ pub struct TaskRun {
     pub gotchas: usize,
 }
 
-/// A task that failed and then passed on a retry: a candidate gotcha by
-/// itself (it self-corrected).
-pub fn is_gotcha_candidate(run: &TaskRun) -> bool {
-    run.completed && run.attempts > 1
+/// A task that failed and then passed (a retry, or a failure recorded
+/// before it was done): a candidate gotcha by itself (it self-corrected).
+pub fn is_gotcha_candidate(completed: bool, attempts: u32, failures: usize) -> bool {
+    completed && (attempts > 1 || failures > 0)
 }
 
 /// The seed's three metrics.
@@ -302,13 +299,23 @@ mod tests {
         ] {
             assert_eq!(should_record_gotcha(&failure), want, "{failure:?}");
         }
+        // The error types a failed task is classified with (tasks::ErrorType).
+        const ERROR_TYPES: [&str; 8] = [
+            "SYNTAX_ERROR",
+            "MISSING_DEPENDENCY",
+            "CONFLICT",
+            "VALIDATION_FAILED",
+            "NETWORK",
+            "TIMEOUT",
+            "RESOURCE",
+            "OTHER",
+        ];
         for e in ENVIRONMENTAL {
             assert!(ERROR_TYPES.contains(&e));
         }
-        let run = |completed, attempts| TaskRun { task: "T1".into(), completed, attempts, gotchas: 0 };
-        assert!(is_gotcha_candidate(&run(true, 2)), "failed, then passed on retry");
-        assert!(!is_gotcha_candidate(&run(true, 1)));
-        assert!(!is_gotcha_candidate(&run(false, 3)));
+        assert!(is_gotcha_candidate(true, 2, 0), "failed, then passed on retry");
+        assert!(!is_gotcha_candidate(true, 1, 0) && is_gotcha_candidate(true, 1, 1));
+        assert!(!is_gotcha_candidate(false, 3, 2));
     }
 
     #[test]

@@ -285,6 +285,7 @@ fn package_name(naming: Naming, name: &str) -> Option<String> {
 /// The seed's `classify_error`, from a task's validation output: the class
 /// with the strongest evidence (see the module's documentation), `Other`
 /// when no line speaks for any. [`classify_run`] without a command.
+#[cfg(test)]
 pub fn classify(output: &str) -> ErrorType {
     classify_run(None, output)
 }

@@ -8,21 +8,15 @@ mod config;
 mod list;
 mod review;
 
-pub use agents::{Frontmatter, PRIORITIES, Priority, RequestInput, frontmatter, priorities, review_request};
+pub use agents::{RequestInput, frontmatter, priorities, review_request};
 pub use build::{
     BuildAction, DEFAULT_TIME_LIMIT_MINUTES, ErrorType, FailureDecision, MAX_FAILED_TASKS, SYNTAX_RETRIES,
-    TRANSIENT_RETRIES, VALIDATION_RETRIES, classify, classify_run, decide_failure, should_continue,
+    TRANSIENT_RETRIES, VALIDATION_RETRIES, classify_run, decide_failure, should_continue,
 };
-pub use config::{
-    Build, DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, Escalation, IMPLEMENT_CONFIG_PATH, ImplementConfig,
-};
-pub use list::{
-    CONTEXT_BUDGET, Execution, Layer, Mark, Ready, Task, TaskList, TaskPhase, TaskWarning, TasksError, context_package,
-    layer, set_mark,
-};
+pub use config::{DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, IMPLEMENT_CONFIG_PATH, ImplementConfig};
+pub use list::{CONTEXT_BUDGET, Execution, Mark, Ready, Task, TaskList, TasksError, context_package, layer, set_mark};
 pub use review::{
-    ARCHITECT, BuildState, CommonIssue, CycleError, CycleRecorded, DEFAULT_MAX_CYCLES, ESCALATION_TIMEOUT_MINUTES,
-    FAILURE_RATE_SWITCH, FailureRate, GlobalPatterns, MIN_REVIEWS_FOR_RATE, PatternTracking, REVIEW_CYCLES_FILE,
-    ReviewCycles, ReviewerEntry, SAME_ISSUE_THRESHOLD, SELF_IMPLEMENTER, SPECIALISTS, SessionCycles, Switch, TaskCycle,
-    TaskFailureRecord, TaskReviewStatus, detect_status, read_reply, review_patterns, specialist, specialist_for,
+    BuildState, CycleError, CycleRecorded, DEFAULT_MAX_CYCLES, ESCALATION_TIMEOUT_MINUTES, FAILURE_RATE_SWITCH,
+    FailureRate, MIN_REVIEWS_FOR_RATE, REVIEW_CYCLES_FILE, ReviewCycles, SAME_ISSUE_THRESHOLD, SELF_IMPLEMENTER,
+    SessionCycles, TaskCycle, TaskFailureRecord, TaskReviewStatus,
 };
