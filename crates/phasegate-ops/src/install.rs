@@ -4,6 +4,7 @@
 //! when not; the common case costs a read of plugin.json and of 20 bytes of
 //! a binary.
 
+use crate::env;
 use std::path::Path;
 
 /// One line when the install itself is wrong, None when it is sound (the
@@ -14,7 +15,7 @@ use std::path::Path;
 pub fn install_problem(plugin_root: Option<&Path>, workflow_state: &Path) -> Option<String> {
     let reinstall =
         "reinstall the plugin (/plugin uninstall phasegate@phasegate, then /plugin install phasegate@phasegate)";
-    if let Some(why) = plugin_root.and_then(crate::env::version_mismatch) {
+    if let Some(why) = plugin_root.and_then(env::version_mismatch) {
         return Some(why);
     }
     let read = phasegate_store::fs::head(workflow_state, 20);

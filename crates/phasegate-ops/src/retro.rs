@@ -25,9 +25,14 @@ use phasegate_core::{Agent, Phase};
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
+use crate::brief;
+use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+use crate::feature::review;
 use crate::knowledge::base::{self, RecordInput};
+use crate::knowledge::inject;
+use crate::pipeline;
 use crate::session;
 
 /// The events a recorded retrospective settles for its feature: what they
@@ -148,8 +153,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
                     if task.is_some_and(|id| id != t.id) {
                         continue;
                     }
-                    let files: Vec<String> =
-                        t.files.iter().filter_map(|f| crate::knowledge::inject::clean_path(f)).collect();
+                    let files: Vec<String> = t.files.iter().filter_map(|f| inject::clean_path(f)).collect();
                     for f in &files {
                         if !planned.contains(f) {
                             planned.push(f.clone());
@@ -195,17 +199,17 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
             }
         }
         Workflow::Pipeline => {
-            let run = crate::pipeline::load_run(&feature).ok();
+            let run = pipeline::load_run(&feature).ok();
             base = base.or_else(|| run.as_ref().and_then(|r| r.code_base.clone()));
-            if let Ok(plan) = crate::pipeline::plan(&feature) {
+            if let Ok(plan) = pipeline::plan(&feature) {
                 for s in &plan.steps {
-                    if let Some(f) = crate::knowledge::inject::clean_path(&s.file)
+                    if let Some(f) = inject::clean_path(&s.file)
                         && !planned.contains(&f)
                     {
                         planned.push(f);
                     }
                 }
-                let l = crate::pipeline::load_loop(&feature).ok().flatten();
+                let l = pipeline::load_loop(&feature).ok().flatten();
                 pipeline = Some(PipelineFacts {
                     iterations: l.as_ref().map_or(0, |l| l.iteration),
                     max_iterations: l.as_ref().map_or(0, |l| l.max_iterations),
@@ -243,7 +247,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
         }
     }
     let changed: Vec<String> = match &base {
-        Some(b) => crate::feature::review::code_change(&project, &code_dir, b)
+        Some(b) => review::code_change(&project, &code_dir, b)
             .map(|c| c.files.into_iter().map(|f| f.path).collect())
             .unwrap_or_default(),
         None => Vec::new(),
@@ -446,8 +450,8 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
             Some(spec.display().to_string()),
         );
     }
-    let subject = crate::brief::Subject::feature(feature, Loading::Eager);
-    crate::brief::finish(project, brief, &subject).packed.text
+    let subject = brief::Subject::feature(feature, Loading::Eager);
+    brief::finish(project, brief, &subject).packed.text
 }
 
 fn list(v: &[String]) -> String {
@@ -651,7 +655,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     drop(guard);
     // The record is written; an event log that cannot be settled now only
     // means one more offer of a retrospective, said in the message.
-    let settled = crate::coordination::events::settle(&project, env, feature.name(), SETTLES);
+    let settled = events::settle(&project, env, feature.name(), SETTLES);
     let promotable = promotable(&project, &root);
     let created = record.lessons.iter().filter(|l| matches!(l.decision.as_str(), "created" | "superseded")).count();
     let reinforced = record.lessons.iter().filter(|l| l.decision == "reinforced").count();

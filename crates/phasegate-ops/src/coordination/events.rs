@@ -37,6 +37,7 @@ use serde_json::Value;
 
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult};
+use crate::session;
 
 /// The user's routing table (an unreadable file is reported and the
 /// defaults apply).
@@ -266,7 +267,7 @@ fn settled_by(why: Settled) -> String {
 /// Every event waiting to settle; with `session`, only the ones that
 /// session can act on. Reading it settles what expired or moved on.
 pub fn pending(env: &Env, session: Option<&str>) -> OpResult<PendingList> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     let (config, routing_problem) = routing(&project);
     let mut features = Features::new(&project);
     let d = {
@@ -391,7 +392,7 @@ pub struct Acked {
 
 /// Acknowledges events: they are no longer pending or offered.
 pub fn ack(env: &Env, ids: &[String]) -> OpResult<Acked> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     let by = env.session(None)?.map(|s| s.to_string()).unwrap_or_else(|| "user".to_owned());
     let _lock = project.events_lock(env.lock_timeout)?;
     let mut d = synced(&project)?;
@@ -473,7 +474,7 @@ pub fn emit_by_hand(
     task: Option<&str>,
     payload: Option<&str>,
 ) -> OpResult<Event> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     let payload = match payload {
         None => Value::Null,
         Some(text) => serde_json::from_str(text).invalid("--payload is not JSON")?,

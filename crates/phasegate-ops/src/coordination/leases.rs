@@ -26,6 +26,7 @@ use serde::Serialize;
 use super::events;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::session;
 
 /// A request decided and carried out.
 #[derive(Debug, Clone)]
@@ -297,7 +298,7 @@ pub fn task_settled(project: &Project, env: &Env, task: &str) {
 
 /// Takes a lease by hand (`workflow-state lease take`).
 pub fn take(env: &Env, raw: &str) -> OpResult<Acquired> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     let Some(session) = env.session(None)? else {
         return Err(OpError::Invalid(
             "a lease belongs to a Claude Code session: run this inside one (CLAUDE_CODE_SESSION_ID is not set)".into(),
@@ -312,7 +313,7 @@ pub fn take(env: &Env, raw: &str) -> OpResult<Acquired> {
 
 /// Releases a lease by hand: this session's, or another's with `--session`.
 pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<Vec<String>> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     let case = PathCase::native();
     let holder = match holder {
         Some(h) => super::registry::session_arg(&project, h)?,

@@ -14,7 +14,10 @@ use phasegate_core::coordination::{PathCase, Priority, SessionRecord, SessionSta
 use phasegate_core::session::SessionId;
 use phasegate_store::{Project, StoreError};
 
+use crate::env;
+use crate::error;
 use crate::error::{OpError, OpResult};
+use crate::session;
 
 /// What the caller should tell the session about its record.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,12 +235,8 @@ pub fn session_arg(project: &Project, given: &str) -> OpResult<SessionId> {
 }
 
 /// `sessions priority`: sets a session's priority (this one's by default).
-pub fn set_priority(
-    env: &crate::env::Env,
-    given: Option<&str>,
-    priority: Priority,
-) -> crate::error::OpResult<SessionRecord> {
-    let project = crate::session::project(env)?;
+pub fn set_priority(env: &env::Env, given: Option<&str>, priority: Priority) -> error::OpResult<SessionRecord> {
+    let project = session::project(env)?;
     let id = env.session(given)?.ok_or_else(|| {
         OpError::Invalid("whose priority? run it inside a Claude Code session or pass --session <id>".into())
     })?;

@@ -8,8 +8,10 @@ use phasegate_store::creation::Interrupted;
 use phasegate_store::{Feature, FileWrite};
 use serde::Serialize;
 
+use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+use crate::questions::ask;
 use crate::session;
 
 /// A new feature.
@@ -108,10 +110,10 @@ pub fn abandon(env: &Env, given: Option<&str>) -> OpResult<String> {
     let mut meta = guard.load()?;
     meta.abandon(env.now)?;
     // Its open questions are withdrawn with it, in the same change.
-    let withdrawn = crate::questions::ask::withdraw_open(&project, &guard, env)?;
+    let withdrawn = ask::withdraw_open(&project, &guard, env)?;
     guard.commit_with_meta("feature abandon", &meta, withdrawn)?;
     drop(guard);
-    crate::coordination::events::on_feature_ended(&project, env, feature.name(), true);
+    events::on_feature_ended(&project, env, feature.name(), true);
     Ok(feature.name().to_owned())
 }
 
@@ -169,11 +171,11 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     for path in scratch_files(&feature)? {
         others.push(FileWrite::remove(&path));
     }
-    others.extend(crate::questions::ask::withdraw_open(&project, &guard, env)?);
+    others.extend(ask::withdraw_open(&project, &guard, env)?);
     guard.commit_with_meta("finish", &meta, others)?;
     drop(guard);
-    crate::coordination::events::on_feature_ended(&project, env, feature.name(), false);
-    crate::coordination::events::on_finished(&project, env, feature.name());
+    events::on_feature_ended(&project, env, feature.name(), false);
+    events::on_finished(&project, env, feature.name());
     let rel = |p: &std::path::Path| phasegate_store::fs::relative(p, project.root()).display().to_string();
     // What to commit: the feature's folder (its artifacts and state); the
     // session commits it (the phase loop's commit policy).

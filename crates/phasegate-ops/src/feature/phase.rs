@@ -9,8 +9,12 @@ use phasegate_core::{ArtifactSet, Mode, Phase, time};
 use phasegate_store::{Feature, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
 
+use crate::brief;
+use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+use crate::knowledge::inject;
+use crate::questions::ask;
 use crate::session;
 
 /// The rule table applied to a feature on disk.
@@ -52,7 +56,7 @@ pub struct Started {
     /// Answers to this feature's questions that arrived and are taken in
     /// now: work with them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub answers: Vec<crate::questions::ask::Taken>,
+    pub answers: Vec<ask::Taken>,
 }
 
 /// How to find (or make) the feature a phase starts on.
@@ -78,8 +82,8 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
             (session::project(env)?, c.feature, true)
         }
     };
-    if let Some(q) = crate::questions::ask::suspended_on(&project, feature.name())? {
-        return Err(crate::questions::ask::suspended_refusal(&q));
+    if let Some(q) = ask::suspended_on(&project, feature.name())? {
+        return Err(ask::suspended_refusal(&q));
     }
     let artifacts = feature.artifacts();
     let now = env.now;
@@ -101,12 +105,12 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
     })?;
     let answers = {
         let guard = feature.lock(env.lock_timeout)?;
-        let (taken, changes) = crate::questions::ask::take_answers(&project, &guard, env, None)?;
+        let (taken, changes) = ask::take_answers(&project, &guard, env, None)?;
         guard.commit("phase start: take answers", changes)?;
         taken
     };
     // The feature took a step: the events that suggested one are settled.
-    crate::coordination::events::on_phase_started(&project, env, feature.name());
+    events::on_phase_started(&project, env, feature.name());
     let meta = feature.load()?;
     let next = match started {
         StartKind::ReviewOnly => "Review the existing result as it is: go to step 3b of the phase loop.".to_owned(),
@@ -143,7 +147,7 @@ pub fn complete(env: &Env, given: Option<&str>, phase: Phase, update: Completion
         meta.complete_phase(phase, now, update)?;
         Ok(meta.record(phase).cloned().unwrap_or_default())
     })?;
-    crate::coordination::events::on_phase_completed(&project, env, feature.name(), phase);
+    events::on_phase_completed(&project, env, feature.name(), phase);
     Ok(Completed { feature: feature.name().to_owned(), phase, record })
 }
 
@@ -312,16 +316,16 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     // (implement, verify) gets each open task's gotchas; eager planning
     // gets the gotchas of the tasks already listed.
     let loading = phase.facts().loading;
-    let subject = crate::brief::Subject {
+    let subject = brief::Subject {
         feature: Some(&feature),
-        work: if loading.loads_gotchas() { crate::knowledge::inject::tasks_work(&feature) } else { Vec::new() },
+        work: if loading.loads_gotchas() { inject::tasks_work(&feature) } else { Vec::new() },
         root: Some(project.code_dir(&meta)),
-        role: crate::brief::Role::Implementer,
+        role: brief::Role::Implementer,
         loading,
     };
-    let finished = crate::brief::finish(&project, brief, &subject);
+    let finished = brief::finish(&project, brief, &subject);
     if matches!(phase, Phase::Implement) {
-        crate::brief::remember(env, &project, Some(&feature), &finished.given);
+        brief::remember(env, &project, Some(&feature), &finished.given);
     }
     Ok(finished.packed.text.lines().map(str::to_owned).collect())
 }

@@ -14,8 +14,11 @@ use phasegate_store::questions::PREFERENCES_PATH;
 use phasegate_store::{Feature, FileWrite, Project, fs, git};
 use serde::Serialize;
 
+use crate::brief;
+use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+use crate::knowledge::inject;
 use crate::session;
 
 /// What `review brief` prints.
@@ -85,17 +88,17 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     });
     // A reviewer of code checks the gotchas the implementer was given.
     let subject = if phase.reviews_code() {
-        crate::brief::Subject {
+        brief::Subject {
             feature: Some(&feature),
-            work: crate::knowledge::inject::tasks_work(&feature),
+            work: inject::tasks_work(&feature),
             root: Some(code_dir.clone()),
-            role: crate::brief::Role::Reviewer,
+            role: brief::Role::Reviewer,
             loading: phasegate_core::brief::Loading::Eager,
         }
     } else {
-        crate::brief::Subject::feature(&feature, phasegate_core::brief::Loading::Eager)
+        brief::Subject::feature(&feature, phasegate_core::brief::Loading::Eager)
     };
-    let pack = crate::brief::finish(&project, brief, &subject).packed;
+    let pack = brief::finish(&project, brief, &subject).packed;
     let prompt = pack.text.clone();
     let diff_file = diff_path(&feature, phase);
     Ok(ReviewerBrief {
@@ -180,7 +183,7 @@ pub fn record(
     guard.commit_with_meta("review record", &meta, vec![history])?;
     debug_assert_eq!(meta.status, Status::Active);
     if step.decision != phasegate_core::cycle::Decision::Revise {
-        crate::coordination::events::on_phase_completed(&project, env, feature.name(), phase);
+        events::on_phase_completed(&project, env, feature.name(), phase);
     }
     Ok(step)
 }

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::env::Env;
 use crate::error::OpResult;
+use crate::questions::ask;
 use crate::session;
 
 /// One feature in `status`.
@@ -110,7 +111,7 @@ fn row(l: Listed) -> Row {
 pub fn next(env: &Env, given: Option<&str>) -> OpResult<Next> {
     let (project, feature) = session::resolve(env, given)?;
     let meta = feature.load()?;
-    if let Some(q) = crate::questions::ask::suspended_on(&project, feature.name())? {
+    if let Some(q) = ask::suspended_on(&project, feature.name())? {
         return Ok(Next {
             phase: meta.current_phase,
             command: None,

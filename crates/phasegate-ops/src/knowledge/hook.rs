@@ -30,6 +30,8 @@ use phasegate_store::locate::locate;
 use serde_json::Value;
 
 use super::inject;
+use crate::env;
+use crate::hook;
 use crate::hook::{Contributor, HookCtx, ToolVote};
 
 /// The knowledge base as a hook contributor.
@@ -85,7 +87,7 @@ fn given_to_worker(ctx: &HookCtx<'_>) {
         .and_then(Value::as_str)
         .unwrap_or(WORKER_GIVEN)
         .to_owned();
-    let env = crate::env::Env { session_var: Some(session.to_string()), ..ctx.env.clone() };
+    let env = env::Env { session_var: Some(session.to_string()), ..ctx.env.clone() };
     let given = std::collections::BTreeMap::from([(worker, ids.clone())]);
     inject::remember_for_session(&env, &project.runtime_dir(), &given);
     if let Ok(Some(feature)) = project.session_feature(&session) {
@@ -216,7 +218,7 @@ fn render<'a>(rel: &str, entries: &[&'a IndexEntry], max: usize) -> Option<(Stri
             if room < 40 {
                 return None;
             }
-            text.push_str(&crate::hook::clip(&line, room));
+            text.push_str(&hook::clip(&line, room));
             text.push('\n');
             shown.push(*e);
             break;

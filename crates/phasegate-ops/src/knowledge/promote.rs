@@ -108,7 +108,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                 AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
                 true,
             )?;
-            if asked.route == crate::questions::ask::Went::Answered {
+            if asked.route == ask::Went::Answered {
                 // An earlier answer to the same question: act on it now.
                 return promote(env, Some(feature.name()), id, session);
             }

@@ -30,6 +30,8 @@ use crate::coordination::decisions::Logged;
 use crate::coordination::events;
 use crate::env::Env;
 use crate::error::OpResult;
+use crate::hook;
+use crate::session;
 
 /// Who works on a task nobody is known to work on (a task started from a
 /// shell without a session id).
@@ -63,7 +65,7 @@ pub struct Checked {
 /// One check. With `if_due`, nothing runs when another check ran less than
 /// 2 minutes ago.
 pub fn check(env: &Env, if_due: bool) -> OpResult<Checked> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     check_project(&project, env, if_due)
 }
 
@@ -260,7 +262,7 @@ pub fn running_tasks(
             Ok(m) if m.status == phasegate_core::Status::Active => m,
             Ok(_) => continue,
             Err(e) => {
-                problems.push(format!("{name}: {}", crate::hook::one_line(&e.to_string())));
+                problems.push(format!("{name}: {}", hook::one_line(&e.to_string())));
                 continue;
             }
         };
@@ -270,7 +272,7 @@ pub fn running_tasks(
             // No task list yet is no problem; an unreadable one is.
             Err(e) => {
                 if phasegate_store::fs::exists_entry(&listed.feature.artifact_path(phasegate_core::Artifact::Tasks)) {
-                    problems.push(format!("{name}: {}", crate::hook::one_line(&e.to_string())));
+                    problems.push(format!("{name}: {}", hook::one_line(&e.to_string())));
                 }
                 continue;
             }
@@ -278,7 +280,7 @@ pub fn running_tasks(
         let cycles = match listed.feature.read_review_cycles() {
             Ok(c) => c,
             Err(e) => {
-                problems.push(format!("{name}: {}", crate::hook::one_line(&e.to_string())));
+                problems.push(format!("{name}: {}", hook::one_line(&e.to_string())));
                 continue;
             }
         };

@@ -33,9 +33,12 @@ use phasegate_store::{FileWrite, Project};
 
 use crate::coordination::decisions::Logged;
 use crate::coordination::events;
+use crate::coordination::leases;
+use crate::env;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::questions::ask::{self, AskInput, Interaction};
+use crate::tasks::marks;
 
 fn rank(a: PmAction) -> u8 {
     match a {
@@ -202,7 +205,7 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
                 request,
                 task: Some(r.task.id.clone()),
                 item_type: ItemType::Feature,
-                session: Interaction::from_entrypoint(std::env::var(crate::env::ENTRYPOINT).ok().as_deref()),
+                session: Interaction::from_entrypoint(std::env::var(env::ENTRYPOINT).ok().as_deref()),
                 round: None,
             },
         )
@@ -238,7 +241,7 @@ fn interrupt(project: &Project, env: &Env, r: &Running, logged: &mut Logged, why
         Ok(false) => logged.done.push(format!("{} was no longer in progress", r.task.id)),
         Err(e) => logged.done.push(format!("{} not skipped: {e}", r.task.id)),
     }
-    crate::coordination::leases::release_task(
+    leases::release_task(
         project,
         &r.task.session,
         &r.task.id,
@@ -285,11 +288,11 @@ pub fn settle(project: &Project, env: &Env, feature: &str, task: &str, mark: Mar
     let feature = project.feature_named(feature);
     let guard = feature.lock(env.lock_timeout)?;
     let (list, file) = guard.feature().task_list()?;
-    let t = crate::tasks::marks::task(&list, &file, task)?;
+    let t = marks::task(&list, &file, task)?;
     if t.mark != Mark::InProgress {
         return Ok(false);
     }
-    let mut changes = vec![crate::tasks::marks::tick(guard.feature(), &file, t, mark)?];
+    let mut changes = vec![marks::tick(guard.feature(), &file, t, mark)?];
     let mut cycles = guard.feature().read_review_cycles()?;
     let b = &mut cycles.sessions.entry(feature.name().to_owned()).or_default().build;
     match mark {

@@ -9,9 +9,12 @@ use phasegate_core::tasks::Mark;
 use serde::Serialize;
 
 use crate::coordination::decisions::Logged;
+use crate::coordination::events;
 use crate::coordination::events::PendingEvent;
 use crate::env::Env;
 use crate::error::OpResult;
+use crate::questions::ask;
+use crate::session;
 
 /// How many recent alerts and decisions are shown.
 pub const RECENT: usize = 8;
@@ -53,7 +56,7 @@ pub struct Overview {
     pub waits: Vec<Wait>,
     pub alerts: Vec<Alert>,
     pub decisions: Vec<Logged>,
-    pub suspended: Vec<crate::questions::ask::View>,
+    pub suspended: Vec<ask::View>,
     pub events: Vec<PendingEvent>,
     pub features: Vec<FeatureView>,
     pub last_check: Option<DateTime<Utc>>,
@@ -93,7 +96,7 @@ pub const SHOWN_AFTER_END: TimeDelta = TimeDelta::hours(1);
 /// nothing more than an hour ago are left out (the monitor forgets them
 /// after a day).
 pub fn overview(env: &Env) -> OpResult<Overview> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     let mut problems = Vec::new();
     let (sessions, bad) = project.sessions()?;
     problems.extend(bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)));
@@ -126,9 +129,9 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
             heartbeat_at: s.heartbeat_at,
         })
         .collect();
-    let (questions, _) = crate::questions::ask::list(env, true)?;
+    let (questions, _) = ask::list(env, true)?;
     let suspended = questions.into_iter().filter(|q| q.suspends || q.state == "waiting").collect();
-    let events = crate::coordination::events::pending(env, None).map(|p| p.events).unwrap_or_default();
+    let events = events::pending(env, None).map(|p| p.events).unwrap_or_default();
     let mut features = Vec::new();
     for listed in project.list_active()? {
         let name = listed.feature.name().to_owned();
@@ -159,7 +162,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
                     .collect()
             })
             .unwrap_or_default();
-        let suspended = crate::questions::ask::suspended_on(&project, &name).ok().flatten().map(|q| q.id);
+        let suspended = ask::suspended_on(&project, &name).ok().flatten().map(|q| q.id);
         features.push(FeatureView {
             feature: name,
             phase: meta.current_phase.map(|p| p.to_string()),
@@ -186,7 +189,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
 /// PM decisions of the last 30 minutes, pending events, and the last
 /// decision with its reason; None when there is nothing.
 pub fn summary(env: &Env) -> Option<String> {
-    let project = crate::session::project(env).ok()?;
+    let project = session::project(env).ok()?;
     project.repo()?;
     let (sessions, _) = project.sessions().ok()?;
     // The sessions at work besides the one asking.
@@ -202,7 +205,7 @@ pub fn summary(env: &Env) -> Option<String> {
         .read::<Alert>()
         .map(|l| l.records.iter().filter(|a| env.now - a.created_at < TimeDelta::minutes(30)).count())
         .unwrap_or(0);
-    let events = crate::coordination::events::pending_count(&project, env);
+    let events = events::pending_count(&project, env);
     let decisions: Vec<Logged> = project
         .decision_log()
         .read::<Logged>()

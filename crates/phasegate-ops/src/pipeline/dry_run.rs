@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::resolve;
 use crate::env::Env;
 use crate::error::OpResult;
+use crate::session;
 
 const AGENTS: [&str; 5] = ["requirements-gatherer", "planner", "plan-reviewer", "implementer", "code-reviewer"];
 
@@ -81,7 +82,7 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
     );
 
     // The project's configuration and the pipeline's files.
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     let config = match project.pipeline_config() {
         Ok(c) => {
             let path = project.pipeline_config_path();

@@ -11,13 +11,14 @@ use serde::Serialize;
 use super::resolve;
 use crate::env::Env;
 use crate::error::{OpError, OpResult};
+use crate::session;
 
 /// Checks a pipeline file. `file` defaults to the kind's file in the
 /// pipeline's `.task/` (or the project's configuration).
 pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>) -> OpResult<String> {
     let path = match (file, kind) {
         (Some(f), _) => env.cwd.join(f),
-        (None, FileKind::Config) => crate::session::project(env)?.pipeline_config_path(),
+        (None, FileKind::Config) => session::project(env)?.pipeline_config_path(),
         (None, FileKind::Review) => {
             return Err(OpError::Invalid(
                 "pass the review file with --file (e.g. --file .task/review-sonnet.json)".into(),

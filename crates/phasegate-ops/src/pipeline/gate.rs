@@ -19,8 +19,11 @@ use serde_json::{Value, json};
 use super::{action, load_run, resolve, version, with_run};
 use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 
+use crate::brief;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::feature::review;
+use crate::knowledge::inject;
 
 /// The shape every reviewer answers in (seed 001, Review outputs).
 const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
@@ -97,16 +100,16 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
         format!("Reply with one JSON object and nothing else, in this shape:\n{shape}"),
     );
     let checked = match kind {
-        GateKind::Code => crate::brief::Subject {
+        GateKind::Code => brief::Subject {
             feature: Some(&feature),
-            work: super::plan(&feature).map(|p| crate::knowledge::inject::plan_work(&p)).unwrap_or_default(),
+            work: super::plan(&feature).map(|p| inject::plan_work(&p)).unwrap_or_default(),
             root: Some(project.code_dir(&feature.load()?)),
-            role: crate::brief::Role::Reviewer,
+            role: brief::Role::Reviewer,
             loading: Loading::Eager,
         },
-        GateKind::Plan => crate::brief::Subject::feature(&feature, Loading::Lazy),
+        GateKind::Plan => brief::Subject::feature(&feature, Loading::Lazy),
     };
-    let prompt = crate::brief::finish(&project, brief, &checked).packed.text;
+    let prompt = brief::finish(&project, brief, &checked).packed.text;
     Ok(GateBrief {
         feature: feature.name().to_owned(),
         stage,
@@ -129,7 +132,7 @@ fn subject(project: &Project, feature: &Feature, run: &PipelineRun, kind: GateKi
             let dir = project.code_dir(&feature.load()?);
             let change = match &run.code_base {
                 Some(base) => {
-                    let c = crate::feature::review::code_change(project, &dir, base)?;
+                    let c = review::code_change(project, &dir, base)?;
                     let path = feature.scratch_dir().join("code-gate.diff");
                     fs::create_dir_all(&feature.scratch_dir())?;
                     fs::write_atomic(&path, c.patch.as_bytes())?;

@@ -13,6 +13,8 @@ use serde_json::Value;
 use super::{action, commit_completion, load_loop, loop_file, plan, resolve, run_tests};
 use crate::env::Env;
 use crate::error::{OpError, OpResult};
+use crate::feature::lifecycle;
+use crate::session;
 
 /// A started pipeline.
 #[derive(Debug, Clone, Serialize)]
@@ -41,8 +43,8 @@ pub fn start(
     }
     // Checked before anything is created on its behalf.
     let session = env.session(session)?;
-    let created = crate::feature::lifecycle::create(env, words, mode, Workflow::Pipeline, worktree)?;
-    let project = crate::session::project(env)?;
+    let created = lifecycle::create(env, words, mode, Workflow::Pipeline, worktree)?;
+    let project = session::project(env)?;
     let feature = created.feature;
     project.exclude_from_git(&format!("{TASK_DIR}/"))?;
     let mut run = PipelineRun::new(request.to_owned(), session.as_ref().map(|s| s.as_str().to_owned()), env.now);

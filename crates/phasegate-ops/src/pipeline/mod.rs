@@ -14,8 +14,12 @@ use phasegate_core::pipeline::{Config, GateKind, LoopState, PipelineRun, State, 
 use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, git, process};
 
+use crate::commit;
+use crate::coordination::events;
 use crate::env::Env;
+use crate::error;
 use crate::error::{InvalidInput, OpError, OpResult};
+use crate::feature::review;
 
 pub mod dry_run;
 pub mod files;
@@ -106,7 +110,7 @@ pub fn completion_commits(feature: &Feature) -> Vec<PendingCommit> {
     let code_dir = project.code_dir(&meta);
     // phasegate's own files (features, questions, `.phasegate/`) are not
     // the run's code; of the rest, what changed since the run began.
-    let mut skip = crate::feature::review::own_files(&project, &code_dir);
+    let mut skip = review::own_files(&project, &code_dir);
     skip.push(".phasegate/".to_owned());
     let run = load_run(feature).ok();
     let started = run.as_ref().and_then(|r| r.code_base.as_deref()).and_then(|base| {
@@ -132,20 +136,16 @@ pub fn completion_commits(feature: &Feature) -> Vec<PendingCommit> {
 
 /// `pipeline commit`: makes a completed run's commits (its code, then its
 /// folder), with the user's git. Refused before the run is complete.
-pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<crate::commit::CommitOutcome>> {
+pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutcome>> {
     let (_, feature) = resolve(env, given)?;
     let run = load_run(&feature)?;
     if run.state != State::Complete {
-        return Err(crate::error::Refusal::PipelineNotComplete {
-            feature: feature.name().to_owned(),
-            state: run.state,
-        }
-        .into());
+        return Err(error::Refusal::PipelineNotComplete { feature: feature.name().to_owned(), state: run.state }.into());
     }
     let mut out = Vec::new();
     for c in completion_commits(&feature) {
         let env = Env { cwd: c.dir.clone(), ..env.clone() };
-        out.push(crate::commit::commit(&env, None, &c.message, &c.paths)?);
+        out.push(commit::commit(&env, None, &c.message, &c.paths)?);
     }
     Ok(out)
 }
@@ -193,7 +193,7 @@ pub fn version(project: &Project, feature: &Feature, run: &PipelineRun, kind: Ga
         GateKind::Code => match &run.code_base {
             Some(base) => {
                 let dir = project.code_dir(&feature.load()?);
-                let change = crate::feature::review::code_change(project, &dir, base)?;
+                let change = review::code_change(project, &dir, base)?;
                 Ok(git::fingerprint(&change))
             }
             // No commit to compare with (no git, or no commit yet): every
@@ -241,7 +241,7 @@ pub fn commit_completion(
     changes.extend(completion_changes(guard, loop_state, now)?);
     guard.commit("pipeline complete", changes)?;
     phasegate_store::feature::index::note(&project.runtime_dir(), guard.feature().name(), false)?;
-    crate::coordination::events::on_build_completed(project, guard.feature().name(), now);
+    events::on_build_completed(project, guard.feature().name(), now);
     if let Some(owner) = &run.owner
         && let Ok(id) = SessionId::parse(&owner.session_id)
     {

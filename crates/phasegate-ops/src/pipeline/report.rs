@@ -9,8 +9,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{action, load_loop, load_run, resolve};
+use crate::brief;
 use crate::env::Env;
 use crate::error::OpResult;
+use crate::knowledge::inject;
 
 /// What `pipeline status` prints.
 #[derive(Debug, Clone, Serialize)]
@@ -93,17 +95,17 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Ne
     // gotchas while it implements.
     let implementing = matches!(run.state, State::Implementing | State::ImplementingLoop);
     let subject = if implementing {
-        crate::brief::Subject {
+        brief::Subject {
             feature: Some(&feature),
-            work: super::plan(&feature).map(|p| crate::knowledge::inject::plan_work(&p)).unwrap_or_default(),
+            work: super::plan(&feature).map(|p| inject::plan_work(&p)).unwrap_or_default(),
             root: Some(project.code_dir(&feature.load()?)),
-            role: crate::brief::Role::Implementer,
+            role: brief::Role::Implementer,
             loading: phasegate_core::brief::Loading::Phased,
         }
     } else {
-        crate::brief::Subject::feature(&feature, phasegate_core::brief::Loading::Lazy)
+        brief::Subject::feature(&feature, phasegate_core::brief::Loading::Lazy)
     };
-    let finished = crate::brief::finish(&project, brief, &subject);
+    let finished = brief::finish(&project, brief, &subject);
     // The implementer is a worker the session spawns: its gotchas are
     // printed under its ACTION for its prompt, and count as given when a
     // hook sees them there (`knowledge::hook`), not because they were printed.

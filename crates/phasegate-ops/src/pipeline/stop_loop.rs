@@ -17,6 +17,7 @@ use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;
+use crate::error;
 use crate::hook::{Contributor, HookCtx, HookInput, StopOutcome, StopVote, one_line};
 use crate::pipeline::{commit_completion, load_loop, load_run, loop_file, run_tests, version};
 
@@ -69,7 +70,7 @@ fn decide_and_apply(
     input: &HookInput,
     env: &Env,
 ) -> Result<StopOutcome, String> {
-    let brief = |e: crate::error::OpError| one_line(&e.to_string());
+    let brief = |e: error::OpError| one_line(&e.to_string());
     let config = project.pipeline_config().map_err(|e| one_line(&e.to_string()))?;
     let run = load_run(feature).map_err(brief)?;
     let looping = load_loop(feature).map_err(brief)?;

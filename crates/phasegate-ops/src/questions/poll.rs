@@ -17,9 +17,11 @@ use phasegate_store::questions::{Stored, question_change, read_question};
 use serde::Serialize;
 use std::time::Duration;
 
+use crate::env;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::questions::ask::remembered_change;
+use crate::session;
 
 /// A message of a question's thread.
 #[derive(Debug, Clone)]
@@ -102,7 +104,7 @@ pub struct AnsweredNote {
 /// holding the project's poll-pass lock (waiting at most `wait` for another
 /// pass) so two pollers never post the same question twice.
 pub fn poll(env: &Env, messenger: Option<&dyn Messenger>, only: Option<&str>, wait: Duration) -> OpResult<PollReport> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     let config = project.questions_config()?;
     let _pass = project.poll_pass_lock(wait)?;
     let (stored, bad) = project.questions()?;
@@ -432,7 +434,7 @@ fn update(
 
 /// The project's questions configuration (defaults without a file).
 pub fn config(env: &Env) -> OpResult<QuestionsConfig> {
-    Ok(crate::session::project(env)?.questions_config()?)
+    Ok(session::project(env)?.questions_config()?)
 }
 
 /// The right to be the project's one background poller, held until dropped.
@@ -443,7 +445,7 @@ pub struct Watcher {
 
 /// Becomes the project's background poller; None when another one is.
 pub fn watcher(env: &Env) -> OpResult<Option<Watcher>> {
-    Ok(crate::session::project(env)?.try_watcher_lock()?.map(|l| Watcher { _lock: l }))
+    Ok(session::project(env)?.try_watcher_lock()?.map(|l| Watcher { _lock: l }))
 }
 
 /// Starts `workflow-state slack poll --watch --until-idle --detached` in the
@@ -481,7 +483,7 @@ pub fn watch_log(project: &Project) -> std::path::PathBuf {
 
 /// [`watch_log`] for the project of `env`.
 pub fn watch_log_of(env: &Env) -> OpResult<std::path::PathBuf> {
-    Ok(watch_log(&crate::session::project(env)?))
+    Ok(watch_log(&session::project(env)?))
 }
 
 /// The background poller's log, opened for appending (a detached poller
@@ -493,7 +495,7 @@ pub fn open_watch_log(env: &Env) -> OpResult<std::fs::File> {
 /// [`spawn_watcher`] for the project of `env`, unless its configuration
 /// turns the background poller off (`slack.background: false`); false then.
 pub fn start_background(env: &Env, workflow_state: &std::path::Path) -> OpResult<Result<bool, String>> {
-    let project = crate::session::project(env)?;
+    let project = session::project(env)?;
     if !project.questions_config()?.slack.background {
         return Ok(Ok(false));
     }
@@ -527,10 +529,10 @@ pub fn wake_watcher(project: &Project, workflow_state: &std::path::Path) -> Resu
     if !config.slack.background || !questions.iter().any(|s| waits_on_slack(&s.question, &config)) {
         return Ok(false);
     }
-    if !crate::env::slack_token_set() {
+    if !env::slack_token_set() {
         return Err(format!(
             "a question waits on Slack but no Slack token reaches phasegate's hooks: set the plugin's slack_token option, or export {} before starting Claude Code",
-            crate::env::SLACK_TOKEN
+            env::SLACK_TOKEN
         ));
     }
     match project.try_watcher_lock().map_err(|e| e.to_string())? {

@@ -20,6 +20,7 @@ use phasegate_store::git::RollbackScope;
 use serde::Serialize;
 
 use super::marks::{elapsed, limit, read, tick};
+use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult, Refusal};
 use crate::feature::review;
@@ -106,7 +107,7 @@ pub fn fail(
         vec![tick(guard.feature(), &file, &task, mark)?, guard.feature().review_cycles_change(&cycles, env.now)];
     guard.commit(&format!("tasks fail {}", task.id), changes)?;
     drop(guard);
-    crate::coordination::events::on_task_failed(&project, env, feature.name(), &task.id, &decision);
+    events::on_task_failed(&project, env, feature.name(), &task.id, &decision);
     if let Some(t) = list.tasks.iter_mut().find(|t| t.id == task.id) {
         t.mark = mark;
     }

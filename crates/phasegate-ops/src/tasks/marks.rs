@@ -10,10 +10,15 @@ use phasegate_core::{Agent, Artifact};
 use phasegate_store::{Feature, FileWrite, fs};
 use serde::Serialize;
 
+use crate::brief;
 use crate::brief::Role;
+use crate::coordination::events;
+use crate::coordination::leases;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+use crate::feature::review;
 use crate::knowledge::inject::Work;
+use crate::questions::ask;
 use crate::session;
 use phasegate_core::brief::Loading;
 
@@ -90,16 +95,16 @@ pub struct Marked {
     pub line: usize,
     /// Answers a start took in (a retry after an escalation's answer).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub answers: Vec<crate::questions::ask::Taken>,
+    pub answers: Vec<ask::Taken>,
     /// A start inside a Claude Code session: the task's files it leased.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub leases: Option<crate::coordination::leases::TaskLeases>,
+    pub leases: Option<leases::TaskLeases>,
 }
 
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
     let (project, feature) = session::resolve(env, given)?;
     let (list, file) = read(&feature)?;
-    let suspended = crate::questions::ask::suspended_on(&project, feature.name())?.map(|q| Suspended {
+    let suspended = ask::suspended_on(&project, feature.name())?.map(|q| Suspended {
         id: q.id,
         task: q.task_id,
         question: q.question,
@@ -111,7 +116,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     let (project, feature) = session::resolve(env, given)?;
     let (list, _) = read(&feature)?;
     let name = feature.name().to_owned();
-    if let Some(q) = crate::questions::ask::suspended_on(&project, &name)? {
+    if let Some(q) = ask::suspended_on(&project, &name)? {
         let ready =
             Ready { tasks: Vec::new(), reason: Some(format!("{name} is suspended on {}: {}", q.id, q.question)) };
         return Ok(Next { feature: name, ready, details: Vec::new(), note: None });
@@ -149,9 +154,9 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     // Tasks of a completed or abandoned feature do not move (exit 1).
     guard.load()?.ensure_active()?;
     if action == MarkAction::Start
-        && let Some(q) = crate::questions::ask::suspended_on(&project, feature.name())?
+        && let Some(q) = ask::suspended_on(&project, feature.name())?
     {
-        return Err(crate::questions::ask::suspended_refusal(&q));
+        return Err(ask::suspended_refusal(&q));
     }
     let (list, file) = read(guard.feature())?;
     let task = task(&list, &file, id)?;
@@ -176,7 +181,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     let mut leases = None;
     if action == MarkAction::Start {
         // A retry after an escalation: its answer is taken in with the start.
-        let (taken, taken_changes) = crate::questions::ask::take_answers(&project, &guard, env, None)?;
+        let (taken, taken_changes) = ask::take_answers(&project, &guard, env, None)?;
         answers = taken;
         changes.extend(taken_changes);
         let mut cycles = guard.feature().read_review_cycles()?;
@@ -189,10 +194,10 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         // A checkpoint: the task's change is what differs from its start
         // commit, and a rollback returns to this snapshot of the working tree.
         let dir = project.code_dir(&guard.load()?);
-        leases = crate::coordination::leases::task_started(&project, env, feature.name(), task, &dir)?;
+        leases = leases::task_started(&project, env, feature.name(), task, &dir)?;
         if let Some(head) = phasegate_store::git::head_commit(&dir)? {
             s.bases.insert(task.id.clone(), head);
-            let skip = crate::feature::review::own_files(&project, &dir);
+            let skip = review::own_files(&project, &dir);
             s.build.snapshots.insert(task.id.clone(), phasegate_store::git::snapshot(&dir, &skip)?);
         }
         *s.build.attempts.entry(task.id.clone()).or_default() += 1;
@@ -210,12 +215,12 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     }
     guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;
     match action {
-        MarkAction::Start => crate::coordination::events::on_task_started(&project, env, feature.name(), &task.id),
+        MarkAction::Start => events::on_task_started(&project, env, feature.name(), &task.id),
         MarkAction::Complete => {
-            crate::coordination::leases::task_settled(&project, env, &task.id);
-            crate::coordination::events::on_task_completed(&project, env, feature.name(), &task.id);
+            leases::task_settled(&project, env, &task.id);
+            events::on_task_completed(&project, env, feature.name(), &task.id);
         }
-        MarkAction::Skip => crate::coordination::leases::task_settled(&project, env, &task.id),
+        MarkAction::Skip => leases::task_settled(&project, env, &task.id),
     }
     Ok(Marked {
         feature: feature.name().to_owned(),
@@ -331,15 +336,15 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
     );
     // Seed 004 §9.1's phased loading: the feature's documents as the prime,
     // this task's gotchas, the files it names left to be read when needed.
-    let subject = crate::brief::Subject {
+    let subject = brief::Subject {
         feature: Some(&feature),
         work: vec![Work { task: task.id.clone(), files: task.files.clone(), action: None }],
         root: Some(project.code_dir(&meta)),
         role: Role::Implementer,
         loading: Loading::Phased,
     };
-    let finished = crate::brief::finish(&project, brief, &subject);
-    crate::brief::remember(env, &project, Some(&feature), &finished.given);
+    let finished = brief::finish(&project, brief, &subject);
+    brief::remember(env, &project, Some(&feature), &finished.given);
     Ok(Context {
         feature: feature.name().to_owned(),
         task: task.id.clone(),

@@ -18,8 +18,11 @@ use phasegate_store::{Feature, Project, fs};
 use serde::Serialize;
 
 use super::marks;
+use crate::brief;
 use crate::env::{self, Env};
 use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::feature::review;
+use crate::knowledge::inject;
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
@@ -144,7 +147,7 @@ fn change_of(
 ) -> OpResult<Option<phasegate_core::change::CodeChange>> {
     let Some(base) = base else { return Ok(None) };
     let meta = feature.load()?;
-    Ok(Some(crate::feature::review::code_change(project, &project.code_dir(&meta), base)?))
+    Ok(Some(review::code_change(project, &project.code_dir(&meta), base)?))
 }
 
 /// The facts for choosing the task's reviewer.
@@ -292,14 +295,14 @@ pub fn review(
         previous: &previous,
         reply_format: REPLY_FORMAT,
     });
-    let subject = crate::brief::Subject {
+    let subject = brief::Subject {
         feature: Some(&feature),
-        work: vec![crate::knowledge::inject::Work { task: task.id.clone(), files: task.files.clone(), action: None }],
+        work: vec![inject::Work { task: task.id.clone(), files: task.files.clone(), action: None }],
         root: Some(project.code_dir(&feature.load()?)),
-        role: crate::brief::Role::Reviewer,
+        role: brief::Role::Reviewer,
         loading: phasegate_core::brief::Loading::Eager,
     };
-    let prompt = crate::brief::finish(&project, request, &subject).packed.text;
+    let prompt = brief::finish(&project, request, &subject).packed.text;
     Ok(Brief {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
