@@ -34,7 +34,6 @@ use phasegate_store::{FileWrite, Project};
 use crate::coordination::decisions::Logged;
 use crate::coordination::events;
 use crate::coordination::leases;
-use crate::env;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::questions::ask::{self, AskInput, Interaction};
@@ -205,7 +204,7 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
                 request,
                 task: Some(r.task.id.clone()),
                 item_type: ItemType::Feature,
-                session: Interaction::from_entrypoint(std::env::var(env::ENTRYPOINT).ok().as_deref()),
+                session: Interaction::of_this_process(),
                 round: None,
             },
         )

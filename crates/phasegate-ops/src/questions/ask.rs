@@ -36,6 +36,11 @@ impl Interaction {
             _ => Interaction::Headless,
         }
     }
+
+    /// This process's, from its environment.
+    pub fn of_this_process() -> Interaction {
+        Interaction::from_entrypoint(std::env::var(crate::env::ENTRYPOINT).ok().as_deref())
+    }
 }
 
 /// What a feature asks, and from where.

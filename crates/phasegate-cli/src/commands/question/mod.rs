@@ -39,7 +39,7 @@ impl SessionArg {
         } else if self.headless {
             Interaction::Headless
         } else {
-            Interaction::from_entrypoint(std::env::var(phasegate_ops::env::ENTRYPOINT).ok().as_deref())
+            Interaction::of_this_process()
         }
     }
 }
