@@ -71,9 +71,10 @@ pub fn alive(
             project.touch_session(session, now);
             r.heartbeat(now);
             // Silent past the limit matters only if something could have
-            // been taken meanwhile: a task, a lease, a pipeline loop.
-            let held = r.task.is_some() || r.owns_loop.is_some() || !project.listed_leases(session).is_empty();
-            let came = match health.liveness.is_live() || !held {
+            // been taken meanwhile: a task, a lease, a pipeline loop. (Asked
+            // only then: every hook of a live session passes here.)
+            let held = || r.task.is_some() || r.owns_loop.is_some() || !project.listed_leases(session).is_empty();
+            let came = match health.liveness.is_live() || !held() {
                 true => Came::Same,
                 false => Came::BackFromDown { silent_minutes: health.age_seconds / 60 },
             };
