@@ -55,8 +55,9 @@ fn every_command_has_a_scenario() {
 }
 
 /// The body as Claude Code should send it: frontmatter removed, arguments
-/// and the plugin root substituted, injections replaced by their output.
-fn expand(markdown: &str, args: &str, f: &Fixture) -> String {
+/// and the plugin root substituted, injections replaced by their output
+/// (run as `session`, whose UserPromptSubmit hook kept the command's words).
+fn expand(markdown: &str, args: &str, f: &Fixture, session: &str) -> String {
     let body = markdown.strip_prefix("---\n").and_then(|r| r.split_once("\n---\n")).map_or(markdown, |(_, b)| b);
     let body = body.replace("$ARGUMENTS", args).replace("${CLAUDE_PLUGIN_ROOT}", &plugin_root().display().to_string());
     let mut out = String::new();
@@ -67,7 +68,14 @@ fn expand(markdown: &str, args: &str, f: &Fixture) -> String {
         let end = after.find('`').expect("unterminated injection");
         let cmd = &after[..end];
         let path = format!("{}:{}", bin_dir().display(), std::env::var("PATH").unwrap_or_default());
-        let run = Command::new("sh").arg("-c").arg(cmd).current_dir(&f.repo).env("PATH", path).output().unwrap();
+        let run = Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .current_dir(&f.repo)
+            .env("PATH", path)
+            .env("CLAUDE_CODE_SESSION_ID", session)
+            .output()
+            .unwrap();
         assert!(
             run.status.success(),
             "injection `{cmd}` fails outside Claude Code: {}",
@@ -96,7 +104,8 @@ fn every_command_expands_with_its_arguments_and_injections() {
         api.assert_finished();
         let sent = prompt_text(&api);
         assert!(sent.contains(&format!("<command-name>/phasegate:{name}</command-name>")), "{prompt}: {sent}");
-        let expected = expand(&files[*name], args, &f);
+        let session = out.session_id().expect("the run names its session");
+        let expected = expand(&files[*name], args, &f, &session);
         assert!(
             sent.contains(expected.trim()),
             "{prompt}: the request does not carry the expanded body.\n--- expected\n{}\n--- sent\n{sent}",

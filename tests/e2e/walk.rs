@@ -137,3 +137,41 @@ fn a_hand_edit_of_meta_json_is_denied_with_the_command_to_use() {
     api.assert_finished();
     assert_eq!(std::fs::read_to_string(&meta).unwrap(), before);
 }
+
+/// Friction: a phase command run with words cost a second `phase brief
+/// --words` call, because the command's `!` line could not take them
+/// (Claude Code splices `$ARGUMENTS` into a shell line as raw text: a quote
+/// breaks it, a backtick runs a command). The UserPromptSubmit hook keeps
+/// the words and the brief in the command reads them: with two active
+/// features the first request already names the one the words mean, and
+/// words with quotes and backticks arrive whole, running nothing.
+#[test]
+fn a_phase_command_with_words_needed_a_second_brief_call() {
+    let f = Fixture::repo();
+    f.ws(&["feature", "new", "login"]);
+    f.ws(&["feature", "new", "search"]);
+    let api = MockApi::start(Scenario::new().main(vec![
+            Turn::text("Design of 002-search.")
+                .expect_user_text_contains("the user's words \"search\" name feature 002-search")
+                .expect_user_text_contains("phasegate: feature 002-search (mode standard"),
+        ]));
+    let out = f.claude().prompt("/phasegate:design search").run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+
+    let marker = f.path("ran-a-backtick");
+    let words = format!("the \"odd quote `touch {}` don't", marker.display());
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::text("New feature.")
+            .expect_user_text_contains(format!("the user's words name no feature: \"{words}\""))
+            .expect_user_text_contains("active features: 001-login, 002-search")
+            .expect_user_text_contains(format!(
+                "workflow-state phase start specify --new {}",
+                phasegate_core::paths::shell_word(&words)
+            )),
+    ]));
+    let out = f.claude().prompt(format!("/phasegate:specify {words}")).run(&api);
+    assert!(out.success(), "{}", out.report());
+    api.assert_finished();
+    assert!(!marker.exists(), "the user's words ran as a command");
+}

@@ -56,8 +56,12 @@ fn an_unapproved_review_blocks_with_a_reason_naming_it() {
     assert_eq!(env.loop_state(&f)["iteration"], 1);
 }
 
+/// Approval, passing tests and the promise complete the pipeline. Bug 7 of
+/// "A day of real use": the Stop hook completed it and let the session
+/// end, and the pipeline's code was never committed (`app.py` modified,
+/// the feature folder untracked).
 #[test]
-fn approval_passing_tests_and_the_promise_complete_the_pipeline() {
+fn a_completed_pipelines_code_was_never_committed() {
     let env = TestEnv::new();
     env.write("test.sh", "echo 'All tests passed'\n");
     let f = env.to_loop(S, "sh test.sh", 5);

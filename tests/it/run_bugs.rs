@@ -173,7 +173,7 @@ fn a_new_feature_while_another_is_active_is_guesswork() {
     let f = env.feature("search", "standard");
     let out = env.ws(&["phase", "brief", "specify", "--words", "add dark mode to the settings"]).ok();
     out.stdout_has("the user's words name no feature: \"add dark mode to the settings\"")
-        .stdout_has("workflow-state phase start specify --new \"add dark mode to the settings\"")
+        .stdout_has("workflow-state phase start specify --new 'add dark mode to the settings'")
         .stdout_has(&format!("active features: {f}"));
     env.ws(&["phase", "brief", "specify", "--words", "search"]).ok().stdout_has(&format!("phasegate: feature {f} "));
     env.ws(&["phase", "brief", "specify", "--words", ""]).ok().stdout_has(&format!("phasegate: feature {f} "));

@@ -4,7 +4,11 @@
 //! phase facts. `workflow-state generate commands` writes them; a test
 //! checks the files are what it writes.
 
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::{Deserialize, Serialize};
+
 use super::phase::Phase;
+use crate::names::Named;
 
 /// The tools a phase command may use: a phase whose result is code runs
 /// the project's commands (tests, builds) with any Bash.
@@ -49,6 +53,44 @@ workflow-state CLI decides every transition, count and cap; do what it prints.
     )
 }
 
+/// The words a person typed with a phase command (`/phasegate:design add
+/// search`), as the UserPromptSubmit hook saw them before Claude Code ran
+/// the command's `!` injection: `phase brief <phase>` reads them there, so
+/// the words never pass through a shell line (Claude Code splices
+/// `$ARGUMENTS` into it as raw text: a quote breaks it, a backtick runs).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromptWords {
+    /// The phase whose command it was (`finish` for `/phasegate:finish`).
+    pub phase: Phase,
+    /// What followed the command, trimmed; empty when nothing did.
+    pub words: String,
+    pub at: DateTime<Utc>,
+}
+
+/// How long after its prompt the command's brief may take the words: the
+/// injection runs right after the hook, so a minute is generous, and words
+/// typed with an earlier command never reach a later one.
+pub const PROMPT_WORDS_FRESH: TimeDelta = TimeDelta::minutes(1);
+
+impl PromptWords {
+    /// The phase command a prompt invokes and its words: `/phasegate:<phase>`
+    /// (or `/phasegate:finish`), then whitespace or the end.
+    pub fn of_prompt(prompt: &str, at: DateTime<Utc>) -> Option<PromptWords> {
+        let rest = prompt.trim_start().strip_prefix("/phasegate:")?;
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let phase = Phase::parse_name(&rest[..end]).ok()?;
+        Some(PromptWords { phase, words: rest[end..].trim().to_owned(), at })
+    }
+
+    /// The words for `phase`'s brief at `now`: typed with that phase's
+    /// command within [`PROMPT_WORDS_FRESH`], and not empty.
+    pub fn for_brief(&self, phase: Phase, now: DateTime<Utc>) -> Option<&str> {
+        let fresh = now.signed_duration_since(self.at) <= PROMPT_WORDS_FRESH;
+        (self.phase == phase && fresh && !self.words.is_empty()).then_some(self.words.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,5 +103,20 @@ mod tests {
         assert!(design.starts_with("---\ndescription: Write design.md"), "{design}");
         assert!(design.contains("Produce design.md as\n") && design.contains("phases/design.md` says"), "{design}");
         assert!(render(Phase::Implement).contains("allowed-tools: Bash, Read"));
+    }
+
+    #[test]
+    fn the_words_of_a_phase_command_are_read_from_its_prompt() {
+        let t = |s: i64| DateTime::from_timestamp(1_800_000_000 + s, 0).unwrap();
+        let w = PromptWords::of_prompt("/phasegate:design add \"search\" `now`", t(0)).unwrap();
+        assert_eq!((w.phase, w.words.as_str()), (Phase::Design, "add \"search\" `now`"));
+        assert_eq!(w.for_brief(Phase::Design, t(30)), Some("add \"search\" `now`"));
+        assert_eq!(w.for_brief(Phase::Design, t(61)), None, "stale words reach no later command");
+        assert_eq!(w.for_brief(Phase::Specify, t(1)), None, "another phase's command");
+        let bare = PromptWords::of_prompt("  /phasegate:finish", t(0)).unwrap();
+        assert_eq!((bare.phase, bare.for_brief(Phase::Finish, t(0))), (Phase::Finish, None));
+        for not in ["/phasegate:status x", "/phasegate:designer x", "please /phasegate:design x", "/other:design"] {
+            assert_eq!(PromptWords::of_prompt(not, t(0)), None, "{not}");
+        }
     }
 }

@@ -545,6 +545,15 @@ pub fn on_task_failed(
     emit_quietly(project, env, "task.failed", Some(feature), Some(task), payload);
 }
 
+/// A question was answered: the `decision.requested` that asked sessions
+/// to get it answered is settled (whoever answered, wherever).
+pub fn on_question_answered(project: &Project, env: &Env, question: &str) {
+    let _ = settle_where(project, env, |e| {
+        e.event_type.as_str() == "decision.requested"
+            && e.payload.get("question").and_then(serde_json::Value::as_str) == Some(question)
+    });
+}
+
 /// A pipeline completed: `build.completed`.
 pub fn on_build_completed(project: &Project, feature: &str, now: chrono::DateTime<chrono::Utc>) {
     let env = Env {

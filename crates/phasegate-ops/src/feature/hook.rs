@@ -8,6 +8,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use phasegate_core::feature::command::PromptWords;
 use phasegate_core::feature::next_step;
 use phasegate_core::feature::{Meta, PhaseState, Workflow};
 use phasegate_core::pipeline::PipelineRun;
@@ -22,6 +23,25 @@ pub struct ActiveFeatures;
 pub static ACTIVE_FEATURES: ActiveFeatures = ActiveFeatures;
 
 impl Contributor for ActiveFeatures {
+    /// The words typed with a phase command (`/phasegate:design add
+    /// search`), kept for the command's brief: the hook runs before Claude
+    /// Code runs the command's `!` injection, and the words never pass
+    /// through a shell line. Any other prompt costs a prefix check.
+    fn user_prompt(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        let Some(words) = ctx.input.prompt.as_deref().and_then(|p| PromptWords::of_prompt(p, ctx.env.now)) else {
+            return Vec::new();
+        };
+        let (Some(session), Ok(project)) = (ctx.session(), ctx.project()) else { return Vec::new() };
+        match project.save_prompt_words(&session, &words) {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![format!(
+                "phasegate: the words of this command could not be kept for its brief ({}); read the brief for them with `workflow-state phase brief {} --words \"<the user's words>\"`",
+                one_line(&e.to_string()),
+                words.phase
+            )],
+        }
+    }
+
     fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
         if ctx.compacted() {
             return Vec::new();

@@ -184,11 +184,24 @@ pub fn show(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Shown> {
 /// briefed; when they name none, the brief says so and how to start a new
 /// feature from them, listing the active ones, so the model never guesses
 /// between "another feature" and "a new one" without seeing both.
+///
+/// With neither `given` nor `words`, the words this session typed with
+/// the phase's command are taken, as the UserPromptSubmit hook kept them
+/// (so a command's `!` injection needs no `$ARGUMENTS`, which Claude Code
+/// splices into the shell line as raw text).
 pub fn brief(env: &Env, given: Option<&str>, phase: Phase, words: Option<&str>) -> Vec<String> {
-    let words = words.map(str::trim).filter(|w| !w.is_empty());
+    let typed = match (given, words) {
+        (None, None) => typed_words(env, phase),
+        _ => None,
+    };
+    let words = words.or(typed.as_deref()).map(str::trim).filter(|w| !w.is_empty());
     if let (None, Some(words)) = (given, words) {
         match session::project(env).and_then(|p| Ok((p.resolve(Some(words), &env.cwd)?, p))) {
-            Ok((feature, _)) => return brief(env, Some(feature.name()), phase, None),
+            Ok((feature, _)) => {
+                let mut out = vec![format!("phasegate: the user's words \"{words}\" name feature {}", feature.name())];
+                out.extend(brief(env, Some(feature.name()), phase, None));
+                return out;
+            }
             Err(OpError::Resolve(ResolveError::NoMatch { .. } | ResolveError::NoActive { .. })) => {
                 let active = session::project(env)
                     .and_then(|p| Ok(p.list_active()?))
@@ -198,7 +211,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase, words: Option<&str>) 
                     format!(
                         "phasegate: the user's words name no feature: \"{words}\". To start a new feature from them and begin {phase} in one step:"
                     ),
-                    format!("  workflow-state phase start {phase} --new \"{}\"", words.replace('"', "'")),
+                    format!("  workflow-state phase start {phase} --new {}", phasegate_core::paths::shell_word(words)),
                 ];
                 if !active.is_empty() {
                     out.push(format!(
@@ -221,6 +234,14 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase, words: Option<&str>) 
         ],
         Err(e) => vec![format!("phasegate: {}", phasegate_store::project::one_line(&e.to_string()))],
     }
+}
+
+/// The words this session typed with `phase`'s command, if the hook kept
+/// them moments ago.
+fn typed_words(env: &Env, phase: Phase) -> Option<String> {
+    let session = env.session(None).ok().flatten()?;
+    let kept = session::project(env).ok()?.prompt_words(&session).ok().flatten()?;
+    kept.for_brief(phase, env.now).map(str::to_owned)
 }
 
 fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<String>> {

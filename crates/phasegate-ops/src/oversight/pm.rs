@@ -175,6 +175,7 @@ fn carry_out(
     logged.question = Some(qid.to_owned());
     logged.chose = Some(choice);
     take_question(project, env, &r.feature, qid, &mut logged);
+    events::on_question_answered(project, env, qid);
     logged
 }
 

@@ -14,6 +14,7 @@ use phasegate_store::questions::{Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
 use serde::Serialize;
 
+use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
@@ -416,6 +417,7 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
     guard.commit("question answer", changes)?;
     drop(prefs_lock);
     drop(guard);
+    events::on_question_answered(&project, env, &q.id);
     Ok(Answered {
         id: q.id.clone(),
         feature: q.slug.clone(),

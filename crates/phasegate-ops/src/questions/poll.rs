@@ -17,6 +17,7 @@ use phasegate_store::questions::{Stored, question_change, read_question};
 use serde::Serialize;
 use std::time::Duration;
 
+use crate::coordination::events;
 use crate::env;
 use crate::env::Env;
 use crate::error::OpResult;
@@ -269,6 +270,7 @@ fn poll_one(
                 };
                 let won = answer_in(project, env, s, &answer)?;
                 if won {
+                    events::on_question_answered(project, env, &q.id);
                     report.answered.push(AnsweredNote {
                         id: q.id.clone(),
                         feature: q.slug.clone(),

@@ -101,6 +101,34 @@ fn a_second_sessions_edit_of_a_leased_file_is_denied_naming_the_owner_and_what_t
     assert_eq!(edit(&t, B, "src/b.rs"), ToolVote::Pass);
 }
 
+/// Friction: the lease deny (620 bytes) repeated a 36-character session id
+/// four times, and "and 2 more" could hide the one session that held the
+/// file. Now a deny with real ids names the owner by its first 8
+/// characters, never whole, in a few hundred bytes; and a newcomer is told
+/// first of the session that holds files, however many sessions are live.
+#[test]
+fn the_lease_deny_repeated_a_long_session_id_and_and_more_hid_the_holder() {
+    let t = Repo::new();
+    let ids: Vec<String> = (0..5).map(|i| format!("{i:08}-7d3c-4e1a-9b2f-0123456789ab")).collect();
+    for id in &ids {
+        start(&t, id);
+    }
+    // The last session listed is the only one holding a file.
+    let holder = ids[4].as_str();
+    assert_eq!(edit(&t, holder, "src/shared.rs"), ToolVote::Pass);
+    let reason = denied(edit(&t, &ids[0], "src/shared.rs"));
+    assert!(reason.len() <= 450, "{} bytes: {reason}", reason.len());
+    assert!(!reason.contains(holder), "the whole id: {reason}");
+    let short = &holder[..8];
+    assert!((1..=3).contains(&reason.matches(short).count()), "{reason}");
+    // The printed release names a prefix `lease release --session` takes.
+    assert!(reason.contains(&format!("--session {short}")), "{reason}");
+    let told = start(&t, "10000000-7d3c-4e1a-9b2f-0123456789ab");
+    let line = told.lines().find(|l| l.contains("other sessions work here")).expect("the others are named");
+    assert!(line.contains(&format!("{short} (ACTIVE, 1 leased file)")), "{line}");
+    assert!(line.contains("and 2 more"), "{line}");
+}
+
 #[test]
 fn when_the_owner_ends_its_leases_go_at_once_and_the_waiter_proceeds() {
     let t = Repo::new();
@@ -353,6 +381,38 @@ fn a_person_who_chooses_wait_is_not_overruled_at_30_minutes() {
     let c = monitor::check(&t.env(), false).unwrap();
     assert_eq!(c.decisions[0].decision.action, phasegate_core::coordination::PmAction::Watch);
     assert!(t.read(&Repo::in_feature(&f, "tasks.md")).contains("- [~] T1"), "still running");
+}
+
+/// Friction: after the person answered, the PM's later lines still offered
+/// the choices (`answer: … wait|skip|retry`), and the `decision.requested`
+/// that asked for the answer stayed pending for its hour.
+#[test]
+fn an_answered_escalations_line_still_offered_the_choices() {
+    let t = Repo::new();
+    let f = parallel(&t);
+    start(&t, A);
+    marks::mark(&t.env_as(A), Some(&f), "T1", MarkAction::Start, None).unwrap();
+    alive_at(&t, 21, &[A]);
+    let c = monitor::check(&t.env(), false).unwrap();
+    let asked = c.decisions[0].line();
+    assert!(asked.contains(&format!("(answer: `workflow-state question answer {f}.1 wait|skip|retry`)")), "{asked}");
+    let requested = |t: &Repo| {
+        events::pending(&t.env(), None).unwrap().events.iter().filter(|e| e.event_type == "decision.requested").count()
+    };
+    assert_eq!(requested(&t), 1);
+    phasegate_ops::questions::ask::answer(
+        &t.env(),
+        &format!("{f}.1"),
+        "wait",
+        None,
+        phasegate_core::questions::Source::Cli,
+    )
+    .unwrap();
+    assert_eq!(requested(&t), 0, "the answer settles the event that asked for it");
+    alive_at(&t, 23, &[A]);
+    let c = monitor::check(&t.env(), false).unwrap();
+    let line = c.decisions[0].line();
+    assert!(line.contains("(the user chose wait)") && !line.contains("wait|skip|retry"), "{line}");
 }
 
 #[test]

@@ -322,6 +322,6 @@ fn the_phase_brief_says_where_the_feature_stands_and_never_fails() {
     assert!(named[0].contains(&format!("feature {f}")), "{named:#?}");
     let other = phase::brief(&t.env(), None, Phase::Specify, Some("add search"));
     assert!(other[0].contains("the user's words name no feature: \"add search\""), "{other:#?}");
-    assert!(other[1].contains("phase start specify --new \"add search\""), "{other:#?}");
+    assert!(other[1].contains("phase start specify --new 'add search'"), "{other:#?}");
     assert!(other[2].contains(&f), "the active features are listed: {other:#?}");
 }

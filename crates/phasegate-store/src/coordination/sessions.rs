@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::coordination::SessionRecord;
+use phasegate_core::feature::command::PromptWords;
 use phasegate_core::session::SessionId;
 use serde::Deserialize;
 
@@ -101,9 +102,33 @@ impl Project {
             .is_ok()
     }
 
-    /// Removes a session's record (its end).
+    /// Removes a session's record and what else it left (its end).
     pub fn remove_session(&self, session: &SessionId) -> Result<(), StoreError> {
+        let _ = fs::remove_if_exists(&self.prompt_words_file(session));
         fs::remove_if_exists(&self.session_file(session)).map(|_| ())
+    }
+
+    /// Where the words typed with a session's last phase command wait for
+    /// the command's brief (a folder of its own: `sessions/` holds records
+    /// only).
+    pub fn prompt_words_file(&self, session: &SessionId) -> PathBuf {
+        self.runtime_dir().join("prompts").join(format!("{}.json", session.file_stem()))
+    }
+
+    /// Keeps the words a session typed with a phase command (a runtime
+    /// file: the next command's words replace them).
+    pub fn save_prompt_words(&self, session: &SessionId, words: &PromptWords) -> Result<(), StoreError> {
+        fs::write_cache(&self.prompt_words_file(session), &serde_json::to_vec(words).expect("words serialise"))
+    }
+
+    /// The words a session typed with its last phase command, if kept.
+    pub fn prompt_words(&self, session: &SessionId) -> Result<Option<PromptWords>, StoreError> {
+        let path = self.prompt_words_file(session);
+        let Some(text) = fs::read_optional_up_to(&path, 64 * 1024)? else { return Ok(None) };
+        serde_json::from_str(&text).map(Some).map_err(|e| StoreError::Corrupt {
+            path,
+            detail: format!("{e}; the UserPromptSubmit hook writes it: remove it"),
+        })
     }
 
     /// Every session record; the ones that cannot be read apart, by path.
