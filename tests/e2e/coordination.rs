@@ -169,6 +169,7 @@ fn aged_check(feature: &str, minutes: u32) -> String {
 fn the_pm_decides_at_19_21_and_31_minutes_a_brainstorm_walks_ideation_and_an_event_is_offered_once() {
     let f = Fixture::repo();
     f.ws(&["feature", "new", "old"]);
+    f.prove("001-old");
     f.ws(&["finish", "--feature", "001-old"]);
     f.ws(&["feature", "new", "login"]);
     f.write("docs/features/002-login/tasks.md", "- [ ] T1: Add the login endpoint [`files: src/auth.rs`]\n");

@@ -36,6 +36,7 @@ fn active_partial_completed_and_worktree_states() {
     f.ws(&["review", "record", "design", "--feature", "partial", "--verdict-file", verdict.to_str().unwrap()]);
     // 003: completed: must stay silent.
     f.ws(&["feature", "new", "done"]);
+    f.prove("003-done");
     f.ws(&["finish", "--feature", "done"]);
     // 004: has a worktree; the session runs in the main checkout.
     f.ws(&["feature", "new", "wt", "--worktree", "--mode", "full"]);

@@ -61,6 +61,13 @@ impl Fixture {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Proves `feature` (its folder name) by one passing check, so
+    /// `finish` accepts it (`common::provable`).
+    pub fn prove(&self, feature: &str) {
+        crate::common::provable(&self.repo, feature);
+        self.ws(&["verify", "run", "--feature", feature]);
+    }
+
     pub fn path(&self, rel: &str) -> PathBuf {
         self.repo.join(rel)
     }

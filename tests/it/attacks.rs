@@ -225,6 +225,7 @@ fn a_worktree_outside_the_repository_is_refused() {
 fn finish_changes_nothing_when_it_cannot_change_everything() {
     let env = TestEnv::new();
     let f = env.feature("a", "standard");
+    env.prove(&f);
     std::fs::create_dir(env.path(&format!("docs/features/{f}/.review-history.md"))).unwrap();
     env.ws(&["finish"]).code(2).stderr_has(".review-history.md is a directory");
     assert_eq!(env.meta(&f)["status"], "active");

@@ -14,6 +14,7 @@ fn finish_completes_deletes_history_and_keeps_the_summary() {
     let history = format!("docs/features/{name}/.review-history.md");
     assert!(env.path(&history).exists());
 
+    env.prove(&name);
     let out = env.ws(&["finish"]).ok().json();
     assert_eq!(out["toCommit"], serde_json::json!([format!("docs/features/{name}")]));
     assert!(out["message"].as_str().unwrap().contains(&format!("Commit its folder docs/features/{name}")));

@@ -103,8 +103,10 @@ fn out_of_order(krate: &str, order: &[&str]) -> Vec<String> {
 
 #[test]
 fn core_capabilities_import_only_the_kernel_and_those_listed_before_them() {
-    let bad =
-        out_of_order("phasegate-core", &["feature", "questions", "tasks", "pipeline", "knowledge", "coordination"]);
+    let bad = out_of_order(
+        "phasegate-core",
+        &["feature", "questions", "tasks", "pipeline", "proof", "knowledge", "coordination"],
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
@@ -120,6 +122,7 @@ fn ops_capabilities_import_only_the_kernel_and_those_listed_before_them() {
         "questions",
         "knowledge",
         "brief",
+        "proof",
         "feature",
         "tasks",
         "pipeline",

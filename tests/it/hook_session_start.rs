@@ -35,6 +35,7 @@ fn active_features_only_with_phase_partial_and_next() {
     env.feature("gamma", "standard");
     env.ws(&["phase", "start", "specify", "--feature", "alpha"]).ok();
     env.ws(&["phase", "complete", "brainstorm", "--feature", "beta"]).ok();
+    env.prove("gamma");
     env.ws(&["finish", "--feature", "gamma"]).ok();
     let text = context(&hook(env.root()));
     let (features, offered) = text.split_once("\nphasegate: e1: ").expect("finishing gamma emitted an event");

@@ -24,6 +24,7 @@ fn writers_keep_the_index_in_step_with_the_features() {
     env.feature("b", "standard");
     assert!(context(&env).contains("2 active features"));
     assert_eq!(index(&env)["active"], json!(["001-a", "002-b"]));
+    env.prove("a");
     env.ws(&["finish", "--feature", "a"]).ok();
     assert_eq!(index(&env)["active"], json!(["002-b"]));
     env.ws(&["feature", "abandon", "--feature", "b"]).ok();
@@ -44,6 +45,7 @@ fn a_stale_index_is_rebuilt_and_never_hides_an_active_feature() {
     let text = context(&env);
     assert!(text.contains("2 active features") && text.contains("002-pulled"), "{text}");
     // Another branch checked out (HEAD changes): rebuilt too.
+    env.prove("a");
     env.ws(&["finish", "--feature", "a"]).ok();
     let meta = env.path("docs/features/001-a/.meta.json");
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&meta).unwrap()).unwrap();

@@ -224,6 +224,7 @@ fn a_recorded_retrospective_was_offered_again_by_its_events_and_by_finish() {
     // An event after the record (the build went on) is offered as usual.
     let later = env.ws(&["events", "emit", "task.failed", "--feature", &f, "--task", "T2"]).ok().json();
     assert!(pending(&env).contains(&later["id"].as_str().unwrap().to_owned()));
+    env.prove(&f);
     let finished = env.ws(&["finish"]).ok().json();
     let message = finished["message"].as_str().unwrap();
     assert!(

@@ -53,6 +53,7 @@ fn phased_outputs() {
     check(&env, "status", &env.ws(&["status"]).ok().stdout);
     let hook = Run::new(HOOK, &["session-start"], env.root()).stdin(json!({"cwd": env.root()}).to_string()).ok();
     check(&env, "session_start", &pretty(&hook.stdout));
+    env.prove(f);
     let finished = env.ws(&["finish"]).ok();
     check(&env, "finish", &pretty(&finished.stdout));
 }

@@ -72,6 +72,19 @@ impl TestEnv {
     }
 
     /// Writes a verdict file and returns its path.
+    /// Proves `feature` by one passing check (`common::provable`), so
+    /// `finish` accepts it.
+    pub fn prove(&self, feature: &str) {
+        let name = self.meta_name(feature);
+        crate::common::provable(self.root(), &name);
+        self.ws(&["verify", "run", "--feature", &name]).ok();
+    }
+
+    /// A feature's folder name from any name `--feature` takes.
+    fn meta_name(&self, feature: &str) -> String {
+        self.ws(&["feature", "show", "--feature", feature]).ok().json()["name"].as_str().unwrap().to_owned()
+    }
+
     pub fn verdict(&self, approved: bool, issues: &str) -> String {
         let p = self.outer().join(format!("verdict-{}.json", rand_suffix()));
         std::fs::write(&p, format!(r#"{{"approved": {approved}, "issues": [{issues}], "summary": "review summary"}}"#))

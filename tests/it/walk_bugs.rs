@@ -128,6 +128,7 @@ fn the_verdict_file_stays_out_of_git_and_finish_says_what_to_commit() {
     let repo = git2::Repository::open(env.root()).unwrap();
     assert!(repo.is_path_ignored(format!("docs/features/{f}/.verdict.json")).unwrap());
     env.ws(&["review", "record", "brainstorm", "--verdict-file", &verdict]).ok();
+    env.prove(&f);
     commit_all(env.root());
     let out = env.ws(&["finish"]).ok().json();
     assert_eq!(out["verdictDeleted"], true);
@@ -247,7 +248,7 @@ fn seed_style_meta_files_are_read_and_reasons_are_never_cut() {
         r#"{"id": "001", "mode": "Quick", "status": "active", "worktree": null, "currentPhase": "specify",
             "phases": {"specify": {"started": "2026-02-18T10:00:00Z", "completed": "2026-02-18T11:00:00Z", "verified": false, "iterations": 2, "reviewerNotes": []}}}"#,
     );
-    env.ws(&["status"]).ok().stdout_has("001-auth  quick  active  specify  /phasegate:design");
+    env.ws(&["status"]).ok().stdout_has("001-auth  quick  active  specify  -      /phasegate:design");
     env.write("docs/features/002-bad/.meta.json", r#"{"id": "002", "slug": "bad", "status": "done"}"#);
     let hook = Run::new(HOOK, &["session-start"], env.root()).stdin(json!({"cwd": env.root()}).to_string()).ok();
     let context = hook.json()["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_owned();

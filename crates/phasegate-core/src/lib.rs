@@ -8,6 +8,8 @@
 //! - [`questions`]: questions, suspension, the round loop and its replies;
 //! - [`tasks`]: task lists, per-task review cycles, build decisions;
 //! - [`pipeline`]: pipeline mode's state machine, files, gates and loop;
+//! - [`proof`]: done means proven: requirements, checks, the evidence
+//!   ledger and its judgement;
 //! - [`knowledge`]: the knowledge base: items, queries, recording, the
 //!   lifecycle, admission, the index, CLAUDE.md promotion, retrospectives.
 //! - [`coordination`]: sessions sharing a repository, file leases, the wait
@@ -36,6 +38,7 @@ pub mod coordination;
 pub mod feature;
 pub mod knowledge;
 pub mod pipeline;
+pub mod proof;
 pub mod questions;
 pub mod tasks;
 

@@ -29,6 +29,8 @@ pub enum Schema {
     ContextConfig,
     RetroReply,
     Retro,
+    Evidence,
+    VerifyConfig,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -36,7 +38,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 20] = [
+    pub const ALL: [Schema; 22] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -57,6 +59,8 @@ impl Schema {
         Schema::ContextConfig,
         Schema::RetroReply,
         Schema::Retro,
+        Schema::Evidence,
+        Schema::VerifyConfig,
     ];
 
     /// Its name for `workflow-state schema <name>`: the file name without
@@ -103,6 +107,8 @@ impl Schema {
             Schema::ContextConfig => "context-config.schema.json",
             Schema::RetroReply => "retro-reply.schema.json",
             Schema::Retro => "retro.schema.json",
+            Schema::Evidence => "evidence.schema.json",
+            Schema::VerifyConfig => "verify-config.schema.json",
         }
     }
 
@@ -129,6 +135,8 @@ impl Schema {
             Schema::ContextConfig => include_str!("../../../schemas/context-config.schema.json"),
             Schema::RetroReply => include_str!("../../../schemas/retro-reply.schema.json"),
             Schema::Retro => include_str!("../../../schemas/retro.schema.json"),
+            Schema::Evidence => include_str!("../../../schemas/evidence.schema.json"),
+            Schema::VerifyConfig => include_str!("../../../schemas/verify-config.schema.json"),
         }
     }
 

@@ -76,6 +76,11 @@ pub fn from_words(given: &str) -> Option<String> {
     validate(&slug).is_ok().then_some(slug)
 }
 
+/// Case-, space- and end-punctuation-insensitive form for comparisons.
+pub fn norm(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches(['.', '?', '!']).to_lowercase()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

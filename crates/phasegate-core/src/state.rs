@@ -86,6 +86,11 @@ pub const IDEATION: StateFile = StateFile {
     schema: Some(Schema::Ideation),
     written_by: "`workflow-state ideation start|artifact|decision|risk|confidence|advance`",
 };
+pub const EVIDENCE: StateFile = StateFile {
+    path: "docs/features/*/evidence.json",
+    schema: Some(Schema::Evidence),
+    written_by: "`workflow-state verify run` (the checks' results) and `workflow-state verify waive` (a person's waiver)",
+};
 pub const RUNTIME: StateFile = StateFile {
     path: ".git/phasegate/**",
     schema: None,
@@ -93,7 +98,7 @@ pub const RUNTIME: StateFile = StateFile {
 };
 
 /// Every state file, in the order the guard checks them.
-pub const ALL: [StateFile; 14] = [
+pub const ALL: [StateFile; 15] = [
     META,
     HISTORY,
     ROUNDS,
@@ -107,6 +112,7 @@ pub const ALL: [StateFile; 14] = [
     PREFERENCES,
     KNOWLEDGE,
     IDEATION,
+    EVIDENCE,
     RUNTIME,
 ];
 
@@ -156,6 +162,7 @@ mod tests {
         assert_eq!(REVIEW_CYCLES.file_name(), crate::tasks::REVIEW_CYCLES_FILE);
         assert_eq!(PIPELINE_STATE.file_name(), crate::pipeline::files::STATE_FILE);
         assert_eq!(IDEATION.file_name(), crate::coordination::IDEATION_FILE);
+        assert_eq!(EVIDENCE.file_name(), crate::proof::EVIDENCE_FILE);
         assert_eq!(format!(".claude/suspended/*"), MARKER.path);
         assert_eq!(MARKER.path.trim_end_matches("/*"), crate::questions::SUSPENDED_DIR);
         assert_eq!(QUESTION.path.trim_end_matches("/*"), crate::questions::QUESTIONS_DIR);

@@ -22,6 +22,23 @@ pub const SESSION_ID: &str = "CLAUDE_CODE_SESSION_ID";
 /// Set by Claude Code for every process it starts: `cli` in an interactive
 /// session, `sdk-cli` for `claude -p`.
 pub const ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
+/// Set to `1` by Claude Code for the processes its tools start (the Bash
+/// tool, a command's `!` injection): a command that sees it runs at the
+/// model's hand or a command file's, not in a person's own terminal.
+pub const INSIDE_CLAUDE_CODE: &str = "CLAUDECODE";
+
+/// Whether this process was started by Claude Code's tools.
+pub fn inside_claude_code() -> bool {
+    std::env::var_os(INSIDE_CLAUDE_CODE).is_some_and(|v| !v.is_empty())
+}
+
+/// The values of this process's environment variables whose names say
+/// they are secrets (`*TOKEN*`, `*SECRET*`, `*PASSWORD*`, …): scrubbed from
+/// what a check prints before the ledger keeps it.
+pub fn secret_values() -> Vec<String> {
+    std::env::vars().filter(|(k, v)| phasegate_core::proof::secret_name(k) && v.len() >= 8).map(|(_, v)| v).collect()
+}
+
 /// The project directory of the Claude Code session (set for hooks).
 pub const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 /// The Slack token questions are posted with (a bot `xoxb-` token, or a

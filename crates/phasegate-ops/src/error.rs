@@ -47,6 +47,15 @@ pub enum OpError {
     /// A typed error of the core's whose own message names its input.
     #[error(transparent)]
     Core(Box<dyn std::error::Error + Send + Sync + 'static>),
+    /// A file of the proof (spec.md, tasks.md's Checks, a pipeline's user
+    /// story or plan) that cannot be read as its grammar says: each problem
+    /// with its line.
+    #[error("{file}: {error}")]
+    Grammar {
+        file: String,
+        #[source]
+        error: phasegate_core::proof::GrammarError,
+    },
 }
 
 /// Keeps an error's type when it becomes an [`OpError`] of invalid input.
@@ -77,7 +86,8 @@ impl OpError {
             | OpError::Store(_)
             | OpError::Resolve(_)
             | OpError::BadInput { .. }
-            | OpError::Core(_) => ErrorClass::Invalid,
+            | OpError::Core(_)
+            | OpError::Grammar { .. } => ErrorClass::Invalid,
             OpError::Meta(e) => e.class(),
             OpError::Run(e) => e.class(),
             OpError::Gate(e) => e.class(),
@@ -181,6 +191,27 @@ pub enum Refusal {
         "{feature} is suspended: question {id} waits for an answer: \"{question}\". Answer it with `workflow-state question answer {id} \"<answer>\"` (or in its Slack thread), or work on another feature."
     )]
     Suspended { feature: String, id: String, question: String },
+
+    // Proof.
+    #[error(
+        "{feature} is not proven ({summary}): {}. Run `workflow-state verify run --feature {feature}`, fix what fails, and run it again; a requirement that cannot be proven goes to a person (`workflow-state verify waive <id> --reason \"<why>\" --feature {feature}`)",
+        .open.join("; ")
+    )]
+    NotProven { feature: String, summary: String, open: Vec<String> },
+    #[error(
+        "another `verify run` of {feature} is running; wait for it (its ledger is written when it ends), then read it with `workflow-state verify status --feature {feature}`"
+    )]
+    VerifyRunning { feature: String },
+    #[error(
+        "{id} is a person's decision ({what}): the model cannot answer it. The person answers in the question dialog, in its Slack thread, by typing `/phasegate:answer {id} <answer>`, or in a terminal: `workflow-state question answer {id} <answer>`"
+    )]
+    PersonOnly { id: String, what: String },
+    #[error(
+        "{requirement} of {feature} waits for the person's answer to {question}: nothing is waived until they say yes"
+    )]
+    WaiverWaits { feature: String, requirement: String, question: String },
+    #[error("{requirement} of {feature} is {status}: there is nothing to waive")]
+    NothingToWaive { feature: String, requirement: String, status: String },
 
     // Coordination: leases and ideation.
     #[error("{task} cannot start: {message}")]

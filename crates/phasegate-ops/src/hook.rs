@@ -37,6 +37,9 @@ pub struct HookInput {
     pub background_tasks: Vec<BackgroundTask>,
     pub tool_name: Option<String>,
     pub tool_input: Option<Value>,
+    /// PostToolUse's `tool_response`, kept for the question dialog only
+    /// (AskUserQuestion: the person's choices).
+    pub tool_response: Option<Value>,
     pub agent_type: Option<String>,
     /// SessionStart's `source`: startup, resume, clear, compact.
     pub source: Option<String>,
@@ -75,6 +78,10 @@ impl HookInput {
             background_tasks,
             tool_name: string("tool_name"),
             tool_input: obj.get("tool_input").cloned(),
+            tool_response: match obj.get("tool_name").and_then(Value::as_str) {
+                Some(DIALOG_TOOL) => obj.get("tool_response").cloned(),
+                _ => None,
+            },
             agent_type: string("agent_type"),
             source: string("source"),
             prompt: string("prompt"),
@@ -122,6 +129,9 @@ pub struct HookCtx<'a> {
     /// The last repository found with [`HookCtx::repo_of`], by the path asked.
     located: std::cell::RefCell<Option<(PathBuf, Option<RepoLayout>)>>,
 }
+
+/// Claude Code's question dialog.
+pub const DIALOG_TOOL: &str = "AskUserQuestion";
 
 /// The tools that write a file by path.
 pub const WRITING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];

@@ -11,7 +11,8 @@
 //!    input, the context and the `Contributor` trait), `commit`,
 //!    `generate`, `install`;
 //! 2. `coordination` (sessions, leases, waits, events), then `questions`;
-//! 3. `knowledge`, then `brief` (what a brief is given);
+//! 3. `knowledge`, then `brief` (what a brief is given), then `proof` (the
+//!    evidence ledger: requirements, checks, waivers);
 //! 4. `feature` (phases, reviews, worktrees, finish);
 //! 5. `tasks` and `pipeline`, the two ways a feature's work runs;
 //! 6. `retro` and `oversight` (monitor, PM, status views), which look back
@@ -35,6 +36,7 @@ pub mod install;
 pub mod knowledge;
 pub mod oversight;
 pub mod pipeline;
+pub mod proof;
 pub mod questions;
 pub mod retro;
 pub mod tasks;

@@ -722,3 +722,153 @@ mod tests {
         assert_eq!(head_commit(root).unwrap().map(|h| h.len()), Some(40));
     }
 }
+
+/// The identity of a working tree as it is on disk, and each file in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeIdentity {
+    /// One hash of every file's path, mode and content.
+    pub id: String,
+    /// Each file's `mode blob-id`, by its `/`-separated path.
+    pub files: std::collections::BTreeMap<String, String>,
+}
+
+impl TreeIdentity {
+    /// The identity of these files.
+    pub fn of(files: std::collections::BTreeMap<String, String>) -> TreeIdentity {
+        let mut manifest = String::new();
+        for (path, entry) in &files {
+            manifest.push_str(entry);
+            manifest.push(' ');
+            manifest.push_str(path);
+            manifest.push('\n');
+        }
+        let id =
+            Oid::hash_object(git2::ObjectType::Blob, manifest.as_bytes()).map(|o| o.to_string()).unwrap_or_default();
+        TreeIdentity { id, files }
+    }
+
+    /// The paths whose content, mode or presence differs in `other`.
+    pub fn changed(&self, other: &TreeIdentity) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .files
+            .iter()
+            .filter(|(p, v)| other.files.get(*p) != Some(*v))
+            .map(|(p, _)| p.clone())
+            .chain(other.files.keys().filter(|p| !self.files.contains_key(*p)).cloned())
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+/// The identity of the working tree around `dir` as it is now: every file
+/// git tracks, with its content as it is on disk (a change not committed
+/// counts), and every untracked file git does not ignore; the files `skip`
+/// picks (by `/`-separated path from the tree's root) are left out.
+/// Nothing is written: clean files take their blob id from the index, the
+/// others are hashed as git would hash them.
+pub fn tree_identity(dir: &Path, skip: &dyn Fn(&str) -> bool) -> Result<TreeIdentity, StoreError> {
+    use std::collections::BTreeMap;
+    let repo = open(dir)?;
+    let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
+    let index = repo.index().map_err(|e| StoreError::git(&root, e))?;
+    let mut files: BTreeMap<String, String> = BTreeMap::new();
+    for e in index.iter() {
+        let path = String::from_utf8_lossy(&e.path).into_owned();
+        if !skip(&path) {
+            files.insert(path, format!("{:o} {}", e.mode, e.id));
+        }
+    }
+    let mut opts = git2::StatusOptions::new();
+    opts.include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_ignored(false)
+        .exclude_submodules(true)
+        .renames_head_to_index(false)
+        .renames_index_to_workdir(false);
+    let statuses = repo.statuses(Some(&mut opts)).map_err(|e| StoreError::git(&root, e))?;
+    for s in statuses.iter() {
+        let path = String::from_utf8_lossy(s.path_bytes()).into_owned();
+        if skip(&path) || s.status().is_ignored() {
+            continue;
+        }
+        let full = root.join(&path);
+        match fs::symlink_metadata(&full) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                files.remove(&path);
+            }
+            Err(e) => return Err(e).at("read", &full),
+            Ok(m) if m.is_dir() => {}
+            Ok(m) => {
+                files.insert(path, blob_entry(&full, &m)?);
+            }
+        }
+    }
+    Ok(TreeIdentity::of(files))
+}
+
+/// `mode blob-id` of a file on disk, as git would record it.
+pub fn blob_entry(path: &Path, meta: &fs::Metadata) -> Result<String, StoreError> {
+    if meta.file_type().is_symlink() {
+        let target = fs::read_link(path).at("read the link", path)?;
+        let id = Oid::hash_object(git2::ObjectType::Blob, target.to_string_lossy().as_bytes())
+            .map_err(|e| StoreError::git(path, e))?;
+        return Ok(format!("120000 {id}"));
+    }
+    #[cfg(unix)]
+    let executable = {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    };
+    #[cfg(not(unix))]
+    let executable = false;
+    let id = Oid::hash_file(git2::ObjectType::Blob, path).map_err(|e| StoreError::git(path, e))?;
+    Ok(format!("{} {id}", if executable { "100755" } else { "100644" }))
+}
+
+#[cfg(test)]
+mod identity_tests {
+    use super::*;
+
+    fn repo() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let repo = Repository::init(&root).unwrap();
+        fs::write(root.join("a.txt"), "one\n").unwrap();
+        fs::write(root.join(".gitignore"), "target/\n").unwrap();
+        let mut index = repo.index().unwrap();
+        index.add_path(Path::new("a.txt")).unwrap();
+        index.add_path(Path::new(".gitignore")).unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        index.write().unwrap();
+        let sig = git2::Signature::now("t", "t@e").unwrap();
+        repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[]).unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn every_change_on_disk_counts_and_ignored_or_skipped_files_do_not() {
+        let (_d, root) = repo();
+        let none = |_: &str| false;
+        let first = tree_identity(&root, &none).unwrap();
+        assert_eq!(tree_identity(&root, &none).unwrap(), first, "nothing changed, nothing differs");
+        fs::create_dir_all(root.join("target")).unwrap();
+        fs::write(root.join("target/out.bin"), "built").unwrap();
+        assert_eq!(tree_identity(&root, &none).unwrap().id, first.id, "ignored files do not count");
+        fs::write(root.join("a.txt"), "two\n").unwrap();
+        let edited = tree_identity(&root, &none).unwrap();
+        assert_ne!(edited.id, first.id, "an uncommitted edit counts");
+        assert_eq!(first.changed(&edited), ["a.txt"]);
+        fs::write(root.join("a.txt"), "one\n").unwrap();
+        assert_eq!(tree_identity(&root, &none).unwrap().id, first.id, "the same content is the same tree");
+        fs::write(root.join("new.txt"), "n").unwrap();
+        let added = tree_identity(&root, &none).unwrap();
+        assert_eq!(first.changed(&added), ["new.txt"], "an untracked file counts");
+        let skip = |p: &str| p == "new.txt";
+        assert_eq!(tree_identity(&root, &skip).unwrap().id, first.id, "a skipped file does not");
+        fs::remove_file(root.join("a.txt")).unwrap();
+        fs::remove_file(root.join("new.txt")).unwrap();
+        let removed = tree_identity(&root, &none).unwrap();
+        assert_eq!(first.changed(&removed), ["a.txt"], "a deleted file counts");
+    }
+}

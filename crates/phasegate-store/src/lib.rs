@@ -25,6 +25,7 @@ pub mod logs;
 pub mod pipeline;
 pub mod process;
 pub mod project;
+pub mod proof;
 pub mod questions;
 
 pub use error::StoreError;

@@ -122,6 +122,125 @@ pub fn run(
     Ok(Finished { exit: if timed_out { None } else { status.and_then(|s| s.code()) }, timed_out, stdout, stderr })
 }
 
+/// What a run with bounded output produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tail {
+    /// None when killed (timeout or signal).
+    pub exit: Option<i32>,
+    pub timed_out: bool,
+    /// The last `keep` bytes of stdout and stderr, in the order they came.
+    pub output: String,
+    /// How many bytes it printed in all.
+    pub total_bytes: u64,
+    pub duration: Duration,
+}
+
+/// Runs a shell command line in `dir` with `env` added, killing its
+/// process group after `timeout`, and keeping only the last `keep` bytes of
+/// its output (a command that prints 100 MB costs `keep` bytes of memory).
+/// stdin is empty.
+pub fn run_shell_tail(
+    line: &str,
+    dir: &Path,
+    env: &[(&str, &str)],
+    timeout: Duration,
+    keep: usize,
+) -> std::io::Result<Tail> {
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let mut cmd = if cfg!(windows) {
+        let mut c = Command::new("cmd");
+        c.args(["/C", line]);
+        c
+    } else {
+        let mut c = Command::new("sh");
+        c.args(["-c", line]);
+        c
+    };
+    cmd.current_dir(dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    let mut child = cmd.spawn()?;
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    for pipe in [
+        child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
+        child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let tx = tx.clone();
+        let mut pipe = pipe;
+        thread::spawn(move || {
+            let mut buf = [0u8; 64 * 1024];
+            loop {
+                match pipe.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+    }
+    drop(tx);
+    let mut held: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
+    let mut total: u64 = 0;
+    let mut take = |bytes: Vec<u8>| {
+        total += bytes.len() as u64;
+        held.extend(bytes);
+        let over = held.len().saturating_sub(keep);
+        held.drain(..over);
+    };
+    let mut timed_out = false;
+    let mut status = None;
+    let mut drain_until: Option<Instant> = None;
+    loop {
+        if status.is_none() {
+            if let Some(s) = child.try_wait()? {
+                status = Some(s);
+                kill_group(child.id());
+                drain_until = Some(Instant::now() + DRAIN_GRACE);
+            } else if Instant::now() >= deadline {
+                timed_out = true;
+                kill_group(child.id());
+                let _ = child.kill();
+                status = child.wait().ok();
+                drain_until = Some(Instant::now() + DRAIN_GRACE);
+            }
+        }
+        let until = drain_until.unwrap_or(deadline).min(Instant::now() + Duration::from_millis(20));
+        match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            Ok(bytes) => take(bytes),
+            Err(mpsc::RecvTimeoutError::Disconnected) if status.is_some() => break,
+            Err(mpsc::RecvTimeoutError::Disconnected) => thread::sleep(Duration::from_millis(5)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if drain_until.is_some_and(|d| Instant::now() >= d) {
+            while let Ok(bytes) = rx.try_recv() {
+                take(bytes);
+            }
+            break;
+        }
+    }
+    let bytes: Vec<u8> = held.into_iter().collect();
+    Ok(Tail {
+        exit: if timed_out { None } else { status.and_then(|s| s.code()) },
+        timed_out,
+        output: String::from_utf8_lossy(&bytes).into_owned(),
+        total_bytes: total,
+        duration: start.elapsed(),
+    })
+}
+
 /// Runs a shell command line (`sh -c`, `cmd /C` on Windows).
 pub fn run_shell(line: &str, dir: &Path, timeout: Duration) -> std::io::Result<Finished> {
     if cfg!(windows) {
@@ -185,6 +304,25 @@ mod tests {
         let f = run_shell("setsid sleep 20 & echo done", dir.path(), Duration::from_secs(10)).unwrap();
         assert_eq!((f.exit, f.stdout.as_str()), (Some(0), "done\n"));
         assert!(start.elapsed() < Duration::from_secs(3), "waited {:?}", start.elapsed());
+    }
+
+    #[test]
+    fn a_run_keeps_only_the_tail_of_a_huge_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = "yes 0123456789 | head -c 100000000; echo; echo the end; exit 4";
+        let t = run_shell_tail(line, dir.path(), &[("PHASEGATE_X", "1")], Duration::from_secs(60), 4096).unwrap();
+        assert_eq!((t.exit, t.timed_out), (Some(4), false));
+        assert!(t.output.len() <= 4096 && t.output.ends_with("the end\n"), "{}", t.output.len());
+        assert!(t.total_bytes > 100_000_000, "{}", t.total_bytes);
+        let t = run_shell_tail(
+            "echo $PHASEGATE_X; sleep 30",
+            dir.path(),
+            &[("PHASEGATE_X", "seen")],
+            Duration::from_millis(300),
+            100,
+        )
+        .unwrap();
+        assert!(t.timed_out && t.exit.is_none() && t.output == "seen\n", "{t:?}");
     }
 
     #[test]

@@ -29,6 +29,7 @@ mod slack;
 mod status;
 mod tasks;
 mod validate;
+mod verify;
 pub(crate) mod watch;
 mod worktree;
 
@@ -100,6 +101,9 @@ enum Command {
     /// The retrospective of a feature's build: facts, the agent's brief, record, trend.
     Retro(retro::RetroArgs),
     Commit(commit::CommitArgs),
+    /// Done means proven: run a feature's checks into its evidence ledger, read it, waive with a person's yes.
+    #[command(subcommand)]
+    Verify(verify::VerifyCommand),
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
 }
@@ -145,6 +149,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Kb(cmd) => kb::run(cmd, ctx),
         Command::Retro(a) => retro::run(a, ctx),
         Command::Commit(a) => commit::cmd_commit(a, ctx),
+        Command::Verify(cmd) => verify::run(cmd, ctx),
         Command::Generate(a) => generate::cmd_generate(a, ctx),
     }
 }

@@ -28,9 +28,9 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
             "No features in {features_dir}. Create one with `workflow-state feature new <slug or description>`."
         ))?;
     } else {
-        let table: Vec<[String; 5]> = rows.iter().map(table_row).collect();
-        let header = ["FEATURE", "MODE", "STATUS", "PHASE", "NEXT"].map(String::from);
-        let mut widths = [0usize; 5];
+        let table: Vec<[String; 6]> = rows.iter().map(table_row).collect();
+        let header = ["FEATURE", "MODE", "STATUS", "PHASE", "PROOF", "NEXT"].map(String::from);
+        let mut widths = [0usize; 6];
         for r in std::iter::once(&header).chain(&table) {
             for (w, cell) in widths.iter_mut().zip(r) {
                 *w = (*w).max(cell.chars().count());
@@ -44,6 +44,13 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
             for c in &r.open_concerns {
                 ctx.out.line(format!("open concern in {}: {c}", r.name))?;
             }
+        }
+        for r in rows.iter().filter(|r| r.proof.as_ref().is_some_and(|p| !p.proven)) {
+            let p = r.proof.as_ref().expect("filtered");
+            ctx.out.line(format!(
+                "proof of {}: {} (`workflow-state verify status --feature {}`)",
+                r.name, p.summary, r.name
+            ))?;
         }
         for r in rows.iter().filter(|r| r.error.is_some()) {
             ctx.out.line(format!("error: {}", r.error.as_deref().unwrap_or_default()))?;
@@ -62,15 +69,16 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     Ok(if args.strict && broken > 0 { ExitStatus::Error } else { ExitStatus::Success })
 }
 
-fn table_row(r: &Row) -> [String; 5] {
+fn table_row(r: &Row) -> [String; 6] {
     let Some(meta) = &r.meta else {
-        return [r.name.clone(), "-".into(), "unreadable".into(), "-".into(), "-".into()];
+        return [r.name.clone(), "-".into(), "unreadable".into(), "-".into(), "-".into(), "-".into()];
     };
     [
         r.name.clone(),
         meta.mode.to_string(),
         if r.suspended.is_some() { "suspended".to_owned() } else { meta.status.to_string() },
         r.phase_text(),
+        r.proof.as_ref().map_or_else(|| "-".to_owned(), |p| p.short.clone()),
         r.next.clone().unwrap_or_else(|| "-".into()),
     ]
 }

@@ -53,41 +53,63 @@ workflow-state CLI decides every transition, count and cap; do what it prints.
     )
 }
 
-/// The words a person typed with a phase command (`/phasegate:design add
-/// search`), as the UserPromptSubmit hook saw them before Claude Code ran
-/// the command's `!` injection: `phase brief <phase>` reads them there, so
-/// the words never pass through a shell line (Claude Code splices
-/// `$ARGUMENTS` into it as raw text: a quote breaks it, a backtick runs).
+/// The words a person typed with a phasegate command (`/phasegate:design
+/// add search`, `/phasegate:answer 001-a.2 yes`), as the UserPromptSubmit
+/// hook saw them before Claude Code ran the command's `!` injection: a
+/// phase's `phase brief` reads them there, so the words never pass through
+/// a shell line (Claude Code splices `$ARGUMENTS` into it as raw text: a
+/// quote breaks it, a backtick runs); `question answer` reads them to know
+/// that a person typed the answer it records.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PromptWords {
-    /// The phase whose command it was (`finish` for `/phasegate:finish`).
-    pub phase: Phase,
+    /// The command: a phase's name (`finish` too) or `answer`.
+    pub command: String,
     /// What followed the command, trimmed; empty when nothing did.
     pub words: String,
     pub at: DateTime<Utc>,
 }
+
+/// The command whose words are kept besides the phases'.
+pub const ANSWER_COMMAND: &str = "answer";
 
 /// How long after its prompt the command's brief may take the words: the
 /// injection runs right after the hook, so a minute is generous, and words
 /// typed with an earlier command never reach a later one.
 pub const PROMPT_WORDS_FRESH: TimeDelta = TimeDelta::minutes(1);
 
+/// How long an answer typed with `/phasegate:answer` vouches for the
+/// `question answer` that records it.
+pub const TYPED_ANSWER_FRESH: TimeDelta = TimeDelta::minutes(10);
+
 impl PromptWords {
-    /// The phase command a prompt invokes and its words: `/phasegate:<phase>`
-    /// (or `/phasegate:finish`), then whitespace or the end.
+    /// The command a prompt invokes and its words: `/phasegate:<phase>`
+    /// (or `finish`, or `answer`), then whitespace or the end.
     pub fn of_prompt(prompt: &str, at: DateTime<Utc>) -> Option<PromptWords> {
         let rest = prompt.trim_start().strip_prefix("/phasegate:")?;
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let phase = Phase::parse_name(&rest[..end]).ok()?;
-        Some(PromptWords { phase, words: rest[end..].trim().to_owned(), at })
+        let name = &rest[..end];
+        if name != ANSWER_COMMAND && Phase::parse_name(name).is_err() {
+            return None;
+        }
+        Some(PromptWords { command: name.to_owned(), words: rest[end..].trim().to_owned(), at })
     }
 
     /// The words for `phase`'s brief at `now`: typed with that phase's
     /// command within [`PROMPT_WORDS_FRESH`], and not empty.
     pub fn for_brief(&self, phase: Phase, now: DateTime<Utc>) -> Option<&str> {
         let fresh = now.signed_duration_since(self.at) <= PROMPT_WORDS_FRESH;
-        (self.phase == phase && fresh && !self.words.is_empty()).then_some(self.words.as_str())
+        (self.command == phase.name() && fresh && !self.words.is_empty()).then_some(self.words.as_str())
+    }
+
+    /// Whether the person typed `/phasegate:answer <id or item> <answer>`
+    /// within [`TYPED_ANSWER_FRESH`] of `now`, naming `id` (or `item`, the
+    /// feature it is about) and `answer` (compared as `norm` does).
+    pub fn typed_answer(&self, id: &str, item: &str, answer: &str, now: DateTime<Utc>) -> bool {
+        let fresh = now.signed_duration_since(self.at) <= TYPED_ANSWER_FRESH;
+        let Some((named, said)) = self.words.split_once(char::is_whitespace) else { return false };
+        let norm = |s: &str| crate::slug::norm(s.trim().trim_matches(['"', '\'']));
+        self.command == ANSWER_COMMAND && fresh && (named == id || named == item) && norm(said) == norm(answer)
     }
 }
 
@@ -109,14 +131,28 @@ mod tests {
     fn the_words_of_a_phase_command_are_read_from_its_prompt() {
         let t = |s: i64| DateTime::from_timestamp(1_800_000_000 + s, 0).unwrap();
         let w = PromptWords::of_prompt("/phasegate:design add \"search\" `now`", t(0)).unwrap();
-        assert_eq!((w.phase, w.words.as_str()), (Phase::Design, "add \"search\" `now`"));
+        assert_eq!((w.command.as_str(), w.words.as_str()), ("design", "add \"search\" `now`"));
         assert_eq!(w.for_brief(Phase::Design, t(30)), Some("add \"search\" `now`"));
         assert_eq!(w.for_brief(Phase::Design, t(61)), None, "stale words reach no later command");
         assert_eq!(w.for_brief(Phase::Specify, t(1)), None, "another phase's command");
         let bare = PromptWords::of_prompt("  /phasegate:finish", t(0)).unwrap();
-        assert_eq!((bare.phase, bare.for_brief(Phase::Finish, t(0))), (Phase::Finish, None));
+        assert_eq!((bare.command.as_str(), bare.for_brief(Phase::Finish, t(0))), ("finish", None));
         for not in ["/phasegate:status x", "/phasegate:designer x", "please /phasegate:design x", "/other:design"] {
             assert_eq!(PromptWords::of_prompt(not, t(0)), None, "{not}");
         }
+    }
+
+    #[test]
+    fn an_answer_typed_with_the_answer_command_vouches_for_its_recording() {
+        let t = |s: i64| DateTime::from_timestamp(1_800_000_000 + s, 0).unwrap();
+        let w = PromptWords::of_prompt("/phasegate:answer 001-a.3 Yes", t(0)).unwrap();
+        assert!(w.typed_answer("001-a.3", "001-a", "yes", t(60)));
+        assert!(w.typed_answer("001-a.3", "001-a", "\"Yes.\"", t(60)));
+        assert!(!w.typed_answer("001-a.3", "001-a", "No", t(60)), "another answer");
+        assert!(!w.typed_answer("001-a.4", "002-b", "Yes", t(60)), "another question");
+        assert!(!w.typed_answer("001-a.3", "001-a", "Yes", t(601)), "stale");
+        let by_item = PromptWords::of_prompt("/phasegate:answer 001-a yes", t(0)).unwrap();
+        assert!(by_item.typed_answer("001-a.3", "001-a", "yes", t(1)));
+        assert!(w.for_brief(Phase::Design, t(1)).is_none());
     }
 }

@@ -18,9 +18,9 @@ pub use meta::{
     Completion, META_FILE, Meta, MetaError, MetaParseError, PhaseRecord, PhaseState, Position, StartKind, StartMode,
     Status, Step, Workflow, check_worktree, parse_meta,
 };
-pub use mode::Mode;
+pub use mode::{Mode, ProofRule};
 pub use next_step::{Next, next_step};
 pub use phase::{Artifact, ArtifactSet, Phase};
 pub use reviewer::{BriefInput, CodeUnderReview, review_brief};
 pub use transition::{Validation, ValidationKind, validate, validate_status};
-pub use verdict::{ReviewVerdict, VERDICT_FILE, extract_json, parse_verdict};
+pub use verdict::{Issue, ReviewVerdict, Severity, VERDICT_FILE, extract_json, parse_verdict};

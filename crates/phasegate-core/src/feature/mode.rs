@@ -27,6 +27,17 @@ crate::named!(Mode, "mode");
 impl Mode {
     pub const ALL: [Mode; 4] = [Mode::Hotfix, Mode::Quick, Mode::Standard, Mode::Full];
 
+    /// What the feature must prove before it is done (the evidence
+    /// ledger, `workflow-state verify run`): hotfix needs every declared
+    /// check to pass at the current tree; the others need every requirement
+    /// proven, or waived by a person.
+    pub fn proof(self) -> ProofRule {
+        match self {
+            Mode::Hotfix => ProofRule::DeclaredChecks,
+            Mode::Quick | Mode::Standard | Mode::Full => ProofRule::EveryRequirement,
+        }
+    }
+
     /// The most reviewer iterations one phase may take (seed 002, TD3).
     pub fn max_iterations(self) -> u32 {
         match self {
@@ -34,6 +45,32 @@ impl Mode {
             Mode::Quick => 2,
             Mode::Standard => 3,
             Mode::Full => 5,
+        }
+    }
+}
+
+/// What a mode requires of the evidence ledger before the feature is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::IntoStaticStr)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum ProofRule {
+    /// Every requirement proven at the current tree, or waived by a person.
+    EveryRequirement,
+    /// Every declared check passed at the current tree (at least one);
+    /// requirements with no check are shown, not required.
+    DeclaredChecks,
+}
+
+impl ProofRule {
+    /// In words, for the README's mode table and the messages.
+    pub fn says(self) -> &'static str {
+        match self {
+            ProofRule::EveryRequirement => {
+                "every requirement proven by a check at the current tree, or waived by a person"
+            }
+            ProofRule::DeclaredChecks => {
+                "every declared check passing at the current tree (at least one); requirements without a check are listed, not required"
+            }
         }
     }
 }

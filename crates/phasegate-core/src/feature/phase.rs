@@ -79,6 +79,7 @@ impl Phase {
                 summary: "Explore the problem and write brainstorm.md (phasegate, reviewed until approved or capped)",
                 produces: "brainstorm.md",
                 completes_with: None,
+                approval_needs_proof: false,
             },
             Phase::Specify => &PhaseFacts {
                 artifact: Some(Artifact::Spec),
@@ -92,6 +93,7 @@ impl Phase {
                 summary: "Write spec.md - requirements, acceptance criteria, scope (phasegate)",
                 produces: "spec.md",
                 completes_with: Some("spec.approved"),
+                approval_needs_proof: false,
             },
             Phase::Design => &PhaseFacts {
                 artifact: Some(Artifact::Design),
@@ -105,6 +107,7 @@ impl Phase {
                 summary: "Write design.md - components, interfaces, risks (phasegate)",
                 produces: "design.md",
                 completes_with: None,
+                approval_needs_proof: false,
             },
             Phase::CreatePlan => &PhaseFacts {
                 artifact: Some(Artifact::Plan),
@@ -118,6 +121,7 @@ impl Phase {
                 summary: "Write plan.md, the ordered steps (phasegate)",
                 produces: "plan.md",
                 completes_with: None,
+                approval_needs_proof: false,
             },
             Phase::CreateTasks => &PhaseFacts {
                 artifact: Some(Artifact::Tasks),
@@ -132,6 +136,7 @@ impl Phase {
                 summary: "Write tasks.md, small tasks with acceptance criteria (phasegate)",
                 produces: "tasks.md",
                 completes_with: None,
+                approval_needs_proof: false,
             },
             Phase::Implement => &PhaseFacts {
                 artifact: None,
@@ -146,6 +151,7 @@ impl Phase {
                 summary: "Implement tasks.md test-first; a fresh reviewer checks the change (phasegate)",
                 produces: "the code",
                 completes_with: Some("build.completed"),
+                approval_needs_proof: false,
             },
             Phase::Verify => &PhaseFacts {
                 artifact: None,
@@ -159,6 +165,7 @@ impl Phase {
                 summary: "Verify the implementation against spec.md (phasegate)",
                 produces: "the verification",
                 completes_with: None,
+                approval_needs_proof: true,
             },
             // Finish is a command (`workflow-state finish`), not a phase
             // with a result to review.
@@ -174,6 +181,7 @@ impl Phase {
                 summary: "Finish the feature (phasegate)",
                 produces: "the finished feature",
                 completes_with: None,
+                approval_needs_proof: false,
             },
         }
     }
@@ -244,6 +252,9 @@ pub struct PhaseFacts {
     /// The event its completion emits (seed 004 §2.3's handoffs: the spec
     /// goes to the build, the build to the retrospective).
     pub completes_with: Option<&'static str>,
+    /// Its reviewer's approval counts only with the feature proven (the
+    /// evidence ledger, `workflow-state verify run`): verify.
+    pub approval_needs_proof: bool,
 }
 
 /// The question a phase's reviewer answers.

@@ -172,6 +172,21 @@ pub struct TestPlan {
     pub success_pattern: Option<String>,
     #[serde(default)]
     pub failure_pattern: Option<String>,
+    /// What proves each acceptance criterion of the user story (phasegate's
+    /// addition to seed 001): the pipeline completes only when every one
+    /// is proven (`workflow-state verify run`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<PlanCheck>,
+}
+
+/// One check of a pipeline's plan: the acceptance criteria it proves and
+/// its command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanCheck {
+    pub requirements: Vec<String>,
+    pub command: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub junit: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -93,6 +93,7 @@ mod tests {
             commands: vec!["t".into()],
             success_pattern: success.map(Into::into),
             failure_pattern: failure.map(Into::into),
+            checks: Vec::new(),
         }
     }
 

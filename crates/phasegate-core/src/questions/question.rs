@@ -267,6 +267,9 @@ pub enum Source {
     Slack,
     /// `workflow-state question answer` (a shell, or Claude Code).
     Cli,
+    /// The question dialog (Claude Code's AskUserQuestion), as its
+    /// PostToolUse hook saw the person's choice.
+    Dialog,
     /// A stored preference.
     Preference,
     /// The default of an expired non-blocking question.
@@ -639,10 +642,7 @@ impl Question {
             }
             rendered.push(serde_json::json!({ "label": label, "description": description }));
         }
-        let mut text = self.question.clone();
-        if !self.question_context.is_empty() {
-            text = format!("{text} ({})", self.question_context);
-        }
+        let text = self.dialog_text();
         let header: String = self.kind.header().chars().take(ASK_HEADER_MAX).collect();
         serde_json::json!({ "questions": [ { "question": text, "header": header, "multiSelect": false, "options": rendered } ] })
     }
@@ -740,9 +740,29 @@ pub fn skip(req: &Request, slug: &str, known: &[Question], prefs: &Preferences) 
     waiting
 }
 
-/// Case-, space- and end-punctuation-insensitive form for comparisons.
-pub fn norm(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches(['.', '?', '!']).to_lowercase()
+pub use crate::slug::norm;
+
+/// The task field of the questions only a person may answer, by prefix: a
+/// requirement's waiver (`verify-waive R3`) and a lesson's promotion into
+/// CLAUDE.md (`kb-promote <id>`). The model cannot record their answer:
+/// it comes from Slack, the question dialog, `/phasegate:answer` typed by
+/// the person, or a terminal outside Claude Code.
+pub const PERSON_ONLY_TASKS: [&str; 2] = ["verify-waive ", "kb-promote "];
+
+impl Question {
+    /// Whether only a person may answer it ([`PERSON_ONLY_TASKS`]).
+    pub fn person_only(&self) -> bool {
+        self.task_id.as_deref().is_some_and(|t| PERSON_ONLY_TASKS.iter().any(|p| t.starts_with(p)))
+    }
+
+    /// The text the question dialog (AskUserQuestion) shows for it: what
+    /// its answer is found under in the dialog's reply.
+    pub fn dialog_text(&self) -> String {
+        match self.question_context.is_empty() {
+            true => self.question.clone(),
+            false => format!("{} ({})", self.question, self.question_context),
+        }
+    }
 }
 
 #[cfg(test)]

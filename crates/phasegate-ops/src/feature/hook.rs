@@ -24,9 +24,11 @@ pub static ACTIVE_FEATURES: ActiveFeatures = ActiveFeatures;
 
 impl Contributor for ActiveFeatures {
     /// The words typed with a phase command (`/phasegate:design add
-    /// search`), kept for the command's brief: the hook runs before Claude
-    /// Code runs the command's `!` injection, and the words never pass
-    /// through a shell line. Any other prompt costs a prefix check.
+    /// search`) or `/phasegate:answer`, kept for the command: the hook runs
+    /// before Claude Code runs the command's `!` injection, so the brief
+    /// reads them and they never pass through a shell line; `question
+    /// answer` reads them to know a person typed the answer. Any other
+    /// prompt costs a prefix check.
     fn user_prompt(&self, ctx: &HookCtx<'_>) -> Vec<String> {
         let Some(words) = ctx.input.prompt.as_deref().and_then(|p| PromptWords::of_prompt(p, ctx.env.now)) else {
             return Vec::new();
@@ -35,9 +37,9 @@ impl Contributor for ActiveFeatures {
         match project.save_prompt_words(&session, &words) {
             Ok(()) => Vec::new(),
             Err(e) => vec![format!(
-                "phasegate: the words of this command could not be kept for its brief ({}); read the brief for them with `workflow-state phase brief {} --words \"<the user's words>\"`",
+                "phasegate: the words typed with /phasegate:{} could not be kept ({}); pass them on yourself where they are needed",
+                words.command,
                 one_line(&e.to_string()),
-                words.phase
             )],
         }
     }
@@ -80,7 +82,7 @@ impl Contributor for ActiveFeatures {
         lines.insert(0, head);
         let session = ctx.input.session(ctx.env);
         for (i, (l, meta)) in active.iter().enumerate().take(MAX_LISTED) {
-            lines.push(feature_line(l, meta, session.as_deref()));
+            lines.push(feature_line(project, l, meta, session.as_deref()));
             if (here.is_none() || here == Some(i))
                 && let Some(w) = worktree_warning(project, meta, &dir)
             {
@@ -94,7 +96,7 @@ impl Contributor for ActiveFeatures {
     }
 }
 
-fn feature_line(l: &Listed, meta: &Meta, session: Option<&str>) -> String {
+fn feature_line(project: &Project, l: &Listed, meta: &Meta, session: Option<&str>) -> String {
     match meta.workflow {
         Workflow::Pipeline => return pipeline_line(l, session),
         Workflow::Phased => {}
@@ -111,7 +113,16 @@ fn feature_line(l: &Listed, meta: &Meta, session: Option<&str>) -> String {
     } else {
         String::new()
     };
-    format!("- {} (mode {}): {state}{concerns}. Next: {next}", l.feature.name(), meta.mode)
+    // In verify, where its proof stands, from the last run's note (the
+    // ledger is read by commands; the hook stays a few stats).
+    let proof = match meta.current_phase {
+        Some(Phase::Verify) => match project.proof_note(l.feature.name()) {
+            Some(n) => format!("; proof {} at the last `verify run`", n.summary),
+            None => "; no `verify run` yet".to_owned(),
+        },
+        _ => String::new(),
+    };
+    format!("- {} (mode {}): {state}{concerns}{proof}. Next: {next}", l.feature.name(), meta.mode)
 }
 
 fn pipeline_line(l: &Listed, session: Option<&str>) -> String {

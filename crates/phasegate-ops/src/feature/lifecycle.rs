@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
+use crate::proof::{self, Proof};
 use crate::questions::ask;
 use crate::session;
 
@@ -143,6 +144,11 @@ pub struct Finished {
     pub phases: serde_json::Map<String, serde_json::Value>,
     /// The files `finish` changed, relative to the project root: commit them.
     pub to_commit: Vec<String>,
+    /// What proves the feature done: its ledger at the tree as it is.
+    pub proof: Proof,
+    /// A pull request's description: the feature, what proves each
+    /// requirement, and any waiver a person gave.
+    pub pr_body: String,
     pub message: String,
 }
 
@@ -156,6 +162,17 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     let v = crate::feature::phase::validate_meta(&feature, &meta, Phase::Finish);
     if v.kind == Verdict::Blocked {
         return Err(Refusal::TransitionBlocked { phase: Phase::Finish, message: v.message.unwrap_or_default() }.into());
+    }
+    // Done means proven: every requirement by a check that passed on the
+    // tree as it is now (or waived by a person), as the mode requires.
+    let proof = proof::proof(&project, &feature, &meta)?;
+    if !proof.proven() {
+        return Err(Refusal::NotProven {
+            feature: feature.name().to_owned(),
+            summary: proof.summary(),
+            open: proof.blocking(),
+        }
+        .into());
     }
     meta.finish(env.now)?;
     let history = feature.history_path();
@@ -204,9 +221,12 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
         warning: v.message.filter(|_| v.kind == Verdict::Warning),
         phases,
         message: format!(
-            "Feature {} is completed. Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch; {retro}.",
-            feature.name()
+            "Feature {} is completed ({}). Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch (a pull request takes prBody as its description); {retro}.",
+            feature.name(),
+            proof.summary()
         ),
         to_commit,
+        pr_body: proof.pr_body(),
+        proof,
     })
 }

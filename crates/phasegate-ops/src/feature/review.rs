@@ -8,6 +8,7 @@ use phasegate_core::feature::Step;
 use phasegate_core::feature::parse_verdict;
 use phasegate_core::feature::{BriefInput, CodeUnderReview, review_brief};
 use phasegate_core::feature::{HistoryEntry as Entry, append_history};
+use phasegate_core::feature::{Issue, Severity};
 use phasegate_core::{Phase, Status};
 use phasegate_store::project::FEATURES_DIR;
 use phasegate_store::questions::PREFERENCES_PATH;
@@ -19,6 +20,7 @@ use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::knowledge::inject;
+use crate::proof;
 use crate::session;
 
 /// What `review brief` prints.
@@ -74,7 +76,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     let dir = feature.dir().display().to_string();
     let code_text = code_dir.display().to_string();
     let previous_issues: &[String] = record.map_or(&[], |r| &r.open_issues);
-    let brief = review_brief(&BriefInput {
+    let mut brief = review_brief(&BriefInput {
         phase,
         feature: feature.name(),
         feature_dir: &dir,
@@ -86,6 +88,18 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
         carried: &carried,
         code,
     });
+    // The final reviewer sees the evidence ledger: whether each check ran
+    // and passed at this tree is the binary's to say; whether the checks
+    // test what the criteria say is the reviewer's to judge.
+    if phase.facts().approval_needs_proof {
+        let p = proof::proof(&project, &feature, &meta)?;
+        brief.push_from(
+            "evidence-ledger",
+            phasegate_core::brief::SectionKind::Task,
+            proof_section(&p),
+            Some(feature.evidence_path().display().to_string()),
+        );
+    }
     // A reviewer of code checks the gotchas the implementer was given.
     let subject = if phase.reviews_code() {
         brief::Subject {
@@ -108,6 +122,30 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
         prompt,
         pack,
     })
+}
+
+/// The ledger as the final reviewer reads it.
+fn proof_section(p: &proof::Proof) -> String {
+    let mut out = format!(
+        "## Evidence ledger (phasegate)\n{}. The binary ran these checks and records what they answered; your approval counts only when every requirement is proven. Judge scope and quality, and whether each check tests what its requirement's acceptance criteria say: a check that proves nothing is a blocker.\n",
+        p.summary()
+    );
+    match &p.ledger {
+        None => out.push_str(&format!("No `verify run` yet: nothing is proven (`{}`).\n", p.command)),
+        Some(l) => {
+            for r in &l.requirements {
+                out.push_str(&format!("- {} [{}] {}\n", r.id, r.status, r.text));
+                for c in &r.checks {
+                    let result = c.failure().unwrap_or_else(|| "passed".to_owned());
+                    out.push_str(&format!("  - `{}`: {result}\n", c.command));
+                }
+                if let Some(w) = &r.waiver {
+                    out.push_str(&format!("  - waived by a person: {}\n", w.reason));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn diff_path(feature: &Feature, phase: Phase) -> PathBuf {
@@ -173,6 +211,26 @@ pub fn record(
             verdict.source
         ))
     })?;
+    let mut parsed = parsed;
+    if phase.facts().approval_needs_proof && parsed.approved {
+        // An approval counts only with the feature proven at this tree:
+        // what holds it becomes the reviewer's blockers.
+        let meta = feature.load()?;
+        let p = proof::proof(&project, &feature, &meta)?;
+        if !p.proven() {
+            parsed.approved = false;
+            for why in p.blocking() {
+                parsed.issues.push(Issue {
+                    severity: Severity::Blocker,
+                    description: format!(
+                        "not proven: {why} (phasegate; run `workflow-state verify run --feature {}`)",
+                        feature.name()
+                    ),
+                    location: Some(phasegate_core::proof::EVIDENCE_FILE.to_owned()),
+                });
+            }
+        }
+    }
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
     let step = meta.record_review(phase, &parsed, env.now)?;

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::env::Env;
 use crate::error::OpResult;
+use crate::proof;
 use crate::questions::ask;
 use crate::session;
 
@@ -28,6 +29,10 @@ pub struct Row {
     /// The question the feature is suspended on (its id).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspended: Option<String>,
+    /// Where its proof stands at the tree as it is (an active feature that
+    /// ran `verify run`, or is implementing or verifying).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<ProofRow>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -50,11 +55,28 @@ impl Row {
     }
 }
 
+/// A feature's proof as `status` shows it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProofRow {
+    /// `3/4 proven, 1 waived (stale: …)`.
+    pub summary: String,
+    /// `3/4`, `3/4 stale`, `not run`: the table's column.
+    pub short: String,
+    pub proven: bool,
+    pub stale: bool,
+}
+
 /// Every feature; refreshes the index of active features.
 pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
     let project = session::project(env)?;
     let (markers, bad) = project.markers()?;
-    let mut rows: Vec<Row> = project.list()?.into_iter().map(row).collect();
+    let listed = project.list()?;
+    let proofs: Vec<Option<ProofRow>> = listed.iter().map(|l| proof_row(&project, l)).collect();
+    let mut rows: Vec<Row> = listed.into_iter().map(row).collect();
+    for (r, p) in rows.iter_mut().zip(proofs) {
+        r.proof = p;
+    }
     for r in &mut rows {
         if let Some(b) = bad.iter().find(|b| b.feature() == Some(r.name.as_str())) {
             r.next = None;
@@ -76,6 +98,26 @@ pub fn interrupted(env: &Env) -> OpResult<Vec<String>> {
     Ok(session::project(env)?.interrupted_creations())
 }
 
+/// The proof of an active feature that has a ledger or is at implement or
+/// later; a problem reading it is its summary.
+fn proof_row(project: &phasegate_store::Project, l: &Listed) -> Option<ProofRow> {
+    let meta = l.meta.as_ref().ok()?;
+    let late = meta.current_phase.is_some_and(|p| p >= phasegate_core::Phase::Implement);
+    let ran = phasegate_store::fs::exists_entry(&l.feature.evidence_path());
+    if meta.status != phasegate_core::Status::Active || !(late || ran) {
+        return None;
+    }
+    Some(match proof::proof(project, &l.feature, meta) {
+        Ok(p) => ProofRow {
+            summary: p.summary(),
+            short: p.short(),
+            proven: p.proven(),
+            stale: p.judgement.as_ref().is_some_and(|j| j.stale),
+        },
+        Err(e) => ProofRow { summary: e.to_string(), short: "unreadable".to_owned(), proven: false, stale: false },
+    })
+}
+
 fn row(l: Listed) -> Row {
     let name = l.feature.name().to_owned();
     let dir = l.feature.dir().display().to_string();
@@ -92,6 +134,7 @@ fn row(l: Listed) -> Row {
             name,
             dir,
             suspended: None,
+            proof: None,
             error: None,
         },
         Err(e) => Row {
@@ -102,6 +145,7 @@ fn row(l: Listed) -> Row {
             open_concerns: vec![],
             next: None,
             suspended: None,
+            proof: None,
             error: Some(e.to_string()),
         },
     }

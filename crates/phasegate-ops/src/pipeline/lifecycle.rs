@@ -115,7 +115,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
                 present(&feature, FileKind::UserStory, "the requirements-gatherer writes it once the user approves")
             }
             Requirement::Plan => present(&feature, FileKind::PlanRefined, "the planner writes it"),
-            Requirement::TestsPass => match run_tests(&project, &feature, &config) {
+            Requirement::TestsPass => match run_tests(&project, &feature, &config, env) {
                 Ok((TestOutcome::Passed, _)) => Ok(()),
                 Ok((TestOutcome::Failed { summary }, _)) => Err(format!("the plan's tests fail: {summary}")),
                 Err(e) => Err(e.to_string()),

@@ -20,6 +20,7 @@ use crate::env::Env;
 use crate::error;
 use crate::error::{InvalidInput, OpError, OpResult};
 use crate::feature::review;
+use crate::proof;
 
 pub mod dry_run;
 pub mod files;
@@ -158,10 +159,19 @@ pub fn plan(feature: &Feature) -> OpResult<PlanRefined> {
 }
 
 /// Runs the plan's test commands in the code directory, each bounded by the
-/// configured timeout (the Stop hook and `pipeline test` alike).
-pub fn run_tests(project: &Project, feature: &Feature, config: &Config) -> OpResult<(TestOutcome, Vec<CommandRun>)> {
+/// configured timeout (the Stop hook and `pipeline test` alike); when they
+/// pass, the acceptance criteria must be proven too: the plan's checks run
+/// into the evidence ledger (`verify run`), unless the ledger proves them
+/// at this tree already.
+pub fn run_tests(
+    project: &Project,
+    feature: &Feature,
+    config: &Config,
+    env: &Env,
+) -> OpResult<(TestOutcome, Vec<CommandRun>)> {
     let plan = plan(feature)?;
-    let dir = project.code_dir(&feature.load()?);
+    let meta = feature.load()?;
+    let dir = project.code_dir(&meta);
     let timeout = Duration::from_secs(config.stop_hook.test_timeout_seconds);
     let mut runs = Vec::new();
     for command in &plan.test_plan.commands {
@@ -178,7 +188,38 @@ pub fn run_tests(project: &Project, feature: &Feature, config: &Config) -> OpRes
             break;
         }
     }
-    Ok((test_outcome::judge(&plan.test_plan, &runs), runs))
+    let outcome = test_outcome::judge(&plan.test_plan, &runs);
+    if outcome != TestOutcome::Passed {
+        return Ok((outcome, runs));
+    }
+    Ok((proven(project, feature, &meta, env, timeout), runs))
+}
+
+/// Whether the pipeline's acceptance criteria are proven at this tree,
+/// running its checks when the ledger does not prove them yet.
+fn proven(
+    project: &Project,
+    feature: &Feature,
+    meta: &phasegate_core::Meta,
+    env: &Env,
+    timeout: Duration,
+) -> TestOutcome {
+    let fresh = proof::proof(project, feature, meta);
+    if fresh.as_ref().is_ok_and(|p| p.proven()) {
+        return TestOutcome::Passed;
+    }
+    match proof::run_feature(project, feature, env, Some(timeout)) {
+        Ok(ran) if ran.proven => TestOutcome::Passed,
+        Ok(ran) => TestOutcome::Failed {
+            summary: format!(
+                "the plan's tests pass, but its acceptance criteria are not proven ({}): {}. Each criterion needs a check in the plan's `test_plan.checks` that passes (`workflow-state verify run --feature {}` shows them)",
+                ran.summary,
+                ran.judgement.blocking().join("; "),
+                feature.name()
+            ),
+        },
+        Err(e) => TestOutcome::Failed { summary: format!("the acceptance criteria could not be proven: {e}") },
+    }
 }
 
 /// The version of the work a gate reviews: the plan file's content for the

@@ -102,7 +102,7 @@ fn decide_and_apply(
     let run_once = || {
         tests
             .borrow_mut()
-            .get_or_insert_with(|| match run_tests(project, feature, &config) {
+            .get_or_insert_with(|| match run_tests(project, feature, &config, env) {
                 Ok((outcome, _)) => outcome,
                 Err(e) => TestOutcome::Failed { summary: e.to_string() },
             })

@@ -211,9 +211,14 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
             ..base(
                 Went::AskUser,
                 Some(id.clone()),
-                format!(
-                    "Ask the user now with the AskUserQuestion tool (input below), then record the reply: `workflow-state question answer {id} \"<answer>\"`."
-                ),
+                match q.person_only() {
+                    true => format!(
+                        "Ask the user now with the AskUserQuestion tool (input below, as it is: no `answers`). {id} is theirs alone to answer: phasegate records their choice from the dialog itself, so do not record it with `question answer`."
+                    ),
+                    false => format!(
+                        "Ask the user now with the AskUserQuestion tool (input below), then record the reply: `workflow-state question answer {id} \"<answer>\"`."
+                    ),
+                },
             )
         },
         Route::Suspend => Asked {
@@ -369,9 +374,54 @@ pub struct Answered {
 
 /// Records a person's answer to question `id` (once: a second answer is
 /// refused). `user` says who, for the record.
+///
+/// A question only a person may answer (a waiver, a promotion into
+/// CLAUDE.md) is refused when the command runs inside Claude Code at the
+/// model's hand: there, it is recorded only when the person typed this very
+/// answer with `/phasegate:answer` in this session moments ago (the
+/// UserPromptSubmit hook kept their words), or from the question dialog
+/// (its PostToolUse hook records their choice).
 pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Source) -> OpResult<Answered> {
     let project = session::project(env)?;
     let found = find(&project, id)?;
+    let q = &found.question;
+    if source == Source::Cli
+        && q.person_only()
+        && crate::env::inside_claude_code()
+        && !typed_by_person(&project, env, q, text)
+    {
+        let what = match q.task_id.as_deref().unwrap_or_default().split_once(' ') {
+            Some(("verify-waive", r)) => format!("whether {r} of {} is done without proof", q.slug),
+            Some((_, item)) => format!("whether {item} goes into CLAUDE.md"),
+            None => "a person's".to_owned(),
+        };
+        return Err(Refusal::PersonOnly { id: q.id.clone(), what }.into());
+    }
+    record(env, &project, found, text, user, source)
+}
+
+/// Whether the person typed `/phasegate:answer <id> <text>` in this
+/// session moments ago.
+fn typed_by_person(project: &Project, env: &Env, q: &Question, text: &str) -> bool {
+    let Some(session) = env.session(None).ok().flatten() else { return false };
+    project.prompt_words(&session).ok().flatten().is_some_and(|kept| kept.typed_answer(&q.id, &q.slug, text, env.now))
+}
+
+/// Records the choice a person made in the question dialog (AskUserQuestion)
+/// for question `id`, as its PostToolUse hook saw it.
+pub fn answer_from_dialog(env: &Env, project: &Project, id: &str, text: &str) -> OpResult<Answered> {
+    let found = find(project, id)?;
+    record(env, project, found, text, None, Source::Dialog)
+}
+
+fn record(
+    env: &Env,
+    project: &Project,
+    found: Stored,
+    text: &str,
+    user: Option<&str>,
+    source: Source,
+) -> OpResult<Answered> {
     let feature = project.feature_named(&found.question.slug);
     let guard = feature.lock(env.lock_timeout)?;
     // Read again under the lock: another answer may have won.
@@ -411,13 +461,13 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
     // The answer and the preference it teaches are written together, and
     // the preferences are read before anything is: an unreadable file
     // refuses the answer whole, so a retry can record both.
-    let (remembered, prefs_lock) = remembered_change(&project, env, &q)?;
+    let (remembered, prefs_lock) = remembered_change(project, env, &q)?;
     let mut changes = vec![question_change(&found.path, &q)];
     let remembered = remembered.map(|c| changes.push(c)).is_some();
     guard.commit("question answer", changes)?;
     drop(prefs_lock);
     drop(guard);
-    events::on_question_answered(&project, env, &q.id);
+    events::on_question_answered(project, env, &q.id);
     Ok(Answered {
         id: q.id.clone(),
         feature: q.slug.clone(),

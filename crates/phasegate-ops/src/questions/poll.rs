@@ -386,7 +386,7 @@ fn ack_text(a: &Answer) -> String {
         }
         _ => match a.source {
             Source::Slack => format!(":white_check_mark: Thanks, taken (slack): {}", a.text),
-            Source::Cli | Source::Preference | Source::Expiry => format!(
+            Source::Cli | Source::Dialog | Source::Preference | Source::Expiry => format!(
                 ":white_check_mark: Answered outside Slack ({}{}): {}. Nothing more is needed here.",
                 a.source.name(),
                 a.user.as_deref().map(|u| format!(", by {u}")).unwrap_or_default(),

@@ -487,6 +487,7 @@ fn a_down_sessions_task_goes_to_the_least_loaded_live_session_once() {
 fn a_finished_features_build_completed_is_offered_once_and_acknowledged_with_one_command() {
     let t = Repo::new();
     let f = t.feature("login", Mode::Standard);
+    t.prove(&f);
     phasegate_ops::feature::lifecycle::finish(&t.env(), Some(&f)).unwrap();
     let first = start(&t, A);
     assert!(first.contains(&format!("phasegate: e1: build.completed for {f}")), "{first}");

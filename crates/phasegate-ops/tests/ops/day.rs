@@ -242,6 +242,7 @@ fn a_day_of_real_use_stays_quiet_and_true() {
     phase::complete(&env(&carol), Some(&search), Phase::Implement, Default::default()).unwrap();
     phase::start(&env(&carol), phase::Target::Existing(Some(&search)), Phase::Verify, Default::default()).unwrap();
     phase::complete(&env(&carol), Some(&search), Phase::Verify, Default::default()).unwrap();
+    day.t.prove(&search);
     lifecycle::finish(&env(&carol), Some(&search)).unwrap();
     day.end(&carol);
 

@@ -289,6 +289,7 @@ fn finish_completes_the_feature_and_drops_the_history_but_keeps_the_summary() {
     record(&t, Phase::Brainstorm, true, &[]);
     t.write(&Repo::in_feature(&f, ".verdict.json"), "{}");
     t.clock.advance(60);
+    t.prove(&f);
     let done = lifecycle::finish(&t.env(), None).unwrap();
     assert_eq!((done.status, done.history_deleted, done.verdict_deleted), (Status::Completed, true, true));
     assert_eq!(done.total_iterations, 1);

@@ -10,7 +10,9 @@ use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Run the test commands of .task/plan-refined.json in the code directory,
 /// exactly as the Stop hook does (same timeout, same success and failure
-/// patterns). Exits 0 when they pass, 1 when they fail.
+/// patterns), then, when they pass, its checks into the evidence ledger
+/// (`verify run`): every acceptance criterion must be proven. Exits 0 when
+/// they pass and the criteria are proven, 1 otherwise.
 #[derive(Debug, Args)]
 pub struct TestArgs {
     #[command(flatten)]
@@ -20,7 +22,7 @@ pub struct TestArgs {
 pub fn cmd_test(args: TestArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let (project, feature) = resolve_pipeline(&ctx.env, args.feature.get())?;
     let config = project.pipeline_config().map_err(phasegate_ops::OpError::from)?;
-    let (outcome, runs) = pipeline::run_tests(&project, &feature, &config)?;
+    let (outcome, runs) = pipeline::run_tests(&project, &feature, &config, &ctx.env)?;
     let commands: Vec<_> = runs
         .iter()
         .map(|r| serde_json::json!({"command": r.command, "exit": r.exit, "timedOut": r.timed_out}))

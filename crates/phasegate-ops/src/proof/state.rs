@@ -1,0 +1,147 @@
+//! Where a feature's proof stands now: its ledger read at the tree as it
+//! is, under its mode's rule. What `finish`, the verify phase's approval,
+//! the pipeline's completion, `status` and the reviewer's brief read.
+
+use chrono::{DateTime, Utc};
+use phasegate_core::Mode;
+use phasegate_core::feature::{Meta, ProofRule};
+use phasegate_core::proof::{Judgement, Ledger};
+use phasegate_store::{Feature, Project};
+use serde::Serialize;
+
+use crate::env::Env;
+use crate::error::OpResult;
+use crate::session;
+
+/// A feature's proof at the tree as it is now.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Proof {
+    pub feature: String,
+    pub mode: Mode,
+    /// What the feature's mode requires.
+    pub rule: ProofRule,
+    /// When the checks last ran; None before the first `verify run`.
+    pub ran_at: Option<DateTime<Utc>>,
+    /// The ledger read at the current tree; None before the first run.
+    pub judgement: Option<Judgement>,
+    /// The command that brings it up to date.
+    pub command: String,
+    #[serde(skip)]
+    pub ledger: Option<Ledger>,
+}
+
+impl Proof {
+    /// The feature may be called done.
+    pub fn proven(&self) -> bool {
+        self.judgement.as_ref().is_some_and(|j| j.proven)
+    }
+
+    /// `3/4 proven`, `not run yet`, with `(stale …)` when it is.
+    pub fn summary(&self) -> String {
+        match &self.judgement {
+            Some(j) => j.summary(),
+            None => "no `verify run` yet".to_owned(),
+        }
+    }
+
+    /// `3/4` (and `stale`), in a word or two for a status column.
+    pub fn short(&self) -> String {
+        match &self.judgement {
+            None => "not run".to_owned(),
+            Some(j) if j.stale => format!("{}/{} stale", j.proven_count + j.waived, j.total),
+            Some(j) => format!("{}/{}", j.proven_count + j.waived, j.total),
+        }
+    }
+
+    /// What holds the gate, each in a few words.
+    pub fn blocking(&self) -> Vec<String> {
+        match &self.judgement {
+            Some(j) => j.blocking(),
+            None => vec!["the checks have not run".to_owned()],
+        }
+    }
+
+    /// The waivers a person gave, as `R3 (waived: <reason>)`.
+    pub fn waivers(&self) -> Vec<String> {
+        let Some(l) = &self.ledger else { return Vec::new() };
+        l.requirements
+            .iter()
+            .filter_map(|r| {
+                r.waiver.as_ref().map(|w| format!("{} waived by a person ({}): {}", r.id, w.answered_in, w.reason))
+            })
+            .collect()
+    }
+}
+
+impl Proof {
+    /// A pull request's description: what proves each requirement, and the
+    /// waivers a person gave, with their reasons.
+    pub fn pr_body(&self) -> String {
+        let mut out = format!("## {}\n\n", self.feature);
+        let Some(l) = &self.ledger else {
+            out.push_str("No `workflow-state verify run` yet: nothing is proven.\n");
+            return out;
+        };
+        out.push_str(&format!(
+            "**Proof** ({}): every check ran on this tree at {}, recorded in `evidence.json` by `workflow-state verify run`.\n\n",
+            self.summary(),
+            phasegate_core::time::stamp(l.ran_at)
+        ));
+        out.push_str("| Requirement | Status | Proven by |\n|---|---|---|\n");
+        for r in &l.requirements {
+            let by = match (&r.waiver, r.checks.is_empty()) {
+                (Some(w), _) => format!(
+                    "waived by a person ({}, {}): {}",
+                    w.answered_in,
+                    phasegate_core::time::stamp(w.at),
+                    w.reason
+                ),
+                (None, true) => "no check".to_owned(),
+                (None, false) => r
+                    .checks
+                    .iter()
+                    .map(|c| format!("`{}`", c.command.replace('|', "\\|")))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            out.push_str(&format!(
+                "| {} {} | {} | {} |\n",
+                r.id,
+                r.text.replace('|', "\\|"),
+                r.status,
+                by.replace('\n', " ")
+            ));
+        }
+        out
+    }
+}
+
+/// The feature's proof now: its ledger, if any, judged at the tree its
+/// code is in (its worktree, or the main checkout).
+pub fn proof(project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Proof> {
+    let ledger = feature.ledger()?;
+    let judgement = match &ledger {
+        None => None,
+        Some(l) => {
+            let tree = project.proof_tree(&project.code_dir(meta), feature)?;
+            Some(l.judge(&tree.id, meta.mode.proof()))
+        }
+    };
+    Ok(Proof {
+        feature: feature.name().to_owned(),
+        mode: meta.mode,
+        rule: meta.mode.proof(),
+        ran_at: ledger.as_ref().map(|l| l.ran_at),
+        judgement,
+        command: format!("workflow-state verify run --feature {}", feature.name()),
+        ledger,
+    })
+}
+
+/// `verify status`: the proof of feature `given` now.
+pub fn status(env: &Env, given: Option<&str>) -> OpResult<Proof> {
+    let (project, feature) = session::resolve(env, given)?;
+    let meta = feature.load()?;
+    proof(&project, &feature, &meta)
+}

@@ -1,0 +1,248 @@
+//! Waivers: a person may decide that a requirement is done without proof,
+//! never the model. `verify waive <id> --reason <why>` asks a blocking
+//! question that only a person may answer (Slack, the question dialog,
+//! `/phasegate:answer` typed by them, or a terminal); its "yes" is taken
+//! into the ledger with the reason and when, by the next `verify waive` or
+//! `verify run`. A "no" waives nothing.
+
+use std::collections::BTreeMap;
+
+use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, Waiver};
+use phasegate_core::questions::{AnsweredBy, ItemType, Question, Request};
+use phasegate_store::proof::ProofNote;
+use phasegate_store::{Feature, Project};
+use serde::Serialize;
+
+use super::sources::sources;
+use super::state::proof;
+use crate::env::Env;
+use crate::error::{OpError, OpResult, Refusal};
+use crate::questions::ask::{self, AskInput, Asked, Interaction};
+use crate::session;
+
+/// The question's task field: names the requirement, so the answer is found
+/// again (and marks the question as only a person's to answer).
+fn task_of(requirement: &str) -> String {
+    format!("verify-waive {requirement}")
+}
+
+/// What `verify waive` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WaiverState {
+    /// The person was asked; nothing is waived yet.
+    Asked,
+    /// The person said yes: the ledger records the waiver.
+    Waived,
+    /// The person said no (or something else).
+    Declined,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Waived {
+    pub feature: String,
+    pub requirement: String,
+    pub state: WaiverState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked: Option<Asked>,
+    pub message: String,
+}
+
+/// Asks whether `requirement` may be done without proof, or records the
+/// person's answer (module doc).
+pub fn waive(
+    env: &Env,
+    given: Option<&str>,
+    requirement: &str,
+    reason: Option<&str>,
+    session: Interaction,
+) -> OpResult<Waived> {
+    let (project, feature) = session::resolve(env, given)?;
+    let meta = feature.load()?;
+    let sources = sources(&project, &feature, &meta)?;
+    let Some(req) = sources.requirements.iter().find(|r| r.id == requirement) else {
+        let ids: Vec<&str> = sources.requirements.iter().map(|r| r.id.as_str()).collect();
+        return Err(OpError::Invalid(format!(
+            "{requirement} is not a requirement of {} ({}): name one of them",
+            sources.requirements_file,
+            ids.join(", ")
+        )));
+    };
+    let now = proof(&project, &feature, &meta)?;
+    let status = now.ledger.as_ref().and_then(|l| l.requirements.iter().find(|r| r.id == requirement));
+    let name = feature.name().to_owned();
+    let done = |state, question: Option<String>, message: String| Waived {
+        feature: name.clone(),
+        requirement: requirement.to_owned(),
+        state,
+        question,
+        asked: None,
+        message,
+    };
+    if let Some(r) = status {
+        match (r.status, now.judgement.as_ref().is_some_and(|j| j.stale)) {
+            (ProofStatus::Proven, false) => {
+                return Err(Refusal::NothingToWaive {
+                    feature: name.clone(),
+                    requirement: requirement.to_owned(),
+                    status: "proven at this tree".to_owned(),
+                }
+                .into());
+            }
+            (ProofStatus::Waived, _) => {
+                let w = r.waiver.as_ref().map(|w| w.reason.clone()).unwrap_or_default();
+                return Ok(done(WaiverState::Waived, None, format!("{requirement} of {name} is waived already: {w}")));
+            }
+            (ProofStatus::Proven | ProofStatus::Failed | ProofStatus::Unchecked, _) => {}
+        }
+    }
+    let (stored, _) = project.questions()?;
+    let task = task_of(requirement);
+    let mine = stored.iter().rev().find(|s| s.question.slug == name && s.question.task_id.as_deref() == Some(&task));
+    match mine.map(|s| &s.question) {
+        Some(q) if q.answer.is_none() => {
+            Err(Refusal::WaiverWaits { feature: name, requirement: requirement.to_owned(), question: q.id.clone() }
+                .into())
+        }
+        Some(q) if waiver_of(q).is_some() => {
+            let w = waiver_of(q).expect("checked");
+            record(&project, &feature, env, requirement, w.clone())?;
+            Ok(done(
+                WaiverState::Waived,
+                Some(q.id.clone()),
+                format!(
+                    "A person waived {requirement} of {name} ({}): \"{}\". The ledger records it; status, finish and the pull request show it.",
+                    w.answered_in, w.reason
+                ),
+            ))
+        }
+        // A "no" stands until the person is asked again with a new reason.
+        Some(q) if reason.is_none_or(|r| q.question_context == r.trim()) => Ok(done(
+            WaiverState::Declined,
+            Some(q.id.clone()),
+            format!(
+                "{} answered \"{}\": {requirement} is not waived. Prove it (`workflow-state verify run --feature {name}`), or ask again with another reason.",
+                q.id,
+                q.answer.as_ref().map(|a| a.text.as_str()).unwrap_or_default()
+            ),
+        )),
+        _ => {
+            let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) else {
+                return Err(OpError::Invalid(format!(
+                    "say why {requirement} may be done without proof: `workflow-state verify waive {requirement} --reason \"<why>\" --feature {name}`"
+                )));
+            };
+            let why = now
+                .judgement
+                .as_ref()
+                .and_then(|j| j.open.iter().find(|o| o.id == requirement))
+                .map(|o| format!("{}: {}", o.status, o.why))
+                .unwrap_or_else(|| "the checks have not run".to_owned());
+            let request = Request::parse(
+                &serde_json::json!({
+                    "type": "blocking",
+                    "text": format!(
+                        "Waive {requirement} of {name} (\"{}\")? It is not proven ({why}). A waived requirement counts as done without proof; status, finish and the pull request show the waiver and its reason.",
+                        req.text
+                    ),
+                    "context": reason,
+                    "options": [
+                        {"label": "Yes", "description": "waive it: done without proof, for the reason given"},
+                        {"label": "No", "description": "keep it: it must be proven"}
+                    ],
+                    "allowFreeText": false
+                })
+                .to_string(),
+            )
+            .map_err(|e| OpError::Invalid(e.to_string()))?;
+            let asked = ask::ask(
+                env,
+                Some(&name),
+                AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
+            )?;
+            if asked.route == ask::Went::Answered {
+                return waive(env, Some(&name), requirement, Some(reason), session);
+            }
+            Ok(Waived {
+                question: asked.id.clone(),
+                message: format!(
+                    "{} Only a person answers it; nothing is waived until they say yes (then `workflow-state verify waive {requirement} --feature {name}` or the next `verify run` records it).",
+                    asked.message
+                ),
+                asked: Some(asked),
+                ..done(WaiverState::Asked, None, String::new())
+            })
+        }
+    }
+}
+
+/// The waiver a person's "yes" to waiver question `q` gives.
+fn waiver_of(q: &Question) -> Option<Waiver> {
+    let a = q.answer.as_ref()?;
+    let yes = a.by == AnsweredBy::Human && a.option.as_deref().unwrap_or(&a.text).trim().eq_ignore_ascii_case("yes");
+    yes.then(|| Waiver {
+        reason: q.question_context.clone(),
+        at: a.at,
+        question: q.id.clone(),
+        by: a.user.clone(),
+        answered_in: a.source.name().to_owned(),
+    })
+}
+
+/// Every requirement of `feature` a person waived by answering yes.
+pub fn answered_waivers(project: &Project, feature: &Feature) -> OpResult<BTreeMap<String, Waiver>> {
+    let (stored, _) = project.questions()?;
+    Ok(stored
+        .iter()
+        .filter(|s| s.question.slug == feature.name())
+        .filter_map(|s| {
+            let r = s.question.task_id.as_deref()?.strip_prefix("verify-waive ")?;
+            Some((r.to_owned(), waiver_of(&s.question)?))
+        })
+        .collect())
+}
+
+/// Writes `waiver` for `requirement` into the ledger (made from the
+/// feature's requirements when no check ran yet), under the feature's lock.
+fn record(project: &Project, feature: &Feature, env: &Env, requirement: &str, waiver: Waiver) -> OpResult<()> {
+    let meta = feature.load()?;
+    let lock = project.ledger_lock(feature, env.lock_timeout)?;
+    let mut ledger = match feature.ledger()? {
+        Some(l) => l,
+        None => {
+            let s = sources(project, feature, &meta)?;
+            let tree = project.proof_tree(&project.code_dir(&meta), feature)?;
+            Ledger {
+                version: LEDGER_VERSION,
+                feature: feature.name().to_owned(),
+                ran_at: env.now,
+                tree: tree.id,
+                changed_by_checks: Vec::new(),
+                requirements: s
+                    .requirements
+                    .iter()
+                    .map(|r| RequirementProof {
+                        id: r.id.clone(),
+                        text: r.text.clone(),
+                        status: ProofStatus::Unchecked,
+                        checks: Vec::new(),
+                        waiver: None,
+                    })
+                    .collect(),
+            }
+        }
+    };
+    if let Some(r) = ledger.requirements.iter_mut().find(|r| r.id == requirement) {
+        r.status = proof::status_of(&r.checks, Some(&waiver));
+        r.waiver = Some(waiver);
+    }
+    lock.write(&ledger)?;
+    drop(lock);
+    let tree = project.proof_tree(&project.code_dir(&meta), feature)?;
+    let summary = ledger.judge(&tree.id, meta.mode.proof()).summary();
+    project.save_proof_note(feature.name(), &ProofNote { summary, ran_at: ledger.ran_at });
+    Ok(())
+}

@@ -1,0 +1,143 @@
+//! The evidence ledger on disk (`docs/features/<feature>/evidence.json`),
+//! the proof settings, the lock one `verify run` of a feature holds, the
+//! JUnit reports checks write, and the identity of the tree a proof is
+//! about.
+
+use std::path::{Path, PathBuf};
+
+use phasegate_core::proof::{self, EVIDENCE_FILE, Ledger, VERIFY_CONFIG_PATH, VerifyConfig};
+
+use crate::error::{IoContext, StoreError};
+use std::time::Duration;
+
+use crate::feature::Feature;
+use crate::git::{self, TreeIdentity};
+use crate::lock::FileLock;
+use crate::{Project, fs};
+
+/// The most of a ledger read (200 requirements with long outputs are far
+/// below it).
+const MAX_LEDGER_BYTES: u64 = 32 * 1024 * 1024;
+/// The most of a JUnit report read.
+const MAX_REPORT_BYTES: u64 = 16 * 1024 * 1024;
+
+impl Feature {
+    pub fn evidence_path(&self) -> PathBuf {
+        self.dir().join(EVIDENCE_FILE)
+    }
+
+    /// The ledger; None before the first `verify run`. A ledger that
+    /// cannot be read is an error naming it, never taken for none.
+    pub fn ledger(&self) -> Result<Option<Ledger>, StoreError> {
+        let path = self.evidence_path();
+        let Some(text) = fs::read_optional_up_to(&path, MAX_LEDGER_BYTES)? else { return Ok(None) };
+        Ledger::parse(&text).map(Some).map_err(|e| StoreError::Corrupt {
+            path,
+            detail: format!("{e}; it is written by `workflow-state verify run` only: run it again"),
+        })
+    }
+}
+
+/// The lock every writer of a feature's ledger holds: one `verify run` at
+/// a time (for its whole run), and a waiver waits for it. Not the
+/// feature's lock: a run takes minutes, and the pipeline's test step runs
+/// one while it holds the feature's.
+#[derive(Debug)]
+pub struct LedgerLock<'a> {
+    feature: &'a Feature,
+    _lock: FileLock,
+}
+
+impl LedgerLock<'_> {
+    /// Replaces the ledger, atomically.
+    pub fn write(&self, ledger: &Ledger) -> Result<(), StoreError> {
+        self.feature.confine()?;
+        let mut text = serde_json::to_string_pretty(ledger).expect("a ledger serialises");
+        text.push('\n');
+        fs::write_atomic(&self.feature.evidence_path(), text.as_bytes())
+    }
+}
+
+/// A few words on a feature's last `verify run`, kept beside the runtime
+/// state for the hooks (the ledger itself may be megabytes): a cache the
+/// ledger's writers replace, never the truth.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProofNote {
+    /// `2/3 proven`, as the run judged it.
+    pub summary: String,
+    pub ran_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl Project {
+    fn proof_note_path(&self, feature: &str) -> PathBuf {
+        self.runtime_dir().join("proof").join(format!("{feature}.json"))
+    }
+
+    /// Replaces the note of `feature`'s last run (best effort: a cache).
+    pub fn save_proof_note(&self, feature: &str, note: &ProofNote) {
+        let _ = fs::write_cache(&self.proof_note_path(feature), &serde_json::to_vec(note).expect("a note serialises"));
+    }
+
+    /// The note of `feature`'s last run, if one can be read.
+    pub fn proof_note(&self, feature: &str) -> Option<ProofNote> {
+        let text = fs::read_optional_up_to(&self.proof_note_path(feature), 4096).ok()??;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// The proof settings (defaults when there is no file).
+    pub fn verify_config(&self) -> Result<VerifyConfig, StoreError> {
+        let path = self.root().join(VERIFY_CONFIG_PATH);
+        fs::confine(self.root(), &path)?;
+        match fs::read_optional(&path)? {
+            None => Ok(VerifyConfig::default()),
+            Some(text) => VerifyConfig::parse(&text)
+                .map_err(|e| StoreError::Corrupt { path: path.clone(), detail: e.to_string() }),
+        }
+    }
+
+    fn ledger_lock_path(&self, feature: &Feature) -> PathBuf {
+        self.lock_dir().join(format!("verify-{}.lock", feature.name()))
+    }
+
+    /// The ledger's lock for a `verify run`; None when another run holds it.
+    pub fn try_ledger_lock<'a>(&self, feature: &'a Feature) -> Result<Option<LedgerLock<'a>>, StoreError> {
+        Ok(FileLock::try_acquire(&self.ledger_lock_path(feature))?.map(|l| LedgerLock { feature, _lock: l }))
+    }
+
+    /// The ledger's lock, waiting at most `timeout` for a run to end.
+    pub fn ledger_lock<'a>(&self, feature: &'a Feature, timeout: Duration) -> Result<LedgerLock<'a>, StoreError> {
+        Ok(LedgerLock { feature, _lock: FileLock::acquire(&self.ledger_lock_path(feature), timeout)? })
+    }
+
+    /// The identity of the working tree `code_dir` (the feature's worktree,
+    /// or the main checkout), as `feature`'s proof sees it: what
+    /// [`proof::counts`] leaves in. When the feature's folder is not in that
+    /// tree (a worktree's feature keeps its documents in the main
+    /// checkout), its documents are added, so a changed spec still counts.
+    pub fn proof_tree(&self, code_dir: &Path, feature: &Feature) -> Result<TreeIdentity, StoreError> {
+        let features = fs::relative(&self.features_dir(), self.root()).to_string_lossy().replace('\\', "/");
+        let name = feature.name().to_owned();
+        let tree = git::tree_identity(code_dir, &|p: &str| !proof::counts(p, &features, &name))?;
+        if feature.dir().starts_with(code_dir) {
+            return Ok(tree);
+        }
+        let mut files = tree.files;
+        for (file, path) in fs::regular_files(feature.dir())? {
+            let rel = format!("{features}/{name}/{file}");
+            if proof::counts(&rel, &features, &name) {
+                let meta = std::fs::symlink_metadata(&path).at("read", &path)?;
+                files.insert(format!("(main checkout) {rel}"), git::blob_entry(&path, &meta)?);
+            }
+        }
+        Ok(TreeIdentity::of(files))
+    }
+}
+
+/// A JUnit report a check wrote, `rel` from `dir` (the check's folder):
+/// confined to `dir`'s tree, a regular file, bounded.
+pub fn read_report(dir: &Path, rel: &str) -> Result<Option<String>, StoreError> {
+    let path = dir.join(rel);
+    fs::confine(dir, &path)?;
+    fs::read_optional_up_to(&path, MAX_REPORT_BYTES)
+}
