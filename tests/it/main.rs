@@ -29,6 +29,7 @@ mod pipeline_files;
 mod pipeline_ops;
 mod printed;
 mod probes;
+mod proof;
 mod questions;
 mod retro;
 mod review;

@@ -33,7 +33,9 @@ impl Feature {
         let Some(text) = fs::read_optional_up_to(&path, MAX_LEDGER_BYTES)? else { return Ok(None) };
         Ledger::parse(&text).map(Some).map_err(|e| StoreError::Corrupt {
             path,
-            detail: format!("{e}; it is written by `workflow-state verify run` only: run it again"),
+            detail: format!(
+                "{e}; only `workflow-state verify run` and `verify waive` write it: restore it from git, or remove it and run `verify run` again (a waiver in it is then asked again)"
+            ),
         })
     }
 }

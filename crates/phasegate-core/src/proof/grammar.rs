@@ -297,6 +297,12 @@ pub fn checks_section(text: &str) -> Option<usize> {
 
 /// tasks.md's checks (none when it has no Checks section).
 pub fn checks(text: &str) -> Result<Vec<CheckDecl>, GrammarError> {
+    let (out, errors) = checks_and_errors(text);
+    if errors.is_empty() { Ok(out) } else { Err(GrammarError(errors)) }
+}
+
+/// The checks that parse, and each line that does not.
+pub fn checks_and_errors(text: &str) -> (Vec<CheckDecl>, Vec<LineError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     let mut section: Option<usize> = None;
@@ -320,7 +326,7 @@ pub fn checks(text: &str) -> Result<Vec<CheckDecl>, GrammarError> {
             Err(why) => errors.push(LineError::new(n, why)),
         }
     }
-    if errors.is_empty() { Ok(out) } else { Err(GrammarError(errors)) }
+    (out, errors)
 }
 
 const CHECK_FORM: &str = "a check is `- R1: `command`` (or `- R1, R2: `command``)";

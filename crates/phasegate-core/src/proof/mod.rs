@@ -13,7 +13,10 @@ mod output;
 mod scope;
 
 pub use config::{DEFAULT_TIMEOUT_SECONDS, VERIFY_CONFIG_PATH, VerifyConfig};
-pub use grammar::{CheckDecl, GrammarError, LineError, Requirement, checks, checks_section, requirements, unknown_ids};
+pub use grammar::{
+    CheckDecl, GrammarError, LineError, Requirement, checks, checks_and_errors, checks_section, requirements,
+    unknown_ids,
+};
 pub use junit::{Report, test_cases};
 pub use ledger::{
     CheckRun, EVIDENCE_FILE, Judgement, LEDGER_VERSION, Ledger, Open, ProofStatus, RequirementProof, TestCase,

@@ -65,13 +65,14 @@ fn phased(project: &Project, feature: &Feature) -> OpResult<Sources> {
         proof::requirements(&spec).map_err(|error| OpError::Grammar { file: requirements_file.clone(), error })?;
     let tasks_path = feature.artifact_path(Artifact::Tasks);
     let checks_file = rel(project, &tasks_path);
-    let checks = match fs::read_optional(&tasks_path)? {
-        None => Vec::new(),
-        Some(text) => proof::checks(&text).map_err(|error| OpError::Grammar { file: checks_file.clone(), error })?,
+    let (checks, mut errors) = match fs::read_optional(&tasks_path)? {
+        None => (Vec::new(), Vec::new()),
+        Some(text) => proof::checks_and_errors(&text),
     };
-    let unknown = proof::unknown_ids(&requirements, &checks);
-    if !unknown.is_empty() {
-        return Err(OpError::Grammar { file: checks_file, error: GrammarError(unknown) });
+    errors.extend(proof::unknown_ids(&requirements, &checks));
+    if !errors.is_empty() {
+        errors.sort_by_key(|e| e.line);
+        return Err(OpError::Grammar { file: checks_file, error: GrammarError(errors) });
     }
     Ok(Sources { requirements, checks, requirements_file, checks_file })
 }
