@@ -18,6 +18,7 @@ mod install;
 mod knowledge;
 mod markdown_commands;
 mod plugin_validate;
+mod proof;
 mod questions;
 mod review_loop;
 mod session_start;
