@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::session::SessionId;
+use phasegate_store::fs as sfs;
 use phasegate_store::lock;
 
 use crate::error::{InvalidInput, OpError};
@@ -56,11 +57,30 @@ pub const PLUGIN_ROOT: &str = "CLAUDE_PLUGIN_ROOT";
 /// `<plugin>/node_modules/@phasegate/plugin-<platform>/bin`, a checkout in
 /// `target/<profile>`).
 pub fn plugin_root() -> Option<PathBuf> {
-    if let Some(root) = std::env::var_os(PLUGIN_ROOT).map(PathBuf::from).filter(|p| p.is_dir()) {
+    if let Some(root) = std::env::var_os(PLUGIN_ROOT).map(PathBuf::from).filter(|p| sfs::is_dir(p)) {
         return Some(root);
     }
-    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    exe.ancestors().skip(1).take(5).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(PathBuf::from)
+    let exe = sfs::current_exe()?;
+    exe.ancestors().skip(1).take(5).find(|d| sfs::is_file(&d.join(".claude-plugin/plugin.json"))).map(PathBuf::from)
+}
+
+/// `workflow-state`'s path beside this binary (both are built and installed
+/// together), whether or not it is there.
+pub fn workflow_state_path() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    Some(exe.parent()?.join(format!("workflow-state{}", std::env::consts::EXE_SUFFIX)))
+}
+
+/// `workflow-state` beside this binary, when it is there: what a hook
+/// starts in the background.
+pub fn workflow_state() -> Option<PathBuf> {
+    workflow_state_path().filter(|p| sfs::is_file(p))
+}
+
+/// Whether the process `pid` has ended, where the system can tell
+/// (`/proc`); None where it cannot.
+pub fn process_gone(pid: u32) -> Option<bool> {
+    phasegate_store::process::is_gone(pid)
 }
 
 /// The version of the binaries: every crate, `plugin.json` and the npm
@@ -116,7 +136,7 @@ impl Env {
     /// is an error, not silently ignored.
     pub fn from_process() -> Result<Env, OpError> {
         let cwd = std::env::current_dir().invalid("cannot read the current directory")?;
-        let cwd = cwd.canonicalize().unwrap_or(cwd);
+        let cwd = sfs::canonical_or_same(&cwd);
         Ok(Env {
             cwd,
             now: phasegate_core::time::now(),
@@ -132,12 +152,18 @@ impl Env {
     pub fn lenient() -> Env {
         let cwd = std::env::current_dir().unwrap_or_default();
         Env {
-            cwd: cwd.canonicalize().unwrap_or(cwd),
+            cwd: sfs::canonical_or_same(&cwd),
             now: phasegate_core::time::now(),
             lock_timeout: lock_timeout(std::env::var(LOCK_TIMEOUT_MS).ok().as_deref()).unwrap_or(lock::DEFAULT_TIMEOUT),
             session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
             project_dir: project_dir(),
         }
+    }
+
+    /// Whether the working directory is still there (a deleted checkout is
+    /// not).
+    pub fn cwd_exists(&self) -> bool {
+        sfs::is_dir(&self.cwd)
     }
 
     /// The session: `given` (a `--session` flag), else the environment's.

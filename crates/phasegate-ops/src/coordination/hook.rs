@@ -220,7 +220,7 @@ fn lease_vote(
     ctx: &HookCtx<'_>,
 ) -> Result<LeaseVote, String> {
     let case = PathCase::native();
-    let root = layout.current_root.canonicalize().unwrap_or_else(|_| layout.current_root.clone());
+    let root = phasegate_store::fs::canonical_or_same(&layout.current_root);
     let Ok(path) = LeasePath::within(&file.display().to_string(), &root.display().to_string(), case) else {
         // Outside the working tree: not a file leases cover.
         return Ok(LeaseVote::Quiet);

@@ -114,7 +114,7 @@ pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
 fn items_dir(root: &Path) -> OpResult<Option<PathBuf>> {
     let items = Project::knowledge_dir_in(root);
     phasegate_store::fs::confine(root, &items)?;
-    Ok(items.is_dir().then_some(items))
+    Ok(phasegate_store::fs::is_dir(&items).then_some(items))
 }
 
 /// The index of the working tree at `root`, fresh: checked by a listing

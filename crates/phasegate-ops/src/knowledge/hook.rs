@@ -118,7 +118,7 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
     if rel.starts_with(".git/") || rel.starts_with(".phasegate/") {
         return None;
     }
-    let action = if tool == "Write" && !abs.exists() { "CREATE" } else { "UPDATE" };
+    let action = if tool == "Write" && !phasegate_store::fs::exists(&abs) { "CREATE" } else { "UPDATE" };
     let log_path = given_path(&layout.common_dir.join("phasegate"), &session);
     let new = new_gotchas(&layout, &items, &rel, action, &log_path)?;
     let refs: Vec<&IndexEntry> = new.iter().collect();
@@ -138,7 +138,7 @@ fn knowledge_folder(root: &Path, items: &Path) -> bool {
     match (entry_kind(dot), entry_kind(items)) {
         (Some(EntryKind::Dir), Some(EntryKind::Dir)) => true,
         (Some(d), Some(i)) if d == EntryKind::Link || i == EntryKind::Link => {
-            phasegate_store::fs::confine(root, items).is_ok() && items.is_dir()
+            phasegate_store::fs::confine(root, items).is_ok() && phasegate_store::fs::is_dir(items)
         }
         _ => false,
     }

@@ -99,7 +99,8 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
     match resolve(env, given) {
         Ok((project, feature)) => {
             let task = feature.task_dir();
-            let detail = if task.is_dir() {
+            let task_found = phasegate_store::fs::is_dir(&task);
+            let detail = if task_found {
                 task.display().to_string()
             } else {
                 format!(
@@ -108,7 +109,7 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                     feature.name()
                 )
             };
-            add(".task/ directory exists", task.is_dir(), detail);
+            add(".task/ directory exists", task_found, detail);
             match feature.read_owned_task::<PipelineRun>() {
                 Ok(Some(run)) => add("state.json valid", true, format!("state {}", run.state)),
                 Ok(None) => add(
@@ -162,8 +163,11 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
 }
 
 fn plugin_root() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    exe.ancestors().skip(1).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(Path::to_path_buf)
+    let exe = phasegate_store::fs::current_exe()?;
+    exe.ancestors()
+        .skip(1)
+        .find(|d| phasegate_store::fs::is_file(&d.join(".claude-plugin/plugin.json")))
+        .map(Path::to_path_buf)
 }
 
 fn exe(name: &str) -> String {

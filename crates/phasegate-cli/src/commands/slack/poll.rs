@@ -107,7 +107,7 @@ fn run(args: &PollArgs, env: &Env, out: &mut Printer<'_>) -> CmdResult {
                 }
             }
             // The project is gone (a deleted checkout): nothing left to poll for.
-            Err(_) if !env.cwd.is_dir() => return Ok(ExitStatus::Success),
+            Err(_) if !env.cwd_exists() => return Ok(ExitStatus::Success),
             Err(e) => {
                 let f = e.to_string();
                 if !last_failures.contains(&f) {
