@@ -344,8 +344,7 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
 /// (or absolute), made relative to its working tree's root.
 fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
     let abs = env.cwd.join(raw);
-    let root =
-        phasegate_store::locate::locate(&abs).map(|r| r.current_root).unwrap_or_else(|| project.root().to_owned());
+    let root = session::working_tree(&abs).unwrap_or_else(|| project.root().to_owned());
     LeasePath::within(&abs.display().to_string(), &root.display().to_string(), PathCase::native())
         .or_else(|_| LeasePath::parse(raw))
         .invalid_input()

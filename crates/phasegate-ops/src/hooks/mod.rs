@@ -21,7 +21,7 @@ pub mod pre_tool_use;
 /// the project's `hooks/problems.jsonl`, which `workflow-state status`
 /// mentions. Returns the log's path; None outside a repository.
 pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -> Option<std::path::PathBuf> {
-    let layout = phasegate_store::locate::locate(&input.dir(env))?;
+    let layout = HookCtx::new(input, env, None).repo()?;
     let project = phasegate_store::Project::from_layout(layout);
     let log = project.hook_problems();
     let line = phasegate_store::coordination::events::HookProblem {
@@ -104,7 +104,7 @@ pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflo
         return lines.join("\n");
     }
     if let Err(why) = ctx.project() {
-        lines.push(format!("phasegate: {why}"));
+        lines.push(format!("phasegate: {}", one_line(&why.to_string())));
         return lines.join("\n");
     }
     for c in contributors() {
@@ -126,7 +126,7 @@ pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: 
     // Regression: the Stop hook was silent where SessionStart reported git
     // refusing the repository (e.g. owned by another user).
     if let Err(why) = ctx.project() {
-        notes.push(format!("phasegate: {why}; the stop is allowed."));
+        notes.push(format!("phasegate: {}; the stop is allowed.", one_line(&why.to_string())));
         return StopOutcome::Allow { message: notes.join("\n") };
     }
     let mut block = None;

@@ -26,7 +26,6 @@ use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
 use phasegate_store::knowledge::given::{GivenItem, add_given, given_path, read_given};
 use phasegate_store::knowledge::{IndexDir, IndexFault, KNOWLEDGE_DIR, index_dir};
-use phasegate_store::locate::locate;
 use serde_json::Value;
 
 use super::inject;
@@ -56,7 +55,7 @@ impl Contributor for Knowledge {
             return Vec::new();
         }
         let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return Vec::new() };
-        after_compaction(project, &session, &ctx.dir())
+        after_compaction(ctx, project, &session)
     }
 }
 
@@ -120,7 +119,7 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
     }
     let action = if tool == "Write" && !phasegate_store::fs::exists(&abs) { "CREATE" } else { "UPDATE" };
     let log_path = given_path(&layout.common_dir.join("phasegate"), &session);
-    let new = new_gotchas(&layout, &items, &rel, action, &log_path)?;
+    let new = new_gotchas(ctx, &layout, &items, &rel, action, &log_path)?;
     let refs: Vec<&IndexEntry> = new.iter().collect();
     let (text, shown) = render(&rel, &refs, config.max_bytes)?;
     let given: Vec<GivenItem> =
@@ -148,7 +147,14 @@ fn knowledge_folder(root: &Path, items: &Path) -> bool {
 /// their lessons read from the items: from the index as the hook finds it
 /// (fresh by the folder's time), or from one built again when it is stale,
 /// fails a check, or names an item file that changed since.
-fn new_gotchas(layout: &RepoLayout, items: &Path, rel: &str, action: &str, log_path: &Path) -> Option<Vec<IndexEntry>> {
+fn new_gotchas(
+    ctx: &HookCtx<'_>,
+    layout: &RepoLayout,
+    items: &Path,
+    rel: &str,
+    action: &str,
+    log_path: &Path,
+) -> Option<Vec<IndexEntry>> {
     let pick = |index: &IndexDir| -> Result<(Vec<IndexEntry>, bool), IndexFault> {
         let found = inject::gotchas_in(index, rel, Some(action))?;
         if found.is_empty() {
@@ -164,7 +170,7 @@ fn new_gotchas(layout: &RepoLayout, items: &Path, rel: &str, action: &str, log_p
         Some(Ok((_, false)) | Err(_)) => true,
         None => false,
     };
-    let project = Project::discover(&layout.current_root).ok()?;
+    let project = ctx.project_at(&layout.current_root)?;
     let deadline = Some(std::time::Instant::now() + super::base::HOOK_REBUILD_BUDGET);
     let index = if fault {
         super::base::rebuild_index(&project, &layout.current_root, deadline)
@@ -232,7 +238,7 @@ fn render<'a>(rel: &str, entries: &[&'a IndexEntry], max: usize) -> Option<(Stri
 /// After `/compact`: the gotchas this session was given, newest first,
 /// within the compact budget (the features' lines say the phase; the tasks'
 /// lines the task and its review cycle).
-pub fn after_compaction(project: &Project, session: &SessionId, dir: &Path) -> Vec<String> {
+fn after_compaction(ctx: &HookCtx<'_>, project: &Project, session: &SessionId) -> Vec<String> {
     let log = read_given(&project.given_path(session));
     if log.items.is_empty() {
         return Vec::new();
@@ -247,7 +253,7 @@ pub fn after_compaction(project: &Project, session: &SessionId, dir: &Path) -> V
     let mut entries = inject::entries_of(project, &root, &ids);
     // Items of a linked worktree's knowledge base are read there.
     if entries.len() < ids.len()
-        && let Some(l) = locate(dir)
+        && let Some(l) = ctx.repo()
         && l.current_root != root
     {
         for e in inject::entries_of(project, &l.current_root, &ids) {

@@ -258,7 +258,7 @@ fn record(
         loop_limit,
         message: after_review(kind, decision, feature.name()),
         state: run.state,
-        next: action(&run, feature),
+        next: action(project, &run, feature),
     })
 }
 
@@ -273,7 +273,7 @@ pub struct Fixed {
 }
 
 pub fn fixed(env: &Env, given: Option<&str>) -> OpResult<Fixed> {
-    let (_, feature) = resolve(env, given)?;
+    let (project, feature) = resolve(env, given)?;
     let (run, fixed_round) = with_run(env, &feature, |run, _| {
         let kind = gate_kind(run)?;
         let r = run.gate_mut(kind).fixed()?;
@@ -281,7 +281,7 @@ pub fn fixed(env: &Env, given: Option<&str>) -> OpResult<Fixed> {
         Ok((run.clone(), r))
     })?;
     let round = run.gate_kind().map_or(0, |k| run.gate(k).round);
-    Ok(Fixed { feature: feature.name().to_owned(), fixed_round, round, next: action(&run, &feature) })
+    Ok(Fixed { feature: feature.name().to_owned(), fixed_round, round, next: action(&project, &run, &feature) })
 }
 
 /// What `final-gate` did.
@@ -357,7 +357,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
                     decision: "paused",
                     state: run.state,
                     message,
-                    next: action(&run, &feature),
+                    next: action(&project, &run, &feature),
                 })
             }
         };

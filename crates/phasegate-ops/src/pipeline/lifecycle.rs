@@ -67,7 +67,7 @@ pub fn start(
         state: run.state,
         owner: session.map(|s| s.as_str().to_owned()),
         warning,
-        next: action(&run, &feature),
+        next: action(&project, &run, &feature),
     })
 }
 
@@ -157,7 +157,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
         | State::NeedsUserInput => guard.write_task(STATE_FILE, &run)?,
     }
     drop(guard);
-    Ok(Moved { feature: feature.name().to_owned(), state: run.state, next: action(&run, &feature) })
+    Ok(Moved { feature: feature.name().to_owned(), state: run.state, next: action(&project, &run, &feature) })
 }
 
 fn present(feature: &phasegate_store::Feature, kind: FileKind, who: &str) -> Result<(), String> {

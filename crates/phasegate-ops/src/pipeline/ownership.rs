@@ -48,6 +48,6 @@ pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<
         feature: feature.name().to_owned(),
         owner: session.to_string(),
         state: run.state,
-        next: action(&run, &feature),
+        next: action(&project, &run, &feature),
     })
 }

@@ -186,7 +186,7 @@ fn decide_and_apply(
         StopDecision::Yield { message } => StopOutcome::Allow { message },
         // Nothing after this stop would commit the run's work: the session
         // is held once more to commit it (the next stop owns no loop).
-        StopDecision::Complete { message } => match crate::pipeline::completion_commits(feature).is_empty() {
+        StopDecision::Complete { message } => match crate::pipeline::completion_commits(project, feature).is_empty() {
             true => StopOutcome::Allow { message },
             false => StopOutcome::Block {
                 reason: format!(

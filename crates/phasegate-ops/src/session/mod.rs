@@ -17,6 +17,13 @@ pub fn project(env: &Env) -> OpResult<Project> {
     Ok(Project::discover(&env.cwd)?)
 }
 
+/// The working tree holding `path` (a file that need not exist, or a
+/// folder): a linked worktree's own root, not the main checkout's. None
+/// outside a repository.
+pub fn working_tree(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    phasegate_store::locate::locate(path).map(|r| r.current_root)
+}
+
 /// The project and the feature a command is about (`--feature` or the
 /// working directory).
 pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
