@@ -126,7 +126,7 @@ fn reviewed(project: &Project, root: &std::path::Path, subject: &Subject<'_>) ->
         .map(|g| {
             let mut ids: Vec<String> = Vec::new();
             for (task, list) in g {
-                let for_worker = task == hook::WORKER_GIVEN;
+                let for_worker = task == hook::WORKER_GIVEN.name();
                 if for_worker || subject.work.is_empty() || subject.work.iter().any(|w| w.task == task) {
                     for id in list {
                         if !ids.contains(&id) {

@@ -3,6 +3,7 @@
 //! (the CLI's exit code, in one place) without parsing messages, and every
 //! message says what to do.
 
+use phasegate_core::agent::Agent;
 use phasegate_core::cycle::Decision;
 use phasegate_core::error::{Classified, ErrorClass};
 use phasegate_core::feature::{MetaError, Phase};
@@ -152,7 +153,7 @@ pub enum Refusal {
     #[error(
         "the {worker} is still fixing the findings of round {round}; no review starts on work that is being changed. When its result has arrived, run `workflow-state pipeline fixed --feature {feature}`, then review from sonnet"
     )]
-    FixInProgress { worker: &'static str, round: u32, feature: String },
+    FixInProgress { worker: Agent, round: u32, feature: String },
     #[error("the pipeline of {feature} is {state}, not paused: nothing to ask")]
     NotPaused { feature: String, state: State },
     #[error(

@@ -19,6 +19,7 @@
 
 use std::path::Path;
 
+use phasegate_core::agent::Agent;
 use phasegate_core::brief::{BriefKind, CONTEXT_CONFIG_PATH, ContextConfig, JustInTime};
 use phasegate_core::knowledge::IndexEntry;
 use phasegate_core::session::SessionId;
@@ -59,9 +60,9 @@ impl Contributor for Knowledge {
     }
 }
 
-/// The key under which a pipeline's build state keeps what its implementer
-/// worker was given (its code reviewer checks those).
-pub const WORKER_GIVEN: &str = "implementer";
+/// The worker under whose name a pipeline's build state keeps what its
+/// implementer was given (its code reviewer checks those).
+pub const WORKER_GIVEN: Agent = Agent::Implementer;
 
 /// A worker spawned with gotchas in its prompt (`inject::section`'s lines)
 /// was given them: they are recorded for this session (the just-in-time
@@ -84,7 +85,7 @@ fn given_to_worker(ctx: &HookCtx<'_>) {
         .as_ref()
         .and_then(|i| i.get("subagent_type"))
         .and_then(Value::as_str)
-        .unwrap_or(WORKER_GIVEN)
+        .unwrap_or(WORKER_GIVEN.name())
         .to_owned();
     let env = env::Env { session_var: Some(session.to_string()), ..ctx.env.clone() };
     let given = std::collections::BTreeMap::from([(worker, ids.clone())]);
@@ -93,7 +94,7 @@ fn given_to_worker(ctx: &HookCtx<'_>) {
         let _ = inject::remember_for_tasks(
             &env,
             &feature,
-            &std::collections::BTreeMap::from([(WORKER_GIVEN.to_owned(), ids)]),
+            &std::collections::BTreeMap::from([(WORKER_GIVEN.name().to_owned(), ids)]),
         );
     }
 }

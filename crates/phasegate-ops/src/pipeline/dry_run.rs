@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use phasegate_core::agent::Agent;
 use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::pipeline::config::WhenUnavailable;
 use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
@@ -14,7 +15,8 @@ use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;
 
-const AGENTS: [&str; 5] = ["requirements-gatherer", "planner", "plan-reviewer", "implementer", "code-reviewer"];
+const AGENTS: [Agent; 5] =
+    [Agent::RequirementsGatherer, Agent::Planner, Agent::PlanReviewer, Agent::Implementer, Agent::CodeReviewer];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Check {
@@ -45,10 +47,13 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                 };
                 add(what, ok, detail);
             }
-            let missing: Vec<&str> =
-                AGENTS.into_iter().filter(|a| !fs::is_regular_file(&root.join(format!("agents/{a}.md")))).collect();
+            let missing: Vec<&str> = AGENTS
+                .into_iter()
+                .map(Agent::name)
+                .filter(|a| !fs::is_regular_file(&root.join(format!("agents/{a}.md"))))
+                .collect();
             let detail = if missing.is_empty() {
-                AGENTS.join(", ")
+                AGENTS.map(Agent::name).join(", ")
             } else {
                 format!("missing: {}; reinstall the plugin", missing.join(", "))
             };

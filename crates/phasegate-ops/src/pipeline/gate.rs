@@ -77,7 +77,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     };
     let t = feature.task_dir();
     let subject = subject(&project, &feature, &run, kind)?;
-    let shape = REVIEW_SHAPE.replace("<reviewer>", kind.reviewer()).replace("<model>", stage.model());
+    let shape = REVIEW_SHAPE.replace("<reviewer>", kind.reviewer().name()).replace("<model>", stage.model());
     let mut brief = Brief::of(BriefKind::GateReview);
     brief.push(
         "request",
@@ -113,7 +113,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     Ok(GateBrief {
         feature: feature.name().to_owned(),
         stage,
-        agent: format!("phasegate:{}", kind.reviewer()),
+        agent: kind.reviewer().qualified(),
         model: stage.model(),
         file: t.join(stage.file()).display().to_string(),
         prompt,
@@ -203,7 +203,7 @@ fn record(
             stage.model()
         )));
     }
-    let reviewer = if stage == Stage::Final { "review-codex" } else { kind.reviewer() };
+    let reviewer = if stage == Stage::Final { "review-codex" } else { kind.reviewer().name() };
     if review.reviewer != reviewer {
         return Err(OpError::Invalid(format!(
             "this review comes from `{}`, but the {kind} gate's {stage} stage expects `{reviewer}`",
