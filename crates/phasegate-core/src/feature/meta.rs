@@ -17,7 +17,7 @@ use super::mode::Mode;
 use super::phase::{Artifact, ArtifactSet, Phase};
 use super::verdict::{IssueCounts, ReviewVerdict};
 use crate::cycle::{self, Cycle, Decision};
-use crate::schema::{Schema, SchemaErrors};
+use crate::schema::{JsonSyntax, Schema, SchemaErrors};
 
 /// The file name of a feature's state.
 pub const META_FILE: &str = ".meta.json";
@@ -177,7 +177,7 @@ pub struct Meta {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MetaParseError {
     #[error("invalid JSON: {0}")]
-    Syntax(String),
+    Syntax(#[source] JsonSyntax),
     #[error("{0}")]
     Schema(SchemaErrors),
     #[error("{0}")]
@@ -189,7 +189,7 @@ pub enum MetaParseError {
 /// zero-padded. Errors say where: the JSON position, each field against the
 /// schema, or the rule broken.
 pub fn parse_meta(text: &str, folder: &str) -> Result<Meta, MetaParseError> {
-    let mut value: Value = serde_json::from_str(text).map_err(|e| MetaParseError::Syntax(e.to_string()))?;
+    let mut value: Value = serde_json::from_str(text).map_err(|e| MetaParseError::Syntax(e.into()))?;
     if let Some(obj) = value.as_object_mut() {
         let (num, slug) = folder.split_once('-').unwrap_or((folder, ""));
         if let Some(Value::Number(n)) = obj.get("id") {
