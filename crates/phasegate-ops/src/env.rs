@@ -87,16 +87,33 @@ pub fn process_gone(pid: u32) -> Option<bool> {
 /// packages take the workspace version (scripts/version.sh stamps it).
 pub const BINARY_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// Why the installed plugin's version cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PluginVersionError {
+    #[error(transparent)]
+    Read(#[from] phasegate_store::StoreError),
+    #[error("{} is not valid JSON: {source}", path.display())]
+    NotJson {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{} has no \"version\"", path.display())]
+    NoVersion { path: PathBuf },
+}
+
 /// The installed plugin's version: `version` in `<root>/.claude-plugin/plugin.json`.
-pub fn plugin_version(root: &Path) -> Result<String, String> {
+pub fn plugin_version(root: &Path) -> Result<String, PluginVersionError> {
     let path = root.join(".claude-plugin/plugin.json");
-    let text = phasegate_store::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-    let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{} is not valid JSON: {e}", path.display()))?;
-    json.get("version")
-        .and_then(|v| v.as_str())
-        .map(str::to_owned)
-        .ok_or_else(|| format!("{} has no \"version\"", path.display()))
+    let text = sfs::read_to_string(&path)?;
+    let json: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(json) => json,
+        Err(source) => return Err(PluginVersionError::NotJson { path, source }),
+    };
+    match json.get("version").and_then(|v| v.as_str()) {
+        Some(v) => Ok(v.to_owned()),
+        None => Err(PluginVersionError::NoVersion { path }),
+    }
 }
 
 /// What to say when the plugin at `root` and these binaries disagree on the
@@ -190,7 +207,7 @@ pub fn lock_timeout(value: Option<&str>) -> Result<Duration, OpError> {
     let Some(v) = value else { return Ok(lock::DEFAULT_TIMEOUT) };
     match v.trim().parse::<u64>() {
         Ok(ms) if ms <= MAX_LOCK_TIMEOUT_MS => Ok(Duration::from_millis(ms)),
-        _ => Err(OpError::Invalid(format!(
+        _ => Err(OpError::invalid(format!(
             "{LOCK_TIMEOUT_MS}={v:?} is not a number of milliseconds from 0 to {MAX_LOCK_TIMEOUT_MS}; unset it for the default of 10000"
         ))),
     }

@@ -480,7 +480,7 @@ pub struct Recorded {
 /// Applies the agent's reply by §6.3's rules and writes the feature's
 /// record.
 pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded> {
-    let reply = RetroReply::parse(reply).map_err(|e| OpError::Invalid(format!("the retrospective's reply: {e}")))?;
+    let reply = RetroReply::parse(reply).map_err(|e| OpError::invalid(format!("the retrospective's reply: {e}")))?;
     let facts = facts(env, given, None)?;
     let (project, feature) = session::resolve(env, given)?;
     let meta = feature.load()?;
@@ -488,7 +488,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     let record_path = feature.dir().join(RETRO_FILE);
     let earlier = match fs::read_optional(&record_path)? {
         Some(text) => Some(RetroRecord::parse(&text).map_err(|e| {
-            OpError::Invalid(format!(
+            OpError::invalid(format!(
                 "{}: {e}; it is written by `workflow-state retro record` only: restore it from git or remove it",
                 record_path.display()
             ))
@@ -714,7 +714,7 @@ fn apply(env: &Env, input: RecordInput, outcome: &mut LessonOutcome) -> OpResult
         }
         Err(OpError::Invalid(why)) => {
             outcome.decision = "not-admitted".into();
-            outcome.why = Some(why);
+            outcome.why = Some(why.to_string());
         }
         Err(e) => return Err(e),
     }

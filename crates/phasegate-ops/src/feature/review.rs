@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::brief;
 use crate::coordination::events;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpError, OpResult, Refusal};
 use crate::knowledge::inject;
 use crate::session;
 
@@ -167,12 +167,8 @@ pub fn record(
     changes: Option<&str>,
 ) -> OpResult<Step> {
     let (project, feature) = session::resolve(env, given)?;
-    let parsed = parse_verdict(&verdict.text).map_err(|e| {
-        OpError::Invalid(format!(
-            "{}: {e}\nNothing was recorded. Do not edit the reviewer's reply: ask the reviewer to answer again in the verdict format (the phase loop, step 3d, says how), then record its new reply.",
-            verdict.source
-        ))
-    })?;
+    let parsed = parse_verdict(&verdict.text)
+        .map_err(|source| OpError::from(Invalid::Verdict { from: verdict.source.clone(), source }))?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
     let step = meta.record_review(phase, &parsed, env.now)?;

@@ -50,7 +50,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         .iter()
         .find(|s| s.item.id == id)
         .map(|s| s.item.clone())
-        .ok_or_else(|| OpError::Invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
+        .ok_or_else(|| OpError::invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
     let claude_path = root.join("CLAUDE.md");
     // Confined to the working tree it belongs to: a link out of it is refused.
     fs::confine(&root, &claude_path)?;
@@ -72,7 +72,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
     let feature = match given {
         Some(f) => f.to_owned(),
         None => latest_feature(&project, &item).ok_or_else(|| {
-            OpError::Invalid(format!(
+            OpError::invalid(format!(
                 "name the feature whose retrospective asks (`--feature <feature>`): none of {id}'s evidence names one that exists"
             ))
         })?,

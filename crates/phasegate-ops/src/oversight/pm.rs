@@ -35,7 +35,7 @@ use crate::coordination::decisions::Logged;
 use crate::coordination::events;
 use crate::coordination::leases;
 use crate::env::Env;
-use crate::error::OpResult;
+use crate::error::{InvalidInput, OpResult};
 use crate::questions::ask::{self, AskInput, Interaction};
 use crate::tasks::marks;
 
@@ -196,7 +196,7 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
         })
         .to_string(),
     );
-    let asked = request.map_err(|e| e.to_string()).and_then(|request| {
+    let asked = request.invalid_input().and_then(|request| {
         ask::ask(
             env,
             Some(&r.feature),
@@ -208,7 +208,6 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
                 round: None,
             },
         )
-        .map_err(|e| e.to_string())
     });
     match asked {
         Ok(a) => {

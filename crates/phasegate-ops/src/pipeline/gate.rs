@@ -21,7 +21,7 @@ use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 
 use crate::brief;
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::inject;
 
@@ -171,7 +171,7 @@ pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>)
     let config = project.pipeline_config()?;
     let path = file.map_or_else(|| feature.task_path(stage.file()), |f| env.cwd.join(f));
     let text = fs::read_optional(&path)?.ok_or_else(|| {
-        OpError::Invalid(format!(
+        OpError::invalid(format!(
             "the {stage} review {} does not exist; write the reviewer's reply there",
             path.display()
         ))
@@ -197,7 +197,7 @@ fn record(
     let mut run = load_run(feature)?;
     let kind = gate_kind(&run)?;
     if review.model != stage.model() {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "this review says model `{}`, but the {stage} stage needs model `{}`",
             review.model,
             stage.model()
@@ -205,7 +205,7 @@ fn record(
     }
     let reviewer = if stage == Stage::Final { "review-codex" } else { kind.reviewer().name() };
     if review.reviewer != reviewer {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "this review comes from `{}`, but the {kind} gate's {stage} stage expects `{reviewer}`",
             review.reviewer
         )));
@@ -367,7 +367,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let command = if resume { settings.resume_command.clone().unwrap_or_default() } else { settings.command.clone() };
     let prompt = final_prompt(&project, &feature, &run, kind, resume)?;
     let dir = project.code_dir(&feature.load()?);
-    let (prog, rest) = command.split_first().ok_or_else(|| OpError::Invalid("finalGate.command is empty".into()))?;
+    let (prog, rest) = command.split_first().ok_or_else(|| OpError::invalid("finalGate.command is empty"))?;
     let done = process::run(prog, rest, &dir, Some(&prompt), Duration::from_secs(settings.timeout_seconds))
         .invalid(format!("cannot run the final gate `{prog}`"))?;
     if done.timed_out || done.exit != Some(0) {
@@ -376,7 +376,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
         } else {
             format!("exited {:?}", done.exit)
         };
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "the final gate `{}` {how}; nothing was recorded. Its error output ends with:\n{}\nRetry with `workflow-state pipeline final-gate --feature {}`, or pause the pipeline for the user.",
             command.join(" "),
             tail(&done.stderr),
@@ -384,14 +384,13 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
         )));
     }
     let Some(json_text) = extract_json(&done.stdout) else {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "the final gate's answer holds no JSON object; nothing was recorded. It said:\n{}",
             tail(&done.stdout)
         )));
     };
-    let mut value: Value = serde_json::from_str(json_text).map_err(|e| {
-        OpError::Invalid(format!("the final gate's answer is not valid JSON ({e}); nothing was recorded"))
-    })?;
+    let mut value: Value =
+        serde_json::from_str(json_text).map_err(|source| OpError::from(Invalid::FinalGateNotJson { source }))?;
     if let Some(obj) = value.as_object_mut() {
         obj.entry("id").or_insert_with(|| json!(format!("review-{}", now.format("%Y%m%d-%H%M%S"))));
         obj.entry("reviewer").or_insert_with(|| json!("review-codex"));
@@ -405,7 +404,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
         // A review that does not match the schema is kept for inspection.
         let raw = feature.task_path("review-codex.rejected.json");
         let _ = fs::write_atomic(&raw, text.as_bytes());
-        return Err(OpError::Invalid(format!("{e}\nThe answer was saved to {}; nothing was recorded.", raw.display())));
+        return Err(Invalid::FinalGateRejected { saved: raw, source: e }.into());
     }
     let recorded = record_value(env, &project, &feature, value, &config)?;
     let _ = fs::write_atomic(&marker, phasegate_core::time::stamp(now).as_bytes());

@@ -39,7 +39,7 @@ pub fn start(
     session: Option<&str>,
 ) -> OpResult<Started> {
     if request.trim().is_empty() {
-        return Err(OpError::Invalid("--request is empty; pass what the user asked for".into()));
+        return Err(OpError::invalid("--request is empty; pass what the user asked for"));
     }
     // Checked before anything is created on its behalf.
     let session = env.session(session)?;
@@ -88,12 +88,12 @@ pub struct Moved {
 pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>) -> OpResult<Moved> {
     match to {
         State::NeedsUserInput => {
-            return Err(OpError::Invalid(
-                "pause with `workflow-state pipeline pause <reason> --message <text>` instead".into(),
+            return Err(OpError::invalid(
+                "pause with `workflow-state pipeline pause <reason> --message <text>` instead",
             ));
         }
         State::Error => {
-            return Err(OpError::Invalid("fail with `workflow-state pipeline fail --message <text>` instead".into()));
+            return Err(OpError::invalid("fail with `workflow-state pipeline fail --message <text>` instead"));
         }
         State::Idle
         | State::RequirementsGathering

@@ -154,7 +154,7 @@ pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutc
 pub fn plan(feature: &Feature) -> OpResult<PlanRefined> {
     let file = FileKind::PlanRefined.task_file().expect("plan has a task file");
     feature.read_task::<PlanRefined>(FileKind::PlanRefined, file)?.ok_or_else(|| {
-        OpError::Invalid(format!("{} is missing; the planner writes it", feature.task_path(file).display()))
+        OpError::invalid(format!("{} is missing; the planner writes it", feature.task_path(file).display()))
     })
 }
 

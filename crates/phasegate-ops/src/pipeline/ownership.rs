@@ -26,7 +26,7 @@ pub struct Claimed {
 /// checked before anything changes.
 pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<Claimed> {
     let session = env.session(session)?.ok_or_else(|| {
-        OpError::Invalid("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session".into())
+        OpError::invalid("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session")
     })?;
     let (project, feature) = resolve(env, given)?;
     let (run, previous) = with_run(env, &feature, |run, guard| {

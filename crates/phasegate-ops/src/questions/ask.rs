@@ -347,7 +347,7 @@ pub fn find(project: &Project, id: &str) -> OpResult<Stored> {
     } else if let Some(b) = bad.first() {
         msg.push_str(&format!(" ({} question file(s) cannot be read, e.g. {})", bad.len(), b.path.display()));
     }
-    Err(OpError::Invalid(msg))
+    Err(OpError::invalid(msg))
 }
 
 /// What answering did.
@@ -389,7 +389,7 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
     }
     let Some((text, option)) = q.interpret(text) else {
         let labels: Vec<String> = q.options.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.label)).collect();
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "`{}` does not answer {}: pick an option by number or label ({})",
             text.trim(),
             q.id,

@@ -130,7 +130,7 @@ fn messenger(config: &phasegate_core::questions::QuestionsConfig) -> Result<Opti
         return Ok(None);
     }
     let Some(tokens) = transport::tokens()? else {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             ".phasegate/questions.config.json names Slack channels but {}: export the Slack app's token, or remove slack.channels to answer questions with `workflow-state question answer`",
             transport::no_token()
         )));
