@@ -58,8 +58,11 @@ pub enum Status {
 crate::named!(Status, "status");
 
 /// How a feature is driven.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Workflow {
     /// Phase by phase, with a command per phase.
     #[default]
@@ -67,6 +70,8 @@ pub enum Workflow {
     /// The autonomous pipeline (`/phasegate:pipeline`); its state is in `.task/`.
     Pipeline,
 }
+
+crate::named!(Workflow, "workflow");
 
 impl Workflow {
     fn is_phased(&self) -> bool {
@@ -815,6 +820,13 @@ mod tests {
         let err = m.start_phase(Phase::Design, t(2), StartMode::Continue, all()).unwrap_err();
         assert!(err.to_string().contains("is completed"), "{err}");
         crate::names::assert_serde_names::<Status>();
+    }
+
+    /// The retrospective prints a feature's workflow by its name: the
+    /// name and the file's value agree.
+    #[test]
+    fn a_workflow_is_named_as_in_meta() {
+        crate::names::assert_serde_names::<Workflow>();
     }
 
     #[test]

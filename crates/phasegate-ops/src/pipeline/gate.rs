@@ -154,7 +154,8 @@ fn subject(project: &Project, feature: &Feature, run: &PipelineRun, kind: GateKi
 pub struct Recorded {
     pub feature: String,
     pub stage: Stage,
-    pub decision: &'static str,
+    #[serde(serialize_with = "by_name")]
+    pub decision: GateDecision,
     pub next_stage: Option<Stage>,
     pub round: u32,
     pub loops: u32,
@@ -251,7 +252,7 @@ fn record(
     Ok(Recorded {
         feature: feature.name().to_owned(),
         stage,
-        decision: decision.name(),
+        decision,
         next_stage: decision.next_stage(),
         round: gate.round,
         loops: gate.loops,
@@ -282,6 +283,11 @@ pub fn fixed(env: &Env, given: Option<&str>) -> OpResult<Fixed> {
     })?;
     let round = run.gate_kind().map_or(0, |k| run.gate(k).round);
     Ok(Fixed { feature: feature.name().to_owned(), fixed_round, round, next: action(&project, &run, &feature) })
+}
+
+/// A gate's decision as the outputs name it (`next`, `passed`, …).
+fn by_name<S: serde::Serializer>(decision: &GateDecision, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(decision.name())
 }
 
 /// What `final-gate` did.

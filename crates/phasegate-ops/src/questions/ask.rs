@@ -8,7 +8,8 @@ use phasegate_core::Status;
 use phasegate_core::feature::Workflow;
 use phasegate_core::questions::AnsweredBy;
 use phasegate_core::questions::{
-    self, Answer, Item, ItemType, Preference, Question, QuestionState, Request, RoundsFile, Route, Skip, Source,
+    self, Answer, Item, ItemType, Preference, Question, QuestionState, QuestionType, Request, RoundsFile, Route, Skip,
+    Source,
 };
 use phasegate_store::questions::{Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
@@ -268,7 +269,7 @@ pub struct View {
     pub id: String,
     pub feature: String,
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    pub kind: QuestionType,
     pub blocking: bool,
     pub state: &'static str,
     /// Its item is suspended on it.
@@ -278,7 +279,7 @@ pub struct View {
     pub asked: String,
     pub slack: Option<String>,
     pub answer: Option<String>,
-    pub answered_by: Option<&'static str>,
+    pub answered_by: Option<AnsweredBy>,
     pub file: String,
 }
 
@@ -289,7 +290,7 @@ impl View {
         View {
             id: q.id.clone(),
             feature: q.slug.clone(),
-            kind: q.kind.name(),
+            kind: q.kind,
             blocking: q.blocking,
             state: state.name(),
             suspends: s.place == Place::Marker && state != QuestionState::Answered,
@@ -301,7 +302,7 @@ impl View {
                 .as_ref()
                 .map(|ts| format!("{} {ts}", q.slack_channel_id.clone().unwrap_or_default())),
             answer: q.answer.as_ref().map(|a| a.text.clone()),
-            answered_by: q.answer.as_ref().map(|a| a.by.name()),
+            answered_by: q.answer.as_ref().map(|a| a.by),
             file: s.path.display().to_string(),
         }
     }

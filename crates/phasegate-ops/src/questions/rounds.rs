@@ -7,7 +7,7 @@
 use phasegate_core::Phase;
 use phasegate_core::questions::parse_reply;
 use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop};
-use phasegate_core::questions::{ItemType, Request};
+use phasegate_core::questions::{ItemType, Request, RoundOutcome};
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
@@ -34,7 +34,7 @@ pub struct LoopView {
     pub phase: Phase,
     pub round: u32,
     pub max_rounds: u32,
-    pub outcome: Option<&'static str>,
+    pub outcome: Option<RoundOutcome>,
     /// The question waiting for an answer (number, text).
     pub pending: Option<(usize, String)>,
     pub answered: usize,
@@ -45,7 +45,7 @@ fn view(phase: Phase, l: &RoundLoop) -> LoopView {
         phase,
         round: l.rounds,
         max_rounds: l.max_rounds,
-        outcome: l.outcome.map(|o| o.name()),
+        outcome: l.outcome,
         pending: l.pending().map(|(n, e)| (n, e.question.clone())),
         answered: l.qa.iter().filter(|e| e.answer.is_some()).count(),
     }
