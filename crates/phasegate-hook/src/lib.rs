@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use phasegate_ops::Env;
 use phasegate_ops::hooks::{self, HookInput, StopOutcome, ToolVote, pre_tool_use};
-use phasegate_ops::questions::subagent::{self, SubagentOutcome};
+use phasegate_ops::questions::{self, SubagentOutcome};
 use serde_json::json;
 
 /// What the last panic said, for the log.
@@ -176,7 +176,7 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
             String::new()
         }
         // No environment, no repository: the reply's first lines only.
-        Event::SubagentStop => match subagent::subagent_stop(input) {
+        Event::SubagentStop => match questions::subagent_stop(input) {
             SubagentOutcome::Silent => String::new(),
             SubagentOutcome::Block { reason } => json!({ "decision": "block", "reason": clip(&reason) }).to_string(),
         },

@@ -37,12 +37,12 @@ pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -
 fn contributors() -> [&'static dyn Contributor; 7] {
     [
         &pre_tool_use::STATE_FILES,
-        &crate::feature::hook::ACTIVE_FEATURES,
-        &crate::tasks::hook::TASKS,
-        &crate::knowledge::hook::KNOWLEDGE,
-        &crate::pipeline::stop_loop::LOOP,
-        &crate::questions::hook::QUESTIONS,
-        &crate::coordination::hook::COORDINATION,
+        &crate::feature::ACTIVE_FEATURES,
+        &crate::tasks::TASKS,
+        &crate::knowledge::KNOWLEDGE,
+        &crate::pipeline::LOOP,
+        &crate::questions::QUESTIONS,
+        &crate::coordination::COORDINATION,
     ]
 }
 

@@ -31,7 +31,7 @@ use phasegate_store::coordination::leases::Notice;
 use phasegate_store::questions::question_change;
 use phasegate_store::{FileWrite, Project};
 
-use crate::coordination::decisions::Logged;
+use crate::coordination::Logged;
 use crate::coordination::events;
 use crate::coordination::leases;
 use crate::env::Env;

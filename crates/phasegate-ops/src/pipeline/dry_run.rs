@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use phasegate_core::agent::Agent;
 use phasegate_core::pipeline::PipelineRun;
-use phasegate_core::pipeline::config::WhenUnavailable;
+use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
 use phasegate_store::{fs, git, process};
 use serde::Serialize;

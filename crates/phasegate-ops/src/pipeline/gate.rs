@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use phasegate_core::feature::extract_json;
-use phasegate_core::pipeline::config::WhenUnavailable;
+use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, Review};
 use phasegate_core::pipeline::gate::{GateDecision, GateError, GateKind, Stage};
 use phasegate_core::pipeline::next::{NextAction as Action, after_review};

@@ -2,9 +2,9 @@
 
 use phasegate_core::Mode;
 use phasegate_core::feature::Workflow;
+use phasegate_core::pipeline::Requirement;
 use phasegate_core::pipeline::files::{FileKind, STATE_FILE, TASK_DIR};
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::run::Requirement;
 use phasegate_core::pipeline::{LoopState, PipelineRun, State, TestOutcome};
 use phasegate_store::git;
 use serde::Serialize;

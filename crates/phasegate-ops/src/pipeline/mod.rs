@@ -21,15 +21,22 @@ use crate::error;
 use crate::error::{InvalidInput, OpError, OpResult};
 use crate::feature::review;
 
-pub mod dry_run;
-pub mod files;
+mod dry_run;
+mod files;
 pub mod gate;
 pub mod lifecycle;
 pub mod ownership;
-pub mod pauses;
-pub mod report;
-pub mod reset;
-pub mod stop_loop;
+mod pauses;
+mod report;
+mod reset;
+mod stop_loop;
+
+pub use dry_run::dry_run;
+pub use files::{check, signal};
+pub use pauses::{ask, cancel, fail, pause, recover, resume};
+pub use report::{brief, next, status};
+pub use reset::reset;
+pub(crate) use stop_loop::LOOP;
 
 /// The loop's file in `.task/`.
 pub fn loop_file() -> &'static str {

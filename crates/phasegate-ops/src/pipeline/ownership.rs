@@ -1,7 +1,7 @@
 //! Who runs a pipeline: `claim` makes this Claude Code session its owner.
 
+use phasegate_core::pipeline::Owner;
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::run::Owner;
 use phasegate_core::pipeline::{PauseReason, State};
 use phasegate_core::session::SessionId;
 use serde::Serialize;

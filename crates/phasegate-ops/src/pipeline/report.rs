@@ -3,7 +3,7 @@
 
 use phasegate_core::brief::{Brief, BriefKind, SectionKind};
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::run::{Failure, Pause};
+use phasegate_core::pipeline::{Failure, Pause};
 use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, State};
 use serde::Serialize;
 use serde_json::Value;

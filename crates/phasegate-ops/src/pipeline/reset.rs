@@ -1,8 +1,8 @@
 //! `reset`: back to idle, under the seed's PID lock.
 
+use phasegate_core::pipeline::Step;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, ORCHESTRATOR_LOCK, STATE_FILE};
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::run::Step;
 use phasegate_core::pipeline::{PipelineRun, Stage, State};
 use phasegate_core::session::SessionId;
 use phasegate_store::pipeline::PidLock;
