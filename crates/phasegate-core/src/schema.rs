@@ -185,13 +185,50 @@ impl Schema {
     }
 }
 
+/// Why a text is not the JSON it should be, as serde_json said it: kept
+/// typed (the category, the line and column) where the errors holding it
+/// must stay `Clone` and `PartialEq`, which `serde_json::Error` is not. It
+/// prints as serde_json's error does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonSyntax {
+    pub category: serde_json::error::Category,
+    /// 1-based; 0 when the error has no position (a value read from a value).
+    pub line: usize,
+    pub column: usize,
+    /// What is wrong, without the position.
+    pub message: String,
+}
+
+impl From<serde_json::Error> for JsonSyntax {
+    fn from(e: serde_json::Error) -> JsonSyntax {
+        let full = e.to_string();
+        let at = format!(" at line {} column {}", e.line(), e.column());
+        let message = match full.strip_suffix(&at) {
+            Some(m) if e.line() != 0 => m.to_owned(),
+            _ => full,
+        };
+        JsonSyntax { category: e.classify(), line: e.line(), column: e.column(), message }
+    }
+}
+
+impl fmt::Display for JsonSyntax {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            0 => f.write_str(&self.message),
+            line => write!(f, "{} at line {line} column {}", self.message, self.column),
+        }
+    }
+}
+
+impl std::error::Error for JsonSyntax {}
+
 /// Why a JSON file of ours (a configuration, a pipeline file) is not
 /// usable: not JSON, against its schema, or against a rule the schema
 /// cannot say.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error("is not valid JSON: {0}")]
-    Syntax(String),
+    Syntax(#[source] JsonSyntax),
     #[error("{0}")]
     Schema(SchemaErrors),
     #[error("{0}")]
@@ -248,6 +285,21 @@ impl fmt::Display for SchemaErrors {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The typed copy of serde_json's error prints as the error did.
+    #[test]
+    fn a_json_syntax_error_prints_as_serde_json_says_it() {
+        for text in ["{", "{\"a\": }", "[1, 2", "", "nul"] {
+            let e = serde_json::from_str::<Value>(text).unwrap_err();
+            let full = e.to_string();
+            let typed = JsonSyntax::from(e);
+            assert_eq!(typed.to_string(), full);
+            assert!(typed.line > 0 && !typed.message.contains(" at line "), "{typed:?}");
+        }
+        let e = serde_json::from_value::<u8>(serde_json::json!("x")).unwrap_err();
+        let full = e.to_string();
+        assert_eq!(JsonSyntax::from(e).to_string(), full);
+    }
 
     #[test]
     fn every_embedded_schema_compiles() {

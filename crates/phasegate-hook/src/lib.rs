@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use phasegate_ops::Env;
 use phasegate_ops::hooks::{self, HookInput, StopOutcome, ToolVote, pre_tool_use};
-use phasegate_ops::questions::subagent::{self, SubagentOutcome};
+use phasegate_ops::questions::{self, SubagentOutcome};
 use serde_json::json;
 
 /// What the last panic said, for the log.
@@ -176,20 +176,20 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
             String::new()
         }
         // No environment, no repository: the reply's first lines only.
-        Event::SubagentStop => match subagent::subagent_stop(input) {
+        Event::SubagentStop => match questions::subagent_stop(input) {
             SubagentOutcome::Silent => String::new(),
             SubagentOutcome::Block { reason } => json!({ "decision": "block", "reason": clip(&reason) }).to_string(),
         },
         Event::SessionStart => match env() {
             Ok(env) => {
                 let note = install_problem().into_iter().chain(note).reduce(|a, b| format!("{a}\nphasegate: {b}"));
-                let context = hooks::session_start(input, &env, note, workflow_state().as_deref());
+                let context = hooks::session_start(input, &env, note, phasegate_ops::env::workflow_state().as_deref());
                 if context.is_empty() { String::new() } else { context_for("SessionStart", &context) }
             }
             Err(failed) => failed,
         },
         Event::Stop => match env() {
-            Ok(env) => match hooks::stop(input, &env, note, workflow_state().as_deref()) {
+            Ok(env) => match hooks::stop(input, &env, note, phasegate_ops::env::workflow_state().as_deref()) {
                 StopOutcome::Silent => String::new(),
                 StopOutcome::Allow { message } => json!({ "systemMessage": clip(&message) }).to_string(),
                 StopOutcome::Block { reason } => json!({ "decision": "block", "reason": clip(&reason) }).to_string(),
@@ -199,22 +199,11 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
     }
 }
 
-/// `workflow-state`, beside this binary (both are built and installed
-/// together): the background Slack poller SessionStart and Stop may start.
-fn workflow_state() -> Option<std::path::PathBuf> {
-    workflow_state_path().filter(|p| p.is_file())
-}
-
-fn workflow_state_path() -> Option<std::path::PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    Some(exe.parent()?.join(format!("workflow-state{}", std::env::consts::EXE_SUFFIX)))
-}
-
 /// SessionStart's line when the install is broken or mixed: versions that
 /// disagree, or a `workflow-state` that is missing, not executable, built
 /// for another machine, or (macOS) quarantined. Nothing when all is well.
 fn install_problem() -> Option<String> {
-    let ws = workflow_state_path()?;
+    let ws = phasegate_ops::env::workflow_state_path()?;
     phasegate_ops::install::install_problem(phasegate_ops::env::plugin_root().as_deref(), &ws)
         .or_else(|| quarantined(&ws))
 }

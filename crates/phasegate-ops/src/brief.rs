@@ -14,7 +14,7 @@ use phasegate_core::knowledge::IndexEntry;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;
-use crate::knowledge::hook;
+use crate::knowledge::WORKER_GIVEN;
 use crate::knowledge::inject::{self, Work};
 
 /// Who reads the brief.
@@ -126,7 +126,7 @@ fn reviewed(project: &Project, root: &std::path::Path, subject: &Subject<'_>) ->
         .map(|g| {
             let mut ids: Vec<String> = Vec::new();
             for (task, list) in g {
-                let for_worker = task == hook::WORKER_GIVEN;
+                let for_worker = task == WORKER_GIVEN.name();
                 if for_worker || subject.work.is_empty() || subject.work.iter().any(|w| w.task == task) {
                     for id in list {
                         if !ids.contains(&id) {

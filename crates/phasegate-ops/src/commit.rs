@@ -26,10 +26,10 @@ pub struct CommitOutcome {
 /// Commits `paths` (relative to `dir`, else to the current directory).
 pub fn commit(env: &Env, dir: Option<&Path>, message: &str, paths: &[String]) -> OpResult<CommitOutcome> {
     if message.trim().is_empty() {
-        return Err(OpError::Invalid("--message is empty; say what the commit holds (`<feature>: <phase>`)".into()));
+        return Err(OpError::invalid("--message is empty; say what the commit holds (`<feature>: <phase>`)"));
     }
     if paths.is_empty() {
-        return Err(OpError::Invalid("name the paths to commit after `--`".into()));
+        return Err(OpError::invalid("name the paths to commit after `--`"));
     }
     let dir = dir.map_or_else(|| env.cwd.clone(), |d| env.cwd.join(d));
     Ok(match commit_paths(&dir, paths, message)? {

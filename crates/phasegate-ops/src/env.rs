@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::session::SessionId;
+use phasegate_store::fs as sfs;
 use phasegate_store::lock;
 
 use crate::error::{InvalidInput, OpError};
@@ -73,27 +74,63 @@ pub const PLUGIN_ROOT: &str = "CLAUDE_PLUGIN_ROOT";
 /// `<plugin>/node_modules/@phasegate/plugin-<platform>/bin`, a checkout in
 /// `target/<profile>`).
 pub fn plugin_root() -> Option<PathBuf> {
-    if let Some(root) = std::env::var_os(PLUGIN_ROOT).map(PathBuf::from).filter(|p| p.is_dir()) {
+    if let Some(root) = std::env::var_os(PLUGIN_ROOT).map(PathBuf::from).filter(|p| sfs::is_dir(p)) {
         return Some(root);
     }
-    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    exe.ancestors().skip(1).take(5).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(PathBuf::from)
+    let exe = sfs::current_exe()?;
+    exe.ancestors().skip(1).take(5).find(|d| sfs::is_file(&d.join(".claude-plugin/plugin.json"))).map(PathBuf::from)
+}
+
+/// `workflow-state`'s path beside this binary (both are built and installed
+/// together), whether or not it is there.
+pub fn workflow_state_path() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    Some(exe.parent()?.join(format!("workflow-state{}", std::env::consts::EXE_SUFFIX)))
+}
+
+/// `workflow-state` beside this binary, when it is there: what a hook
+/// starts in the background.
+pub fn workflow_state() -> Option<PathBuf> {
+    workflow_state_path().filter(|p| sfs::is_file(p))
+}
+
+/// Whether the process `pid` has ended, where the system can tell
+/// (`/proc`); None where it cannot.
+pub fn process_gone(pid: u32) -> Option<bool> {
+    phasegate_store::process::is_gone(pid)
 }
 
 /// The version of the binaries: every crate, `plugin.json` and the npm
 /// packages take the workspace version (scripts/version.sh stamps it).
 pub const BINARY_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// Why the installed plugin's version cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PluginVersionError {
+    #[error(transparent)]
+    Read(#[from] phasegate_store::StoreError),
+    #[error("{} is not valid JSON: {source}", path.display())]
+    NotJson {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{} has no \"version\"", path.display())]
+    NoVersion { path: PathBuf },
+}
+
 /// The installed plugin's version: `version` in `<root>/.claude-plugin/plugin.json`.
-pub fn plugin_version(root: &Path) -> Result<String, String> {
+pub fn plugin_version(root: &Path) -> Result<String, PluginVersionError> {
     let path = root.join(".claude-plugin/plugin.json");
-    let text = phasegate_store::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-    let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{} is not valid JSON: {e}", path.display()))?;
-    json.get("version")
-        .and_then(|v| v.as_str())
-        .map(str::to_owned)
-        .ok_or_else(|| format!("{} has no \"version\"", path.display()))
+    let text = sfs::read_to_string(&path)?;
+    let json: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(json) => json,
+        Err(source) => return Err(PluginVersionError::NotJson { path, source }),
+    };
+    match json.get("version").and_then(|v| v.as_str()) {
+        Some(v) => Ok(v.to_owned()),
+        None => Err(PluginVersionError::NoVersion { path }),
+    }
 }
 
 /// What to say when the plugin at `root` and these binaries disagree on the
@@ -133,7 +170,7 @@ impl Env {
     /// is an error, not silently ignored.
     pub fn from_process() -> Result<Env, OpError> {
         let cwd = std::env::current_dir().invalid("cannot read the current directory")?;
-        let cwd = cwd.canonicalize().unwrap_or(cwd);
+        let cwd = sfs::canonical_or_same(&cwd);
         Ok(Env {
             cwd,
             now: phasegate_core::time::now(),
@@ -149,12 +186,18 @@ impl Env {
     pub fn lenient() -> Env {
         let cwd = std::env::current_dir().unwrap_or_default();
         Env {
-            cwd: cwd.canonicalize().unwrap_or(cwd),
+            cwd: sfs::canonical_or_same(&cwd),
             now: phasegate_core::time::now(),
             lock_timeout: lock_timeout(std::env::var(LOCK_TIMEOUT_MS).ok().as_deref()).unwrap_or(lock::DEFAULT_TIMEOUT),
             session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
             project_dir: project_dir(),
         }
+    }
+
+    /// Whether the working directory is still there (a deleted checkout is
+    /// not).
+    pub fn cwd_exists(&self) -> bool {
+        sfs::is_dir(&self.cwd)
     }
 
     /// The session: `given` (a `--session` flag), else the environment's.
@@ -181,7 +224,7 @@ pub fn lock_timeout(value: Option<&str>) -> Result<Duration, OpError> {
     let Some(v) = value else { return Ok(lock::DEFAULT_TIMEOUT) };
     match v.trim().parse::<u64>() {
         Ok(ms) if ms <= MAX_LOCK_TIMEOUT_MS => Ok(Duration::from_millis(ms)),
-        _ => Err(OpError::Invalid(format!(
+        _ => Err(OpError::invalid(format!(
             "{LOCK_TIMEOUT_MS}={v:?} is not a number of milliseconds from 0 to {MAX_LOCK_TIMEOUT_MS}; unset it for the default of 10000"
         ))),
     }

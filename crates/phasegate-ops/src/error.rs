@@ -3,13 +3,17 @@
 //! (the CLI's exit code, in one place) without parsing messages, and every
 //! message says what to do.
 
+use std::path::PathBuf;
+
+use phasegate_core::agent::Agent;
 use phasegate_core::cycle::Decision;
 use phasegate_core::error::{Classified, ErrorClass};
-use phasegate_core::feature::{MetaError, Phase};
-use phasegate_core::pipeline::gate::{GateError, Stage};
-use phasegate_core::pipeline::run::RunError;
-use phasegate_core::pipeline::state::State;
-use phasegate_core::questions::{AnsweredBy, RoundsError, Source};
+use phasegate_core::feature::{MetaError, Phase, VerdictError};
+use phasegate_core::pipeline::RunError;
+use phasegate_core::pipeline::State;
+use phasegate_core::pipeline::files::{FileError, FileKind};
+use phasegate_core::pipeline::{GateError, Stage};
+use phasegate_core::questions::{AnsweredBy, ReplyError, RoundsError, Source};
 use phasegate_core::tasks::{CycleError, Mark};
 use phasegate_store::{ResolveError, StoreError};
 
@@ -18,10 +22,10 @@ pub enum OpError {
     /// A workflow rule said no.
     #[error(transparent)]
     Refused(#[from] Refusal),
-    /// The caller's input is invalid: a usage error, or a verdict or pipeline
-    /// file that breaks its schema.
-    #[error("{0}")]
-    Invalid(String),
+    /// The caller's input is invalid: a usage error, or a verdict, a reply or
+    /// a pipeline file that breaks its format ([`Invalid`] says which).
+    #[error(transparent)]
+    Invalid(Invalid),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -58,6 +62,72 @@ pub enum OpError {
     },
 }
 
+/// What is invalid ([`OpError::Invalid`]): a message, or a typed error
+/// with the input it concerns, each with one `Display` that says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum Invalid {
+    #[error("{0}")]
+    Message(String),
+    /// A reviewer's reply (read from `from`) that is not a verdict.
+    #[error(
+        "{from}: {source}\nNothing was recorded. Do not edit the reviewer's reply: ask the reviewer to answer again in the verdict format (the phase loop, step 3d, says how), then record its new reply."
+    )]
+    Verdict {
+        from: String,
+        #[source]
+        source: VerdictError,
+    },
+    /// The implementer's reply (read from `from`) breaks the STATUS protocol.
+    #[error(
+        "{from}: {source}\nNothing was recorded. Ask the implementer again with the same prompt; its reply must follow the format."
+    )]
+    Reply {
+        from: String,
+        #[source]
+        source: ReplyError,
+    },
+    /// A pipeline file of `kind` at `path` that breaks its schema.
+    #[error("{}", bad_pipeline_file(path, *kind, source))]
+    PipelineFile {
+        path: PathBuf,
+        kind: FileKind,
+        #[source]
+        source: FileError,
+    },
+    /// The final gate's answer is not JSON.
+    #[error("the final gate's answer is not valid JSON ({source}); nothing was recorded")]
+    FinalGateNotJson {
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The final gate's answer is not a review; it was kept in `saved`.
+    #[error("{source}\nThe answer was saved to {}; nothing was recorded.", saved.display())]
+    FinalGateRejected {
+        saved: PathBuf,
+        #[source]
+        source: StoreError,
+    },
+}
+
+impl From<String> for Invalid {
+    fn from(message: String) -> Invalid {
+        Invalid::Message(message)
+    }
+}
+
+impl From<Invalid> for OpError {
+    fn from(e: Invalid) -> OpError {
+        OpError::Invalid(e)
+    }
+}
+
+fn bad_pipeline_file(path: &std::path::Path, kind: FileKind, e: &FileError) -> String {
+    match e {
+        FileError::Syntax(e) => format!("{} is not valid JSON: {e}", path.display()),
+        e => format!("{} {e}\n(the whole schema: `workflow-state schema {kind}`)", path.display()),
+    }
+}
+
 /// Keeps an error's type when it becomes an [`OpError`] of invalid input.
 pub trait InvalidInput<T> {
     /// The error, about the input `what` names (`--pattern src/*.rs`, a
@@ -78,6 +148,11 @@ impl<T, E: std::error::Error + Send + Sync + 'static> InvalidInput<T> for Result
 }
 
 impl OpError {
+    /// Invalid input, said in a message that names it and what to do.
+    pub fn invalid(message: impl Into<String>) -> OpError {
+        OpError::Invalid(Invalid::Message(message.into()))
+    }
+
     /// Refused by a rule, or invalid input or state.
     pub fn class(&self) -> ErrorClass {
         match self {
@@ -162,7 +237,7 @@ pub enum Refusal {
     #[error(
         "the {worker} is still fixing the findings of round {round}; no review starts on work that is being changed. When its result has arrived, run `workflow-state pipeline fixed --feature {feature}`, then review from sonnet"
     )]
-    FixInProgress { worker: &'static str, round: u32, feature: String },
+    FixInProgress { worker: Agent, round: u32, feature: String },
     #[error("the pipeline of {feature} is {state}, not paused: nothing to ask")]
     NotPaused { feature: String, state: State },
     #[error(

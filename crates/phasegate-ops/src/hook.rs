@@ -5,13 +5,14 @@
 //! folds the contributors into each hook (the `hooks` module) stands above the
 //! capabilities.
 
-use std::cell::OnceCell;
+use std::borrow::Cow;
+use std::cell::{OnceCell, RefCell};
 use std::path::{Path, PathBuf};
 
 use phasegate_core::pipeline::impl_loop::BackgroundTask;
 use phasegate_core::session::SessionId;
-use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
+use phasegate_store::{Project, StoreError};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -125,9 +126,10 @@ pub struct HookCtx<'a> {
     pub env: &'a Env,
     /// `workflow-state`, for what a hook starts in the background.
     pub workflow_state: Option<&'a Path>,
-    project: OnceCell<Result<Project, String>>,
-    /// The last repository found with [`HookCtx::repo_of`], by the path asked.
-    located: std::cell::RefCell<Option<(PathBuf, Option<RepoLayout>)>>,
+    project: OnceCell<Result<Project, StoreError>>,
+    /// The repositories found with [`HookCtx::repo_of`], by the path asked
+    /// (the session's folder and the edited file, at most).
+    located: RefCell<Vec<(PathBuf, Option<RepoLayout>)>>,
 }
 
 /// Claude Code's question dialog.
@@ -147,16 +149,14 @@ impl<'a> HookCtx<'a> {
 
     /// The repository around `path` (a file that need not exist, or a
     /// folder), found with a few `stat`s and no libgit2: what the hooks that
-    /// run on every edit use. The answer for the last path asked is kept, so
-    /// the contributors of one hook run look once.
+    /// run on every edit use. The answers are kept, so the contributors of
+    /// one hook run look once per path.
     pub fn repo_of(&self, path: &Path) -> Option<RepoLayout> {
-        if let Some((asked, found)) = self.located.borrow().as_ref()
-            && asked == path
-        {
+        if let Some((_, found)) = self.located.borrow().iter().find(|(asked, _)| asked == path) {
             return found.clone();
         }
         let found = phasegate_store::locate::locate(path);
-        *self.located.borrow_mut() = Some((path.to_owned(), found.clone()));
+        self.located.borrow_mut().push((path.to_owned(), found.clone()));
         found
     }
 
@@ -191,12 +191,19 @@ impl<'a> HookCtx<'a> {
         self.input.dir(self.env)
     }
 
-    /// The project around the session, or why there is none (one line).
-    pub fn project(&self) -> Result<&Project, &str> {
-        self.project
-            .get_or_init(|| Project::discover(&self.dir()).map_err(|e| one_line(&e.to_string())))
-            .as_ref()
-            .map_err(String::as_str)
+    /// The project around the session, or why there is none.
+    pub fn project(&self) -> Result<&Project, &StoreError> {
+        self.project.get_or_init(|| Project::discover(&self.dir())).as_ref()
+    }
+
+    /// The project of the working tree at `root` (one [`Self::repo_of`]
+    /// found, the edited file's, say): the session's own when the session
+    /// works in that tree, else found there. None when there is none.
+    pub fn project_at(&self, root: &Path) -> Option<Cow<'_, Project>> {
+        if self.repo().is_some_and(|r| r.current_root == root) {
+            return self.project().ok().map(Cow::Borrowed);
+        }
+        Project::discover(root).ok().map(Cow::Owned)
     }
 
     /// SessionStart after `/compact`: the startup context is still in the

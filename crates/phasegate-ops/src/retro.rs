@@ -58,7 +58,7 @@ pub struct TaskFacts {
     pub task: String,
     pub title: String,
     /// pending, in-progress, done, skipped, failed.
-    pub mark: &'static str,
+    pub mark: Mark,
     pub files: Vec<String>,
     pub attempts: u32,
     pub failures: Vec<FailureFact>,
@@ -90,7 +90,7 @@ pub struct PipelineFacts {
 /// A metric's trend across the last features.
 #[derive(Debug, Clone, Serialize)]
 pub struct TrendLine {
-    pub metric: &'static str,
+    pub metric: Metric,
     /// (feature, value), oldest first.
     pub values: Vec<(String, f64)>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,7 +104,7 @@ pub struct TrendLine {
 #[serde(rename_all = "camelCase")]
 pub struct Facts {
     pub feature: String,
-    pub workflow: &'static str,
+    pub workflow: Workflow,
     pub status: String,
     /// Files the tasks or the plan named.
     pub planned: Vec<String>,
@@ -182,7 +182,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
                     tasks.push(TaskFacts {
                         task: t.id.clone(),
                         title: t.title.clone(),
-                        mark: t.mark.name(),
+                        mark: t.mark,
                         files,
                         attempts,
                         self_corrected: knowledge::is_gotcha_candidate(done, attempts, failures.len()),
@@ -228,11 +228,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
                     tasks.push(TaskFacts {
                         task: "implementation".into(),
                         title: plan.id.clone(),
-                        mark: if l.ended_reason.as_deref() == Some("complete") {
-                            Mark::Done.name()
-                        } else {
-                            Mark::Pending.name()
-                        },
+                        mark: if l.ended_reason.as_deref() == Some("complete") { Mark::Done } else { Mark::Pending },
                         files: planned.clone(),
                         attempts: l.iteration + 1,
                         failures: Vec::new(),
@@ -267,10 +263,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     let recorded = fs::is_regular_file(&record_path).then(|| record_path.display().to_string());
     let mut facts = Facts {
         feature: feature.name().to_owned(),
-        workflow: match meta.workflow {
-            Workflow::Phased => "phased",
-            Workflow::Pipeline => "pipeline",
-        },
+        workflow: meta.workflow,
         status: meta.status.to_string(),
         planned,
         changed,
@@ -303,10 +296,10 @@ fn build_metrics(
 ) -> Option<Metrics> {
     let runs: Vec<TaskRun> = tasks
         .iter()
-        .filter(|t| t.attempts > 0 || t.mark == Mark::Done.name())
+        .filter(|t| t.attempts > 0 || t.mark == Mark::Done)
         .map(|t| TaskRun {
             task: t.task.clone(),
-            completed: t.mark == Mark::Done.name(),
+            completed: t.mark == Mark::Done,
             attempts: t.attempts.max(1),
             gotchas: t.gotchas.len(),
         })
@@ -324,9 +317,9 @@ fn build_metrics(
 fn to_judge(tasks: &[TaskFacts]) -> Vec<Judged> {
     let mut out = Vec::new();
     for t in tasks {
-        let outcome = if t.mark == Mark::Done.name() && t.attempts <= 1 && t.failures.is_empty() {
+        let outcome = if t.mark == Mark::Done && t.attempts <= 1 && t.failures.is_empty() {
             "prevented"
-        } else if t.mark == Mark::Done.name() || t.mark == Mark::Failed.name() {
+        } else if t.mark == Mark::Done || t.mark == Mark::Failed {
             "not_helped"
         } else {
             continue;
@@ -370,7 +363,7 @@ fn trend_lines(per_feature: &[(String, Metrics)]) -> Vec<TrendLine> {
         .iter()
         .map(|m| {
             let t = knowledge::trend(per_feature, *m, TREND_FEATURES);
-            TrendLine { metric: m.name(), values: t.values, change: t.change, improved: t.improved }
+            TrendLine { metric: *m, values: t.values, change: t.change, improved: t.improved }
         })
         .collect()
 }
@@ -403,7 +396,7 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
         tasks.push_str(&format!(
             "- {} ({}): {}; attempts {}{}{}{}\n",
             t.task,
-            t.mark,
+            t.mark.name(),
             t.title,
             t.attempts,
             t.review_cycles.map(|c| format!(", review cycles {c}")).unwrap_or_default(),
@@ -480,7 +473,7 @@ pub struct Recorded {
 /// Applies the agent's reply by §6.3's rules and writes the feature's
 /// record.
 pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded> {
-    let reply = RetroReply::parse(reply).map_err(|e| OpError::Invalid(format!("the retrospective's reply: {e}")))?;
+    let reply = RetroReply::parse(reply).map_err(|e| OpError::invalid(format!("the retrospective's reply: {e}")))?;
     let facts = facts(env, given, None)?;
     let (project, feature) = session::resolve(env, given)?;
     let meta = feature.load()?;
@@ -488,7 +481,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     let record_path = feature.dir().join(RETRO_FILE);
     let earlier = match fs::read_optional(&record_path)? {
         Some(text) => Some(RetroRecord::parse(&text).map_err(|e| {
-            OpError::Invalid(format!(
+            OpError::invalid(format!(
                 "{}: {e}; it is written by `workflow-state retro record` only: restore it from git or remove it",
                 record_path.display()
             ))
@@ -714,7 +707,7 @@ fn apply(env: &Env, input: RecordInput, outcome: &mut LessonOutcome) -> OpResult
         }
         Err(OpError::Invalid(why)) => {
             outcome.decision = "not-admitted".into();
-            outcome.why = Some(why);
+            outcome.why = Some(why.to_string());
         }
         Err(e) => return Err(e),
     }

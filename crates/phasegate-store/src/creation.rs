@@ -110,7 +110,7 @@ impl Project {
         now: DateTime<Utc>,
         timeout: Duration,
     ) -> Result<Created, StoreError> {
-        slug::validate(slug).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        slug::validate(slug)?;
         let features_dir = self.features_dir();
         sfs::confine(self.root(), &features_dir.join("x"))?;
         let _guard = FileLock::acquire(&self.lock_dir().join("features.lock"), timeout)?;

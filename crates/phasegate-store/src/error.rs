@@ -43,6 +43,27 @@ pub enum StoreError {
         path.display()
     )]
     NoPipelineRun { path: PathBuf, feature: String },
+    #[error(transparent)]
+    BadSlug(#[from] phasegate_core::slug::InvalidSlug),
+    /// A commit or tree phasegate recorded (a run's base, a task's
+    /// checkpoint) that the repository does not have.
+    #[error("the {what} {rev} is not in {}: {}", repo.display(), .source.message())]
+    MissingObject {
+        what: &'static str,
+        rev: String,
+        repo: PathBuf,
+        #[source]
+        source: git2::Error,
+    },
+    /// A rollback that failed after it had changed files: what it saved first.
+    #[error(
+        "the rollback stopped half-way: {source}. The files it had overwritten or removed were saved first in {saved_in}; put back what you need from there"
+    )]
+    RollbackStopped {
+        saved_in: String,
+        #[source]
+        source: Box<StoreError>,
+    },
     #[error("{0}")]
     Invalid(String),
 }

@@ -326,6 +326,40 @@ pub fn entry_kind(path: &Path) -> Option<EntryKind> {
     })
 }
 
+/// Whether a directory is at `path`, links followed (`Path::is_dir`).
+pub fn is_dir(path: &Path) -> bool {
+    path.is_dir()
+}
+
+/// Whether a file is at `path`, links followed (`Path::is_file`); a link
+/// to a file counts, unlike [`is_regular_file`].
+pub fn is_file(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// Whether something is at `path`, links followed (`Path::exists`): a
+/// dangling link is nothing here, unlike [`exists_entry`].
+pub fn exists(path: &Path) -> bool {
+    path.exists()
+}
+
+/// `path` absolute, with `..` and every link resolved; None when it does
+/// not exist or cannot be resolved.
+pub fn canonical(path: &Path) -> Option<PathBuf> {
+    path.canonicalize().ok()
+}
+
+/// `path` resolved as [`canonical`] does, or as given when it cannot be.
+pub fn canonical_or_same(path: &Path) -> PathBuf {
+    canonical(path).unwrap_or_else(|| path.to_owned())
+}
+
+/// This process's executable, links resolved (where the plugin's other
+/// files are found from).
+pub fn current_exe() -> Option<PathBuf> {
+    canonical(&std::env::current_exe().ok()?)
+}
+
 /// Whether `path` is a regular file someone may run.
 pub fn is_executable(path: &Path) -> bool {
     #[cfg(unix)]

@@ -318,8 +318,8 @@ pub const MAX_PATCH_BYTES: usize = 4 * 1024 * 1024;
 pub fn change_since(dir: &Path, base: &str, skip: &[String]) -> Result<CodeChange, StoreError> {
     let repo = open(dir)?;
     let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
-    let commit = repo.revparse_single(base).and_then(|o| o.peel_to_commit()).map_err(|e| {
-        StoreError::Invalid(format!("the base commit {base} is not in {}: {}", root.display(), e.message()))
+    let commit = repo.revparse_single(base).and_then(|o| o.peel_to_commit()).map_err(|source| {
+        StoreError::MissingObject { what: "base commit", rev: base.to_owned(), repo: root.clone(), source }
     })?;
     let tree = commit.tree().map_err(|e| StoreError::git(&root, e))?;
     let mut opts = DiffOptions::new();
@@ -460,9 +460,7 @@ pub fn restore(
 ) -> Result<Restored, StoreError> {
     let mut out = Restored::default();
     restore_into(dir, tree, base, skip, scope, backup, &mut out).map_err(|e| match &out.saved_in {
-        Some(saved) => StoreError::Invalid(format!(
-            "the rollback stopped half-way: {e}. The files it had overwritten or removed were saved first in {saved}; put back what you need from there"
-        )),
+        Some(saved) => StoreError::RollbackStopped { saved_in: saved.clone(), source: Box::new(e) },
         None => e,
     })?;
     Ok(out)
@@ -487,8 +485,11 @@ fn restore_into(
             head.as_deref().map_or("none", |h| &h[..h.len().min(12)])
         )));
     }
-    let tree = Oid::from_str(tree).and_then(|o| repo.find_tree(o)).map_err(|e| {
-        StoreError::Invalid(format!("the task's checkpoint {tree} is not in {}: {}", root.display(), e.message()))
+    let tree = Oid::from_str(tree).and_then(|o| repo.find_tree(o)).map_err(|source| StoreError::MissingObject {
+        what: "task's checkpoint",
+        rev: tree.to_owned(),
+        repo: root.clone(),
+        source,
     })?;
     let mut opts = DiffOptions::new();
     opts.include_untracked(true).recurse_untracked_dirs(true).include_typechange(true);

@@ -4,8 +4,9 @@
 //! bounded waits, feature discovery and the index of active features,
 //! `.meta.json` read-modify-write, pipeline files, and git through libgit2.
 //!
-//! It is the only crate that may call `std::fs` (the workspace's
-//! `clippy.toml` refuses it everywhere else).
+//! It is the only crate that may call `std::fs`, or a `Path` method that
+//! asks the disk (`exists`, `is_dir`, `canonicalize`, …): the workspace's
+//! `clippy.toml` refuses them everywhere else, and [`fs`] answers instead.
 #![allow(clippy::disallowed_methods)]
 
 pub mod agents;

@@ -263,6 +263,13 @@ fn kill_group(pid: u32) {
     let _ = pid;
 }
 
+/// Whether the process `pid` has ended, where the system lists its
+/// processes in `/proc`; None where it does not (the caller asks otherwise).
+pub fn is_gone(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    proc.is_dir().then(|| !proc.join(pid.to_string()).exists())
+}
+
 /// Finds `program` on PATH (or as a path).
 pub fn find_program(program: &str) -> Option<PathBuf> {
     which::which(program).ok()

@@ -21,7 +21,7 @@ pub fn read(path: &Path, what: &str, cwd: &Path) -> Result<Text, OpError> {
         std::io::stdin()
             .take(review::MAX_REPLY_BYTES)
             .read_to_string(&mut text)
-            .map_err(|e| OpError::Invalid(format!("cannot read the {what} from stdin: {e}")))?;
+            .map_err(|e| OpError::invalid(format!("cannot read the {what} from stdin: {e}")))?;
         return Ok(Text { source: format!("the {what} on stdin"), text });
     }
     let full = cwd.join(path);
@@ -31,6 +31,6 @@ pub fn read(path: &Path, what: &str, cwd: &Path) -> Result<Text, OpError> {
 
 fn phasegate_store_read(path: &Path, what: &str) -> Result<String, OpError> {
     review::read_file(path)?.ok_or_else(|| {
-        OpError::Invalid(format!("cannot read the {what} file {}: it does not exist; write it first", path.display()))
+        OpError::invalid(format!("cannot read the {what} file {}: it does not exist; write it first", path.display()))
     })
 }

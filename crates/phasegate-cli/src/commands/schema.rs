@@ -20,7 +20,7 @@ pub struct SchemaArgs {
 
 pub fn cmd_schema(args: SchemaArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let schema = Schema::named(&args.name).ok_or_else(|| {
-        OpError::Invalid(format!("unknown schema `{}`; expected one of: {}", args.name, Schema::names()))
+        OpError::invalid(format!("unknown schema `{}`; expected one of: {}", args.name, Schema::names()))
     })?;
     ctx.out.line(schema.text().trim_end())?;
     Ok(ExitStatus::Success)

@@ -32,10 +32,10 @@ pub fn cmd_validate(args: ValidateArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         Some(current) => {
             let current = match current.as_str() {
                 "none" => None,
-                other => Some(other.parse::<Phase>().map_err(|e| OpError::Invalid(format!("--current: {e}")))?),
+                other => Some(other.parse::<Phase>().map_err(|e| OpError::invalid(format!("--current: {e}")))?),
             };
             let artifacts = ArtifactSet::parse_list(args.artifacts.as_deref().unwrap_or(""))
-                .map_err(|e| OpError::Invalid(format!("--artifacts: {e}")))?;
+                .map_err(|e| OpError::invalid(format!("--artifacts: {e}")))?;
             phase::validate_table(current, args.in_progress, args.target, artifacts)
         }
         None => phase::validate(&ctx.env, args.feature.get(), args.target)?,

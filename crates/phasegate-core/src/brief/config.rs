@@ -50,7 +50,7 @@ impl Default for JustInTime {
 impl ContextConfig {
     /// The schema, then the reading.
     pub fn parse(text: &str) -> Result<ContextConfig, ConfigError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.to_string()))?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.into()))?;
         Schema::ContextConfig.check(&value).map_err(ConfigError::Schema)?;
         serde_json::from_value(value).map_err(|e| ConfigError::Rule(e.to_string()))
     }

@@ -329,7 +329,7 @@ impl RoutingConfig {
     /// Each route first (the error names the key and the fix), then the
     /// schema for everything else.
     pub fn parse(text: &str) -> Result<RoutingConfig, ConfigError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.to_string()))?;
+        let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.into()))?;
         let mut routes = Vec::new();
         let empty = serde_json::Map::new();
         let table = value.get("routes").and_then(Value::as_object).unwrap_or(&empty);

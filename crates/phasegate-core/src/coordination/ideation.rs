@@ -404,7 +404,7 @@ impl IdeationState {
 
     /// The schema, then the reading.
     pub fn parse(text: &str) -> Result<IdeationState, ConfigError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.to_string()))?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.into()))?;
         Schema::Ideation.check(&value).map_err(ConfigError::Schema)?;
         serde_json::from_value(value).map_err(|e| ConfigError::Rule(e.to_string()))
     }

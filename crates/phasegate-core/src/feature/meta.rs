@@ -17,7 +17,7 @@ use super::mode::Mode;
 use super::phase::{Artifact, ArtifactSet, Phase};
 use super::verdict::{IssueCounts, ReviewVerdict};
 use crate::cycle::{self, Cycle, Decision};
-use crate::schema::{Schema, SchemaErrors};
+use crate::schema::{JsonSyntax, Schema, SchemaErrors};
 
 /// The file name of a feature's state.
 pub const META_FILE: &str = ".meta.json";
@@ -58,8 +58,11 @@ pub enum Status {
 crate::named!(Status, "status");
 
 /// How a feature is driven.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Workflow {
     /// Phase by phase, with a command per phase.
     #[default]
@@ -67,6 +70,8 @@ pub enum Workflow {
     /// The autonomous pipeline (`/phasegate:pipeline`); its state is in `.task/`.
     Pipeline,
 }
+
+crate::named!(Workflow, "workflow");
 
 impl Workflow {
     fn is_phased(&self) -> bool {
@@ -177,7 +182,7 @@ pub struct Meta {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MetaParseError {
     #[error("invalid JSON: {0}")]
-    Syntax(String),
+    Syntax(#[source] JsonSyntax),
     #[error("{0}")]
     Schema(SchemaErrors),
     #[error("{0}")]
@@ -189,7 +194,7 @@ pub enum MetaParseError {
 /// zero-padded. Errors say where: the JSON position, each field against the
 /// schema, or the rule broken.
 pub fn parse_meta(text: &str, folder: &str) -> Result<Meta, MetaParseError> {
-    let mut value: Value = serde_json::from_str(text).map_err(|e| MetaParseError::Syntax(e.to_string()))?;
+    let mut value: Value = serde_json::from_str(text).map_err(|e| MetaParseError::Syntax(e.into()))?;
     if let Some(obj) = value.as_object_mut() {
         let (num, slug) = folder.split_once('-').unwrap_or((folder, ""));
         if let Some(Value::Number(n)) = obj.get("id") {
@@ -815,6 +820,13 @@ mod tests {
         let err = m.start_phase(Phase::Design, t(2), StartMode::Continue, all()).unwrap_err();
         assert!(err.to_string().contains("is completed"), "{err}");
         crate::names::assert_serde_names::<Status>();
+    }
+
+    /// The retrospective prints a feature's workflow by its name: the
+    /// name and the file's value agree.
+    #[test]
+    fn a_workflow_is_named_as_in_meta() {
+        crate::names::assert_serde_names::<Workflow>();
     }
 
     #[test]

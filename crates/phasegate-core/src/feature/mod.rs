@@ -23,4 +23,4 @@ pub use next_step::{Next, next_step};
 pub use phase::{Artifact, ArtifactSet, Phase};
 pub use reviewer::{BriefInput, CodeUnderReview, review_brief};
 pub use transition::{Validation, ValidationKind, validate, validate_status};
-pub use verdict::{Issue, ReviewVerdict, Severity, VERDICT_FILE, extract_json, parse_verdict};
+pub use verdict::{Issue, ReviewVerdict, Severity, VERDICT_FILE, VerdictError, extract_json, parse_verdict};

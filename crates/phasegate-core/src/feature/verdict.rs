@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::schema::{Schema, SchemaErrors};
+use crate::schema::{JsonSyntax, Schema, SchemaErrors};
 
 /// Where the phase loop saves the reviewer's reply before recording it. It
 /// is scratch: kept out of git (`.git/info/exclude`), replaced by each
@@ -111,7 +111,7 @@ pub enum VerdictError {
     )]
     NotFound,
     #[error("the verdict is not valid JSON: {0}")]
-    Syntax(String),
+    Syntax(#[source] JsonSyntax),
     #[error("the verdict {0}")]
     Schema(SchemaErrors),
     #[error(
@@ -152,9 +152,9 @@ pub fn extract_json(text: &str) -> Option<&str> {
 /// Parses and validates a reviewer reply.
 pub fn parse_verdict(text: &str) -> Result<ReviewVerdict, VerdictError> {
     let json = extract_json(text).ok_or(VerdictError::NotFound)?;
-    let value: Value = serde_json::from_str(json).map_err(|e| VerdictError::Syntax(e.to_string()))?;
+    let value: Value = serde_json::from_str(json).map_err(|e| VerdictError::Syntax(e.into()))?;
     Schema::Verdict.check(&value).map_err(VerdictError::Schema)?;
-    let verdict: ReviewVerdict = serde_json::from_value(value).map_err(|e| VerdictError::Syntax(e.to_string()))?;
+    let verdict: ReviewVerdict = serde_json::from_value(value).map_err(|e| VerdictError::Syntax(e.into()))?;
     let blockers = verdict.counts().blocker as usize;
     if verdict.approved && blockers > 0 {
         return Err(VerdictError::ApprovedWithBlockers(blockers));

@@ -76,7 +76,7 @@ pub type FileError = crate::schema::ConfigError;
 
 /// Parses `text` as JSON and checks it against the kind's schema.
 fn check_schema(kind: FileKind, text: &str) -> Result<Value, FileError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| FileError::Syntax(e.to_string()))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| FileError::Syntax(e.into()))?;
     kind.schema().check(&value).map_err(FileError::Schema)?;
     Ok(value)
 }

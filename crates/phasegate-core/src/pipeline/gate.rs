@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::files::GateReviewStatus;
+use crate::agent::Agent;
 use crate::cycle::{Cycle, Decision};
 
 /// Plan review (plan_reviewing) or code review (implementing_loop).
@@ -31,18 +32,18 @@ crate::named!(GateKind, "gate");
 
 impl GateKind {
     /// The agent that reviews at the sonnet and opus stages.
-    pub fn reviewer(self) -> &'static str {
+    pub fn reviewer(self) -> Agent {
         match self {
-            GateKind::Plan => "plan-reviewer",
-            GateKind::Code => "code-reviewer",
+            GateKind::Plan => Agent::PlanReviewer,
+            GateKind::Code => Agent::CodeReviewer,
         }
     }
 
     /// The worker that fixes what reviewers find.
-    pub fn worker(self) -> &'static str {
+    pub fn worker(self) -> Agent {
         match self {
-            GateKind::Plan => "planner",
-            GateKind::Code => "implementer",
+            GateKind::Plan => Agent::Planner,
+            GateKind::Code => Agent::Implementer,
         }
     }
 }
@@ -188,7 +189,7 @@ pub enum GateError {
     #[error(
         "the {worker} is still fixing the findings of round {round}; no review starts on work that is being changed. When its result has arrived, mark the fix done, then review from sonnet"
     )]
-    FixInProgress { worker: &'static str, round: u32 },
+    FixInProgress { worker: Agent, round: u32 },
     #[error(
         "the work changed since round {round} began (its earlier reviews saw another version), so the round restarts: review again from sonnet"
     )]
@@ -402,7 +403,7 @@ mod tests {
         // Regression: the next round was handed out while the fix was still
         // being written.
         let e = rec(&mut g, Stage::Sonnet, Approved, 10).unwrap_err();
-        assert_eq!(e, GateError::FixInProgress { worker: "implementer", round: 1 });
+        assert_eq!(e, GateError::FixInProgress { worker: Agent::Implementer, round: 1 });
         assert_eq!(g.fixed().unwrap(), 1);
         assert_eq!(g.fixed().unwrap_err(), GateError::NotFixing { round: 2 });
         assert_eq!(g.expected(), Some(Stage::Sonnet));

@@ -126,7 +126,7 @@ impl QuestionsConfig {
     /// whose compilation costs the hooks milliseconds, is consulted only to
     /// say what is wrong with a file the reading refused.
     pub fn parse(text: &str) -> Result<QuestionsConfig, ConfigError> {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.to_string()))?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.into()))?;
         typed(&value).map_err(|why| match Schema::QuestionsConfig.check(&value) {
             Err(errors) => ConfigError::Schema(errors),
             Ok(()) => ConfigError::Rule(why),

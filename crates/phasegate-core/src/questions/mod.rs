@@ -12,8 +12,8 @@ pub use question::{
     Answer, DEFAULT_TIMEOUT_MINUTES, Item, ItemType, Preference, Preferences, QUESTIONS_DIR, Question, QuestionFile,
     QuestionState, QuestionType, Request, Route, SUSPENDED_DIR, Skip, Source, preference_keys, route, skip,
 };
-pub use reply::parse_reply;
+pub use reply::{ReplyError, parse_reply};
 pub use rounds::{
-    AnsweredBy, DEFAULT_MAX_ROUNDS, ROUNDS_FILE, RoundDecision, RoundLoop, RoundsError, RoundsFile,
+    AnsweredBy, DEFAULT_MAX_ROUNDS, ROUNDS_FILE, RoundDecision, RoundLoop, RoundOutcome, RoundsError, RoundsFile,
     check_open_questions,
 };

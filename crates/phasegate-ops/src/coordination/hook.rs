@@ -21,6 +21,7 @@ use phasegate_store::git::RepoLayout;
 
 use super::registry::{self, Came};
 use super::{events, leases};
+use crate::error::OpResult;
 use crate::hook::{Contributor, HOOK_LOCK_WAIT, HookCtx, StopVote, ToolVote, clip, one_line};
 
 /// The coordination's contributor.
@@ -80,7 +81,7 @@ impl Contributor for Coordination {
                 }
                 Err(why) => context.push(format!(
                     "phasegate: the file lease could not be checked ({}); the edit goes through.",
-                    one_line(&why)
+                    one_line(&why.to_string())
                 )),
             }
         }
@@ -117,7 +118,7 @@ impl Contributor for Coordination {
             let line = phasegate_store::coordination::events::HookProblem {
                 at: ctx.env.now,
                 hook: "session-end".into(),
-                problem,
+                problem: problem.to_string(),
             };
             let _ = project.hook_problems().append(&[line], HOOK_LOCK_WAIT);
         }
@@ -218,9 +219,9 @@ fn lease_vote(
     me: &mut SessionRecord,
     file: &Path,
     ctx: &HookCtx<'_>,
-) -> Result<LeaseVote, String> {
+) -> OpResult<LeaseVote> {
     let case = PathCase::native();
-    let root = layout.current_root.canonicalize().unwrap_or_else(|_| layout.current_root.clone());
+    let root = phasegate_store::fs::canonical_or_same(&layout.current_root);
     let Ok(path) = LeasePath::within(&file.display().to_string(), &root.display().to_string(), case) else {
         // Outside the working tree: not a file leases cover.
         return Ok(LeaseVote::Quiet);
@@ -230,10 +231,10 @@ fn lease_vote(
     if path.as_str().split('/').next().is_some_and(|first| first.eq_ignore_ascii_case(".git")) {
         return Ok(LeaseVote::Quiet);
     }
-    registry::working(project, me, None, None, None, ctx.env.now).map_err(|e| e.to_string())?;
+    registry::working(project, me, None, None, None, ctx.env.now)?;
     // A hook never waits long: past this, the edit goes through unchecked.
     let env = ctx.hook_env();
-    let got = leases::acquire(project, me, &path, LeaseReason::FirstEdit, case, &env).map_err(|e| e.to_string())?;
+    let got = leases::acquire(project, me, &path, LeaseReason::FirstEdit, case, &env)?;
     Ok(match got.decision {
         LeaseDecision::Grant { expired: None, .. } => LeaseVote::Quiet,
         LeaseDecision::Grant { expired: Some(old), reason, .. } => LeaseVote::Say(format!(

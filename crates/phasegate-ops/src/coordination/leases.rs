@@ -300,8 +300,8 @@ pub fn task_settled(project: &Project, env: &Env, task: &str) {
 pub fn take(env: &Env, raw: &str) -> OpResult<Acquired> {
     let project = session::project(env)?;
     let Some(session) = env.session(None)? else {
-        return Err(OpError::Invalid(
-            "a lease belongs to a Claude Code session: run this inside one (CLAUDE_CODE_SESSION_ID is not set)".into(),
+        return Err(OpError::invalid(
+            "a lease belongs to a Claude Code session: run this inside one (CLAUDE_CODE_SESSION_ID is not set)",
         ));
     };
     let path = lease_path(&project, env, raw)?;
@@ -318,9 +318,7 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
     let holder = match holder {
         Some(h) => super::registry::session_arg(&project, h)?,
         None => env.session(None)?.ok_or_else(|| {
-            OpError::Invalid(
-                "say whose lease to release: --session <id> (`workflow-state lease list` names them)".into(),
-            )
+            OpError::invalid("say whose lease to release: --session <id> (`workflow-state lease list` names them)")
         })?,
     };
     let released = match raw {
@@ -344,8 +342,7 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
 /// (or absolute), made relative to its working tree's root.
 fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
     let abs = env.cwd.join(raw);
-    let root =
-        phasegate_store::locate::locate(&abs).map(|r| r.current_root).unwrap_or_else(|| project.root().to_owned());
+    let root = session::working_tree(&abs).unwrap_or_else(|| project.root().to_owned());
     LeasePath::within(&abs.display().to_string(), &root.display().to_string(), PathCase::native())
         .or_else(|_| LeasePath::parse(raw))
         .invalid_input()

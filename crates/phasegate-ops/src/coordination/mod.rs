@@ -7,9 +7,12 @@
 //! monitor and the PM, which read every capability's state, are
 //! `oversight`, above them. Design: docs/coordination.md.
 
-pub mod decisions;
+mod decisions;
 pub mod events;
-pub mod hook;
+mod hook;
 pub mod ideation;
 pub mod leases;
 pub mod registry;
+
+pub use decisions::Logged;
+pub(crate) use hook::COORDINATION;

@@ -16,7 +16,7 @@ use phasegate_store::{Project, StoreError};
 
 use crate::env;
 use crate::error;
-use crate::error::{OpError, OpResult};
+use crate::error::{InvalidInput, OpError, OpResult};
 use crate::session;
 
 /// What the caller should tell the session about its record.
@@ -183,24 +183,19 @@ fn activate(record: &mut SessionRecord, now: DateTime<Utc>) {
 /// Nothing of it holds another session back any more. A record that cannot
 /// be read or written is returned as the problem, after the leases and
 /// waits are gone anyway.
-pub fn ended(
-    project: &Project,
-    session: &SessionId,
-    now: DateTime<Utc>,
-    timeout: std::time::Duration,
-) -> Result<(), String> {
+pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout: std::time::Duration) -> OpResult<()> {
     let mut problem = None;
     match project.session(session) {
         Ok(Some(mut r)) => match r.end(now) {
             Ok(()) => {
                 if let Err(e) = project.save_session(&r) {
-                    problem = Some(e.to_string());
+                    problem = Some(e.into());
                 }
             }
-            Err(e) => problem = Some(e.to_string()),
+            Err(e) => problem = Some(OpError::Core(Box::new(e))),
         },
         Ok(None) => {}
-        Err(e) => problem = Some(e.to_string()),
+        Err(e) => problem = Some(e.into()),
     }
     super::leases::release_all(project, session, PathCase::native(), timeout);
     project.remove_waits_of(session);
@@ -213,8 +208,8 @@ pub fn ended(
 /// beginning of one as messages print it (8 characters or more) that names
 /// exactly one session on record.
 pub fn session_arg(project: &Project, given: &str) -> OpResult<SessionId> {
-    let invalid = |why: String| OpError::Invalid(format!("--session {given}: {why}"));
-    let id = SessionId::parse(given).map_err(|e| invalid(e.to_string()))?;
+    let invalid = |why: String| OpError::invalid(format!("--session {given}: {why}"));
+    let id = SessionId::parse(given).invalid(format!("--session {given}"))?;
     if project.session(&id).ok().flatten().is_some() {
         return Ok(id);
     }
@@ -239,7 +234,7 @@ pub fn session_arg(project: &Project, given: &str) -> OpResult<SessionId> {
 pub fn set_priority(env: &env::Env, given: Option<&str>, priority: Priority) -> error::OpResult<SessionRecord> {
     let project = session::project(env)?;
     let id = env.session(given)?.ok_or_else(|| {
-        OpError::Invalid("whose priority? run it inside a Claude Code session or pass --session <id>".into())
+        OpError::invalid("whose priority? run it inside a Claude Code session or pass --session <id>")
     })?;
     let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
     let (mut r, _) = alive(&project, &id, &env.cwd, &root, env.now)?;

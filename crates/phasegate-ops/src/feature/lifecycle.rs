@@ -63,7 +63,7 @@ impl Created {
 /// from (`"add search"` → `add-search`).
 pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: bool) -> OpResult<Created> {
     let slug = slug::from_words(words).ok_or_else(|| {
-        OpError::Invalid(format!(
+        OpError::invalid(format!(
             "cannot make a feature name from `{}`: give a short slug of letters, digits, '-', '_' or '.' (for example `user-auth`)",
             words.trim()
         ))

@@ -3,9 +3,11 @@
 //! status, the backlog and worktree checks.
 
 pub mod backlog;
-pub mod hook;
+mod hook;
 pub mod lifecycle;
 pub mod phase;
 pub mod review;
 pub mod status;
 pub mod worktree;
+
+pub(crate) use hook::ACTIVE_FEATURES;

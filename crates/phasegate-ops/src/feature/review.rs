@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::brief;
 use crate::coordination::events;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpError, OpResult, Refusal};
 use crate::knowledge::inject;
 use crate::proof;
 use crate::session;
@@ -205,13 +205,8 @@ pub fn record(
     changes: Option<&str>,
 ) -> OpResult<Step> {
     let (project, feature) = session::resolve(env, given)?;
-    let parsed = parse_verdict(&verdict.text).map_err(|e| {
-        OpError::Invalid(format!(
-            "{}: {e}\nNothing was recorded. Do not edit the reviewer's reply: ask the reviewer to answer again in the verdict format (the phase loop, step 3d, says how), then record its new reply.",
-            verdict.source
-        ))
-    })?;
-    let mut parsed = parsed;
+    let mut parsed = parse_verdict(&verdict.text)
+        .map_err(|source| OpError::from(Invalid::Verdict { from: verdict.source.clone(), source }))?;
     if phase.facts().approval_needs_proof && parsed.approved {
         // An approval counts only with the feature proven at this tree:
         // what holds it becomes the reviewer's blockers.

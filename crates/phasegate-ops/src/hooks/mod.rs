@@ -21,7 +21,7 @@ pub mod pre_tool_use;
 /// the project's `hooks/problems.jsonl`, which `workflow-state status`
 /// mentions. Returns the log's path; None outside a repository.
 pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -> Option<std::path::PathBuf> {
-    let layout = phasegate_store::locate::locate(&input.dir(env))?;
+    let layout = HookCtx::new(input, env, None).repo()?;
     let project = phasegate_store::Project::from_layout(layout);
     let log = project.hook_problems();
     let line = phasegate_store::coordination::events::HookProblem {
@@ -37,12 +37,12 @@ pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -
 fn contributors() -> [&'static dyn Contributor; 7] {
     [
         &pre_tool_use::STATE_FILES,
-        &crate::feature::hook::ACTIVE_FEATURES,
-        &crate::tasks::hook::TASKS,
-        &crate::knowledge::hook::KNOWLEDGE,
-        &crate::pipeline::stop_loop::LOOP,
-        &crate::questions::hook::QUESTIONS,
-        &crate::coordination::hook::COORDINATION,
+        &crate::feature::ACTIVE_FEATURES,
+        &crate::tasks::TASKS,
+        &crate::knowledge::KNOWLEDGE,
+        &crate::pipeline::LOOP,
+        &crate::questions::QUESTIONS,
+        &crate::coordination::COORDINATION,
     ]
 }
 
@@ -96,7 +96,7 @@ pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflo
     let ctx = HookCtx::new(input, env, workflow_state);
     let mut lines: Vec<String> = note.into_iter().map(|n| format!("phasegate: {n}")).collect();
     // The folder is gone (a removed worktree, say): said once, in one line.
-    if !ctx.dir().is_dir() {
+    if !phasegate_store::fs::is_dir(&ctx.dir()) {
         lines.push(format!(
             "phasegate: this session's folder {} does not exist (a removed worktree?); there is nothing to report.",
             ctx.dir().display()
@@ -104,7 +104,7 @@ pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflo
         return lines.join("\n");
     }
     if let Err(why) = ctx.project() {
-        lines.push(format!("phasegate: {why}"));
+        lines.push(format!("phasegate: {}", one_line(&why.to_string())));
         return lines.join("\n");
     }
     for c in contributors() {
@@ -126,7 +126,7 @@ pub fn stop(input: &HookInput, env: &Env, note: Option<String>, workflow_state: 
     // Regression: the Stop hook was silent where SessionStart reported git
     // refusing the repository (e.g. owned by another user).
     if let Err(why) = ctx.project() {
-        notes.push(format!("phasegate: {why}; the stop is allowed."));
+        notes.push(format!("phasegate: {}; the stop is allowed.", one_line(&why.to_string())));
         return StopOutcome::Allow { message: notes.join("\n") };
     }
     let mut block = None;

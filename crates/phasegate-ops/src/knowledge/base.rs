@@ -43,7 +43,7 @@ impl Loaded {
     pub fn ensure_readable(&self) -> OpResult<()> {
         match self.bad.first() {
             None => Ok(()),
-            Some(b) => Err(OpError::Invalid(format!(
+            Some(b) => Err(OpError::invalid(format!(
                 "{}: {}; fix or remove it first (`workflow-state kb lint` lists every problem); nothing was changed",
                 b.path.display(),
                 b.error
@@ -114,7 +114,7 @@ pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
 fn items_dir(root: &Path) -> OpResult<Option<PathBuf>> {
     let items = Project::knowledge_dir_in(root);
     phasegate_store::fs::confine(root, &items)?;
-    Ok(items.is_dir().then_some(items))
+    Ok(phasegate_store::fs::is_dir(&items).then_some(items))
 }
 
 /// The index of the working tree at `root`, fresh: checked by a listing
@@ -185,7 +185,7 @@ pub fn relative(root: &Path, path: &str) -> OpResult<String> {
     let p = Path::new(path);
     let rel = if p.is_absolute() {
         p.strip_prefix(root)
-            .map_err(|_| OpError::Invalid(format!("{path} is outside the working tree {}", root.display())))?
+            .map_err(|_| OpError::invalid(format!("{path} is outside the working tree {}", root.display())))?
             .to_string_lossy()
             .into_owned()
     } else {
@@ -367,7 +367,7 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
         .items
         .iter()
         .find(|s| s.item.id == id)
-        .ok_or_else(|| OpError::Invalid(format!("{id} was recorded but cannot be read back")))?;
+        .ok_or_else(|| OpError::invalid(format!("{id} was recorded but cannot be read back")))?;
     let message = match decision {
         "created" => format!("Recorded {id} (confidence {}).", now.item.confidence),
         "reinforced" => format!(
@@ -444,7 +444,7 @@ pub fn supersede(env: &Env, id: &str, by: Option<&str>, reason: Option<&str>) ->
         (Some(b), _) => Retirement::SupersededBy(b.to_owned()),
         (None, Some(r)) if !r.trim().is_empty() => Retirement::Obsolete(r.trim().to_owned()),
         (None, _) => {
-            return Err(OpError::Invalid(
+            return Err(OpError::invalid(
                 "say what replaces it (--by <id>) or why it is obsolete (--reason <text>)".to_owned(),
             ));
         }
@@ -452,7 +452,7 @@ pub fn supersede(env: &Env, id: &str, by: Option<&str>, reason: Option<&str>) ->
     change_one(env, id, "kb supersede", |item, items, now| {
         if let Retirement::SupersededBy(b) = &retirement {
             if !items.iter().any(|s| s.item.id == *b) {
-                return Err(OpError::Invalid(format!(
+                return Err(OpError::invalid(format!(
                     "no item `{b}` to supersede {id} with; `workflow-state kb list` shows them"
                 )));
             }
@@ -484,7 +484,7 @@ fn change_one(
         .items
         .iter()
         .find(|s| s.item.id == id)
-        .ok_or_else(|| OpError::Invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
+        .ok_or_else(|| OpError::invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
     let after = change(&stored.item, &loaded.items, env.now)?;
     if after != stored.item {
         project.commit_knowledge(operation, &loaded.dir, std::slice::from_ref(&after))?;
@@ -531,7 +531,7 @@ pub fn show(env: &Env, id: &str) -> OpResult<Shown> {
     let loaded = load(&project, &tree_root(&project, &env.cwd))?;
     loaded.items.iter().find(|s| s.item.id == id).map(Shown::of).ok_or_else(|| {
         let bad = loaded.bad.iter().map(|b| b.path.display().to_string()).collect::<Vec<_>>().join(", ");
-        OpError::Invalid(if bad.is_empty() {
+        OpError::invalid(if bad.is_empty() {
             format!("no item `{id}`; `workflow-state kb list` shows them")
         } else {
             format!("no readable item `{id}` (these cannot be read: {bad})")

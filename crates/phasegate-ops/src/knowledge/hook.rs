@@ -19,6 +19,7 @@
 
 use std::path::Path;
 
+use phasegate_core::agent::Agent;
 use phasegate_core::brief::{BriefKind, CONTEXT_CONFIG_PATH, ContextConfig, JustInTime};
 use phasegate_core::knowledge::IndexEntry;
 use phasegate_core::session::SessionId;
@@ -26,7 +27,6 @@ use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
 use phasegate_store::knowledge::given::{GivenItem, add_given, given_path, read_given};
 use phasegate_store::knowledge::{IndexDir, IndexFault, KNOWLEDGE_DIR, index_dir};
-use phasegate_store::locate::locate;
 use serde_json::Value;
 
 use super::inject;
@@ -56,13 +56,13 @@ impl Contributor for Knowledge {
             return Vec::new();
         }
         let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return Vec::new() };
-        after_compaction(project, &session, &ctx.dir())
+        after_compaction(ctx, project, &session)
     }
 }
 
-/// The key under which a pipeline's build state keeps what its implementer
-/// worker was given (its code reviewer checks those).
-pub const WORKER_GIVEN: &str = "implementer";
+/// The worker under whose name a pipeline's build state keeps what its
+/// implementer was given (its code reviewer checks those).
+pub const WORKER_GIVEN: Agent = Agent::Implementer;
 
 /// A worker spawned with gotchas in its prompt (`inject::section`'s lines)
 /// was given them: they are recorded for this session (the just-in-time
@@ -85,7 +85,7 @@ fn given_to_worker(ctx: &HookCtx<'_>) {
         .as_ref()
         .and_then(|i| i.get("subagent_type"))
         .and_then(Value::as_str)
-        .unwrap_or(WORKER_GIVEN)
+        .unwrap_or(WORKER_GIVEN.name())
         .to_owned();
     let env = env::Env { session_var: Some(session.to_string()), ..ctx.env.clone() };
     let given = std::collections::BTreeMap::from([(worker, ids.clone())]);
@@ -94,7 +94,7 @@ fn given_to_worker(ctx: &HookCtx<'_>) {
         let _ = inject::remember_for_tasks(
             &env,
             &feature,
-            &std::collections::BTreeMap::from([(WORKER_GIVEN.to_owned(), ids)]),
+            &std::collections::BTreeMap::from([(WORKER_GIVEN.name().to_owned(), ids)]),
         );
     }
 }
@@ -118,9 +118,9 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
     if rel.starts_with(".git/") || rel.starts_with(".phasegate/") {
         return None;
     }
-    let action = if tool == "Write" && !abs.exists() { "CREATE" } else { "UPDATE" };
+    let action = if tool == "Write" && !phasegate_store::fs::exists(&abs) { "CREATE" } else { "UPDATE" };
     let log_path = given_path(&layout.common_dir.join("phasegate"), &session);
-    let new = new_gotchas(&layout, &items, &rel, action, &log_path)?;
+    let new = new_gotchas(ctx, &layout, &items, &rel, action, &log_path)?;
     let refs: Vec<&IndexEntry> = new.iter().collect();
     let (text, shown) = render(&rel, &refs, config.max_bytes)?;
     let given: Vec<GivenItem> =
@@ -138,7 +138,7 @@ fn knowledge_folder(root: &Path, items: &Path) -> bool {
     match (entry_kind(dot), entry_kind(items)) {
         (Some(EntryKind::Dir), Some(EntryKind::Dir)) => true,
         (Some(d), Some(i)) if d == EntryKind::Link || i == EntryKind::Link => {
-            phasegate_store::fs::confine(root, items).is_ok() && items.is_dir()
+            phasegate_store::fs::confine(root, items).is_ok() && phasegate_store::fs::is_dir(items)
         }
         _ => false,
     }
@@ -148,7 +148,14 @@ fn knowledge_folder(root: &Path, items: &Path) -> bool {
 /// their lessons read from the items: from the index as the hook finds it
 /// (fresh by the folder's time), or from one built again when it is stale,
 /// fails a check, or names an item file that changed since.
-fn new_gotchas(layout: &RepoLayout, items: &Path, rel: &str, action: &str, log_path: &Path) -> Option<Vec<IndexEntry>> {
+fn new_gotchas(
+    ctx: &HookCtx<'_>,
+    layout: &RepoLayout,
+    items: &Path,
+    rel: &str,
+    action: &str,
+    log_path: &Path,
+) -> Option<Vec<IndexEntry>> {
     let pick = |index: &IndexDir| -> Result<(Vec<IndexEntry>, bool), IndexFault> {
         let found = inject::gotchas_in(index, rel, Some(action))?;
         if found.is_empty() {
@@ -164,7 +171,7 @@ fn new_gotchas(layout: &RepoLayout, items: &Path, rel: &str, action: &str, log_p
         Some(Ok((_, false)) | Err(_)) => true,
         None => false,
     };
-    let project = Project::discover(&layout.current_root).ok()?;
+    let project = ctx.project_at(&layout.current_root)?;
     let deadline = Some(std::time::Instant::now() + super::base::HOOK_REBUILD_BUDGET);
     let index = if fault {
         super::base::rebuild_index(&project, &layout.current_root, deadline)
@@ -232,7 +239,7 @@ fn render<'a>(rel: &str, entries: &[&'a IndexEntry], max: usize) -> Option<(Stri
 /// After `/compact`: the gotchas this session was given, newest first,
 /// within the compact budget (the features' lines say the phase; the tasks'
 /// lines the task and its review cycle).
-pub fn after_compaction(project: &Project, session: &SessionId, dir: &Path) -> Vec<String> {
+fn after_compaction(ctx: &HookCtx<'_>, project: &Project, session: &SessionId) -> Vec<String> {
     let log = read_given(&project.given_path(session));
     if log.items.is_empty() {
         return Vec::new();
@@ -247,7 +254,7 @@ pub fn after_compaction(project: &Project, session: &SessionId, dir: &Path) -> V
     let mut entries = inject::entries_of(project, &root, &ids);
     // Items of a linked worktree's knowledge base are read there.
     if entries.len() < ids.len()
-        && let Some(l) = locate(dir)
+        && let Some(l) = ctx.repo()
         && l.current_root != root
     {
         for e in inject::entries_of(project, &l.current_root, &ids) {

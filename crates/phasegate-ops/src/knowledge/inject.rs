@@ -68,7 +68,7 @@ pub fn plan_work(plan: &phasegate_core::pipeline::files::PlanRefined) -> Vec<Wor
 
 /// The action a change to `rel` in `root` is, when the work does not say.
 pub fn action_for(root: &Path, rel: &str) -> &'static str {
-    if root.join(rel).exists() { "UPDATE" } else { "CREATE" }
+    if phasegate_store::fs::exists(&root.join(rel)) { "UPDATE" } else { "CREATE" }
 }
 
 /// A file name as a task list writes it (`src/db.rs`, `` `src/db.rs` ``,

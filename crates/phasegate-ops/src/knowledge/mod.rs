@@ -8,6 +8,9 @@
 //! capabilities whose state it reads.
 
 pub mod base;
-pub mod hook;
-pub mod inject;
-pub mod promote;
+mod hook;
+pub(crate) mod inject;
+mod promote;
+
+pub(crate) use hook::{KNOWLEDGE, WORKER_GIVEN};
+pub use promote::promote;

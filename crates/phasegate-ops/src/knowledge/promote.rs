@@ -19,13 +19,24 @@ use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
+/// Where a promotion to CLAUDE.md stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PromotionStatus {
+    /// The user is asked; nothing is written until they say yes.
+    Asked,
+    /// The lesson is in CLAUDE.md.
+    Promoted,
+    /// The user said no.
+    Declined,
+}
+
 /// What `kb promote` did.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Promotion {
     pub id: String,
-    /// `asked`, `promoted` or `declined`.
-    pub status: &'static str,
+    pub status: PromotionStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub question: Option<String>,
     /// For `asked`: where the question went (AskUserQuestion's input, …).
@@ -50,7 +61,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         .iter()
         .find(|s| s.item.id == id)
         .map(|s| s.item.clone())
-        .ok_or_else(|| OpError::Invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
+        .ok_or_else(|| OpError::invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
     let claude_path = root.join("CLAUDE.md");
     // Confined to the working tree it belongs to: a link out of it is refused.
     fs::confine(&root, &claude_path)?;
@@ -60,7 +71,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         if unmet.contains(&Unmet::AlreadyThere) {
             return Ok(Promotion {
                 id: id.to_owned(),
-                status: "promoted",
+                status: PromotionStatus::Promoted,
                 question: None,
                 asked: None,
                 message: format!("{id} is in CLAUDE.md already."),
@@ -72,7 +83,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
     let feature = match given {
         Some(f) => f.to_owned(),
         None => latest_feature(&project, &item).ok_or_else(|| {
-            OpError::Invalid(format!(
+            OpError::invalid(format!(
                 "name the feature whose retrospective asks (`--feature <feature>`): none of {id}'s evidence names one that exists"
             ))
         })?,
@@ -114,7 +125,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
             }
             Ok(Promotion {
                 id: id.to_owned(),
-                status: "asked",
+                status: PromotionStatus::Asked,
                 question: asked.id.clone(),
                 message: format!(
                     "{} Nothing is written to CLAUDE.md until the user says yes; then run `workflow-state kb promote {id}{}` again.",
@@ -130,7 +141,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                 write(env, &project, &claude_path, &item)?;
                 Ok(Promotion {
                     id: id.to_owned(),
-                    status: "promoted",
+                    status: PromotionStatus::Promoted,
                     question: Some(q.id.clone()),
                     asked: None,
                     message: format!(
@@ -141,7 +152,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
             }
             Some(a) => Ok(Promotion {
                 id: id.to_owned(),
-                status: "declined",
+                status: PromotionStatus::Declined,
                 question: Some(q.id.clone()),
                 asked: None,
                 message: format!("{} answered \"{}\": {id} stays in the knowledge base only.", q.id, a.text),

@@ -5,5 +5,5 @@
 //! leases, events), so it stands above them.
 
 pub mod monitor;
-pub mod pm;
+mod pm;
 pub mod view;

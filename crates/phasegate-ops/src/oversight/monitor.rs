@@ -26,7 +26,7 @@ use phasegate_store::Project;
 use serde::Serialize;
 
 use super::pm::{self, Running};
-use crate::coordination::decisions::Logged;
+use crate::coordination::Logged;
 use crate::coordination::events;
 use crate::env::Env;
 use crate::error::OpResult;

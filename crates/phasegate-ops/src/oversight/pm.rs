@@ -31,11 +31,11 @@ use phasegate_store::coordination::leases::Notice;
 use phasegate_store::questions::question_change;
 use phasegate_store::{FileWrite, Project};
 
-use crate::coordination::decisions::Logged;
+use crate::coordination::Logged;
 use crate::coordination::events;
 use crate::coordination::leases;
 use crate::env::Env;
-use crate::error::OpResult;
+use crate::error::{InvalidInput, OpResult};
 use crate::questions::ask::{self, AskInput, Interaction};
 use crate::tasks::marks;
 
@@ -197,7 +197,7 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
         })
         .to_string(),
     );
-    let asked = request.map_err(|e| e.to_string()).and_then(|request| {
+    let asked = request.invalid_input().and_then(|request| {
         ask::ask(
             env,
             Some(&r.feature),
@@ -209,7 +209,6 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
                 round: None,
             },
         )
-        .map_err(|e| e.to_string())
     });
     match asked {
         Ok(a) => {

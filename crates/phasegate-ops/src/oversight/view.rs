@@ -8,7 +8,7 @@ use phasegate_core::coordination::{Alert, Health, Lease, Presence, SessionRecord
 use phasegate_core::tasks::Mark;
 use serde::Serialize;
 
-use crate::coordination::decisions::Logged;
+use crate::coordination::Logged;
 use crate::coordination::events;
 use crate::coordination::events::PendingEvent;
 use crate::env::Env;

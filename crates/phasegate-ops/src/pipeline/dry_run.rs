@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use phasegate_core::agent::Agent;
 use phasegate_core::pipeline::PipelineRun;
-use phasegate_core::pipeline::config::WhenUnavailable;
+use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
 use phasegate_store::{fs, git, process};
 use serde::Serialize;
@@ -14,7 +15,8 @@ use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;
 
-const AGENTS: [&str; 5] = ["requirements-gatherer", "planner", "plan-reviewer", "implementer", "code-reviewer"];
+const AGENTS: [Agent; 5] =
+    [Agent::RequirementsGatherer, Agent::Planner, Agent::PlanReviewer, Agent::Implementer, Agent::CodeReviewer];
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Check {
@@ -45,10 +47,13 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                 };
                 add(what, ok, detail);
             }
-            let missing: Vec<&str> =
-                AGENTS.into_iter().filter(|a| !fs::is_regular_file(&root.join(format!("agents/{a}.md")))).collect();
+            let missing: Vec<&str> = AGENTS
+                .into_iter()
+                .map(Agent::name)
+                .filter(|a| !fs::is_regular_file(&root.join(format!("agents/{a}.md"))))
+                .collect();
             let detail = if missing.is_empty() {
-                AGENTS.join(", ")
+                AGENTS.map(Agent::name).join(", ")
             } else {
                 format!("missing: {}; reinstall the plugin", missing.join(", "))
             };
@@ -99,7 +104,8 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
     match resolve(env, given) {
         Ok((project, feature)) => {
             let task = feature.task_dir();
-            let detail = if task.is_dir() {
+            let task_found = phasegate_store::fs::is_dir(&task);
+            let detail = if task_found {
                 task.display().to_string()
             } else {
                 format!(
@@ -108,7 +114,7 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                     feature.name()
                 )
             };
-            add(".task/ directory exists", task.is_dir(), detail);
+            add(".task/ directory exists", task_found, detail);
             match feature.read_owned_task::<PipelineRun>() {
                 Ok(Some(run)) => add("state.json valid", true, format!("state {}", run.state)),
                 Ok(None) => add(
@@ -162,8 +168,11 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
 }
 
 fn plugin_root() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
-    exe.ancestors().skip(1).find(|d| d.join(".claude-plugin/plugin.json").is_file()).map(Path::to_path_buf)
+    let exe = phasegate_store::fs::current_exe()?;
+    exe.ancestors()
+        .skip(1)
+        .find(|d| phasegate_store::fs::is_file(&d.join(".claude-plugin/plugin.json")))
+        .map(Path::to_path_buf)
 }
 
 fn exe(name: &str) -> String {

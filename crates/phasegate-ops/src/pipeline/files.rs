@@ -4,13 +4,13 @@
 use std::path::Path;
 
 use phasegate_core::pipeline::FileKind;
-use phasegate_core::pipeline::files::{self, FileError, SignalStatus, WorkerQuestion as Question, WorkerSignal};
+use phasegate_core::pipeline::files::{self, SignalStatus, WorkerQuestion as Question, WorkerSignal};
 use phasegate_store::fs;
 use serde::Serialize;
 
 use super::resolve;
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{Invalid, OpError, OpResult};
 use crate::session;
 
 /// Checks a pipeline file. `file` defaults to the kind's file in the
@@ -20,9 +20,7 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
         (Some(f), _) => env.cwd.join(f),
         (None, FileKind::Config) => session::project(env)?.pipeline_config_path(),
         (None, FileKind::Review) => {
-            return Err(OpError::Invalid(
-                "pass the review file with --file (e.g. --file .task/review-sonnet.json)".into(),
-            ));
+            return Err(OpError::invalid("pass the review file with --file (e.g. --file .task/review-sonnet.json)"));
         }
         (None, kind) => {
             let (_, feature) = resolve(env, given)?;
@@ -30,13 +28,10 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
         }
     };
     let text = fs::read_optional(&path)?
-        .ok_or_else(|| OpError::Invalid(format!("{} does not exist; write it first", path.display())))?;
+        .ok_or_else(|| OpError::invalid(format!("{} does not exist; write it first", path.display())))?;
     match files::validate(kind, &text) {
         Ok(()) => Ok(format!("ok: {} is a valid {kind} file (schema: `workflow-state schema {kind}`)", path.display())),
-        Err(FileError::Syntax(e)) => Err(OpError::Invalid(format!("{} is not valid JSON: {e}", path.display()))),
-        Err(e) => {
-            Err(OpError::Invalid(format!("{} {e}\n(the whole schema: `workflow-state schema {kind}`)", path.display())))
-        }
+        Err(source) => Err(Invalid::PipelineFile { path, kind, source }.into()),
     }
 }
 
@@ -59,7 +54,7 @@ pub fn signal(env: &Env, given: Option<&str>) -> OpResult<Signal> {
     let (_, feature) = resolve(env, given)?;
     let file = FileKind::WorkerSignal.task_file().expect("task file");
     let signal: WorkerSignal = feature.read_task(FileKind::WorkerSignal, file)?.ok_or_else(|| {
-        OpError::Invalid(format!("{} does not exist yet; the worker writes it", feature.task_path(file).display()))
+        OpError::invalid(format!("{} does not exist yet; the worker writes it", feature.task_path(file).display()))
     })?;
     let f = feature.name();
     let action = match signal.status {

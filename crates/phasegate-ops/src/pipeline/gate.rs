@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use phasegate_core::feature::extract_json;
-use phasegate_core::pipeline::config::WhenUnavailable;
+use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, Review};
 use phasegate_core::pipeline::gate::{GateDecision, GateError, GateKind, Stage};
 use phasegate_core::pipeline::next::{NextAction as Action, after_review};
@@ -21,7 +21,7 @@ use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 
 use crate::brief;
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::inject;
 
@@ -77,7 +77,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     };
     let t = feature.task_dir();
     let subject = subject(&project, &feature, &run, kind)?;
-    let shape = REVIEW_SHAPE.replace("<reviewer>", kind.reviewer()).replace("<model>", stage.model());
+    let shape = REVIEW_SHAPE.replace("<reviewer>", kind.reviewer().name()).replace("<model>", stage.model());
     let mut brief = Brief::of(BriefKind::GateReview);
     brief.push(
         "request",
@@ -113,7 +113,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     Ok(GateBrief {
         feature: feature.name().to_owned(),
         stage,
-        agent: format!("phasegate:{}", kind.reviewer()),
+        agent: kind.reviewer().qualified(),
         model: stage.model(),
         file: t.join(stage.file()).display().to_string(),
         prompt,
@@ -154,7 +154,8 @@ fn subject(project: &Project, feature: &Feature, run: &PipelineRun, kind: GateKi
 pub struct Recorded {
     pub feature: String,
     pub stage: Stage,
-    pub decision: &'static str,
+    #[serde(serialize_with = "by_name")]
+    pub decision: GateDecision,
     pub next_stage: Option<Stage>,
     pub round: u32,
     pub loops: u32,
@@ -171,7 +172,7 @@ pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>)
     let config = project.pipeline_config()?;
     let path = file.map_or_else(|| feature.task_path(stage.file()), |f| env.cwd.join(f));
     let text = fs::read_optional(&path)?.ok_or_else(|| {
-        OpError::Invalid(format!(
+        OpError::invalid(format!(
             "the {stage} review {} does not exist; write the reviewer's reply there",
             path.display()
         ))
@@ -197,15 +198,15 @@ fn record(
     let mut run = load_run(feature)?;
     let kind = gate_kind(&run)?;
     if review.model != stage.model() {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "this review says model `{}`, but the {stage} stage needs model `{}`",
             review.model,
             stage.model()
         )));
     }
-    let reviewer = if stage == Stage::Final { "review-codex" } else { kind.reviewer() };
+    let reviewer = if stage == Stage::Final { "review-codex" } else { kind.reviewer().name() };
     if review.reviewer != reviewer {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "this review comes from `{}`, but the {kind} gate's {stage} stage expects `{reviewer}`",
             review.reviewer
         )));
@@ -251,14 +252,14 @@ fn record(
     Ok(Recorded {
         feature: feature.name().to_owned(),
         stage,
-        decision: decision.name(),
+        decision,
         next_stage: decision.next_stage(),
         round: gate.round,
         loops: gate.loops,
         loop_limit,
         message: after_review(kind, decision, feature.name()),
         state: run.state,
-        next: action(&run, feature),
+        next: action(project, &run, feature),
     })
 }
 
@@ -273,7 +274,7 @@ pub struct Fixed {
 }
 
 pub fn fixed(env: &Env, given: Option<&str>) -> OpResult<Fixed> {
-    let (_, feature) = resolve(env, given)?;
+    let (project, feature) = resolve(env, given)?;
     let (run, fixed_round) = with_run(env, &feature, |run, _| {
         let kind = gate_kind(run)?;
         let r = run.gate_mut(kind).fixed()?;
@@ -281,7 +282,12 @@ pub fn fixed(env: &Env, given: Option<&str>) -> OpResult<Fixed> {
         Ok((run.clone(), r))
     })?;
     let round = run.gate_kind().map_or(0, |k| run.gate(k).round);
-    Ok(Fixed { feature: feature.name().to_owned(), fixed_round, round, next: action(&run, &feature) })
+    Ok(Fixed { feature: feature.name().to_owned(), fixed_round, round, next: action(&project, &run, &feature) })
+}
+
+/// A gate's decision as the outputs name it (`next`, `passed`, …).
+fn by_name<S: serde::Serializer>(decision: &GateDecision, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(decision.name())
 }
 
 /// What `final-gate` did.
@@ -357,7 +363,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
                     decision: "paused",
                     state: run.state,
                     message,
-                    next: action(&run, &feature),
+                    next: action(&project, &run, &feature),
                 })
             }
         };
@@ -367,7 +373,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let command = if resume { settings.resume_command.clone().unwrap_or_default() } else { settings.command.clone() };
     let prompt = final_prompt(&project, &feature, &run, kind, resume)?;
     let dir = project.code_dir(&feature.load()?);
-    let (prog, rest) = command.split_first().ok_or_else(|| OpError::Invalid("finalGate.command is empty".into()))?;
+    let (prog, rest) = command.split_first().ok_or_else(|| OpError::invalid("finalGate.command is empty"))?;
     let done = process::run(prog, rest, &dir, Some(&prompt), Duration::from_secs(settings.timeout_seconds))
         .invalid(format!("cannot run the final gate `{prog}`"))?;
     if done.timed_out || done.exit != Some(0) {
@@ -376,7 +382,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
         } else {
             format!("exited {:?}", done.exit)
         };
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "the final gate `{}` {how}; nothing was recorded. Its error output ends with:\n{}\nRetry with `workflow-state pipeline final-gate --feature {}`, or pause the pipeline for the user.",
             command.join(" "),
             tail(&done.stderr),
@@ -384,14 +390,13 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
         )));
     }
     let Some(json_text) = extract_json(&done.stdout) else {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "the final gate's answer holds no JSON object; nothing was recorded. It said:\n{}",
             tail(&done.stdout)
         )));
     };
-    let mut value: Value = serde_json::from_str(json_text).map_err(|e| {
-        OpError::Invalid(format!("the final gate's answer is not valid JSON ({e}); nothing was recorded"))
-    })?;
+    let mut value: Value =
+        serde_json::from_str(json_text).map_err(|source| OpError::from(Invalid::FinalGateNotJson { source }))?;
     if let Some(obj) = value.as_object_mut() {
         obj.entry("id").or_insert_with(|| json!(format!("review-{}", now.format("%Y%m%d-%H%M%S"))));
         obj.entry("reviewer").or_insert_with(|| json!("review-codex"));
@@ -405,7 +410,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
         // A review that does not match the schema is kept for inspection.
         let raw = feature.task_path("review-codex.rejected.json");
         let _ = fs::write_atomic(&raw, text.as_bytes());
-        return Err(OpError::Invalid(format!("{e}\nThe answer was saved to {}; nothing was recorded.", raw.display())));
+        return Err(Invalid::FinalGateRejected { saved: raw, source: e }.into());
     }
     let recorded = record_value(env, &project, &feature, value, &config)?;
     let _ = fs::write_atomic(&marker, phasegate_core::time::stamp(now).as_bytes());

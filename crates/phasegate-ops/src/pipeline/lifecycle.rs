@@ -2,9 +2,9 @@
 
 use phasegate_core::Mode;
 use phasegate_core::feature::Workflow;
+use phasegate_core::pipeline::Requirement;
 use phasegate_core::pipeline::files::{FileKind, STATE_FILE, TASK_DIR};
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::run::Requirement;
 use phasegate_core::pipeline::{LoopState, PipelineRun, State, TestOutcome};
 use phasegate_store::git;
 use serde::Serialize;
@@ -39,7 +39,7 @@ pub fn start(
     session: Option<&str>,
 ) -> OpResult<Started> {
     if request.trim().is_empty() {
-        return Err(OpError::Invalid("--request is empty; pass what the user asked for".into()));
+        return Err(OpError::invalid("--request is empty; pass what the user asked for"));
     }
     // Checked before anything is created on its behalf.
     let session = env.session(session)?;
@@ -67,7 +67,7 @@ pub fn start(
         state: run.state,
         owner: session.map(|s| s.as_str().to_owned()),
         warning,
-        next: action(&run, &feature),
+        next: action(&project, &run, &feature),
     })
 }
 
@@ -88,12 +88,12 @@ pub struct Moved {
 pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>) -> OpResult<Moved> {
     match to {
         State::NeedsUserInput => {
-            return Err(OpError::Invalid(
-                "pause with `workflow-state pipeline pause <reason> --message <text>` instead".into(),
+            return Err(OpError::invalid(
+                "pause with `workflow-state pipeline pause <reason> --message <text>` instead",
             ));
         }
         State::Error => {
-            return Err(OpError::Invalid("fail with `workflow-state pipeline fail --message <text>` instead".into()));
+            return Err(OpError::invalid("fail with `workflow-state pipeline fail --message <text>` instead"));
         }
         State::Idle
         | State::RequirementsGathering
@@ -157,7 +157,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
         | State::NeedsUserInput => guard.write_task(STATE_FILE, &run)?,
     }
     drop(guard);
-    Ok(Moved { feature: feature.name().to_owned(), state: run.state, next: action(&run, &feature) })
+    Ok(Moved { feature: feature.name().to_owned(), state: run.state, next: action(&project, &run, &feature) })
 }
 
 fn present(feature: &phasegate_store::Feature, kind: FileKind, who: &str) -> Result<(), String> {

@@ -22,15 +22,22 @@ use crate::error::{InvalidInput, OpError, OpResult};
 use crate::feature::review;
 use crate::proof;
 
-pub mod dry_run;
-pub mod files;
+mod dry_run;
+mod files;
 pub mod gate;
 pub mod lifecycle;
 pub mod ownership;
-pub mod pauses;
-pub mod report;
-pub mod reset;
-pub mod stop_loop;
+mod pauses;
+mod report;
+mod reset;
+mod stop_loop;
+
+pub use dry_run::dry_run;
+pub use files::{check, signal};
+pub use pauses::{ask, cancel, fail, pause, recover, resume};
+pub use report::{brief, next, status};
+pub use reset::reset;
+pub(crate) use stop_loop::LOOP;
 
 /// The loop's file in `.task/`.
 pub fn loop_file() -> &'static str {
@@ -66,14 +73,16 @@ pub fn with_run<T>(
 /// Where the pipeline's files are, for the texts that name them.
 /// A paused run's action depends on its question to a person (asked,
 /// answered); an unreadable marker reads as none here (`status` names it).
-pub fn action(run: &PipelineRun, feature: &Feature) -> Action {
+/// `project` is the one the caller found (`session::resolve_pipeline`, or a
+/// hook's `HookCtx::project`).
+pub fn action(project: &Project, run: &PipelineRun, feature: &Feature) -> Action {
     let task_dir = feature.task_dir().display().to_string();
     let marker = match run.state {
         State::NeedsUserInput => feature.marker().ok().flatten(),
         _ => None,
     };
     let commits = match run.state {
-        State::Complete if !completion_commits(feature).is_empty() => {
+        State::Complete if !completion_commits(project, feature).is_empty() => {
             vec![format!("workflow-state pipeline commit --feature {}", feature.name())]
         }
         _ => Vec::new(),
@@ -98,8 +107,7 @@ pub struct PendingCommit {
 /// the run began and is not committed in the code's working tree,
 /// phasegate's own files left out), then the feature's folder. Empty when
 /// both are committed.
-pub fn completion_commits(feature: &Feature) -> Vec<PendingCommit> {
-    let Ok(project) = Project::discover(feature.root()) else { return Vec::new() };
+pub fn completion_commits(project: &Project, feature: &Feature) -> Vec<PendingCommit> {
     let Ok(meta) = feature.load() else { return Vec::new() };
     let uncommitted = |dir: &std::path::Path, skip: &[String]| -> Option<Vec<String>> {
         let head = git::head_commit(dir).ok()??;
@@ -111,7 +119,7 @@ pub fn completion_commits(feature: &Feature) -> Vec<PendingCommit> {
     let code_dir = project.code_dir(&meta);
     // phasegate's own files (features, questions, `.phasegate/`) are not
     // the run's code; of the rest, what changed since the run began.
-    let mut skip = review::own_files(&project, &code_dir);
+    let mut skip = review::own_files(project, &code_dir);
     skip.push(".phasegate/".to_owned());
     let run = load_run(feature).ok();
     let started = run.as_ref().and_then(|r| r.code_base.as_deref()).and_then(|base| {
@@ -138,13 +146,13 @@ pub fn completion_commits(feature: &Feature) -> Vec<PendingCommit> {
 /// `pipeline commit`: makes a completed run's commits (its code, then its
 /// folder), with the user's git. Refused before the run is complete.
 pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutcome>> {
-    let (_, feature) = resolve(env, given)?;
+    let (project, feature) = resolve(env, given)?;
     let run = load_run(&feature)?;
     if run.state != State::Complete {
         return Err(error::Refusal::PipelineNotComplete { feature: feature.name().to_owned(), state: run.state }.into());
     }
     let mut out = Vec::new();
-    for c in completion_commits(&feature) {
+    for c in completion_commits(&project, &feature) {
         let env = Env { cwd: c.dir.clone(), ..env.clone() };
         out.push(commit::commit(&env, None, &c.message, &c.paths)?);
     }
@@ -154,7 +162,7 @@ pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutc
 pub fn plan(feature: &Feature) -> OpResult<PlanRefined> {
     let file = FileKind::PlanRefined.task_file().expect("plan has a task file");
     feature.read_task::<PlanRefined>(FileKind::PlanRefined, file)?.ok_or_else(|| {
-        OpError::Invalid(format!("{} is missing; the planner writes it", feature.task_path(file).display()))
+        OpError::invalid(format!("{} is missing; the planner writes it", feature.task_path(file).display()))
     })
 }
 

@@ -1,7 +1,7 @@
 //! Who runs a pipeline: `claim` makes this Claude Code session its owner.
 
+use phasegate_core::pipeline::Owner;
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::run::Owner;
 use phasegate_core::pipeline::{PauseReason, State};
 use phasegate_core::session::SessionId;
 use serde::Serialize;
@@ -26,7 +26,7 @@ pub struct Claimed {
 /// checked before anything changes.
 pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<Claimed> {
     let session = env.session(session)?.ok_or_else(|| {
-        OpError::Invalid("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session".into())
+        OpError::invalid("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session")
     })?;
     let (project, feature) = resolve(env, given)?;
     let (run, previous) = with_run(env, &feature, |run, guard| {
@@ -48,6 +48,6 @@ pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<
         feature: feature.name().to_owned(),
         owner: session.to_string(),
         state: run.state,
-        next: action(&run, &feature),
+        next: action(&project, &run, &feature),
     })
 }

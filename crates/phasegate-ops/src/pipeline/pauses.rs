@@ -7,7 +7,7 @@ use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::{PauseReason, PipelineRun, State};
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::session::SessionId;
-use phasegate_store::{Feature, FeatureGuard};
+use phasegate_store::{Feature, FeatureGuard, Project};
 use serde::Serialize;
 
 use super::{action, load_loop, loop_file, resolve, with_run};
@@ -23,18 +23,18 @@ pub struct Changed {
     pub next: Action,
 }
 
-fn changed(feature: &Feature, run: &PipelineRun) -> Changed {
-    Changed { feature: feature.name().to_owned(), state: run.state, next: action(run, feature) }
+fn changed(project: &Project, feature: &Feature, run: &PipelineRun) -> Changed {
+    Changed { feature: feature.name().to_owned(), state: run.state, next: action(project, run, feature) }
 }
 
 /// Pauses the pipeline for the user (needs_user_input).
 pub fn pause(env: &Env, given: Option<&str>, reason: PauseReason, message: &str) -> OpResult<Changed> {
-    let (_, feature) = resolve(env, given)?;
+    let (project, feature) = resolve(env, given)?;
     let run = with_run(env, &feature, |run, _| {
         run.pause(reason, message.to_owned(), env.now)?;
         Ok(run.clone())
     })?;
-    Ok(changed(&feature, &run))
+    Ok(changed(&project, &feature, &run))
 }
 
 /// Makes the loop hold the run's owner again (after resume, recover or
@@ -113,29 +113,29 @@ pub fn resume(env: &Env, given: Option<&str>) -> OpResult<Resumed> {
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
         project.register_session(&id, &feature, env.now)?;
     }
-    Ok(Resumed { changed: changed(&feature, &run), answers })
+    Ok(Resumed { changed: changed(&project, &feature, &run), answers })
 }
 
 /// Records an unrecoverable error (state error); `recover` retries the phase.
 pub fn fail(env: &Env, given: Option<&str>, message: &str) -> OpResult<Changed> {
-    let (_, feature) = resolve(env, given)?;
+    let (project, feature) = resolve(env, given)?;
     let run = with_run(env, &feature, |run, _| {
         run.fail(message.to_owned(), env.now)?;
         Ok(run.clone())
     })?;
-    Ok(changed(&feature, &run))
+    Ok(changed(&project, &feature, &run))
 }
 
 /// Phase-aware recovery: back to the state that failed; its review round
 /// restarts from the first reviewer.
 pub fn recover(env: &Env, given: Option<&str>) -> OpResult<Changed> {
-    let (_, feature) = resolve(env, given)?;
+    let (project, feature) = resolve(env, given)?;
     let run = with_run(env, &feature, |run, guard| {
         run.recover(env.now)?;
         reactivate_loop(guard, run, env, false)?;
         Ok(run.clone())
     })?;
-    Ok(changed(&feature, &run))
+    Ok(changed(&project, &feature, &run))
 }
 
 /// What `cancel` did.
@@ -187,6 +187,6 @@ pub fn cancel(env: &Env, given: Option<&str>) -> OpResult<Cancelled> {
         loop_cancelled: had_loop,
         state: run.state,
         message,
-        next: action(&run, &feature),
+        next: action(&project, &run, &feature),
     })
 }

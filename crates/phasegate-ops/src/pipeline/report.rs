@@ -3,7 +3,7 @@
 
 use phasegate_core::brief::{Brief, BriefKind, SectionKind};
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::run::{Failure, Pause};
+use phasegate_core::pipeline::{Failure, Pause};
 use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, State};
 use serde::Serialize;
 use serde_json::Value;
@@ -60,7 +60,7 @@ pub fn status(env: &Env, given: Option<&str>) -> OpResult<Status> {
         plan_review: gate(GateKind::Plan, limits[0]),
         code_review: gate(GateKind::Code, limits[1]),
         loop_state,
-        next: action(&run, &feature),
+        next: action(&project, &run, &feature),
         run,
         limits,
     })
@@ -84,7 +84,7 @@ pub struct Next {
 pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Next)> {
     let (project, feature) = resolve(env, given)?;
     let run = load_run(&feature)?;
-    let action = action(&run, &feature);
+    let action = action(&project, &run, &feature);
     let mut brief = Brief::of(BriefKind::PipelineNext);
     brief.push("state", SectionKind::Task, format!("[INFO] Current state: {} (feature {})", run.state, feature.name()));
     brief.push("action", SectionKind::Task, format!("ACTION: {}", action.action));
@@ -123,7 +123,7 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Ne
 /// becomes a line.
 pub fn brief(env: &Env, given: Option<&str>) -> Vec<String> {
     let lines = || -> OpResult<Vec<String>> {
-        let (_, feature) = resolve(env, given)?;
+        let (project, feature) = resolve(env, given)?;
         let run = load_run(&feature)?;
         let me = env.session(None).ok().flatten();
         let owner = match (&run.owner, me) {
@@ -131,7 +131,7 @@ pub fn brief(env: &Env, given: Option<&str>) -> Vec<String> {
             (Some(o), _) => format!("run by another session ({}); claim it to continue here", o.session_id),
             (None, _) => "run by no session; claim it to continue here".to_owned(),
         };
-        let next = action(&run, &feature);
+        let next = action(&project, &run, &feature);
         let mut out = vec![
             format!("phasegate pipeline {} ({}), folder {}", feature.name(), owner, feature.dir().display()),
             format!("request: {}", run.request),

@@ -1,8 +1,8 @@
 //! `reset`: back to idle, under the seed's PID lock.
 
+use phasegate_core::pipeline::Step;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, ORCHESTRATOR_LOCK, STATE_FILE};
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::run::Step;
 use phasegate_core::pipeline::{PipelineRun, Stage, State};
 use phasegate_core::session::SessionId;
 use phasegate_store::pipeline::PidLock;
@@ -66,5 +66,5 @@ pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
         project.unregister_session(&id)?;
     }
-    Ok(Reset { feature: feature.name().to_owned(), state: run.state, note, next: action(&run, &feature) })
+    Ok(Reset { feature: feature.name().to_owned(), state: run.state, note, next: action(&project, &run, &feature) })
 }

@@ -17,7 +17,7 @@ use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;
-use crate::error;
+use crate::error::OpResult;
 use crate::hook::{Contributor, HookCtx, HookInput, StopOutcome, StopVote, one_line};
 use crate::pipeline::{commit_completion, load_loop, load_run, loop_file, run_tests, version};
 
@@ -56,8 +56,9 @@ fn loop_outcome(project: &Project, session: &SessionId, input: &HookInput, env: 
         Ok(out) => out,
         Err(why) => StopOutcome::Allow {
             message: format!(
-                "phasegate: cannot check the loop of {}: {why}; the stop is allowed. Fix the file, or run /phasegate:cancel-loop.",
-                feature.name()
+                "phasegate: cannot check the loop of {}: {}; the stop is allowed. Fix the file, or run /phasegate:cancel-loop.",
+                feature.name(),
+                one_line(&why.to_string())
             ),
         },
     }
@@ -69,11 +70,10 @@ fn decide_and_apply(
     session: &SessionId,
     input: &HookInput,
     env: &Env,
-) -> Result<StopOutcome, String> {
-    let brief = |e: error::OpError| one_line(&e.to_string());
-    let config = project.pipeline_config().map_err(|e| one_line(&e.to_string()))?;
-    let run = load_run(feature).map_err(brief)?;
-    let looping = load_loop(feature).map_err(brief)?;
+) -> OpResult<StopOutcome> {
+    let config = project.pipeline_config()?;
+    let run = load_run(feature)?;
+    let looping = load_loop(feature)?;
     let Some(looping) = looping else {
         return Ok(if run.owned_by(session.as_str()) { StopOutcome::Silent } else { forget(project, session) });
     };
@@ -121,11 +121,7 @@ fn decide_and_apply(
     };
     // A gate approves one version of the code: if the code changed since the
     // code gate passed, the gate reopens before anything is decided.
-    let current = if run.code_review.passed {
-        Some(version(project, feature, &run, GateKind::Code).map_err(brief)?)
-    } else {
-        None
-    };
+    let current = if run.code_review.passed { Some(version(project, feature, &run, GateKind::Code)?) } else { None };
     let reopens = |run: &PipelineRun| {
         current
             .as_deref()
@@ -138,9 +134,9 @@ fn decide_and_apply(
     if first == Some(StopDecision::Ignore) || first == Some(StopDecision::Wait) {
         return Ok(StopOutcome::Silent);
     }
-    let guard = feature.lock(LOCK_WAIT).map_err(|e| one_line(&e.to_string()))?;
-    let mut run2 = load_run(feature).map_err(brief)?;
-    let Some(mut looping2) = load_loop(feature).map_err(brief)? else { return Ok(StopOutcome::Silent) };
+    let guard = feature.lock(LOCK_WAIT)?;
+    let mut run2 = load_run(feature)?;
+    let Some(mut looping2) = load_loop(feature)? else { return Ok(StopOutcome::Silent) };
     let mut reopened = false;
     if let Some(v) = current.as_deref() {
         reopened = run2.code_review.reopen_if_changed(v);
@@ -150,26 +146,23 @@ fn decide_and_apply(
         Some(_) | None => impl_loop::decide(&ctx(&run2, &looping2), run_once),
     };
     impl_loop::apply(&decision, &mut run2, &mut looping2, input.stop_hook_active, now);
-    let write = |e: phasegate_store::StoreError| one_line(&e.to_string());
     match &decision {
         StopDecision::Ignore | StopDecision::Wait => {
             if reopened {
-                guard.write_task(STATE_FILE, &run2).map_err(write)?;
+                guard.write_task(STATE_FILE, &run2)?;
             }
         }
         StopDecision::Complete { .. } => {
-            commit_completion(project, &guard, &run2, Some(&mut looping2), now).map_err(brief)?;
+            commit_completion(project, &guard, &run2, Some(&mut looping2), now)?;
         }
         StopDecision::LimitReached { .. }
         | StopDecision::Expired { .. }
         | StopDecision::Yield { .. }
         | StopDecision::Block { .. } => {
-            guard
-                .commit(
-                    "stop hook",
-                    vec![guard.task_change(loop_file(), &looping2), guard.task_change(STATE_FILE, &run2)],
-                )
-                .map_err(write)?;
+            guard.commit(
+                "stop hook",
+                vec![guard.task_change(loop_file(), &looping2), guard.task_change(STATE_FILE, &run2)],
+            )?;
         }
     }
     drop(guard);
@@ -186,7 +179,7 @@ fn decide_and_apply(
         StopDecision::Yield { message } => StopOutcome::Allow { message },
         // Nothing after this stop would commit the run's work: the session
         // is held once more to commit it (the next stop owns no loop).
-        StopDecision::Complete { message } => match crate::pipeline::completion_commits(feature).is_empty() {
+        StopDecision::Complete { message } => match crate::pipeline::completion_commits(project, feature).is_empty() {
             true => StopOutcome::Allow { message },
             false => StopOutcome::Block {
                 reason: format!(

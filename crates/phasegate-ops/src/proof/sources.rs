@@ -56,7 +56,7 @@ fn phased(project: &Project, feature: &Feature) -> OpResult<Sources> {
     let spec_path = feature.artifact_path(Artifact::Spec);
     let requirements_file = rel(project, &spec_path);
     let Some(spec) = fs::read_optional(&spec_path)? else {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "{requirements_file} does not exist: the specify phase writes it (`{}`), and its numbered requirements are what a proof proves",
             Phase::Specify.command()
         )));
@@ -81,7 +81,7 @@ fn pipeline(project: &Project, feature: &Feature) -> OpResult<Sources> {
     let story_file = FileKind::UserStory.task_file().expect("the user story has a file");
     let requirements_file = rel(project, &feature.task_path(story_file));
     let story: Value = feature.read_task(FileKind::UserStory, story_file)?.ok_or_else(|| {
-        OpError::Invalid(format!(
+        OpError::invalid(format!(
             "{requirements_file} does not exist yet: the pipeline's requirements come from the user story, written before the plan"
         ))
     })?;

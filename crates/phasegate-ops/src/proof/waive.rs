@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::sources::sources;
 use super::state::proof;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
@@ -65,7 +65,7 @@ pub fn waive(
     let sources = sources(&project, &feature, &meta)?;
     let Some(req) = sources.requirements.iter().find(|r| r.id == requirement) else {
         let ids: Vec<&str> = sources.requirements.iter().map(|r| r.id.as_str()).collect();
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "{requirement} is not a requirement of {} ({}): name one of them",
             sources.requirements_file,
             ids.join(", ")
@@ -131,7 +131,7 @@ pub fn waive(
         )),
         _ => {
             let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) else {
-                return Err(OpError::Invalid(format!(
+                return Err(OpError::invalid(format!(
                     "say why {requirement} may be done without proof: `workflow-state verify waive {requirement} --reason \"<why>\" --feature {name}`"
                 )));
             };
@@ -157,7 +157,7 @@ pub fn waive(
                 })
                 .to_string(),
             )
-            .map_err(|e| OpError::Invalid(e.to_string()))?;
+            .invalid_input()?;
             let asked = ask::ask(
                 env,
                 Some(&name),

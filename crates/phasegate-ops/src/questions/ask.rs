@@ -8,7 +8,8 @@ use phasegate_core::Status;
 use phasegate_core::feature::Workflow;
 use phasegate_core::questions::AnsweredBy;
 use phasegate_core::questions::{
-    self, Answer, Item, ItemType, Preference, Question, QuestionState, Request, RoundsFile, Route, Skip, Source,
+    self, Answer, Item, ItemType, Preference, Question, QuestionState, QuestionType, Request, RoundsFile, Route, Skip,
+    Source,
 };
 use phasegate_store::questions::{Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
@@ -274,7 +275,7 @@ pub struct View {
     pub id: String,
     pub feature: String,
     #[serde(rename = "type")]
-    pub kind: &'static str,
+    pub kind: QuestionType,
     pub blocking: bool,
     pub state: &'static str,
     /// Its item is suspended on it.
@@ -284,7 +285,7 @@ pub struct View {
     pub asked: String,
     pub slack: Option<String>,
     pub answer: Option<String>,
-    pub answered_by: Option<&'static str>,
+    pub answered_by: Option<AnsweredBy>,
     pub file: String,
 }
 
@@ -295,7 +296,7 @@ impl View {
         View {
             id: q.id.clone(),
             feature: q.slug.clone(),
-            kind: q.kind.name(),
+            kind: q.kind,
             blocking: q.blocking,
             state: state.name(),
             suspends: s.place == Place::Marker && state != QuestionState::Answered,
@@ -307,7 +308,7 @@ impl View {
                 .as_ref()
                 .map(|ts| format!("{} {ts}", q.slack_channel_id.clone().unwrap_or_default())),
             answer: q.answer.as_ref().map(|a| a.text.clone()),
-            answered_by: q.answer.as_ref().map(|a| a.by.name()),
+            answered_by: q.answer.as_ref().map(|a| a.by),
             file: s.path.display().to_string(),
         }
     }
@@ -353,7 +354,7 @@ pub fn find(project: &Project, id: &str) -> OpResult<Stored> {
     } else if let Some(b) = bad.first() {
         msg.push_str(&format!(" ({} question file(s) cannot be read, e.g. {})", bad.len(), b.path.display()));
     }
-    Err(OpError::Invalid(msg))
+    Err(OpError::invalid(msg))
 }
 
 /// What answering did.
@@ -440,7 +441,7 @@ fn record(
     }
     let Some((text, option)) = q.interpret(text) else {
         let labels: Vec<String> = q.options.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.label)).collect();
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             "`{}` does not answer {}: pick an option by number or label ({})",
             text.trim(),
             q.id,

@@ -90,9 +90,10 @@ impl Contributor for Questions {
         let (Ok(project), Some(exe)) = (ctx.project(), ctx.workflow_state) else { return StopVote::Pass };
         match crate::questions::poll::wake_watcher(project, exe) {
             Ok(_) => StopVote::Pass,
-            Err(why) => {
-                StopVote::Note(format!("phasegate: the background Slack poller did not start: {}.", one_line(&why)))
-            }
+            Err(why) => StopVote::Note(format!(
+                "phasegate: the background Slack poller did not start: {}.",
+                one_line(&why.to_string())
+            )),
         }
     }
 }
@@ -128,7 +129,7 @@ fn suspension_lines(project: &Project, workflow_state: Option<&Path>) -> Vec<Str
     if let Some(exe) = workflow_state
         && let Err(why) = crate::questions::poll::wake_watcher(project, exe)
     {
-        out.push(format!("phasegate: the background Slack poller did not start: {}", one_line(&why)));
+        out.push(format!("phasegate: the background Slack poller did not start: {}", one_line(&why.to_string())));
     }
     if !waiting.is_empty() {
         let names: Vec<String> =

@@ -2,7 +2,10 @@
 //! Slack poll driver (behind its `Messenger` port).
 
 pub mod ask;
-pub mod hook;
+mod hook;
 pub mod poll;
 pub mod rounds;
-pub mod subagent;
+mod subagent;
+
+pub(crate) use hook::QUESTIONS;
+pub use subagent::{SubagentOutcome, subagent_stop};

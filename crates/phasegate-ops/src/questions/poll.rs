@@ -8,19 +8,21 @@
 //! The transport is a [`Messenger`]: Slack's Web API in the CLI
 //! (`phasegate-slack`); this crate never links a network client.
 
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
 use phasegate_core::feature::{Workflow, next_step};
 use phasegate_core::questions::AnsweredBy;
 use phasegate_core::questions::QuestionsConfig;
 use phasegate_core::questions::{Answer, Question, QuestionState, Source};
-use phasegate_store::Project;
 use phasegate_store::questions::{Stored, question_change, read_question};
+use phasegate_store::{Project, StoreError};
 use serde::Serialize;
-use std::time::Duration;
 
 use crate::coordination::events;
 use crate::env;
 use crate::env::Env;
-use crate::error::OpResult;
+use crate::error::{OpError, OpResult};
 use crate::questions::ask::remembered_change;
 use crate::session;
 
@@ -52,10 +54,45 @@ impl std::fmt::Display for PostError {
     }
 }
 
+impl std::error::Error for PostError {}
+
 impl From<PostError> for String {
     fn from(e: PostError) -> String {
         e.message
     }
+}
+
+/// Why one question was not polled to the end (it stays, and the next pass
+/// tries again), or why the background poller did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum PollError {
+    /// Slack refused a post, or its answer was lost.
+    #[error(transparent)]
+    Post(#[from] PostError),
+    /// A thread or the channel's history could not be read (the
+    /// transport's words, which say what to do).
+    #[error("{0}")]
+    Read(String),
+    #[error(
+        "an earlier post of it may have gone out, and {channel}'s history cannot be read to find it ({why}); it is not posted again until the history can be read (see `workflow-state slack doctor`)"
+    )]
+    HistoryUnreadable { channel: String, why: String },
+    /// The question's file, its feature's lock or the configuration.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Op(#[from] OpError),
+    #[error("cannot start {}: {source}", program.display())]
+    Spawn {
+        program: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "a question waits on Slack but no Slack token reaches phasegate's hooks: set the plugin's slack_token option, or export {} before starting Claude Code",
+        env::SLACK_TOKEN
+    )]
+    NoHookToken,
 }
 
 /// Where questions are posted and answered.
@@ -133,7 +170,7 @@ fn poll_one(
     messenger: Option<&dyn Messenger>,
     s: &Stored,
     report: &mut PollReport,
-) -> Result<(), String> {
+) -> Result<(), PollError> {
     let q = &s.question;
     // An answer recorded elsewhere (the CLI, a default) is told in its thread.
     if let Some(a) = &q.answer {
@@ -177,15 +214,13 @@ fn poll_one(
                 let found = match posted_before(m, channel, q) {
                     Ok(found) => found,
                     Err(why) => {
-                        let why = format!(
-                            "an earlier post of it may have gone out, and {channel}'s history cannot be read to find it ({why}); it is not posted again until the history can be read (see `workflow-state slack doctor`)"
-                        );
+                        let unreadable = PollError::HistoryUnreadable { channel: channel.to_owned(), why };
                         update(project, env, s, |q| {
                             q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
-                            q.delivery.last_error = Some(why.clone());
+                            q.delivery.last_error = Some(unreadable.to_string());
                             true
                         })?;
-                        return Err(why);
+                        return Err(unreadable);
                     }
                 };
                 if let Some((first, others)) = found.split_first() {
@@ -245,14 +280,14 @@ fn poll_one(
                         }
                         true
                     })?;
-                    return Err(e.message);
+                    return Err(e.into());
                 }
             }
         }
     };
-    let mut messages = m.replies(&channel, &ts)?;
+    let mut messages = m.replies(&channel, &ts).map_err(PollError::Read)?;
     for other in &q.delivery.other_threads {
-        messages.extend(m.replies(&channel, other)?.into_iter().filter(|r| r.ts != *other));
+        messages.extend(m.replies(&channel, other).map_err(PollError::Read)?.into_iter().filter(|r| r.ts != *other));
     }
     messages.sort_by(|a, b| a.ts.cmp(&b.ts));
     let mut hinted = q.delivery.hinted();
@@ -400,18 +435,18 @@ fn ack_text(a: &Answer) -> String {
 /// preference it teaches in the same journaled change (an unreadable
 /// preferences file leaves the question unanswered and fails the pass: the
 /// next poll tries again). True when this pass recorded it.
-fn answer_in(project: &Project, env: &Env, s: &Stored, answer: &Answer) -> Result<bool, String> {
+fn answer_in(project: &Project, env: &Env, s: &Stored, answer: &Answer) -> Result<bool, PollError> {
     let feature = project.feature_named(&s.question.slug);
-    let guard = feature.lock(env.lock_timeout).map_err(|e| e.to_string())?;
-    let Some(mut q) = read_question(project.root(), &s.path).map_err(|e| e.to_string())? else { return Ok(false) };
+    let guard = feature.lock(env.lock_timeout)?;
+    let Some(mut q) = read_question(project.root(), &s.path)? else { return Ok(false) };
     if q.answer.is_some() {
         return Ok(false);
     }
     q.answer = Some(answer.clone());
-    let (remembered, prefs_lock) = remembered_change(project, env, &q).map_err(|e| e.to_string())?;
+    let (remembered, prefs_lock) = remembered_change(project, env, &q)?;
     let mut changes = vec![question_change(&s.path, &q)];
     changes.extend(remembered);
-    guard.commit("slack poll", changes).map_err(|e| e.to_string())?;
+    guard.commit("slack poll", changes)?;
     drop(prefs_lock);
     Ok(true)
 }
@@ -423,14 +458,14 @@ fn update(
     env: &Env,
     s: &Stored,
     change: impl FnOnce(&mut Question) -> bool,
-) -> Result<bool, String> {
+) -> Result<bool, PollError> {
     let feature = project.feature_named(&s.question.slug);
-    let guard = feature.lock(env.lock_timeout).map_err(|e| e.to_string())?;
-    let Some(mut q) = read_question(project.root(), &s.path).map_err(|e| e.to_string())? else { return Ok(false) };
+    let guard = feature.lock(env.lock_timeout)?;
+    let Some(mut q) = read_question(project.root(), &s.path)? else { return Ok(false) };
     if !change(&mut q) {
         return Ok(false);
     }
-    guard.commit("slack poll", vec![question_change(&s.path, &q)]).map_err(|e| e.to_string())?;
+    guard.commit("slack poll", vec![question_change(&s.path, &q)])?;
     Ok(true)
 }
 
@@ -457,11 +492,11 @@ pub fn watcher(env: &Env) -> OpResult<Option<Watcher>> {
 /// command ends, so the poller makes its own session first. Its output goes
 /// to [`watch_log`]. It steps aside when another poller runs, and ends when
 /// no question waits on Slack any more.
-pub fn spawn_watcher(project: &Project, workflow_state: &std::path::Path) -> Result<(), String> {
+pub fn spawn_watcher(project: &Project, workflow_state: &Path) -> Result<(), PollError> {
     use std::io::Read;
     use std::process::{Command, Stdio};
     let log_path = watch_log(project);
-    let log = phasegate_store::fs::open_log(&log_path).map_err(|e| e.to_string())?;
+    let log = phasegate_store::fs::open_log(&log_path)?;
     let mut child = Command::new(workflow_state)
         .args(["slack", "poll", "--watch", "--until-idle", "--if-configured", "--detached"])
         .current_dir(project.root())
@@ -469,7 +504,7 @@ pub fn spawn_watcher(project: &Project, workflow_state: &std::path::Path) -> Res
         .stdout(Stdio::piped())
         .stderr(log)
         .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", workflow_state.display()))?;
+        .map_err(|source| PollError::Spawn { program: workflow_state.to_owned(), source })?;
     // One line once it has its own session (or nothing: it ended at once).
     if let Some(mut out) = child.stdout.take() {
         let mut byte = [0u8; 1];
@@ -496,7 +531,7 @@ pub fn open_watch_log(env: &Env) -> OpResult<std::fs::File> {
 
 /// [`spawn_watcher`] for the project of `env`, unless its configuration
 /// turns the background poller off (`slack.background: false`); false then.
-pub fn start_background(env: &Env, workflow_state: &std::path::Path) -> OpResult<Result<bool, String>> {
+pub fn start_background(env: &Env, workflow_state: &Path) -> OpResult<Result<bool, PollError>> {
     let project = session::project(env)?;
     if !project.questions_config()?.slack.background {
         return Ok(Ok(false));
@@ -522,22 +557,19 @@ pub fn waits_on_slack(q: &Question, config: &QuestionsConfig) -> bool {
 /// what posts a question asked from a shell without a token. Ok(false)
 /// when nothing was started; the cost without questions is two folder
 /// lookups.
-pub fn wake_watcher(project: &Project, workflow_state: &std::path::Path) -> Result<bool, String> {
-    let (questions, _) = project.questions().map_err(|e| e.to_string())?;
+pub fn wake_watcher(project: &Project, workflow_state: &Path) -> Result<bool, PollError> {
+    let (questions, _) = project.questions()?;
     if questions.is_empty() {
         return Ok(false);
     }
-    let config = project.questions_config().map_err(|e| e.to_string())?;
+    let config = project.questions_config()?;
     if !config.slack.background || !questions.iter().any(|s| waits_on_slack(&s.question, &config)) {
         return Ok(false);
     }
     if !env::slack_token_set() {
-        return Err(format!(
-            "a question waits on Slack but no Slack token reaches phasegate's hooks: set the plugin's slack_token option, or export {} before starting Claude Code",
-            env::SLACK_TOKEN
-        ));
+        return Err(PollError::NoHookToken);
     }
-    match project.try_watcher_lock().map_err(|e| e.to_string())? {
+    match project.try_watcher_lock()? {
         // Released at once: the poller started next takes it.
         Some(_free) => {}
         None => return Ok(false),

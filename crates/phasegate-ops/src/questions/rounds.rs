@@ -7,12 +7,12 @@
 use phasegate_core::Phase;
 use phasegate_core::questions::parse_reply;
 use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop};
-use phasegate_core::questions::{ItemType, Request};
+use phasegate_core::questions::{ItemType, Request, RoundOutcome};
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 
@@ -23,7 +23,7 @@ fn rounds_err(e: rounds::RoundsError) -> OpError {
 fn artifact_of(feature: &Feature, phase: Phase) -> OpResult<std::path::PathBuf> {
     let a = phase
         .artifact()
-        .ok_or_else(|| OpError::Invalid(format!("{phase} writes no document, so it has no implementer round loop")))?;
+        .ok_or_else(|| OpError::invalid(format!("{phase} writes no document, so it has no implementer round loop")))?;
     Ok(feature.artifact_path(a))
 }
 
@@ -34,7 +34,7 @@ pub struct LoopView {
     pub phase: Phase,
     pub round: u32,
     pub max_rounds: u32,
-    pub outcome: Option<&'static str>,
+    pub outcome: Option<RoundOutcome>,
     /// The question waiting for an answer (number, text).
     pub pending: Option<(usize, String)>,
     pub answered: usize,
@@ -45,7 +45,7 @@ fn view(phase: Phase, l: &RoundLoop) -> LoopView {
         phase,
         round: l.rounds,
         max_rounds: l.max_rounds,
-        outcome: l.outcome.map(|o| o.name()),
+        outcome: l.outcome,
         pending: l.pending().map(|(n, e)| (n, e.question.clone())),
         answered: l.qa.iter().filter(|e| e.answer.is_some()).count(),
     }
@@ -56,7 +56,7 @@ pub fn start(env: &Env, given: Option<&str>, phase: Phase, brief: &str, fresh: b
     let (project, feature) = session::resolve(env, given)?;
     artifact_of(&feature, phase)?;
     if brief.trim().is_empty() {
-        return Err(OpError::Invalid("the brief is empty: write what the implementer must produce".into()));
+        return Err(OpError::invalid("the brief is empty: write what the implementer must produce"));
     }
     let config = project.questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
@@ -170,11 +170,8 @@ pub struct Recorded {
 pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, source: &str) -> OpResult<Recorded> {
     let (_, feature) = session::resolve(env, given)?;
     let artifact = artifact_of(&feature, phase)?;
-    let parsed = parse_reply(reply_text).map_err(|e| {
-        OpError::Invalid(format!(
-            "{source}: {e}\nNothing was recorded. Ask the implementer again with the same prompt; its reply must follow the format."
-        ))
-    })?;
+    let parsed =
+        parse_reply(reply_text).map_err(|e| OpError::from(Invalid::Reply { from: source.to_owned(), source: e }))?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut file = guard.feature().read_rounds()?;
     let l = file.phases.get_mut(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;

@@ -4,13 +4,14 @@
 //! it says (`stop_hook_active`), so the hook can never loop, and
 //! `rounds record` refuses what is still malformed.
 
+use phasegate_core::agent::Agent;
 use phasegate_core::questions::parse_reply;
 
 use crate::hook::HookInput;
 
 /// The agents held to the protocol (by `agent_type`; a plugin's agents are
 /// named `<plugin>:<agent>`).
-const PROTOCOL_AGENTS: &[&str] = &["design-implementer"];
+const PROTOCOL_AGENTS: &[Agent] = &[Agent::DesignImplementer];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SubagentOutcome {
@@ -24,7 +25,8 @@ pub enum SubagentOutcome {
 pub fn subagent_stop(input: &HookInput) -> SubagentOutcome {
     let Some(agent) = input.agent_type.as_deref() else { return SubagentOutcome::Silent };
     let name = agent.rsplit(':').next().unwrap_or(agent);
-    if !PROTOCOL_AGENTS.contains(&name) || input.stop_hook_active {
+    let held = name.parse::<Agent>().is_ok_and(|a| PROTOCOL_AGENTS.contains(&a));
+    if !held || input.stop_hook_active {
         return SubagentOutcome::Silent;
     }
     let Some(last) = input.last_assistant_message.as_deref() else { return SubagentOutcome::Silent };

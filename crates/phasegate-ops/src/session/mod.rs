@@ -17,6 +17,13 @@ pub fn project(env: &Env) -> OpResult<Project> {
     Ok(Project::discover(&env.cwd)?)
 }
 
+/// The working tree holding `path` (a file that need not exist, or a
+/// folder): a linked worktree's own root, not the main checkout's. None
+/// outside a repository.
+pub fn working_tree(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    phasegate_store::locate::locate(path).map(|r| r.current_root)
+}
+
 /// The project and the feature a command is about (`--feature` or the
 /// working directory).
 pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
@@ -39,7 +46,7 @@ pub fn resolve_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Fe
     let meta = feature.load()?;
     match meta.workflow {
         Workflow::Pipeline => Ok((project, feature)),
-        Workflow::Phased => Err(OpError::Invalid(format!(
+        Workflow::Phased => Err(OpError::invalid(format!(
             "feature {} is not a pipeline (it runs phase by phase); start one with `workflow-state pipeline start <slug> --request <text>`",
             feature.name()
         ))),
@@ -58,10 +65,10 @@ fn only_active_pipeline(project: &Project) -> OpResult<Feature> {
     }
     match found.len() {
         1 => Ok(found.remove(0)),
-        0 => Err(OpError::Invalid(
-            "no active pipeline; start one with `workflow-state pipeline start <slug> --request <text>` (or /phasegate:pipeline <request>)".into(),
+        0 => Err(OpError::invalid(
+            "no active pipeline; start one with `workflow-state pipeline start <slug> --request <text>` (or /phasegate:pipeline <request>)",
         )),
-        _ => Err(OpError::Invalid(format!(
+        _ => Err(OpError::invalid(format!(
             "several active pipelines: {}; pass --feature <name>",
             found.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
         ))),

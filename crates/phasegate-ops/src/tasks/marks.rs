@@ -247,7 +247,7 @@ fn check_implementer(by: &str) -> OpResult<()> {
     if ok {
         Ok(())
     } else {
-        Err(OpError::Invalid(format!(
+        Err(OpError::invalid(format!(
             "--by `{by}`: give the agent that implements the task (as `tasks reviewers` lists it) or `{SELF_IMPLEMENTER}` when this session does it"
         )))
     }
@@ -268,7 +268,7 @@ pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> Op
     let path = feature.artifact_path(Artifact::Tasks);
     let text = fs::read_optional(&path)?.unwrap_or_default();
     let changed = set_mark(&text, task.line, mark).ok_or_else(|| {
-        OpError::Invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
+        OpError::invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
     })?;
     Ok(FileWrite::put(&path, changed))
 }
@@ -278,7 +278,7 @@ pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> Op
 pub(crate) fn task<'a>(list: &'a TaskList, file: &str, id: &str) -> OpResult<&'a Task> {
     list.get(id).ok_or_else(|| {
         let known: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
-        OpError::Invalid(format!("{file} has no task {id} (tasks: {})", known.join(", ")))
+        OpError::invalid(format!("{file} has no task {id} (tasks: {})", known.join(", ")))
     })
 }
 

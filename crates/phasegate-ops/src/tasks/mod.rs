@@ -2,7 +2,10 @@
 //! decisions on failures, and parallel batches in worktrees.
 
 pub mod build;
-pub mod hook;
+mod hook;
 pub mod marks;
-pub mod parallel;
+mod parallel;
 pub mod review;
+
+pub(crate) use hook::TASKS;
+pub use parallel::{merge, worktree};

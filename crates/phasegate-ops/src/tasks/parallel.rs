@@ -27,13 +27,24 @@ pub struct TaskWorktree {
     pub base: String,
 }
 
+/// How a task's branch came back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MergeResult {
+    /// The feature's branch moved to the task's commit.
+    FastForward,
+    /// A merge commit joins the two.
+    Merge,
+    /// The merge stopped on conflicts; the task failed.
+    Conflict,
+}
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MergedTask {
     pub feature: String,
     pub task: String,
-    /// `fast-forward`, `merge`, or `conflict`.
-    pub result: &'static str,
+    pub result: MergeResult,
     pub commit: Option<String>,
     pub conflicts: Vec<String>,
     /// For a conflict: the task's failure and its decision.
@@ -122,14 +133,14 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> 
             return Ok(MergedTask {
                 feature: feature.name().to_owned(),
                 task: task.id,
-                result: "conflict",
+                result: MergeResult::Conflict,
                 commit: None,
                 conflicts: paths,
                 failed: Some(failed),
             });
         }
-        Merged::FastForward(c) => ("fast-forward", c),
-        Merged::Merge(c) => ("merge", c),
+        Merged::FastForward(c) => (MergeResult::FastForward, c),
+        Merged::Merge(c) => (MergeResult::Merge, c),
     };
     git::remove_task_worktree(&dir, &name, &path, &branch)?;
     let mut cycles = guard.feature().read_review_cycles()?;

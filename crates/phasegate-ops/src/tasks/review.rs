@@ -232,7 +232,7 @@ pub fn review(
         (Some(r), _) => r.to_owned(),
         (None, Some(last)) => last.agent.clone(),
         (None, None) => {
-            return Err(OpError::Invalid(format!(
+            return Err(OpError::invalid(format!(
                 "{} has no review cycle yet: name its reviewer with --reviewer (candidates: `workflow-state tasks reviewers {} --feature {}`)",
                 task.id,
                 task.id,

@@ -1,7 +1,7 @@
 //! `workflow-state kb promote`.
 
 use clap::Args;
-use phasegate_ops::knowledge::promote;
+use phasegate_ops::knowledge;
 
 use crate::commands::FeatureArg;
 use crate::commands::question::SessionArg;
@@ -29,7 +29,7 @@ pub struct PromoteArgs {
 }
 
 pub fn cmd_promote(a: PromoteArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let p = promote::promote(&ctx.env, a.feature.get(), &a.id, a.session.get())?;
+    let p = knowledge::promote(&ctx.env, a.feature.get(), &a.id, a.session.get())?;
     if a.json {
         ctx.out.json(&p)?;
     } else {

@@ -91,10 +91,9 @@ impl Owner {
     }
 
     fn gone(&self) -> bool {
-        let proc = std::path::Path::new("/proc");
-        match self.claude {
-            Some(pid) if proc.is_dir() => !proc.join(pid.to_string()).exists(),
-            Some(_) | None => parent_id() != self.parent,
+        match self.claude.and_then(phasegate_ops::env::process_gone) {
+            Some(gone) => gone,
+            None => parent_id() != self.parent,
         }
     }
 }

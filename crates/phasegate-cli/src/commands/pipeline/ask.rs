@@ -1,7 +1,7 @@
 //! `workflow-state pipeline ask`.
 
 use clap::Args;
-use phasegate_ops::pipeline::pauses;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::commands::question::SessionArg;
@@ -23,7 +23,7 @@ pub struct AskArgs {
 }
 
 pub fn cmd_ask(args: AskArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let asked = pauses::ask(&ctx.env, args.feature.get(), args.session.get())?;
+    let asked = pipeline::ask(&ctx.env, args.feature.get(), args.session.get())?;
     ctx.out.json(&slack::delivered(ctx, &asked)?)?;
     Ok(ExitStatus::Success)
 }

@@ -2,7 +2,7 @@
 //! a `!` injection. Always exits 0 (a failing injection aborts the command).
 
 use clap::Args;
-use phasegate_ops::pipeline::report;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -15,7 +15,7 @@ pub struct BriefArgs {
 }
 
 pub fn cmd_brief(args: BriefArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    for line in report::brief(&ctx.env, args.feature.get()) {
+    for line in pipeline::brief(&ctx.env, args.feature.get()) {
         ctx.out.line(line)?;
     }
     Ok(ExitStatus::Success)

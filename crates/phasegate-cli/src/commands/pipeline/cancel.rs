@@ -1,7 +1,7 @@
 //! `workflow-state pipeline cancel`: the seed's /cancel-loop.
 
 use clap::Args;
-use phasegate_ops::pipeline::pauses;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -16,7 +16,7 @@ pub struct CancelArgs {
 }
 
 pub fn cmd_cancel(args: CancelArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let cancelled = pauses::cancel(&ctx.env, args.feature.get())?;
+    let cancelled = pipeline::cancel(&ctx.env, args.feature.get())?;
     ctx.out.json(&cancelled)?;
     Ok(ExitStatus::Success)
 }

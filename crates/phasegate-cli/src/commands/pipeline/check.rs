@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use phasegate_core::pipeline::FileKind;
-use phasegate_ops::pipeline::files;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -25,7 +25,7 @@ pub struct CheckArgs {
 }
 
 pub fn cmd_check(args: CheckArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let ok = files::check(&ctx.env, args.feature.get(), args.kind, args.file.as_deref())?;
+    let ok = pipeline::check(&ctx.env, args.feature.get(), args.kind, args.file.as_deref())?;
     ctx.out.line(ok)?;
     Ok(ExitStatus::Success)
 }

@@ -1,7 +1,7 @@
 //! `workflow-state pipeline dry-run`: validate the setup.
 
 use clap::Args;
-use phasegate_ops::pipeline::dry_run;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -19,7 +19,7 @@ pub struct DryRunArgs {
 }
 
 pub fn cmd_dry_run(args: DryRunArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let checks = dry_run::dry_run(&ctx.env, args.feature.get())?;
+    let checks = pipeline::dry_run(&ctx.env, args.feature.get())?;
     let failed = checks.iter().filter(|c| !c.ok).count();
     if args.json {
         ctx.out.json_pretty(&serde_json::json!({"ok": failed == 0, "checks": checks}))?;

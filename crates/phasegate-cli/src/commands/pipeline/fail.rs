@@ -1,7 +1,7 @@
 //! `workflow-state pipeline fail`.
 
 use clap::Args;
-use phasegate_ops::pipeline::pauses;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -17,7 +17,7 @@ pub struct FailArgs {
 }
 
 pub fn cmd_fail(args: FailArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let changed = pauses::fail(&ctx.env, args.feature.get(), &args.message)?;
+    let changed = pipeline::fail(&ctx.env, args.feature.get(), &args.message)?;
     ctx.out.json(&changed)?;
     Ok(ExitStatus::Success)
 }

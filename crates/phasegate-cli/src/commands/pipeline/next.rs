@@ -1,7 +1,7 @@
 //! `workflow-state pipeline next`.
 
 use clap::Args;
-use phasegate_ops::pipeline::report;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -17,7 +17,7 @@ pub struct NextArgs {
 }
 
 pub fn cmd_next(args: NextArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let (_, _, next) = report::next(&ctx.env, args.feature.get())?;
+    let (_, _, next) = pipeline::next(&ctx.env, args.feature.get())?;
     if args.json {
         ctx.out.json(&next)?;
     } else {

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use phasegate_core::pipeline::PauseReason;
-use phasegate_ops::pipeline::pauses;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -21,7 +21,7 @@ pub struct PauseArgs {
 }
 
 pub fn cmd_pause(args: PauseArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let changed = pauses::pause(&ctx.env, args.feature.get(), args.reason, &args.message)?;
+    let changed = pipeline::pause(&ctx.env, args.feature.get(), args.reason, &args.message)?;
     ctx.out.json(&changed)?;
     Ok(ExitStatus::Success)
 }

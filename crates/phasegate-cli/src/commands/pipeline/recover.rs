@@ -1,7 +1,7 @@
 //! `workflow-state pipeline recover`.
 
 use clap::Args;
-use phasegate_ops::pipeline::pauses;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -15,7 +15,7 @@ pub struct RecoverArgs {
 }
 
 pub fn cmd_recover(args: RecoverArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let changed = pauses::recover(&ctx.env, args.feature.get())?;
+    let changed = pipeline::recover(&ctx.env, args.feature.get())?;
     ctx.out.json(&changed)?;
     Ok(ExitStatus::Success)
 }

@@ -1,7 +1,7 @@
 //! `workflow-state pipeline reset`.
 
 use clap::Args;
-use phasegate_ops::pipeline::reset;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -18,7 +18,7 @@ pub struct ResetArgs {
 }
 
 pub fn cmd_reset(args: ResetArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let reset = reset::reset(&ctx.env, args.feature.get())?;
+    let reset = pipeline::reset(&ctx.env, args.feature.get())?;
     ctx.out.json(&reset)?;
     Ok(ExitStatus::Success)
 }

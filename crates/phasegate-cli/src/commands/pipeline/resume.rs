@@ -1,7 +1,7 @@
 //! `workflow-state pipeline resume`.
 
 use clap::Args;
-use phasegate_ops::pipeline::pauses;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -18,7 +18,7 @@ pub struct ResumeArgs {
 }
 
 pub fn cmd_resume(args: ResumeArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let changed = pauses::resume(&ctx.env, args.feature.get())?;
+    let changed = pipeline::resume(&ctx.env, args.feature.get())?;
     ctx.out.json(&changed)?;
     Ok(ExitStatus::Success)
 }

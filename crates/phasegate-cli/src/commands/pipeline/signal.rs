@@ -1,7 +1,7 @@
 //! `workflow-state pipeline signal`: read the worker signal.
 
 use clap::Args;
-use phasegate_ops::pipeline::files;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -15,7 +15,7 @@ pub struct SignalArgs {
 }
 
 pub fn cmd_signal(args: SignalArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let signal = files::signal(&ctx.env, args.feature.get())?;
+    let signal = pipeline::signal(&ctx.env, args.feature.get())?;
     ctx.out.json(&signal)?;
     Ok(ExitStatus::Success)
 }

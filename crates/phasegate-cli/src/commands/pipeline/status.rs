@@ -2,7 +2,7 @@
 
 use clap::Args;
 use phasegate_core::pipeline::GateKind;
-use phasegate_ops::pipeline::report;
+use phasegate_ops::pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -19,7 +19,7 @@ pub struct StatusArgs {
 }
 
 pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let s = report::status(&ctx.env, args.feature.get())?;
+    let s = pipeline::status(&ctx.env, args.feature.get())?;
     if args.json {
         ctx.out.json_pretty(&s)?;
         return Ok(ExitStatus::Success);

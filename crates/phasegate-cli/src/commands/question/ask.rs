@@ -36,7 +36,7 @@ pub struct AskArgs {
 
 pub fn cmd_ask(a: AskArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let t = input::read(&a.file, "question", &ctx.env.cwd)?;
-    let request = Request::parse(&t.text).map_err(|e| OpError::Invalid(format!("{}: {e}", t.source)))?;
+    let request = Request::parse(&t.text).map_err(|e| OpError::invalid(format!("{}: {e}", t.source)))?;
     let asked = questions::ask(
         &ctx.env,
         a.feature.get(),

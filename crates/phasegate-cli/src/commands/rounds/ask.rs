@@ -32,7 +32,7 @@ pub fn cmd_ask(a: AskArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         None => None,
         Some(f) => {
             let t = input::read(f, "question", &ctx.env.cwd)?;
-            Some(Request::parse(&t.text).map_err(|e| OpError::Invalid(format!("{}: {e}", t.source)))?)
+            Some(Request::parse(&t.text).map_err(|e| OpError::invalid(format!("{}: {e}", t.source)))?)
         }
     };
     let asked = rounds::ask(&ctx.env, a.feature.get(), a.phase, request, a.session.get())?;

@@ -63,7 +63,7 @@ fn deliver(ctx: &Ctx<'_>, id: &str) -> Result<Option<serde_json::Value>, OpError
     // The answer comes back by itself: a background poller reads the thread.
     let background = std::env::current_exe()
         .map_err(|e| e.to_string())
-        .and_then(|exe| poll::start_background(&ctx.env, &exe).map_err(|e| e.to_string())?);
+        .and_then(|exe| poll::start_background(&ctx.env, &exe).map_err(|e| e.to_string())?.map_err(|e| e.to_string()));
     let mut shown = report_delivery(outcome, id);
     if let Some(shown) = shown.as_mut() {
         shown["background"] = match background {

@@ -107,7 +107,7 @@ fn run(args: &PollArgs, env: &Env, out: &mut Printer<'_>) -> CmdResult {
                 }
             }
             // The project is gone (a deleted checkout): nothing left to poll for.
-            Err(_) if !env.cwd.is_dir() => return Ok(ExitStatus::Success),
+            Err(_) if !env.cwd_exists() => return Ok(ExitStatus::Success),
             Err(e) => {
                 let f = e.to_string();
                 if !last_failures.contains(&f) {
@@ -130,7 +130,7 @@ fn messenger(config: &phasegate_core::questions::QuestionsConfig) -> Result<Opti
         return Ok(None);
     }
     let Some(tokens) = transport::tokens()? else {
-        return Err(OpError::Invalid(format!(
+        return Err(OpError::invalid(format!(
             ".phasegate/questions.config.json names Slack channels but {}: export the Slack app's token, or remove slack.channels to answer questions with `workflow-state question answer`",
             transport::no_token()
         )));

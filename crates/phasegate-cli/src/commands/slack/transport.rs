@@ -75,11 +75,11 @@ fn token_var(name: &str) -> Result<Option<Token>, OpError> {
     match std::env::var(name) {
         Err(std::env::VarError::NotPresent) => Ok(None),
         Err(std::env::VarError::NotUnicode(_)) => {
-            Err(OpError::Invalid(format!("{name} is not valid UTF-8: set it to the Slack token")))
+            Err(OpError::invalid(format!("{name} is not valid UTF-8: set it to the Slack token")))
         }
         Ok(v) if v.is_empty() => Ok(None),
         Ok(v) => Token::new(v).map(Some).map_err(|_| {
-            OpError::Invalid(format!(
+            OpError::invalid(format!(
                 "{name} is not a Slack token (it has whitespace, control or non-ASCII characters): set it to the token alone"
             ))
         }),
@@ -95,7 +95,7 @@ pub fn api_url() -> String {
 pub fn client(token: &Token, patience: Patience) -> Result<Client, OpError> {
     Client::new(&api_url(), token.clone())
         .map(|c| patience.apply(c))
-        .map_err(|e| OpError::Invalid(format!("{e} (check {SLACK_API_URL})")))
+        .map_err(|e| OpError::invalid(format!("{e} (check {SLACK_API_URL})")))
 }
 
 /// Slack as the poll sees it: posts with one token, reads threads with the

@@ -1,7 +1,7 @@
 //! `workflow-state tasks merge`.
 
 use clap::Args;
-use phasegate_ops::tasks::parallel;
+use phasegate_ops::tasks;
 
 use crate::commands::FeatureArg;
 use crate::commands::question::SessionArg;
@@ -24,7 +24,7 @@ pub struct MergeArgs {
 }
 
 pub fn cmd_merge(args: MergeArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let m = parallel::merge(&ctx.env, args.feature.get(), &args.id, args.session.get())?;
+    let m = tasks::merge(&ctx.env, args.feature.get(), &args.id, args.session.get())?;
     ctx.out.json(&m)?;
     Ok(ExitStatus::Success)
 }

@@ -1,7 +1,7 @@
 //! `workflow-state tasks worktree`.
 
 use clap::Args;
-use phasegate_ops::tasks::parallel;
+use phasegate_ops::tasks;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -20,7 +20,7 @@ pub struct WorktreeArgs {
 }
 
 pub fn cmd_worktree(args: WorktreeArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let w = parallel::worktree(&ctx.env, args.feature.get(), &args.id)?;
+    let w = tasks::worktree(&ctx.env, args.feature.get(), &args.id)?;
     ctx.out.json(&w)?;
     Ok(ExitStatus::Success)
 }

@@ -10,15 +10,16 @@
 //! marker removed): the feature lock is the one lock for all of a feature's
 //! state, so nothing can deadlock and a crash leaves old or new.
 
+mod rounds;
+
 use std::path::{Path, PathBuf};
 
 use phasegate_core::questions::{Preferences, QUESTIONS_DIR, Question, QuestionFile, SUSPENDED_DIR};
 use phasegate_core::questions::{QUESTIONS_CONFIG_PATH, QuestionsConfig};
-use phasegate_core::questions::{ROUNDS_FILE, RoundsFile};
 use phasegate_core::schema::Schema;
 
 use crate::error::StoreError;
-use crate::feature::{Feature, FeatureGuard};
+use crate::feature::Feature;
 use crate::fs;
 use crate::journal::FileWrite;
 use crate::lock::FileLock;
@@ -208,29 +209,6 @@ impl Feature {
     /// The feature's suspension marker (`.claude/suspended/<feature>.json`), if any.
     pub fn marker(&self) -> Result<Option<Question>, StoreError> {
         read_question(self.root(), &self.root().join(SUSPENDED_DIR).join(format!("{}.json", self.name())))
-    }
-
-    /// `.rounds.json`.
-    pub fn rounds_path(&self) -> PathBuf {
-        self.dir().join(ROUNDS_FILE)
-    }
-
-    pub fn read_rounds(&self) -> Result<RoundsFile, StoreError> {
-        let path = self.rounds_path();
-        fs::confine(self.root(), &path)?;
-        match fs::read_optional(&path)? {
-            None => Ok(RoundsFile::default()),
-            Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
-                path: path.clone(),
-                detail: format!("{e}; it is written by `workflow-state rounds` only"),
-            }),
-        }
-    }
-}
-
-impl FeatureGuard<'_> {
-    pub fn rounds_change(&self, rounds: &RoundsFile) -> FileWrite {
-        FileWrite::put(self.feature().rounds_path(), render(rounds))
     }
 }
 
