@@ -106,7 +106,8 @@ pub fn run(
         match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
             Ok((i, bytes)) => out[i].extend_from_slice(&bytes),
             Err(mpsc::RecvTimeoutError::Disconnected) if status.is_some() => break,
-            Err(mpsc::RecvTimeoutError::Disconnected) => thread::sleep(Duration::from_millis(5)),
+            // Its pipes closed: it is exiting (or left them to a child).
+            Err(mpsc::RecvTimeoutError::Disconnected) => thread::sleep(Duration::from_micros(200)),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         if drain_until.is_some_and(|d| Instant::now() >= d) {
@@ -221,7 +222,8 @@ pub fn run_shell_tail(
         match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
             Ok(bytes) => take(bytes),
             Err(mpsc::RecvTimeoutError::Disconnected) if status.is_some() => break,
-            Err(mpsc::RecvTimeoutError::Disconnected) => thread::sleep(Duration::from_millis(5)),
+            // Its pipes closed: it is exiting (or left them to a child).
+            Err(mpsc::RecvTimeoutError::Disconnected) => thread::sleep(Duration::from_micros(200)),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         if drain_until.is_some_and(|d| Instant::now() >= d) {
