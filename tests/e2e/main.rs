@@ -13,6 +13,7 @@ mod broken;
 mod commands;
 mod context_budget;
 mod coordination;
+mod cost;
 mod distribution;
 mod install;
 mod knowledge;

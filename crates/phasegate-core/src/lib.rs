@@ -10,6 +10,8 @@
 //! - [`pipeline`]: pipeline mode's state machine, files, gates and loop;
 //! - [`proof`]: done means proven: requirements, checks, the evidence
 //!   ledger and its judgement;
+//! - [`cost`]: what a feature costs: transcripts' usage, its attribution
+//!   to phases, tasks and agents, prices and budgets;
 //! - [`knowledge`]: the knowledge base: items, queries, recording, the
 //!   lifecycle, admission, the index, CLAUDE.md promotion, retrospectives.
 //! - [`coordination`]: sessions sharing a repository, file leases, the wait
@@ -35,6 +37,7 @@ pub mod state;
 pub mod time;
 
 pub mod coordination;
+pub mod cost;
 pub mod feature;
 pub mod knowledge;
 pub mod pipeline;

@@ -31,6 +31,7 @@ pub enum Schema {
     Retro,
     Evidence,
     VerifyConfig,
+    CostConfig,
 }
 
 /// Where the published schemas claim to live; cross-file `$ref`s resolve
@@ -38,7 +39,7 @@ pub enum Schema {
 const BASE: &str = "https://phasegate.dev/schemas/";
 
 impl Schema {
-    pub const ALL: [Schema; 22] = [
+    pub const ALL: [Schema; 23] = [
         Schema::Meta,
         Schema::Verdict,
         Schema::WorkerSignal,
@@ -61,6 +62,7 @@ impl Schema {
         Schema::Retro,
         Schema::Evidence,
         Schema::VerifyConfig,
+        Schema::CostConfig,
     ];
 
     /// Its name for `workflow-state schema <name>`: the file name without
@@ -109,6 +111,7 @@ impl Schema {
             Schema::Retro => "retro.schema.json",
             Schema::Evidence => "evidence.schema.json",
             Schema::VerifyConfig => "verify-config.schema.json",
+            Schema::CostConfig => "cost-config.schema.json",
         }
     }
 
@@ -137,6 +140,7 @@ impl Schema {
             Schema::Retro => include_str!("../../../schemas/retro.schema.json"),
             Schema::Evidence => include_str!("../../../schemas/evidence.schema.json"),
             Schema::VerifyConfig => include_str!("../../../schemas/verify-config.schema.json"),
+            Schema::CostConfig => include_str!("../../../schemas/cost-config.schema.json"),
         }
     }
 

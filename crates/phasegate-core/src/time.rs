@@ -14,6 +14,20 @@ pub fn now() -> DateTime<Utc> {
     Utc::now().trunc_subsecs(3)
 }
 
+/// A span of time; open while `end` is None.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Span {
+    pub start: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<DateTime<Utc>>,
+}
+
+impl Span {
+    pub fn holds(&self, t: DateTime<Utc>) -> bool {
+        t >= self.start && self.end.is_none_or(|e| t <= e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

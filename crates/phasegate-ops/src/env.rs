@@ -151,6 +151,18 @@ pub fn home() -> Option<PathBuf> {
     std::env::var_os("HOME").map(PathBuf::from).filter(|p| p.is_absolute())
 }
 
+/// Where Claude Code keeps its configuration and its transcripts
+/// (`projects/`): `CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
+
+/// Claude Code's folder (`CLAUDE_CONFIG_DIR`, else `~/.claude`).
+pub fn claude_dir() -> Option<PathBuf> {
+    match std::env::var_os(CLAUDE_CONFIG_DIR).map(PathBuf::from).filter(|p| p.is_absolute()) {
+        Some(dir) => Some(dir),
+        None => home().map(|h| phasegate_store::cost::claude_dir(&h)),
+    }
+}
+
 /// The longest lock wait accepted (an hour).
 const MAX_LOCK_TIMEOUT_MS: u64 = 3_600_000;
 

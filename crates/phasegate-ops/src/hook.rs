@@ -31,6 +31,8 @@ pub enum HookInputError {
 #[derive(Debug, Default)]
 pub struct HookInput {
     pub session_id: Option<String>,
+    /// The session's transcript (Claude Code's JSONL).
+    pub transcript_path: Option<String>,
     pub cwd: Option<PathBuf>,
     pub hook_event_name: Option<String>,
     pub stop_hook_active: bool,
@@ -38,6 +40,8 @@ pub struct HookInput {
     pub background_tasks: Vec<BackgroundTask>,
     pub tool_name: Option<String>,
     pub tool_input: Option<Value>,
+    /// PreToolUse's and PostToolUse's `tool_use_id`.
+    pub tool_use_id: Option<String>,
     /// PostToolUse's `tool_response`, kept for the question dialog only
     /// (AskUserQuestion: the person's choices).
     pub tool_response: Option<Value>,
@@ -72,6 +76,7 @@ impl HookInput {
             .unwrap_or_default();
         Ok(HookInput {
             session_id: string("session_id"),
+            transcript_path: string("transcript_path"),
             cwd: string("cwd").map(PathBuf::from),
             hook_event_name: string("hook_event_name"),
             stop_hook_active: obj.get("stop_hook_active").and_then(Value::as_bool).unwrap_or(false),
@@ -79,6 +84,7 @@ impl HookInput {
             background_tasks,
             tool_name: string("tool_name"),
             tool_input: obj.get("tool_input").cloned(),
+            tool_use_id: string("tool_use_id"),
             tool_response: match obj.get("tool_name").and_then(Value::as_str) {
                 Some(DIALOG_TOOL) => obj.get("tool_response").cloned(),
                 _ => None,

@@ -12,7 +12,8 @@
 //!    `generate`, `install`;
 //! 2. `coordination` (sessions, leases, waits, events), then `questions`;
 //! 3. `knowledge`, then `brief` (what a brief is given), then `proof` (the
-//!    evidence ledger: requirements, checks, waivers);
+//!    evidence ledger: requirements, checks, waivers), then `cost` (what a
+//!    feature costs, and its budget);
 //! 4. `feature` (phases, reviews, worktrees, finish);
 //! 5. `tasks` and `pipeline`, the two ways a feature's work runs;
 //! 6. `retro` and `oversight` (monitor, PM, status views), which look back
@@ -30,6 +31,7 @@ pub mod hook;
 pub mod session;
 
 pub mod coordination;
+pub mod cost;
 pub mod feature;
 pub mod hooks;
 pub mod install;

@@ -12,6 +12,7 @@
 pub mod agents;
 pub mod commit;
 pub mod coordination;
+pub mod cost;
 pub mod creation;
 pub mod error;
 pub mod failpoint;

@@ -82,22 +82,41 @@ pub struct Turn {
     pub(crate) text: Option<String>,
     pub(crate) tools: Vec<ToolUse>,
     pub(crate) expectations: Vec<Expectation>,
+    /// The usage the answer reports (default: 10 in, 5 out).
+    pub(crate) usage: Option<Usage>,
+}
+
+/// The token counts an answer's `usage` reports, as the Messages API
+/// names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    pub input: u64,
+    pub output: u64,
+    pub cache_read: u64,
+    pub cache_write: u64,
 }
 
 impl Turn {
+    /// The answer reports this usage (input, output, cache reads, cache
+    /// writes) instead of the default 10 in, 5 out.
+    pub fn usage(mut self, input: u64, output: u64, cache_read: u64, cache_write: u64) -> Self {
+        self.usage = Some(Usage { input, output, cache_read, cache_write });
+        self
+    }
+
     /// A text-only answer (`stop_reason: end_turn`).
     pub fn text(text: impl Into<String>) -> Self {
-        Self { text: Some(text.into()), tools: Vec::new(), expectations: Vec::new() }
+        Self { text: Some(text.into()), tools: Vec::new(), expectations: Vec::new(), usage: None }
     }
 
     /// An answer made of tool uses only (`stop_reason: tool_use`).
     pub fn tools(tools: Vec<ToolUse>) -> Self {
-        Self { text: None, tools, expectations: Vec::new() }
+        Self { text: None, tools, expectations: Vec::new(), usage: None }
     }
 
     /// A text block followed by tool uses (`stop_reason: tool_use`).
     pub fn text_then_tools(text: impl Into<String>, tools: Vec<ToolUse>) -> Self {
-        Self { text: Some(text.into()), tools, expectations: Vec::new() }
+        Self { text: Some(text.into()), tools, expectations: Vec::new(), usage: None }
     }
 
     /// Adds a check on the triggering request; `Err(why)` records a mismatch.

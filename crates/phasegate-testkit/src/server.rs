@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tiny_http::{Header, Response, Server};
 
 use crate::request::{RecordedRequest, Route};
-use crate::scenario::{Scenario, Turn};
+use crate::scenario::{Scenario, Turn, Usage};
 use crate::text;
 
 /// The text answered when a request does not fit the scenario; it ends the
@@ -203,6 +203,9 @@ struct Script {
     next: usize,
 }
 
+/// Message ids of every server of this process.
+static NEXT_MESSAGE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 struct State {
     /// The main script first, then the agent scripts in the order added.
     scripts: Vec<Script>,
@@ -210,6 +213,8 @@ struct State {
     /// Counters behind message and tool-use ids.
     messages_sent: u64,
     tool_uses_sent: u64,
+    /// The usage the turn being answered reports.
+    usage: Option<Usage>,
 }
 
 impl State {
@@ -222,6 +227,7 @@ impl State {
             requests: Vec::new(),
             messages_sent: 0,
             tool_uses_sent: 0,
+            usage: None,
         }
     }
 
@@ -234,20 +240,25 @@ impl State {
                 Answer::json(200, &json!({ "input_tokens": 10 }))
             }
             ("POST", "/v1/messages") => {
+                self.usage = None;
                 let content = self.messages_reply(req, read_error, raw);
+                let usage = self.usage.take().unwrap_or(Usage { input: 10, output: 5, cache_read: 0, cache_write: 0 });
                 let stop_reason = if content.iter().any(|b| b["type"] == "tool_use") { "tool_use" } else { "end_turn" };
                 let model = req.model().unwrap_or("claude-mock").to_owned();
                 self.messages_sent += 1;
-                let message_id = format!("msg_pgtk_{:04}", self.messages_sent);
+                // Unique in the process, as the real API's ids are: a
+                // transcript written across several servers counts each once.
+                let message_id =
+                    format!("msg_pgtk_{:04}", NEXT_MESSAGE.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
                 req.reply.clone_from(&content);
                 if req.is_stream() {
                     Answer {
                         status: 200,
                         content_type: "text/event-stream",
-                        body: sse(&message_id, &model, &content, stop_reason).into_bytes(),
+                        body: sse(&message_id, &model, &content, stop_reason, usage).into_bytes(),
                     }
                 } else {
-                    Answer::json(200, &message(&message_id, &model, content, stop_reason))
+                    Answer::json(200, &message(&message_id, &model, content, stop_reason, usage))
                 }
             }
             _ => {
@@ -329,6 +340,7 @@ impl State {
             return self.mismatch(req, why);
         }
         let mut content = Vec::new();
+        self.usage = turn.usage;
         if let Some(text) = &turn.text {
             content.push(text_block(text));
         }
@@ -420,7 +432,7 @@ fn text_block(text: &str) -> Value {
 }
 
 /// A complete (non-streamed) Messages API response.
-fn message(id: &str, model: &str, content: Vec<Value>, stop_reason: &str) -> Value {
+fn message(id: &str, model: &str, content: Vec<Value>, stop_reason: &str, usage: Usage) -> Value {
     json!({
         "id": id,
         "type": "message",
@@ -429,12 +441,15 @@ fn message(id: &str, model: &str, content: Vec<Value>, stop_reason: &str) -> Val
         "content": content,
         "stop_reason": stop_reason,
         "stop_sequence": null,
-        "usage": { "input_tokens": 10, "output_tokens": 5 },
+        "usage": {
+            "input_tokens": usage.input, "output_tokens": usage.output,
+            "cache_read_input_tokens": usage.cache_read, "cache_creation_input_tokens": usage.cache_write,
+        },
     })
 }
 
 /// The same message as a server-sent event stream.
-fn sse(id: &str, model: &str, content: &[Value], stop_reason: &str) -> String {
+fn sse(id: &str, model: &str, content: &[Value], stop_reason: &str, usage: Usage) -> String {
     let mut out = String::new();
     let mut event = |kind: &str, data: Value| {
         out.push_str(&format!("event: {kind}\ndata: {data}\n\n"));
@@ -446,7 +461,10 @@ fn sse(id: &str, model: &str, content: &[Value], stop_reason: &str) -> String {
             "message": {
                 "id": id, "type": "message", "role": "assistant", "model": model,
                 "content": [], "stop_reason": null, "stop_sequence": null,
-                "usage": { "input_tokens": 10, "output_tokens": 1 },
+                "usage": {
+                    "input_tokens": usage.input, "output_tokens": 1,
+                    "cache_read_input_tokens": usage.cache_read, "cache_creation_input_tokens": usage.cache_write,
+                },
             },
         }),
     );
@@ -468,7 +486,7 @@ fn sse(id: &str, model: &str, content: &[Value], stop_reason: &str) -> String {
         json!({
             "type": "message_delta",
             "delta": { "stop_reason": stop_reason, "stop_sequence": null },
-            "usage": { "output_tokens": 5 },
+            "usage": { "output_tokens": usage.output },
         }),
     );
     event("message_stop", json!({ "type": "message_stop" }));
@@ -560,7 +578,7 @@ mod tests {
             text_block("hi"),
             json!({ "type": "tool_use", "id": "t", "name": "Bash", "input": { "command": "ls" } }),
         ];
-        let stream = sse("msg", "m", &content, "tool_use");
+        let stream = sse("msg", "m", &content, "tool_use", Usage::default());
         let kinds: Vec<&str> = stream.lines().filter_map(|l| l.strip_prefix("event: ")).collect();
         assert_eq!(
             kinds,

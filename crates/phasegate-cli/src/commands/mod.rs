@@ -7,6 +7,7 @@ use crate::{CmdResult, Ctx};
 
 mod backlog;
 mod commit;
+mod cost;
 mod events;
 mod feature;
 mod finish;
@@ -101,6 +102,7 @@ enum Command {
     /// The retrospective of a feature's build: facts, the agent's brief, record, trend.
     Retro(retro::RetroArgs),
     Commit(commit::CommitArgs),
+    Cost(cost::CostArgs),
     /// Done means proven: run a feature's checks into its evidence ledger, read it, waive with a person's yes.
     #[command(subcommand)]
     Verify(verify::VerifyCommand),
@@ -149,6 +151,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Kb(cmd) => kb::run(cmd, ctx),
         Command::Retro(a) => retro::run(a, ctx),
         Command::Commit(a) => commit::cmd_commit(a, ctx),
+        Command::Cost(a) => cost::cmd_cost(a, ctx),
         Command::Verify(cmd) => verify::run(cmd, ctx),
         Command::Generate(a) => generate::cmd_generate(a, ctx),
     }

@@ -18,6 +18,7 @@ use super::phase::{Artifact, ArtifactSet, Phase};
 use super::verdict::{IssueCounts, ReviewVerdict};
 use crate::cycle::{self, Cycle, Decision};
 use crate::schema::{JsonSyntax, Schema, SchemaErrors};
+use crate::time::Span;
 
 /// The file name of a feature's state.
 pub const META_FILE: &str = ".meta.json";
@@ -121,8 +122,33 @@ pub struct PhaseRecord {
     /// was at when the phase started; reviewers get the change since then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_commit: Option<String>,
+    /// Earlier spans the phase was worked on, before it was started again
+    /// (the current one is `started`..`completed`): what its cost counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub windows: Vec<Span>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl PhaseRecord {
+    /// Every span the phase was worked on, the current one last; one that
+    /// did not complete ends at `now`.
+    pub fn spans(&self, now: DateTime<Utc>) -> Vec<Span> {
+        let mut out = self.windows.clone();
+        if let Some(start) = self.started {
+            out.push(Span { start, end: Some(self.completed.filter(|c| *c >= start).unwrap_or(now)) });
+        }
+        out
+    }
+
+    /// Every span, the current one open while the phase is partial.
+    pub fn windows_so_far(&self) -> Vec<Span> {
+        let mut out = self.windows.clone();
+        if let Some(start) = self.started {
+            out.push(Span { start, end: self.completed.filter(|c| *c >= start) });
+        }
+        out
+    }
 }
 
 /// Where one phase stands.
@@ -431,7 +457,8 @@ impl Meta {
         };
         if !keep {
             let extra = std::mem::take(&mut record.extra);
-            *record = PhaseRecord { started: Some(now), extra, ..PhaseRecord::default() };
+            let windows = record.spans(now);
+            *record = PhaseRecord { started: Some(now), extra, windows, ..PhaseRecord::default() };
         }
         self.current_phase = Some(phase);
         Ok(kind)

@@ -132,8 +132,12 @@ mod tests {
         // cargo nextest (a failure with a type), jest-junit (nested suites),
         // go-junit-report (properties and a skipped case with a message).
         let nextest = r#"<?xml version="1.0" encoding="UTF-8"?><testsuites name="nextest-run" tests="2" failures="1" errors="0" uuid="x" timestamp="2026-11-26T10:00:00Z" time="0.02"><testsuite name="search::bin/search" tests="2" disabled="0" errors="0" failures="1"><testcase name="tests::finds" classname="search::bin/search" timestamp="2026-11-26T10:00:00Z" time="0.004"></testcase><testcase name="tests::ignores_case" classname="search::bin/search" timestamp="2026-11-26T10:00:00Z" time="0.005"><failure type="test failure with exit code 101">thread panicked</failure><system-out>out</system-out></testcase></testsuite></testsuites>"#;
-        let got: Vec<(String, TestStatus)> = test_cases(nextest).unwrap().cases.into_iter().map(|c| (c.name, c.status)).collect();
-        assert_eq!(got, [("tests::finds".into(), TestStatus::Passed), ("tests::ignores_case".into(), TestStatus::Failed)]);
+        let got: Vec<(String, TestStatus)> =
+            test_cases(nextest).unwrap().cases.into_iter().map(|c| (c.name, c.status)).collect();
+        assert_eq!(
+            got,
+            [("tests::finds".into(), TestStatus::Passed), ("tests::ignores_case".into(), TestStatus::Failed)]
+        );
         let jest = r#"<testsuites name="jest tests" tests="1" failures="0" errors="0" time="1.2"><testsuite name="search.test.js" errors="0" failures="0" skipped="0" timestamp="2026-11-26T10:00:00" time="1.1" tests="1"><testcase classname="search finds a title" name="search finds a title" time="0.003"></testcase></testsuite></testsuites>"#;
         assert_eq!(test_cases(jest).unwrap().cases[0].status, TestStatus::Passed);
         let go = r#"<testsuites><testsuite tests="2" failures="0" time="0.010" name="example.com/search"><properties><property name="go.version" value="go1.23"></property></properties><testcase classname="search" name="TestFind" time="0.000"></testcase><testcase classname="search" name="TestSlow" time="0.000"><skipped message="search_test.go:12: slow"></skipped></testcase></testsuite></testsuites>"#;

@@ -743,11 +743,12 @@ pub fn skip(req: &Request, slug: &str, known: &[Question], prefs: &Preferences) 
 pub use crate::slug::norm;
 
 /// The task field of the questions only a person may answer, by prefix: a
-/// requirement's waiver (`verify-waive R3`) and a lesson's promotion into
-/// CLAUDE.md (`kb-promote <id>`). The model cannot record their answer:
+/// requirement's waiver (`verify-waive R3`), a lesson's promotion into
+/// CLAUDE.md (`kb-promote <id>`) and a feature over its budget (`budget
+/// <feature>`). The model cannot record their answer:
 /// it comes from Slack, the question dialog, `/phasegate:answer` typed by
 /// the person, or a terminal outside Claude Code.
-pub const PERSON_ONLY_TASKS: [&str; 2] = ["verify-waive ", "kb-promote "];
+pub const PERSON_ONLY_TASKS: [&str; 3] = ["verify-waive ", "kb-promote ", "budget "];
 
 impl Question {
     /// Whether only a person may answer it ([`PERSON_ONLY_TASKS`]).

@@ -884,6 +884,8 @@ mod tests {
             "\nEXCLUDE: anything outside this task; in particular the other open tasks:\n- T3: Add the page\n"
         ));
         assert!(p.len() < CONTEXT_BUDGET + 1_000, "{}", p.len());
+        // The cost knows a delegate's task from the package it was given.
+        assert_eq!(crate::cost::task_of_prompt(&p), Some(("001-a".into(), "T2".into())));
     }
 
     #[test]

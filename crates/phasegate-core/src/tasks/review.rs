@@ -244,6 +244,31 @@ pub struct BuildState {
     /// The knowledge base's gotchas each task's brief carried (their ids).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub gotchas: BTreeMap<String, Vec<String>>,
+    /// Every span each task was in progress (a retry starts another): what
+    /// its cost counts.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub windows: BTreeMap<String, Vec<crate::time::Span>>,
+}
+
+impl BuildState {
+    /// `task` started (again) at `now`.
+    pub fn task_started(&mut self, task: &str, now: DateTime<Utc>) {
+        self.started.insert(task.to_owned(), now);
+        self.ended.remove(task);
+        let spans = self.windows.entry(task.to_owned()).or_default();
+        if let Some(open) = spans.last_mut().filter(|s| s.end.is_none()) {
+            open.end = Some(now);
+        }
+        spans.push(crate::time::Span { start: now, end: None });
+    }
+
+    /// `task` settled (done, skipped or failed) at `now`.
+    pub fn task_ended(&mut self, task: &str, now: DateTime<Utc>) {
+        self.ended.insert(task.to_owned(), now);
+        if let Some(open) = self.windows.get_mut(task).and_then(|s| s.last_mut()).filter(|s| s.end.is_none()) {
+            open.end = Some(now);
+        }
+    }
 }
 
 /// One failure of a task, for the retrospective.

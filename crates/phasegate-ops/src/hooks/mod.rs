@@ -34,7 +34,7 @@ pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -
 }
 
 /// Every contributor, in the order their answers are combined.
-fn contributors() -> [&'static dyn Contributor; 7] {
+fn contributors() -> [&'static dyn Contributor; 8] {
     [
         &pre_tool_use::STATE_FILES,
         &crate::feature::ACTIVE_FEATURES,
@@ -43,6 +43,7 @@ fn contributors() -> [&'static dyn Contributor; 7] {
         &crate::pipeline::LOOP,
         &crate::questions::QUESTIONS,
         &crate::coordination::COORDINATION,
+        &crate::cost::COST,
     ]
 }
 

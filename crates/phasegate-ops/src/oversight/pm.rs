@@ -256,7 +256,7 @@ fn restart(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
         let guard = feature.lock(env.lock_timeout)?;
         let mut cycles = guard.feature().read_review_cycles()?;
         let b = &mut cycles.sessions.entry(r.feature.clone()).or_default().build;
-        b.started.insert(r.task.id.clone(), env.now);
+        b.task_started(&r.task.id, env.now);
         *b.attempts.entry(r.task.id.clone()).or_default() += 1;
         guard.commit("pm retry", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
         Ok(())
@@ -299,7 +299,7 @@ pub fn settle(project: &Project, env: &Env, feature: &str, task: &str, mark: Mar
             b.started.remove(task);
         }
         Mark::InProgress | Mark::Done | Mark::Skipped | Mark::Failed => {
-            b.ended.insert(task.to_owned(), env.now);
+            b.task_ended(task, env.now);
         }
     }
     changes.push(guard.feature().review_cycles_change(&cycles, env.now));

@@ -393,6 +393,7 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
     {
         let what = match q.task_id.as_deref().unwrap_or_default().split_once(' ') {
             Some(("verify-waive", r)) => format!("whether {r} of {} is done without proof", q.slug),
+            Some(("budget", f)) => format!("whether {f} goes on past its budget"),
             Some((_, item)) => format!("whether {item} goes into CLAUDE.md"),
             None => "a person's".to_owned(),
         };

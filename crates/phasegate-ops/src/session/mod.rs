@@ -25,11 +25,22 @@ pub fn working_tree(path: &std::path::Path) -> Option<std::path::PathBuf> {
 }
 
 /// The project and the feature a command is about (`--feature` or the
-/// working directory).
+/// working directory). A Claude Code session's turn to the feature is noted
+/// for its cost (what its requests from now on belong to).
 pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
     let project = project(env)?;
     let feature = project.resolve(given, &env.cwd)?;
+    note_turn(&project, env, &feature);
     Ok((project, feature))
+}
+
+/// Notes that this session turned to `feature` (best effort: a cost note
+/// never fails a command).
+fn note_turn(project: &Project, env: &Env, feature: &Feature) {
+    if let Ok(Some(session)) = env.session(None) {
+        let wait = env.lock_timeout.min(std::time::Duration::from_secs(1));
+        let _ = project.update_cost_session(&session, wait, |log| log.turn_to(feature.name(), env.now));
+    }
 }
 
 /// The pipeline feature a command is about: `--feature`, else the pipeline
@@ -45,7 +56,10 @@ pub fn resolve_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Fe
     };
     let meta = feature.load()?;
     match meta.workflow {
-        Workflow::Pipeline => Ok((project, feature)),
+        Workflow::Pipeline => {
+            note_turn(&project, env, &feature);
+            Ok((project, feature))
+        }
         Workflow::Phased => Err(OpError::invalid(format!(
             "feature {} is not a pipeline (it runs phase by phase); start one with `workflow-state pipeline start <slug> --request <text>`",
             feature.name()

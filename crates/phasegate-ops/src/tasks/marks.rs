@@ -204,13 +204,12 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         let implementer = by.map(str::to_owned).unwrap_or_else(|| delegate(task));
         s.build.implementers.insert(task.id.clone(), implementer);
         s.build.started_at.get_or_insert(env.now);
-        s.build.started.insert(task.id.clone(), env.now);
-        s.build.ended.remove(&task.id);
+        s.build.task_started(&task.id, env.now);
         changes.push(guard.feature().review_cycles_change(&cycles, env.now));
     } else {
         // Settled: when, for the retrospective and the monitor.
         let mut cycles = guard.feature().read_review_cycles()?;
-        cycles.sessions.entry(feature.name().to_owned()).or_default().build.ended.insert(task.id.clone(), env.now);
+        cycles.sessions.entry(feature.name().to_owned()).or_default().build.task_ended(&task.id, env.now);
         changes.push(guard.feature().review_cycles_change(&cycles, env.now));
     }
     guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;

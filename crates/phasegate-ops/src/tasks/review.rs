@@ -329,7 +329,7 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
     let recorded = session.record(&task.id, reply, &available, env.now)?;
     let ticked = recorded.decision == Some(Decision::Approved) && task.mark != Mark::Done;
     if ticked {
-        session.build.ended.insert(task.id.clone(), env.now);
+        session.build.task_ended(&task.id, env.now);
     }
     let mut changes = vec![guard.feature().review_cycles_change(&cycles, env.now)];
     if ticked {
