@@ -181,13 +181,11 @@ fn two_tasks_delegated_in_parallel_each_cost_what_their_implementer_used() {
 fn a_pipeline_costs_what_its_states_windows_hold() {
     let f = Fixture::repo();
     let feature = f.pipeline_at_final_gate("pipeline-session", "true", 3);
-    let api = MockApi::start(
-        Scenario::new().main(vec![
+    let api = MockApi::start(Scenario::new().main(vec![
             Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline status --feature {feature}"))])
                 .usage(11, 1, 0, 0),
             Turn::text("Looked.").usage(300, 3, 0, 0),
-        ]),
-    );
+        ]));
     let out = f.claude().prompt("/phasegate:pipeline").run(&api);
     assert!(out.success(), "{}", out.report());
     api.assert_finished();

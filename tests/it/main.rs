@@ -10,6 +10,7 @@ mod attacks;
 mod build;
 mod concurrency;
 mod coordination;
+mod cost;
 mod dist_launcher;
 mod docs;
 mod feature;

@@ -248,7 +248,7 @@ fn seed_style_meta_files_are_read_and_reasons_are_never_cut() {
         r#"{"id": "001", "mode": "Quick", "status": "active", "worktree": null, "currentPhase": "specify",
             "phases": {"specify": {"started": "2026-02-18T10:00:00Z", "completed": "2026-02-18T11:00:00Z", "verified": false, "iterations": 2, "reviewerNotes": []}}}"#,
     );
-    env.ws(&["status"]).ok().stdout_has("001-auth  quick  active  specify  -      /phasegate:design");
+    env.ws(&["status"]).ok().stdout_has("001-auth  quick  active  specify  -      -     /phasegate:design");
     env.write("docs/features/002-bad/.meta.json", r#"{"id": "002", "slug": "bad", "status": "done"}"#);
     let hook = Run::new(HOOK, &["session-start"], env.root()).stdin(json!({"cwd": env.root()}).to_string()).ok();
     let context = hook.json()["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_owned();

@@ -15,10 +15,12 @@
 
 use chrono::{DateTime, Utc};
 use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
-use phasegate_core::feature::Workflow;
+use phasegate_core::cost::{FeatureCost, round_usd};
+use phasegate_core::feature::{LoopOutcome, Workflow};
 use phasegate_core::knowledge::{
     self, ClassifiedDivergence, DivergenceFacts, DivergenceKind, InjectionOutcome, Judged, KnowledgeType,
-    LessonOutcome, Metric, Metrics, RETRO_FILE, RetroRecord, RetroReply, TaskFailure, TaskRun, TemplateChange,
+    LessonOutcome, Metric, Metrics, RETRO_FILE, RetroCost, RetroRecord, RetroReply, TaskFailure, TaskRun,
+    TemplateChange,
 };
 use phasegate_core::tasks::Mark;
 use phasegate_core::{Agent, Phase};
@@ -27,6 +29,7 @@ use serde::Serialize;
 
 use crate::brief;
 use crate::coordination::events;
+use crate::cost;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::feature::review;
@@ -120,6 +123,9 @@ pub struct Facts {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metrics: Option<Metrics>,
     pub trend: Vec<TrendLine>,
+    /// What the build cost: by phase, task and agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<FeatureCost>,
     /// Injected gotchas and how `retro record` will judge them.
     pub judge: Vec<Judged>,
     /// Items that meet every condition for CLAUDE.md but the user's yes.
@@ -258,9 +264,21 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     if let Some(m) = metrics {
         per_feature.push((feature.name().to_owned(), m));
     }
+    // What the build cost, phase by phase (its transcripts, read now).
+    let cost = cost::collect(&project, env, Some(feature.name()))
+        .ok()
+        .and_then(|c| c.features.into_iter().next())
+        .filter(|c| c.total.usage.tokens() > 0);
+    if let (Some(m), Some(c)) = (per_feature.last_mut().filter(|(f, _)| f == feature.name()), &cost) {
+        m.1.cost_usd = Some(round_usd(c.total.usd));
+    }
     let trend = trend_lines(&per_feature);
     let record_path = feature.dir().join(RETRO_FILE);
     let recorded = fs::is_regular_file(&record_path).then(|| record_path.display().to_string());
+    let metrics = metrics.map(|mut m| {
+        m.cost_usd = cost.as_ref().map(|c| round_usd(c.total.usd));
+        m
+    });
     let mut facts = Facts {
         feature: feature.name().to_owned(),
         workflow: meta.workflow,
@@ -273,6 +291,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
         pipeline,
         metrics,
         trend,
+        cost,
         judge,
         promotable,
         recorded,
@@ -434,6 +453,9 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
             ),
         );
     }
+    if let Some(c) = &f.cost {
+        brief.push("cost", SectionKind::RecentMemory, cost_section(feature, c));
+    }
     let spec = feature.artifact_path(phasegate_core::Artifact::Spec);
     if let Ok(Some(text)) = fs::read_optional(&spec) {
         brief.push_from(
@@ -445,6 +467,50 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
     }
     let subject = brief::Subject::feature(feature, Loading::Eager);
     brief::finish(project, brief, &subject).packed.text
+}
+
+/// What the build cost, for the agent: each phase with its reviewer
+/// iterations and how its loop ended (an iteration that changed nothing is
+/// the first thing to cut), and the agents.
+fn cost_section(feature: &Feature, c: &FeatureCost) -> String {
+    let meta = feature.load().ok();
+    let mut out = format!("\nCOST ${:.2} in all ({} tokens)\n", c.total.usd, c.total.usage.tokens());
+    for (phase, t) in &c.phases.0 {
+        let loop_note = meta
+            .as_ref()
+            .and_then(|m| m.record(phase.parse::<Phase>().ok()?))
+            .map(|r| {
+                format!(
+                    ", {} reviewer iteration(s){}",
+                    r.iterations,
+                    match r.outcome {
+                        Some(LoopOutcome::Approved) => ", approved",
+                        Some(LoopOutcome::CapReached) => ", ended at its cap",
+                        None => "",
+                    }
+                )
+            })
+            .unwrap_or_default();
+        out.push_str(&format!("- {phase}: ${:.2} ({} tokens){loop_note}\n", t.usd, t.usage.tokens()));
+    }
+    if c.outside.usage.tokens() > 0 {
+        out.push_str(&format!("- outside every phase: ${:.2}\n", c.outside.usd));
+    }
+    for (agent, t) in &c.agents.0 {
+        out.push_str(&format!("- agent {agent}: ${:.2}\n", t.usd));
+    }
+    out.push_str("Which phases cost the most for what they found? Reviewer iterations that changed nothing come first to cut: propose a template change when a phase's cost bought nothing.\n");
+    out
+}
+
+/// The cost a retrospective's record keeps.
+fn retro_cost(c: &FeatureCost) -> RetroCost {
+    let mut phases: std::collections::BTreeMap<String, f64> =
+        c.phases.0.iter().map(|(p, t)| (p.clone(), round_usd(t.usd))).collect();
+    if c.outside.usage.tokens() > 0 {
+        phases.insert("outside".to_owned(), round_usd(c.outside.usd));
+    }
+    RetroCost { usd: round_usd(c.total.usd), tokens: c.total.usage.tokens(), phases, unpriced: c.unpriced.clone() }
 }
 
 fn list(v: &[String]) -> String {
@@ -628,11 +694,13 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
             )),
         })
         .collect();
-    let metrics = facts.metrics.unwrap_or(Metrics {
+    let mut metrics = facts.metrics.unwrap_or(Metrics {
         first_pass_success: 0.0,
         gotcha_effectiveness: 0.0,
         build_duration_minutes: 0.0,
+        cost_usd: None,
     });
+    metrics.cost_usd = facts.cost.as_ref().map(|c| round_usd(c.total.usd));
     let record = RetroRecord {
         feature: feature.name().to_owned(),
         recorded_at: env.now,
@@ -642,6 +710,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
         lessons,
         judged,
         templates,
+        cost: facts.cost.as_ref().map(retro_cost),
     };
     let guard = feature.lock(env.lock_timeout)?;
     guard.commit("retro record", vec![FileWrite::put(&record_path, record.render())])?;

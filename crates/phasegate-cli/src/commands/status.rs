@@ -5,7 +5,9 @@ use phasegate_ops::feature::status::{self, Row};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Show all features: phase, partial phases, open concerns, next command. A
+/// Show all features: phase, partial phases, open concerns, proof (how many
+/// requirements are proven at the tree as it is), cost so far (USD, from
+/// the sessions' transcripts), next command. A
 /// feature whose .meta.json cannot be read is listed with the error. Also
 /// refreshes the index of active features the SessionStart hook reads.
 #[derive(Debug, Args)]
@@ -28,9 +30,9 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
             "No features in {features_dir}. Create one with `workflow-state feature new <slug or description>`."
         ))?;
     } else {
-        let table: Vec<[String; 6]> = rows.iter().map(table_row).collect();
-        let header = ["FEATURE", "MODE", "STATUS", "PHASE", "PROOF", "NEXT"].map(String::from);
-        let mut widths = [0usize; 6];
+        let table: Vec<[String; 7]> = rows.iter().map(table_row).collect();
+        let header = ["FEATURE", "MODE", "STATUS", "PHASE", "PROOF", "COST", "NEXT"].map(String::from);
+        let mut widths = [0usize; 7];
         for r in std::iter::once(&header).chain(&table) {
             for (w, cell) in widths.iter_mut().zip(r) {
                 *w = (*w).max(cell.chars().count());
@@ -69,9 +71,9 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     Ok(if args.strict && broken > 0 { ExitStatus::Error } else { ExitStatus::Success })
 }
 
-fn table_row(r: &Row) -> [String; 6] {
+fn table_row(r: &Row) -> [String; 7] {
     let Some(meta) = &r.meta else {
-        return [r.name.clone(), "-".into(), "unreadable".into(), "-".into(), "-".into(), "-".into()];
+        return [r.name.clone(), "-".into(), "unreadable".into(), "-".into(), "-".into(), "-".into(), "-".into()];
     };
     [
         r.name.clone(),
@@ -79,6 +81,7 @@ fn table_row(r: &Row) -> [String; 6] {
         if r.suspended.is_some() { "suspended".to_owned() } else { meta.status.to_string() },
         r.phase_text(),
         r.proof.as_ref().map_or_else(|| "-".to_owned(), |p| p.short.clone()),
+        r.cost_usd.map_or_else(|| "-".to_owned(), |c| format!("${c:.2}")),
         r.next.clone().unwrap_or_else(|| "-".into()),
     ]
 }

@@ -15,8 +15,8 @@ mod verdict;
 
 pub use history::{HISTORY_FILE, HistoryEntry, append_history};
 pub use meta::{
-    Completion, META_FILE, Meta, MetaError, MetaParseError, PhaseRecord, PhaseState, Position, StartKind, StartMode,
-    Status, Step, Workflow, check_worktree, parse_meta,
+    Completion, LoopOutcome, META_FILE, Meta, MetaError, MetaParseError, PhaseRecord, PhaseState, Position, StartKind,
+    StartMode, Status, Step, Workflow, check_worktree, parse_meta,
 };
 pub use mode::{Mode, ProofRule};
 pub use next_step::{Next, next_step};

@@ -151,6 +151,8 @@ pub enum Metric {
     FirstPassSuccess,
     GotchaEffectiveness,
     BuildDurationMinutes,
+    /// What the feature cost, in USD (from its transcripts).
+    CostUsd,
 }
 
 crate::named!(Metric, "metric");
@@ -165,7 +167,7 @@ impl Metric {
     pub fn higher_is_better(self) -> bool {
         match self {
             Metric::FirstPassSuccess | Metric::GotchaEffectiveness => true,
-            Metric::BuildDurationMinutes => false,
+            Metric::BuildDurationMinutes | Metric::CostUsd => false,
         }
     }
 }
@@ -176,14 +178,19 @@ pub struct Metrics {
     pub first_pass_success: f64,
     pub gotcha_effectiveness: f64,
     pub build_duration_minutes: f64,
+    /// What the feature cost (its transcripts priced), when it was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
 }
 
 impl Metrics {
-    pub fn get(&self, metric: Metric) -> f64 {
+    /// The metric's value; a cost not counted is none.
+    pub fn get(&self, metric: Metric) -> Option<f64> {
         match metric {
-            Metric::FirstPassSuccess => self.first_pass_success,
-            Metric::GotchaEffectiveness => self.gotcha_effectiveness,
-            Metric::BuildDurationMinutes => self.build_duration_minutes,
+            Metric::FirstPassSuccess => Some(self.first_pass_success),
+            Metric::GotchaEffectiveness => Some(self.gotcha_effectiveness),
+            Metric::BuildDurationMinutes => Some(self.build_duration_minutes),
+            Metric::CostUsd => self.cost_usd,
         }
     }
 }
@@ -220,6 +227,7 @@ pub fn metrics(
         first_pass_success: ratio(tasks.iter().filter(|t| first_pass(t)).count(), tasks.len()),
         gotcha_effectiveness: ratio(with_gotchas.iter().filter(|t| first_pass(t)).count(), with_gotchas.len()),
         build_duration_minutes: (completed_at - started_at).num_milliseconds() as f64 / 60_000.0,
+        cost_usd: None,
     })
 }
 
@@ -240,7 +248,8 @@ pub struct Trend {
 /// `per_feature` (oldest first).
 pub fn trend(per_feature: &[(String, Metrics)], metric: Metric, last: usize) -> Trend {
     let from = per_feature.len().saturating_sub(last);
-    let values: Vec<(String, f64)> = per_feature[from..].iter().map(|(f, m)| (f.clone(), m.get(metric))).collect();
+    let values: Vec<(String, f64)> =
+        per_feature[from..].iter().filter_map(|(f, m)| Some((f.clone(), m.get(metric)?))).collect();
     let change = (values.len() >= 2).then(|| values[values.len() - 1].1 - values[0].1);
     let improved = change.filter(|c| *c != 0.0).map(|c| (c > 0.0) == metric.higher_is_better());
     Trend { metric, values, change, improved }
@@ -326,7 +335,12 @@ mod tests {
         let m = metrics(&tasks, started, started + chrono::Duration::seconds(90 * 60 + 30)).unwrap();
         assert_eq!(
             m,
-            Metrics { first_pass_success: 0.5, gotcha_effectiveness: 1.0 / 3.0, build_duration_minutes: 90.5 }
+            Metrics {
+                first_pass_success: 0.5,
+                gotcha_effectiveness: 1.0 / 3.0,
+                build_duration_minutes: 90.5,
+                cost_usd: None
+            }
         );
         // 0 when the denominator is 0, as the seed.
         let none = metrics(&[], started, started).unwrap();
@@ -343,6 +357,7 @@ mod tests {
             first_pass_success,
             gotcha_effectiveness: 0.0,
             build_duration_minutes,
+            cost_usd: None,
         };
         let per = vec![
             ("auth".to_owned(), m(0.25, 120.0)),

@@ -159,6 +159,21 @@ pub struct RetroRecord {
     pub judged: Vec<Judged>,
     #[serde(default)]
     pub templates: Vec<TemplateChange>,
+    /// What the feature cost, phase by phase, when the retrospective ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<RetroCost>,
+}
+
+/// A feature's cost as its retrospective keeps it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetroCost {
+    pub usd: f64,
+    pub tokens: u64,
+    /// USD by phase (a pipeline's: by state), and outside every phase.
+    pub phases: std::collections::BTreeMap<String, f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unpriced: Vec<String>,
 }
 
 impl RetroRecord {
@@ -199,7 +214,12 @@ mod tests {
         let r = RetroRecord {
             feature: "001-a".into(),
             recorded_at: crate::time::now(),
-            metrics: Metrics { first_pass_success: 0.5, gotcha_effectiveness: 1.0, build_duration_minutes: 12.0 },
+            metrics: Metrics {
+                first_pass_success: 0.5,
+                gotcha_effectiveness: 1.0,
+                build_duration_minutes: 12.0,
+                cost_usd: None,
+            },
             summary: None,
             divergences: vec![ClassifiedDivergence {
                 kind: "addition".into(),
@@ -210,6 +230,7 @@ mod tests {
             lessons: Vec::new(),
             judged: Vec::new(),
             templates: Vec::new(),
+            cost: None,
         };
         assert_eq!(RetroRecord::parse(&r.render()).unwrap(), r);
     }

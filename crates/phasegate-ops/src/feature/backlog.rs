@@ -7,6 +7,7 @@ use phasegate_core::feature::next_step;
 use phasegate_store::questions::Place;
 use serde::Serialize;
 
+use crate::cost;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;
@@ -87,6 +88,16 @@ pub fn backlog(env: &Env) -> OpResult<Backlog> {
         }
         let n = next_step(&meta);
         if n.command.is_none() && !arrived {
+            continue;
+        }
+        // Over its budget: it waits for a person (raise, or stop).
+        if let Some(p) = cost::pause_if_over(&project, env, &l.feature, &meta)? {
+            suspended.push(Waiting {
+                feature: name,
+                question_id: p.question.unwrap_or_default(),
+                question: p.message,
+                state: "over-budget",
+            });
             continue;
         }
         ready.push(Ready {

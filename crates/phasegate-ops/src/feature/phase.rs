@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::brief;
 use crate::coordination::events;
+use crate::cost;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::knowledge::inject;
@@ -301,6 +302,12 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
             c.phase,
             c.concerns.join("; ")
         ));
+    }
+    // At 80% of its budget, the brief says so; over it, that it waits.
+    if let Ok(state) = cost::budget_state(&project, env, &feature, &meta)
+        && let Some(line) = state.line(feature.name())
+    {
+        out.push(line);
     }
     out.push(match project.worktree_status(&meta, &env.cwd) {
         WorktreeStatus::NoWorktree => "worktree: none (the feature works in the main checkout)".to_owned(),

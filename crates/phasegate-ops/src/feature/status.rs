@@ -1,10 +1,12 @@
 //! Where every feature stands, and the suggested next command.
 
+use phasegate_core::cost::round_usd;
 use phasegate_core::feature::{Meta, PhaseState};
 use phasegate_core::feature::{Next, next_step};
 use phasegate_store::Listed;
 use serde::Serialize;
 
+use crate::cost;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::proof;
@@ -33,6 +35,9 @@ pub struct Row {
     /// ran `verify run`, or is implementing or verifying).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof: Option<ProofRow>,
+    /// What an active feature cost so far (USD; its transcripts priced).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -76,6 +81,13 @@ pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
     let mut rows: Vec<Row> = listed.into_iter().map(row).collect();
     for (r, p) in rows.iter_mut().zip(proofs) {
         r.proof = p;
+    }
+    // One read of every transcript (through its cache) for every feature.
+    if let Ok(costs) = cost::collect(&project, env, None) {
+        for r in rows.iter_mut().filter(|r| r.meta.as_ref().is_some_and(|m| m.status == phasegate_core::Status::Active))
+        {
+            r.cost_usd = costs.feature(&r.name).filter(|c| c.total.usage.tokens() > 0).map(|c| round_usd(c.total.usd));
+        }
     }
     for r in &mut rows {
         if let Some(b) = bad.iter().find(|b| b.feature() == Some(r.name.as_str())) {
@@ -135,6 +147,7 @@ fn row(l: Listed) -> Row {
             dir,
             suspended: None,
             proof: None,
+            cost_usd: None,
             error: None,
         },
         Err(e) => Row {
@@ -146,6 +159,7 @@ fn row(l: Listed) -> Row {
             next: None,
             suspended: None,
             proof: None,
+            cost_usd: None,
             error: Some(e.to_string()),
         },
     }

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::{action, load_loop, load_run, resolve};
 use crate::brief;
+use crate::cost;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::knowledge::inject;
@@ -84,6 +85,17 @@ pub struct Next {
 pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Next)> {
     let (project, feature) = resolve(env, given)?;
     let run = load_run(&feature)?;
+    // Over its budget: the pipeline waits for a person (raise, or stop).
+    if let Some(p) = cost::pause_if_over(&project, env, &feature, &feature.load()?)? {
+        let action = Action {
+            state: run.state,
+            action: format!("WAIT: {} Stop here and tell the user.", p.message),
+            then: Vec::new(),
+        };
+        let text =
+            format!("[INFO] Current state: {} (feature {})\nACTION: {}\n", run.state, feature.name(), action.action);
+        return Ok((feature.name().to_owned(), run, Next { action, context: Vec::new(), text }));
+    }
     let action = action(&project, &run, &feature);
     let mut brief = Brief::of(BriefKind::PipelineNext);
     brief.push("state", SectionKind::Task, format!("[INFO] Current state: {} (feature {})", run.state, feature.name()));

@@ -6,8 +6,8 @@ use phasegate_ops::retro;
 use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Seed 004 §6.3's metrics (first_pass_success, gotcha_effectiveness,
-/// build_duration_minutes) of every feature with a recorded retrospective,
-/// and each metric's trend over the last 5.
+/// build_duration_minutes) and the cost (cost_usd) of every feature with a
+/// recorded retrospective, and each metric's trend over the last 5.
 #[derive(Debug, Args)]
 pub struct TrendArgs {
     /// Print the result as JSON.
@@ -26,8 +26,11 @@ pub fn cmd_trend(a: TrendArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     }
     for (f, m) in &per_feature {
         ctx.out.line(format!(
-            "{f}: first_pass_success {:.2}, gotcha_effectiveness {:.2}, build_duration_minutes {:.1}",
-            m.first_pass_success, m.gotcha_effectiveness, m.build_duration_minutes
+            "{f}: first_pass_success {:.2}, gotcha_effectiveness {:.2}, build_duration_minutes {:.1}{}",
+            m.first_pass_success,
+            m.gotcha_effectiveness,
+            m.build_duration_minutes,
+            m.cost_usd.map(|c| format!(", cost_usd {c:.2}")).unwrap_or_default()
         ))?;
     }
     for l in &lines {
