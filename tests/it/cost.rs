@@ -4,16 +4,16 @@
 //! backlog runner pauses the feature on a question only a person answers);
 //! the retrospective's record and trend.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
 use crate::util::{HOOK, Run, TestEnv};
 
-const S: &str = "cost-session-1";
+pub(crate) const S: &str = "cost-session-1";
 
 /// An assistant line of a transcript, in Claude Code's format.
-fn line(id: &str, model: &str, input: u64, output: u64) -> String {
+pub(crate) fn line(id: &str, model: &str, input: u64, output: u64) -> String {
     let at = phasegate_core::time::stamp(phasegate_core::time::now());
     json!({
         "type": "assistant", "timestamp": at, "sessionId": S, "uuid": format!("u-{id}"), "someNewField": {"x": 1},
@@ -25,17 +25,17 @@ fn line(id: &str, model: &str, input: u64, output: u64) -> String {
         + "\n"
 }
 
-struct Costed {
-    env: TestEnv,
+pub(crate) struct Costed {
+    pub env: TestEnv,
     home: PathBuf,
     transcript: PathBuf,
-    feature: String,
+    pub feature: String,
 }
 
 impl Costed {
     /// A feature in specify, the session turned to it, its transcript in
     /// `HOME/.claude/projects/p/`.
-    fn new() -> Costed {
+    pub fn new() -> Costed {
         let env = TestEnv::new();
         let home = env.outer().join("home");
         let dir = home.join(".claude/projects/p");
@@ -49,11 +49,11 @@ impl Costed {
         c
     }
 
-    fn ws(&self, args: &[&str]) -> Run {
+    pub fn ws(&self, args: &[&str]) -> Run {
         self.env.ws(args).env("CLAUDE_CODE_SESSION_ID", S).env("HOME", self.home.to_str().unwrap())
     }
 
-    fn hook(&self, event: &str, input: Value) -> crate::util::Done {
+    pub fn hook(&self, event: &str, input: Value) -> crate::util::Done {
         let mut input = input;
         input["session_id"] = json!(S);
         input["cwd"] = json!(self.env.root());
@@ -61,7 +61,7 @@ impl Costed {
         Run::new(HOOK, &[event], self.env.root()).stdin(input.to_string()).env("HOME", self.home.to_str().unwrap()).ok()
     }
 
-    fn append(&self, text: &str) {
+    pub fn append(&self, text: &str) {
         use std::io::Write;
         std::fs::OpenOptions::new().append(true).open(&self.transcript).unwrap().write_all(text.as_bytes()).unwrap();
     }
@@ -169,5 +169,4 @@ fn the_retrospective_keeps_the_cost_and_its_trend() {
     assert!(trend.contains(&format!("{f}: ")) && trend.contains("cost_usd 0.45"), "{trend}");
     let status = c.ws(&["status", "--json"]).ok().json();
     assert_eq!(status[0]["costUsd"], 0.45, "{status:#}");
-    let _ = Path::new("");
 }

@@ -32,6 +32,7 @@ mod printed;
 mod probes;
 mod proof;
 mod questions;
+mod report;
 mod retro;
 mod review;
 mod rounds;

@@ -288,6 +288,10 @@ pub enum Refusal {
     #[error("{requirement} of {feature} is {status}: there is nothing to waive")]
     NothingToWaive { feature: String, requirement: String, status: String },
 
+    // The report.
+    #[error("{path} is not a phasegate report: it is not replaced. Choose another --out, or move the file away first")]
+    NotAReport { path: String },
+
     // Coordination: leases and ideation.
     #[error("{task} cannot start: {message}")]
     FileLeased { task: String, message: String },

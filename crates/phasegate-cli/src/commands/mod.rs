@@ -21,6 +21,7 @@ mod next;
 mod phase;
 mod pipeline;
 pub(crate) mod question;
+mod report;
 mod retro;
 mod review;
 mod rounds;
@@ -103,6 +104,7 @@ enum Command {
     Retro(retro::RetroArgs),
     Commit(commit::CommitArgs),
     Cost(cost::CostArgs),
+    Report(report::ReportArgs),
     /// Done means proven: run a feature's checks into its evidence ledger, read it, waive with a person's yes.
     #[command(subcommand)]
     Verify(verify::VerifyCommand),
@@ -152,6 +154,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Retro(a) => retro::run(a, ctx),
         Command::Commit(a) => commit::cmd_commit(a, ctx),
         Command::Cost(a) => cost::cmd_cost(a, ctx),
+        Command::Report(a) => report::cmd_report(a, ctx),
         Command::Verify(cmd) => verify::run(cmd, ctx),
         Command::Generate(a) => generate::cmd_generate(a, ctx),
     }

@@ -56,11 +56,12 @@ fn hm(t: impl std::fmt::Display) -> String {
     s.get(11..19).unwrap_or(&s).to_owned()
 }
 
-/// One session in a line.
-pub fn session_line(s: &SessionView) -> String {
+/// How a session is: live and when it was seen, idle, gone, down, ended or
+/// failed, in a few words.
+pub fn presence_text(s: &SessionView) -> String {
     use phasegate_core::coordination::{Liveness, Presence};
     let silent = s.health.age_seconds / 60;
-    let live = match (s.presence, s.health.liveness) {
+    match (s.presence, s.health.liveness) {
         (_, Liveness::ClockAhead) => format!("clock {}s ahead", s.health.clock_ahead_seconds.unwrap_or_default()),
         (Presence::Live, Liveness::Live | Liveness::Down) => format!("live, seen {}s ago", s.health.age_seconds),
         (Presence::Idle, _) => format!("idle, seen {silent} min ago"),
@@ -68,7 +69,12 @@ pub fn session_line(s: &SessionView) -> String {
         (Presence::Down, _) => format!("down (silent {silent} min)"),
         (Presence::Ended, _) => format!("ended {silent} min ago"),
         (Presence::Failed, _) => format!("failed (silent {silent} min; its work went to others)"),
-    };
+    }
+}
+
+/// One session in a line.
+pub fn session_line(s: &SessionView) -> String {
+    let live = presence_text(s);
     let work = [s.feature.clone(), s.task.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
     format!(
         "  {}  {:<8}  {live}  {}  priority {}  {} lease(s)",

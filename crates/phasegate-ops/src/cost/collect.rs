@@ -46,7 +46,7 @@ impl Costs {
 
 /// A feature's windows: each phase's spans (a pipeline's: each state's,
 /// from its history) and each task's.
-pub fn windows(feature: &Feature, meta: &Meta, now: chrono::DateTime<chrono::Utc>) -> Windows {
+pub fn windows(feature: &Feature, meta: &Meta) -> Windows {
     let mut w = Windows::default();
     match meta.workflow {
         Workflow::Phased => {
@@ -77,7 +77,6 @@ pub fn windows(feature: &Feature, meta: &Meta, now: chrono::DateTime<chrono::Utc
             }
         }
     }
-    let _ = now;
     w
 }
 
@@ -105,14 +104,14 @@ fn phase_order() -> Vec<&'static str> {
 
 /// Reads every session's transcripts and attributes them (`only`: count
 /// only that feature's requests; nothing of another's is priced).
-pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Costs> {
+pub fn collect(project: &Project, only: Option<&str>) -> OpResult<Costs> {
     let prices = project.cost_config()?.prices();
     let listed = project.list()?;
     let mut attributor = Attributor::default();
     let mut features: BTreeMap<String, FeatureCost> = BTreeMap::new();
     for Listed { feature, meta } in &listed {
         let Ok(meta) = meta else { continue };
-        attributor.windows.insert(feature.name().to_owned(), windows(feature, meta, env.now));
+        attributor.windows.insert(feature.name().to_owned(), windows(feature, meta));
         if only.is_none_or(|o| o == feature.name()) {
             features.insert(feature.name().to_owned(), FeatureCost::new(feature.name()));
         }
@@ -208,9 +207,9 @@ pub fn cost(env: &Env, given: Option<&str>) -> OpResult<Costs> {
     match given {
         Some(_) => {
             let (project, feature) = session::resolve(env, given)?;
-            collect(&project, env, Some(feature.name()))
+            collect(&project, Some(feature.name()))
         }
-        None => collect(&session::project(env)?, env, None),
+        None => collect(&session::project(env)?, None),
     }
 }
 

@@ -1,8 +1,10 @@
 //! Where every feature stands, and the suggested next command.
 
 use phasegate_core::cost::round_usd;
-use phasegate_core::feature::{Meta, PhaseState};
+use phasegate_core::feature::{Meta, PhaseState, Workflow};
 use phasegate_core::feature::{Next, next_step};
+use phasegate_core::pipeline::{PipelineRun, State};
+use phasegate_core::proof::ProofStatus;
 use phasegate_store::Listed;
 use serde::Serialize;
 
@@ -28,6 +30,9 @@ pub struct Row {
     pub open_concerns: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+    /// A pipeline feature's state (`plan_drafting`, `implementing_loop`…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<State>,
     /// The question the feature is suspended on (its id).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suspended: Option<String>,
@@ -47,7 +52,7 @@ impl Row {
     pub fn phase_text(&self) -> String {
         let Some(meta) = &self.meta else { return "-".into() };
         match meta.current_phase {
-            None => "-".to_owned(),
+            None => self.pipeline.map_or_else(|| "-".to_owned(), |s| format!("pipeline: {s}")),
             Some(p) => match meta.phase_state(p) {
                 PhaseState::Partial => {
                     let it = meta.record(p).map_or(0, |r| r.iterations);
@@ -70,10 +75,28 @@ pub struct ProofRow {
     pub short: String,
     pub proven: bool,
     pub stale: bool,
+    /// Each requirement as the last run left it (the report lists them).
+    #[serde(skip)]
+    pub requirements: Vec<RequirementRow>,
+}
+
+/// A requirement of the ledger: its id, text and status at the last run.
+#[derive(Debug, Clone)]
+pub struct RequirementRow {
+    pub id: String,
+    pub text: String,
+    pub status: ProofStatus,
 }
 
 /// Every feature; refreshes the index of active features.
 pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
+    let (dir, rows, _) = status_and_costs(env)?;
+    Ok((dir, rows))
+}
+
+/// [`status`], and what every feature cost (None when the transcripts could
+/// not be read at all): one read of them serves both.
+pub(crate) fn status_and_costs(env: &Env) -> OpResult<(String, Vec<Row>, Option<cost::Costs>)> {
     let project = session::project(env)?;
     let (markers, bad) = project.markers()?;
     let listed = project.list()?;
@@ -83,7 +106,8 @@ pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
         r.proof = p;
     }
     // One read of every transcript (through its cache) for every feature.
-    if let Ok(costs) = cost::collect(&project, env, None) {
+    let costs = cost::collect(&project, None).ok();
+    if let Some(costs) = &costs {
         for r in rows.iter_mut().filter(|r| r.meta.as_ref().is_some_and(|m| m.status == phasegate_core::Status::Active))
         {
             r.cost_usd = costs.feature(&r.name).filter(|c| c.total.usage.tokens() > 0).map(|c| round_usd(c.total.usd));
@@ -101,7 +125,7 @@ pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
         }
     }
     let dir = phasegate_store::fs::relative(&project.features_dir(), &env.cwd).display().to_string();
-    Ok((dir, rows))
+    Ok((dir, rows, costs))
 }
 
 /// What interrupted `feature new` runs left: a creation the next one takes
@@ -125,8 +149,20 @@ fn proof_row(project: &phasegate_store::Project, l: &Listed) -> Option<ProofRow>
             short: p.short(),
             proven: p.proven(),
             stale: p.judgement.as_ref().is_some_and(|j| j.stale),
+            requirements: p
+                .ledger
+                .iter()
+                .flat_map(|l| &l.requirements)
+                .map(|r| RequirementRow { id: r.id.clone(), text: r.text.clone(), status: r.status })
+                .collect(),
         },
-        Err(e) => ProofRow { summary: e.to_string(), short: "unreadable".to_owned(), proven: false, stale: false },
+        Err(e) => ProofRow {
+            summary: e.to_string(),
+            short: "unreadable".to_owned(),
+            proven: false,
+            stale: false,
+            requirements: Vec::new(),
+        },
     })
 }
 
@@ -135,6 +171,10 @@ fn row(l: Listed) -> Row {
     let dir = l.feature.dir().display().to_string();
     match l.meta {
         Ok(meta) => Row {
+            pipeline: match meta.workflow {
+                Workflow::Pipeline => l.feature.read_owned_task::<PipelineRun>().ok().flatten().map(|r| r.state),
+                Workflow::Phased => None,
+            },
             partial: meta.partial_phases().iter().map(|p| p.name().to_owned()).collect(),
             open_concerns: meta
                 .open_concerns_before(phasegate_core::Phase::Finish)
@@ -157,6 +197,7 @@ fn row(l: Listed) -> Row {
             partial: vec![],
             open_concerns: vec![],
             next: None,
+            pipeline: None,
             suspended: None,
             proof: None,
             cost_usd: None,
