@@ -118,6 +118,22 @@ fn a_phase_with_its_reviewer_reopened_and_compacted_costs_what_its_windows_hold(
     assert_eq!(input(&c["total"]), 653 + 3 + 3000 + 4, "{c:#}");
     let meta = f.meta("001-search");
     assert_eq!(meta["phases"]["specify"]["windows"].as_array().map(Vec::len), Some(1), "{meta:#}");
+
+    // The report draws it: specify and outside as bars, the reviewer's row.
+    let out = std::process::Command::new(crate::support::WORKFLOW_STATE)
+        .args(["report", "--out", "-"])
+        .current_dir(&f.repo)
+        .env("HOME", &f.home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CLAUDE_CODE_SESSION_ID")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = String::from_utf8(out.stdout).unwrap();
+    let chart = html.split("data-chart=\"cost-by-phase\" data-subject=\"001-search\"").nth(1).expect("its chart");
+    let chart = chart.split("</figure>").next().unwrap();
+    assert!(chart.contains("\nspecify\n</text>") && chart.contains("\noutside\n</text>"), "{chart}");
+    assert!(html.contains("<td>phasegate:chain-reviewer</td>"), "the reviewer's row");
 }
 
 /// The package `tasks context` gives a delegate starts with these lines.

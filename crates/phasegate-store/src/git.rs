@@ -781,7 +781,10 @@ pub fn tree_identity(dir: &Path, skip: &dyn Fn(&str) -> bool) -> Result<TreeIden
         }
     }
     let mut opts = git2::StatusOptions::new();
-    opts.include_untracked(true)
+    // The index is the base (its entries above): only the working tree
+    // against it matters, never HEAD (no tree is read from the objects).
+    opts.show(git2::StatusShow::Workdir)
+        .include_untracked(true)
         .recurse_untracked_dirs(true)
         .include_ignored(false)
         .exclude_submodules(true)

@@ -8,7 +8,8 @@ use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Print the JSON Schema of a file phasegate reads or writes: meta,
 /// verdict, question, questions-config, review-cycles, implement-config,
-/// routing-config, ideation, knowledge-item, or a pipeline file kind
+/// routing-config, ideation, knowledge-item, context-config, retro-reply,
+/// retro, evidence, verify-config, cost-config, or a pipeline file kind
 /// (worker-signal, user-story, plan-refined, review, impl-result,
 /// loop-state, config, state). Workers read it to know the exact shape to
 /// write. Exit 2 for an unknown name (the valid ones are listed).

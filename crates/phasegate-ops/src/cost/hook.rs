@@ -22,6 +22,10 @@ impl Contributor for Cost {
         else {
             return Vec::new();
         };
+        // A resumed session with the same transcript: one read, no lock.
+        if project.cost_session(&session).ok().flatten().and_then(|l| l.transcript).as_deref() == Some(path) {
+            return Vec::new();
+        }
         let path = path.to_owned();
         let _ = project.update_cost_session(&session, HOOK_LOCK_WAIT, |log| {
             let changed = log.transcript.as_deref() != Some(path.as_str());

@@ -430,7 +430,14 @@ fn problems(h: &mut String, r: &Report) {
         .map(|row| format!("{}: {}", row.name, row.error.as_deref().unwrap_or("unreadable")))
         .collect();
     all.extend(r.costs.problems.iter().cloned());
-    all.extend(r.overview.problems.iter().cloned());
+    // The overview names an unreadable feature too: once is enough.
+    all.extend(
+        r.overview
+            .problems
+            .iter()
+            .filter(|p| !r.unreadable.iter().any(|row| p.starts_with(&format!("{}: ", row.name))))
+            .cloned(),
+    );
     if all.is_empty() {
         return;
     }
