@@ -15,15 +15,16 @@ fn phase_loop() -> String {
 }
 
 /// Bug 14: with no feature, `/phasegate:brainstorm add search` reached a
-/// written file only after two round trips. Now the brief says how to start
-/// the feature and the phase in one call, and that call does both.
+/// written file only after two round trips. Now the brief (given the words
+/// typed with the command by the UserPromptSubmit hook) prints the one call
+/// that starts the feature and the phase, and that call does both.
 #[test]
 fn a_first_run_starts_the_feature_and_the_phase_in_one_call() {
     let f = Fixture::repo();
     let api = MockApi::start(Scenario::new().main(vec![
         Turn::tools(vec![ToolUse::bash("workflow-state phase start brainstorm --new \"add search\"")])
-            .expect_user_text_contains("no active feature yet")
-            .expect_user_text_contains("workflow-state phase start brainstorm --new \"<the user's words>\""),
+            .expect_user_text_contains("the user's words name no feature: \"add search\"")
+            .expect_user_text_contains("workflow-state phase start brainstorm --new 'add search'"),
         Turn::text("Started.").expect_tool_result_contains("\"feature\":\"001-add-search\""),
     ]));
     let out = f.claude().prompt("/phasegate:brainstorm add search").run(&api);
