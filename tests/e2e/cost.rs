@@ -13,11 +13,10 @@ const REVIEWER: &str = "You are phasegate's chain reviewer";
 const APPROVE: &str = r#"{"approved": true, "issues": [], "summary": "Ready."}"#;
 const SUMMARY_REQUEST: &str = "Your task is to create a detailed summary";
 
-/// `workflow-state cost --json`, run as the user whose Claude Code wrote
-/// the transcripts (its HOME).
-fn cost_json(f: &Fixture, args: &[&str]) -> Value {
+/// `workflow-state <args>` run as the user whose Claude Code wrote the
+/// transcripts (its HOME), outside any session; its stdout.
+fn as_user(f: &Fixture, args: &[&str]) -> Vec<u8> {
     let out = std::process::Command::new(crate::support::WORKFLOW_STATE)
-        .args(["cost", "--json"])
         .args(args)
         .current_dir(&f.repo)
         .env("HOME", &f.home)
@@ -26,7 +25,12 @@ fn cost_json(f: &Fixture, args: &[&str]) -> Value {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    out.stdout
+}
+
+/// `workflow-state cost --json`, as the user.
+fn cost_json(f: &Fixture, args: &[&str]) -> Value {
+    let v: Value = serde_json::from_slice(&as_user(f, &[&["cost", "--json"], args].concat())).unwrap();
     assert!(v.get("problems").is_none(), "nothing skipped: {v:#}");
     v
 }
@@ -120,16 +124,7 @@ fn a_phase_with_its_reviewer_reopened_and_compacted_costs_what_its_windows_hold(
     assert_eq!(meta["phases"]["specify"]["windows"].as_array().map(Vec::len), Some(1), "{meta:#}");
 
     // The report draws it: specify and outside as bars, the reviewer's row.
-    let out = std::process::Command::new(crate::support::WORKFLOW_STATE)
-        .args(["report", "--out", "-"])
-        .current_dir(&f.repo)
-        .env("HOME", &f.home)
-        .env_remove("CLAUDE_CONFIG_DIR")
-        .env_remove("CLAUDE_CODE_SESSION_ID")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let html = String::from_utf8(out.stdout).unwrap();
+    let html = String::from_utf8(as_user(&f, &["report", "--out", "-"])).unwrap();
     let chart = html.split("data-chart=\"cost-by-phase\" data-subject=\"001-search\"").nth(1).expect("its chart");
     let chart = chart.split("</figure>").next().unwrap();
     assert!(chart.contains("\nspecify\n</text>") && chart.contains("\noutside\n</text>"), "{chart}");

@@ -1,7 +1,9 @@
 //! The report's charts, drawn by plotters into inline SVG: a feature's cost
 //! by phase as bars, and a metric over the last features as a line.
 
-use plotters::coord::ranged1d::SegmentValue;
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
+use plotters::coord::types::{RangedCoordf64, RangedCoordu32};
 use plotters::prelude::*;
 
 /// The colours of the page (its CSS uses the same).
@@ -28,30 +30,8 @@ pub fn bars(bars: &[Bar], unit: &str) -> Result<String, String> {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let top = bars.iter().map(|b| b.value).fold(0.0_f64, f64::max);
         let top = if top > 0.0 { top * 1.18 } else { 1.0 };
-        let n = bars.len() as u32;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(8)
-            .x_label_area_size(28)
-            .y_label_area_size(58)
-            .build_cartesian_2d(segments(n), 0.0..top)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(INK.mix(0.08))
-            .axis_style(INK.mix(0.5))
-            .label_style((FONT, 15).into_font().color(&INK))
-            .x_labels(bars.len())
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                    bars.get(*i as usize).map(|b| b.label.clone()).unwrap_or_default()
-                }
-                SegmentValue::Last => String::new(),
-            })
-            .y_label_formatter(&|v| money_or(*v, unit))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
+        let mut chart = axes(&root, &labels, 0.0..top, unit)?;
         chart
             .draw_series(bars.iter().enumerate().map(|(i, b)| {
                 let i = i as u32;
@@ -94,28 +74,8 @@ pub fn line(values: &[(String, f64)], unit: &str, unit_range: bool) -> Result<St
             let hi = values.iter().map(|v| v.1).fold(0.0_f64, f64::max);
             (0.0, if hi > 0.0 { hi * 1.15 } else { 1.0 })
         };
-        let n = values.len() as u32;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(28)
-            .y_label_area_size(56)
-            .build_cartesian_2d(segments(n), lo..hi)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .light_line_style(WHITE)
-            .bold_line_style(INK.mix(0.08))
-            .axis_style(INK.mix(0.5))
-            .label_style((FONT, 14).into_font().color(&INK))
-            .x_labels(values.len())
-            .x_label_formatter(&|x| match x {
-                SegmentValue::CenterOf(i) => values.get(*i as usize).map(|v| short_feature(&v.0)).unwrap_or_default(),
-                SegmentValue::Exact(_) | SegmentValue::Last => String::new(),
-            })
-            .y_label_formatter(&|v| money_or(*v, unit))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let labels: Vec<String> = values.iter().map(|v| short_feature(&v.0)).collect();
+        let mut chart = axes(&root, &labels, lo..hi, unit)?;
         let points: Vec<(SegmentValue<u32>, f64)> =
             values.iter().enumerate().map(|(i, v)| (SegmentValue::CenterOf(i as u32), v.1)).collect();
         chart.draw_series(LineSeries::new(points.clone(), LINE.stroke_width(2))).map_err(|e| e.to_string())?;
@@ -127,9 +87,43 @@ pub fn line(values: &[(String, f64)], unit: &str, unit_range: bool) -> Result<St
     Ok(svg)
 }
 
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<SegmentedCoord<RangedCoordu32>, RangedCoordf64>>;
+
+/// The axes both charts share: one labelled segment per bar or point along
+/// x, `y` up the side with its values as money or numbers.
+fn axes<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    labels: &[String],
+    y: std::ops::Range<f64>,
+    unit: &str,
+) -> Result<Chart<'a, 'b>, String> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(10)
+        .x_label_area_size(28)
+        .y_label_area_size(58)
+        .build_cartesian_2d(segments(labels.len() as u32), y)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(INK.mix(0.08))
+        .axis_style(INK.mix(0.5))
+        .label_style((FONT, 15).into_font().color(&INK))
+        .x_labels(labels.len())
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
+            SegmentValue::Exact(_) | SegmentValue::Last => String::new(),
+        })
+        .y_label_formatter(&|v| money_or(*v, unit))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
 /// `n` segments along x, one per bar or point (plotters' integer ranges
 /// include their end; one segment alone would have no width).
-fn segments(n: u32) -> plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordu32> {
+fn segments(n: u32) -> SegmentedCoord<RangedCoordu32> {
     (0..n.saturating_sub(1).max(1)).into_segmented()
 }
 
