@@ -105,10 +105,26 @@ fn bad_transcripts_are_named_and_skipped_never_fatal() {
     let all = c.cost();
     assert!(all["problems"].to_string().contains("leads out of Claude Code's folder"), "{all:#}");
     assert_eq!(feature_cost(&all, &c.feature)["total"]["input"], 0, "{all:#}");
-    // Missing: named too.
+    // Removed (Claude Code removes transcripts after its cleanup period):
+    // what was read of it still counts, and nothing is said.
     std::fs::remove_file(&c.transcript).unwrap();
     let all = c.cost();
-    assert!(all["problems"].to_string().contains("it is missing"), "{all:#}");
+    assert_eq!(feature_cost(&all, &c.feature)["phases"]["specify"]["input"], 1505, "{all:#}");
+    assert!(!all["problems"].to_string().contains("missing"), "{all:#}");
+    // Missing and never read, of a session that worked on the feature: named.
+    let other = c.transcript.with_file_name("cost-session-2.jsonl");
+    let start = json!({"hook_event_name": "SessionStart", "source": "startup", "session_id": "cost-session-2",
+                       "cwd": c.env.root(), "transcript_path": other});
+    Run::new(HOOK, &["session-start"], c.env.root())
+        .stdin(start.to_string())
+        .env("HOME", c.home.to_str().unwrap())
+        .ok();
+    c.ws(&["feature", "show", "--feature", &c.feature]).env("CLAUDE_CODE_SESSION_ID", "cost-session-2").ok();
+    let all = c.cost();
+    assert!(
+        all["problems"].to_string().contains("cost-ses") && all["problems"].to_string().contains("it is missing"),
+        "{all:#}"
+    );
     // An unreadable cost configuration is an error naming it (exit 2).
     c.env.write(".phasegate/cost.config.json", "{\"prices\": 1}");
     c.ws(&["cost"]).code(2).stderr_has("cost.config.json");

@@ -155,8 +155,9 @@ pub fn home() -> Option<PathBuf> {
 /// (`projects/`): `CLAUDE_CONFIG_DIR`, else `~/.claude`.
 pub const CLAUDE_CONFIG_DIR: &str = "CLAUDE_CONFIG_DIR";
 
-/// Claude Code's folder (`CLAUDE_CONFIG_DIR`, else `~/.claude`).
-pub fn claude_dir() -> Option<PathBuf> {
+/// Claude Code's folder (`CLAUDE_CONFIG_DIR`, else `~/.claude`), as this
+/// process's environment says.
+fn claude_dir() -> Option<PathBuf> {
     match std::env::var_os(CLAUDE_CONFIG_DIR).map(PathBuf::from).filter(|p| p.is_absolute()) {
         Some(dir) => Some(dir),
         None => home().map(|h| phasegate_store::cost::claude_dir(&h)),
@@ -175,6 +176,10 @@ pub struct Env {
     pub session_var: Option<String>,
     /// `CLAUDE_PROJECT_DIR`, which Claude Code sets for hooks.
     pub project_dir: Option<PathBuf>,
+    /// Claude Code's folder, whose `projects/` hold the transcripts `cost`
+    /// reads (only files inside it are read): `CLAUDE_CONFIG_DIR`, else
+    /// `~/.claude`.
+    pub claude_dir: Option<PathBuf>,
 }
 
 impl Env {
@@ -189,6 +194,7 @@ impl Env {
             lock_timeout: lock_timeout(std::env::var(LOCK_TIMEOUT_MS).ok().as_deref())?,
             session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
             project_dir: project_dir(),
+            claude_dir: claude_dir(),
         })
     }
 
@@ -203,6 +209,7 @@ impl Env {
             lock_timeout: lock_timeout(std::env::var(LOCK_TIMEOUT_MS).ok().as_deref()).unwrap_or(lock::DEFAULT_TIMEOUT),
             session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
             project_dir: project_dir(),
+            claude_dir: claude_dir(),
         }
     }
 

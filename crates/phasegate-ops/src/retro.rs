@@ -265,7 +265,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
         per_feature.push((feature.name().to_owned(), m));
     }
     // What the build cost, phase by phase (its transcripts, read now).
-    let cost = cost::collect(&project, Some(feature.name()))
+    let cost = cost::collect(&project, env, Some(feature.name()))
         .ok()
         .and_then(|c| c.features.into_iter().next())
         .filter(|c| c.total.usage.tokens() > 0);

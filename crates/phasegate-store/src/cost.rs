@@ -188,14 +188,19 @@ impl Project {
     /// (from the start when it was rewritten). A last line without its end
     /// (being written) is left for the next read.
     pub fn read_transcript(&self, transcript: &Path, allowed: &Path) -> Result<Transcript, Unread> {
-        let real = confined(transcript, allowed)?;
-        let cache_path = self.transcript_cache_path(&real);
-        let mut cached: Cached = fs::read_optional(&cache_path)
-            .ok()
-            .flatten()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .filter(|c: &Cached| c.path == real.to_string_lossy())
-            .unwrap_or_default();
+        let real = match confined(transcript, allowed) {
+            Ok(real) => real,
+            // Gone (Claude Code removes transcripts after its cleanup
+            // period): what was read of it before still counts.
+            Err(Unread::Missing) => {
+                let was = std::fs::canonicalize(transcript.parent().unwrap_or(transcript))
+                    .map(|dir| dir.join(transcript.file_name().unwrap_or_default()))
+                    .unwrap_or_else(|_| transcript.to_owned());
+                return self.cached_transcript(&was).map(Cached::into_transcript).ok_or(Unread::Missing);
+            }
+            Err(why) => return Err(why),
+        };
+        let mut cached = self.cached_transcript(&real).unwrap_or_default();
         let file = std::fs::File::open(&real).map_err(|e| Unread::Io(format!("{}: {e}", real.display())))?;
         let len = file.metadata().map(|m| m.len()).unwrap_or(0);
         if len < cached.offset {
@@ -255,16 +260,34 @@ impl Project {
                 .collect();
         }
         if cached.offset != before {
-            let _ = fs::write_cache(&cache_path, &serde_json::to_vec(&cached).expect("a cache serialises"));
+            let _ = fs::write_cache(
+                &self.transcript_cache_path(&real),
+                &serde_json::to_vec(&cached).expect("a cache serialises"),
+            );
         }
-        Ok(Transcript {
-            messages: cached
+        Ok(cached.into_transcript())
+    }
+
+    /// What the cache kept of the transcript at `real`, if anything.
+    fn cached_transcript(&self, real: &Path) -> Option<Cached> {
+        fs::read_optional(&self.transcript_cache_path(real))
+            .ok()
+            .flatten()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .filter(|c: &Cached| c.path == real.to_string_lossy())
+    }
+}
+
+impl Cached {
+    fn into_transcript(self) -> Transcript {
+        Transcript {
+            messages: self
                 .messages
                 .into_iter()
                 .map(|c| Message { id: c.id, at: c.at, model: c.model, usage: c.usage })
                 .collect(),
-            bad_lines: cached.bad_lines,
-        })
+            bad_lines: self.bad_lines,
+        }
     }
 }
 

@@ -562,6 +562,7 @@ pub fn on_build_completed(project: &Project, feature: &str, now: chrono::DateTim
         lock_timeout: phasegate_store::lock::DEFAULT_TIMEOUT,
         session_var: None,
         project_dir: None,
+        claude_dir: None,
     };
     emit_quietly(project, &env, "build.completed", Some(feature), None, serde_json::json!({"workflow": "pipeline"}));
 }

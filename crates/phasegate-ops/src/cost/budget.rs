@@ -31,7 +31,7 @@ enum Decision {
 
 /// Where `feature` stands against its budget (None without a budget: no
 /// transcript is read). A raise a person answered counts as its budget.
-pub fn state(project: &Project, feature: &Feature, meta: &Meta) -> OpResult<BudgetState> {
+pub fn state(project: &Project, env: &Env, feature: &Feature, meta: &Meta) -> OpResult<BudgetState> {
     if !project.has_cost_config() {
         return Ok(BudgetState::None);
     }
@@ -40,7 +40,7 @@ pub fn state(project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Budg
     if let Some(Decision::Raised(to)) = decision(project, feature.name())? {
         budget = budget.max(to);
     }
-    let costs = collect(project, Some(feature.name()))?;
+    let costs = collect(project, env, Some(feature.name()))?;
     let used = costs.feature(feature.name()).map_or(0.0, |c| c.total.usd);
     let mut c = config.clone();
     c.budgets.features.insert(feature.name().to_owned(), budget);
@@ -80,7 +80,7 @@ pub struct Paused {
 /// person answers ("Raise", with an amount, or "Stop"). None when it is
 /// within its budget (or has none).
 pub fn pause_if_over(project: &Project, env: &Env, feature: &Feature, meta: &Meta) -> OpResult<Option<Paused>> {
-    let BudgetState::Over { budget, used } = state(project, feature, meta)? else { return Ok(None) };
+    let BudgetState::Over { budget, used } = state(project, env, feature, meta)? else { return Ok(None) };
     let name = feature.name();
     if decision(project, name)? == Some(Decision::Stopped) {
         return Ok(Some(Paused {

@@ -16,7 +16,7 @@ use phasegate_store::cost::{Transcript, Unread, agent_transcripts, find_transcri
 use phasegate_store::{Feature, Listed, Project};
 use serde::Serialize;
 
-use crate::env::{self, Env};
+use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;
 
@@ -104,7 +104,7 @@ fn phase_order() -> Vec<&'static str> {
 
 /// Reads every session's transcripts and attributes them (`only`: count
 /// only that feature's requests; nothing of another's is priced).
-pub fn collect(project: &Project, only: Option<&str>) -> OpResult<Costs> {
+pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Costs> {
     let prices = project.cost_config()?.prices();
     let listed = project.list()?;
     let mut attributor = Attributor::default();
@@ -124,7 +124,7 @@ pub fn collect(project: &Project, only: Option<&str>) -> OpResult<Costs> {
             attributor.agent_tasks.insert(tool_use.clone(), task.clone());
         }
     }
-    let claude = env::claude_dir();
+    let claude = env.claude_dir.clone();
     let mut unattributed = Tally::default();
     let mut unpriced = Vec::new();
     for (session, log) in &logs {
@@ -145,7 +145,10 @@ pub fn collect(project: &Project, only: Option<&str>) -> OpResult<Costs> {
         for (agent, tool_use, path) in reads {
             let Transcript { messages, bad_lines } = match project.read_transcript(&path, allowed) {
                 Ok(t) => t,
-                Err(Unread::Missing) if agent.is_some() => continue,
+                // A sub-agent's gone with its session; a session that never
+                // turned to a feature counts for none (and may have made no
+                // request, so Claude Code wrote no transcript).
+                Err(Unread::Missing) if agent.is_some() || log.turns.is_empty() => continue,
                 Err(why) => {
                     problems.push(format!("session {}: {} is not read: {why}", short(session), path.display()));
                     continue;
@@ -207,9 +210,9 @@ pub fn cost(env: &Env, given: Option<&str>) -> OpResult<Costs> {
     match given {
         Some(_) => {
             let (project, feature) = session::resolve(env, given)?;
-            collect(&project, Some(feature.name()))
+            collect(&project, env, Some(feature.name()))
         }
-        None => collect(&session::project(env)?, None),
+        None => collect(&session::project(env)?, env, None),
     }
 }
 

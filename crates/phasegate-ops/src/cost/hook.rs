@@ -65,7 +65,7 @@ impl Contributor for Cost {
         };
         let feature = project.feature_named(&name);
         let Ok(meta) = feature.load() else { return StopVote::Pass };
-        match budget::state(project, &feature, &meta) {
+        match budget::state(project, &ctx.hook_env(), &feature, &meta) {
             Ok(state) => state.line(&name).map_or(StopVote::Pass, StopVote::Note),
             Err(_) => StopVote::Pass,
         }

@@ -304,7 +304,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
         ));
     }
     // At 80% of its budget, the brief says so; over it, that it waits.
-    if let Ok(state) = cost::budget_state(&project, &feature, &meta)
+    if let Ok(state) = cost::budget_state(&project, env, &feature, &meta)
         && let Some(line) = state.line(feature.name())
     {
         out.push(line);

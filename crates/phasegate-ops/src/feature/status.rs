@@ -106,7 +106,7 @@ pub(crate) fn status_and_costs(env: &Env) -> OpResult<(String, Vec<Row>, Option<
         r.proof = p;
     }
     // One read of every transcript (through its cache) for every feature.
-    let costs = cost::collect(&project, None).ok();
+    let costs = cost::collect(&project, env, None).ok();
     if let Some(costs) = &costs {
         for r in rows.iter_mut().filter(|r| r.meta.as_ref().is_some_and(|m| m.status == phasegate_core::Status::Active))
         {

@@ -93,7 +93,7 @@ pub fn gather(env: &Env) -> OpResult<Report> {
     let (_, rows, costs) = status::status_and_costs(env)?;
     let costs = match costs {
         Some(c) => c,
-        None => cost::collect(&project, None)?,
+        None => cost::collect(&project, env, None)?,
     };
     let (mut trend, _) = retro::trend(env)?;
     trend.drain(..trend.len().saturating_sub(TREND_SHOWN));

@@ -6,7 +6,8 @@
 //! few minutes. At the end of the day: no session that ended is live or
 //! alerted on, no alert names a session that held nothing, a handful of
 //! events at most are pending and each names something still actionable,
-//! and a new session is told little.
+//! every request the sessions made is counted once where it belongs (a
+//! phase, a task, or no feature at all), and a new session is told little.
 
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -31,8 +32,14 @@ fn input(t: &Repo, session: &str, event: &str) -> HookInput {
         cwd: Some(t.root().to_owned()),
         hook_event_name: Some(event.to_owned()),
         source: Some("startup".into()),
+        transcript_path: Some(transcript(t, session).display().to_string()),
         ..HookInput::default()
     }
+}
+
+/// Where Claude Code writes the session's transcript.
+fn transcript(t: &Repo, session: &str) -> std::path::PathBuf {
+    t.claude_dir().join("projects").join("day").join(format!("{session}.jsonl"))
 }
 
 /// The day: the repository, and what the sessions did.
@@ -47,6 +54,10 @@ struct Day {
     /// Sessions at work: each runs a tool now and then (a hook, so a
     /// heartbeat) while time passes.
     working: RefCell<BTreeSet<String>>,
+    /// Input tokens the sessions' requests used, by where they belong
+    /// (`search/specify`, `search/T1`, `none` for a session that never
+    /// turned to a feature).
+    spent: RefCell<std::collections::BTreeMap<String, u64>>,
 }
 
 impl Day {
@@ -69,6 +80,30 @@ impl Day {
         if minutes % 2 == 1 {
             self.t.clock.advance(1);
         }
+    }
+
+    /// A request of `s` now, as Claude Code writes it (a message over two
+    /// lines sharing its id), using `tokens` input tokens; `at`: where it
+    /// belongs.
+    fn spend(&self, s: &str, tokens: u64, at: &str) {
+        use std::io::Write;
+        let path = transcript(&self.t, s);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let n = self.spent.borrow().values().count();
+        let id = format!("msg_{s}_{n}_{tokens}");
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&path).unwrap();
+        for block in ["thinking", "tool_use"] {
+            let line = json!({
+                "type": "assistant", "sessionId": s, "requestId": format!("req_{id}"),
+                "timestamp": phasegate_core::time::stamp(self.t.clock.now()),
+                "message": {"id": id, "model": "claude-sonnet-4-5", "role": "assistant",
+                            "content": [{"type": block}],
+                            "usage": {"input_tokens": tokens, "output_tokens": tokens / 10,
+                                      "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0}}
+            });
+            writeln!(f, "{line}").unwrap();
+        }
+        *self.spent.borrow_mut().entry(at.to_owned()).or_default() += tokens;
     }
 
     fn start(&self, s: &str) -> String {
@@ -97,6 +132,8 @@ impl Day {
     fn phase(&self, s: &str, feature: &str, p: Phase, minutes: i64) {
         phase::start(&self.t.env_as(s), phase::Target::Existing(Some(feature)), p, Default::default()).unwrap();
         self.prompt(s);
+        self.t.clock.advance_secs(30);
+        self.spend(s, 1000 * (minutes as u64), &format!("{feature}/{p}"));
         if let Some(doc) = match p {
             Phase::Brainstorm => Some("brainstorm.md"),
             Phase::Specify => Some("spec.md"),
@@ -138,6 +175,7 @@ impl Day {
         self.start(&s);
         self.prompt(&s);
         self.pass(1);
+        self.spend(&s, 7, "none");
         assert_eq!(self.write(&s, &format!("notes/errand-{i}.md")), ToolVote::Pass);
         self.stop(&s);
         self.pass(3);
@@ -159,6 +197,7 @@ fn a_day_of_real_use_stays_quiet_and_true() {
         vanished_empty: RefCell::default(),
         vanished_holding: RefCell::default(),
         working: RefCell::default(),
+        spent: RefCell::default(),
     };
     let env = |s: &str| day.t.env_as(s);
 
@@ -202,6 +241,8 @@ fn a_day_of_real_use_stays_quiet_and_true() {
     phase::start(&env(&carol), phase::Target::Existing(Some(&search)), Phase::Implement, Default::default()).unwrap();
     marks::mark(&env(&carol), Some(&search), "T1", MarkAction::Start, None).unwrap();
     assert_eq!(day.write(&carol, "src/index.rs"), ToolVote::Pass);
+    day.t.clock.advance_secs(30);
+    day.spend(&carol, 40_000, &format!("{search}/T1"));
     day.pass(6);
     build::fail(
         &env(&carol),
@@ -224,10 +265,13 @@ fn a_day_of_real_use_stays_quiet_and_true() {
     day.start(&dave);
     marks::mark(&env(&dave), Some(&search), "T2", MarkAction::Start, None).unwrap();
     assert_eq!(day.write(&dave, "src/query.rs"), ToolVote::Pass);
+    day.t.clock.advance_secs(30);
+    day.spend(&dave, 300, &format!("{search}/T2"));
     day.vanish(&dave, true);
     // Carol wants that file meanwhile and is refused, naming Dave.
     let ToolVote::Deny(reason) = day.write(&carol, "src/query.rs") else { panic!("Dave leases src/query.rs") };
     assert!(reason.contains(&dave[..8]), "{reason}");
+    day.pass(1);
     marks::mark(&env(&carol), Some(&search), "T3", MarkAction::Start, None).unwrap();
     day.write(&carol, "src/rank.rs");
     day.pass(8);
@@ -251,6 +295,9 @@ fn a_day_of_real_use_stays_quiet_and_true() {
     day.start(&erin);
     let reply = json!({"summary": "The query needed its index first."}).to_string();
     phasegate_ops::retro::record(&env(&erin), Some(&search), &reply).unwrap();
+    day.t.clock.advance_secs(30);
+    // After finish: the feature's, outside its phases.
+    day.spend(&erin, 900, &format!("{search}/outside"));
     day.end(&erin);
 
     // 11:00 A pipeline runs to completion in its own session.
@@ -258,6 +305,8 @@ fn a_day_of_real_use_stays_quiet_and_true() {
     let pipeline = to_loop(&day.t, "echo 'All tests passed'", 5);
     day.start(PIPELINE_SESSION);
     approve_code(&day.t, &pipeline);
+    day.t.clock.advance_secs(30);
+    day.spend(PIPELINE_SESSION, 5000, &format!("{pipeline}/implementing_loop"));
     day.pass(4);
     let done = stop_of(&day.t, PIPELINE_SESSION, &format!("All done. {PROMISE}"), false);
     assert!(format!("{done:?}").contains("complete"), "{done:?}");
@@ -329,6 +378,36 @@ fn a_day_of_real_use_stays_quiet_and_true() {
     }
     let summary = view::summary(&day.t.env()).unwrap_or_default();
     assert!(summary.starts_with("Sessions: 0 live") || summary.is_empty(), "{summary}");
+
+    // Every request counted once, where it belongs: each phase's share in
+    // its phase, T1's in T1, the errands' in no feature.
+    let costs = phasegate_ops::cost::cost(&day.t.env(), None).unwrap();
+    assert!(costs.problems.is_empty(), "{:?}", costs.problems);
+    let spent = day.spent.borrow();
+    let input_of = |feature: &str, phase: &str| {
+        costs.feature(feature).and_then(|f| f.phases.get(phase)).map_or(0, |t| t.usage.input)
+    };
+    for (at, tokens) in spent.iter() {
+        match at.split_once('/') {
+            Some((f, task @ ("T1" | "T2"))) => {
+                let used = costs.feature(f).and_then(|c| c.tasks.get(task)).map_or(0, |t| t.usage.input);
+                assert_eq!(used, *tokens, "{at}: {:?}", costs.feature(f).map(|c| &c.tasks));
+            }
+            Some((f, "outside")) => {
+                assert_eq!(costs.feature(f).map_or(0, |c| c.outside.usage.input), *tokens, "{at}");
+            }
+            Some((f, p)) => assert_eq!(input_of(f, p), *tokens, "{at}"),
+            None => assert_eq!(costs.unattributed.usage.input, *tokens, "the errands turned to no feature"),
+        }
+    }
+    assert_eq!(costs.total.usage.input, spent.values().sum::<u64>(), "each request once");
+    let search_cost = costs.feature(&search).unwrap();
+    assert_eq!(
+        search_cost.total.usage.input,
+        spent.iter().filter(|(k, _)| k.starts_with(&search)).map(|(_, v)| v).sum::<u64>()
+    );
+    assert!(search_cost.total.usd > 0.0);
+    drop(spent);
 
     // A new session the next morning, with one feature active.
     day.pass(10);

@@ -76,6 +76,12 @@ impl Repo {
         &self.root
     }
 
+    /// Claude Code's folder for this project's sessions (beside it, empty
+    /// until a test writes transcripts there).
+    pub fn claude_dir(&self) -> PathBuf {
+        self.root.parent().unwrap().join("claude")
+    }
+
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root.join(rel)
     }
@@ -94,6 +100,7 @@ impl Repo {
             lock_timeout: Duration::from_secs(5),
             session_var: None,
             project_dir: None,
+            claude_dir: Some(self.claude_dir()),
         }
     }
 
