@@ -17,6 +17,7 @@ use phasegate_core::{Mode, Phase};
 use phasegate_ops::coordination::events;
 use phasegate_ops::feature::{lifecycle, phase};
 use phasegate_ops::hooks::{self, HookInput, ToolVote};
+use phasegate_ops::oversight::report::Column;
 use phasegate_ops::oversight::{monitor, view};
 use phasegate_ops::questions::ask::Interaction;
 use phasegate_ops::tasks::build;
@@ -408,6 +409,14 @@ fn a_day_of_real_use_stays_quiet_and_true() {
     );
     assert!(search_cost.total.usd > 0.0);
     drop(spent);
+    // The report's page of the day: export at work, search done, billing
+    // abandoned, nothing it could not read.
+    let page = phasegate_ops::oversight::report::gather(&day.t.env()).unwrap();
+    let column_of = |f: &str| page.cards.iter().find(|c| c.row.name == f).map(|c| c.column);
+    assert_eq!(column_of(&export), Some(Column::Phase(Phase::Specify)));
+    assert_eq!(column_of(&search), Some(Column::Done));
+    assert_eq!((column_of(&billing), page.abandoned), (None, 1));
+    assert!(page.unreadable.is_empty() && page.costs.problems.is_empty() && page.overview.problems.is_empty());
 
     // A new session the next morning, with one feature active.
     day.pass(10);
