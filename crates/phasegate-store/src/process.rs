@@ -59,66 +59,8 @@ pub fn run(
             let _ = pipe.write_all(text.as_bytes());
         });
     }
-    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
-    for (i, pipe) in [
-        child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
-        child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        let Some(mut pipe) = pipe else { continue };
-        let tx = tx.clone();
-        thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            loop {
-                match pipe.read(&mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => {
-                        if tx.send((i, buf[..n].to_vec())).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-    }
-    drop(tx);
     let mut out = [Vec::new(), Vec::new()];
-    let mut timed_out = false;
-    let mut status = None;
-    let mut drain_until: Option<Instant> = None;
-    loop {
-        if status.is_none() {
-            if let Some(s) = child.try_wait()? {
-                status = Some(s);
-                kill_group(child.id());
-                drain_until = Some(Instant::now() + DRAIN_GRACE);
-            } else if Instant::now() >= deadline {
-                timed_out = true;
-                kill_group(child.id());
-                let _ = child.kill();
-                status = child.wait().ok();
-                drain_until = Some(Instant::now() + DRAIN_GRACE);
-            }
-        }
-        let until = drain_until.unwrap_or(deadline).min(Instant::now() + Duration::from_millis(20));
-        match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
-            Ok((i, bytes)) => out[i].extend_from_slice(&bytes),
-            Err(mpsc::RecvTimeoutError::Disconnected) if status.is_some() => break,
-            // Its pipes closed: it is exiting (or left them to a child).
-            Err(mpsc::RecvTimeoutError::Disconnected) => thread::sleep(Duration::from_micros(200)),
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-        }
-        if drain_until.is_some_and(|d| Instant::now() >= d) {
-            // Readers still blocked belong to children that escaped the
-            // group (a new session); they are abandoned, not waited for.
-            while let Ok((i, bytes)) = rx.try_recv() {
-                out[i].extend_from_slice(&bytes);
-            }
-            break;
-        }
-    }
+    let (status, timed_out) = supervise(child, deadline, |i, bytes| out[i].extend_from_slice(&bytes))?;
     let [stdout, stderr] = out.map(|b| String::from_utf8_lossy(&b).into_owned());
     Ok(Finished { exit: if timed_out { None } else { status.and_then(|s| s.code()) }, timed_out, stdout, stderr })
 }
@@ -167,24 +109,60 @@ pub fn run_shell_tail(
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
     }
-    let mut child = cmd.spawn()?;
-    let (tx, rx) = mpsc::channel::<Vec<u8>>();
-    for pipe in [
+    let child = cmd.spawn()?;
+    let mut held: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
+    let mut total: u64 = 0;
+    let (status, timed_out) = supervise(child, deadline, |_, bytes| {
+        total += bytes.len() as u64;
+        held.extend(bytes);
+        let over = held.len().saturating_sub(keep);
+        held.drain(..over);
+    })?;
+    let bytes: Vec<u8> = held.into_iter().collect();
+    Ok(Tail {
+        exit: if timed_out { None } else { status.and_then(|s| s.code()) },
+        timed_out,
+        output: String::from_utf8_lossy(&bytes).into_owned(),
+        total_bytes: total,
+        duration: start.elapsed(),
+    })
+}
+
+/// Runs a shell command line (`sh -c`, `cmd /C` on Windows).
+pub fn run_shell(line: &str, dir: &Path, timeout: Duration) -> std::io::Result<Finished> {
+    if cfg!(windows) {
+        run("cmd", &["/C".to_owned(), line.to_owned()], dir, None, timeout)
+    } else {
+        run("sh", &["-c".to_owned(), line.to_owned()], dir, None, timeout)
+    }
+}
+
+/// Reads `child`'s stdout (0) and stderr (1) into `sink` as they come, until
+/// it exits and its pipes are drained (or a short grace after its exit), or
+/// until `deadline`, when its process group is killed. Its status (None
+/// when killed) and whether the deadline struck.
+fn supervise(
+    mut child: std::process::Child,
+    deadline: Instant,
+    mut sink: impl FnMut(usize, Vec<u8>),
+) -> std::io::Result<(Option<std::process::ExitStatus>, bool)> {
+    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
+    for (i, pipe) in [
         child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
         child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
     ]
     .into_iter()
-    .flatten()
+    .enumerate()
     {
+        let Some(mut pipe) = pipe else { continue };
         let tx = tx.clone();
-        let mut pipe = pipe;
         thread::spawn(move || {
             let mut buf = [0u8; 64 * 1024];
             loop {
                 match pipe.read(&mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(n) => {
-                        if tx.send(buf[..n].to_vec()).is_err() {
+                        if tx.send((i, buf[..n].to_vec())).is_err() {
                             break;
                         }
                     }
@@ -193,14 +171,6 @@ pub fn run_shell_tail(
         });
     }
     drop(tx);
-    let mut held: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
-    let mut total: u64 = 0;
-    let mut take = |bytes: Vec<u8>| {
-        total += bytes.len() as u64;
-        held.extend(bytes);
-        let over = held.len().saturating_sub(keep);
-        held.drain(..over);
-    };
     let mut timed_out = false;
     let mut status = None;
     let mut drain_until: Option<Instant> = None;
@@ -220,36 +190,22 @@ pub fn run_shell_tail(
         }
         let until = drain_until.unwrap_or(deadline).min(Instant::now() + Duration::from_millis(20));
         match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
-            Ok(bytes) => take(bytes),
+            Ok((i, bytes)) => sink(i, bytes),
             Err(mpsc::RecvTimeoutError::Disconnected) if status.is_some() => break,
             // Its pipes closed: it is exiting (or left them to a child).
             Err(mpsc::RecvTimeoutError::Disconnected) => thread::sleep(Duration::from_micros(200)),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         if drain_until.is_some_and(|d| Instant::now() >= d) {
-            while let Ok(bytes) = rx.try_recv() {
-                take(bytes);
+            // Readers still blocked belong to children that escaped the
+            // group (a new session); they are abandoned, not waited for.
+            while let Ok((i, bytes)) = rx.try_recv() {
+                sink(i, bytes);
             }
             break;
         }
     }
-    let bytes: Vec<u8> = held.into_iter().collect();
-    Ok(Tail {
-        exit: if timed_out { None } else { status.and_then(|s| s.code()) },
-        timed_out,
-        output: String::from_utf8_lossy(&bytes).into_owned(),
-        total_bytes: total,
-        duration: start.elapsed(),
-    })
-}
-
-/// Runs a shell command line (`sh -c`, `cmd /C` on Windows).
-pub fn run_shell(line: &str, dir: &Path, timeout: Duration) -> std::io::Result<Finished> {
-    if cfg!(windows) {
-        run("cmd", &["/C".to_owned(), line.to_owned()], dir, None, timeout)
-    } else {
-        run("sh", &["-c".to_owned(), line.to_owned()], dir, None, timeout)
-    }
+    Ok((status, timed_out))
 }
 
 fn kill_group(pid: u32) {
