@@ -12,7 +12,8 @@
    (refused: one requirement fails), and a pipeline's Stop hook whose
    ledger proves its 200 acceptance criteria at this tree (it runs the
    plan's test command `true`, reads the ledger instead of running the
-   checks, and completes the pipeline; each run on a fresh copy).
+   checks, and completes the pipeline; each run on a fresh copy
+   whose index git has refreshed).
 """
 import json, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -143,6 +144,7 @@ def main():
                            "last_assistant_message": "Done. <promise>IMPLEMENTATION_COMPLETE</promise>"}).encode()
         cases = [
             ("bare process (floor)", lambda: timed([BARE], proven)),
+            ("`workflow-state --version` (the CLI's own start; reads nothing)", lambda: timed([WS, "--version"], proven)),
             (f"`verify status`, {N} requirements proven", lambda: timed([WS, "verify", "status"], proven)),
             (f"`finish`, refused: 1 of {N} requirements failed", lambda: timed([WS, "finish"], failing, ok=(1,))),
         ]
@@ -151,6 +153,11 @@ def main():
         def stop_on_a_copy():
             dst = os.path.join(root, f"pipe-{next(copies)}")
             shutil.copytree(pipe, dst, symlinks=True)
+            # A copy has new inodes and change times, which git's index
+            # records: refreshed (outside the timing) as any git command
+            # leaves a checkout, or every reading of the tree would hash
+            # every file again, which no user's repository does.
+            run(["git", "update-index", "-q", "--refresh"], dst, ok=(0, 1))
             data = stop.replace(pipe.encode(), dst.encode())
             t = timed([HOOK, "stop"], dst, data)
             shutil.rmtree(dst)

@@ -129,16 +129,22 @@ impl StateFile {
     /// pattern matches its folder anywhere in the path.
     pub fn matches(&self, path: &Path) -> bool {
         let text = path.to_string_lossy();
-        let parts = crate::paths::segments(&text);
-        let pattern: Vec<&str> = self.path.split('/').collect();
+        self.matches_segments(&crate::paths::segments(&text))
+    }
+
+    /// [`Self::matches`] on a path already cut into its segments (so
+    /// [`protected`] cuts it once for every file of the table).
+    fn matches_segments(&self, parts: &[&str]) -> bool {
         let eq = |p: &str, part: &str| p == "*" || p.eq_ignore_ascii_case(part);
-        match pattern.split_last() {
-            Some((&"**", dir)) => {
-                parts.windows(dir.len() + 1).any(|w| w[..dir.len()].iter().zip(dir).all(|(part, p)| eq(p, part)))
+        match self.path.strip_suffix("**").map(|dir| dir.trim_end_matches('/')) {
+            Some(dir) => {
+                let dir: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+                parts.windows(dir.len() + 1).any(|w| w[..dir.len()].iter().zip(&dir).all(|(part, p)| eq(p, part)))
             }
-            _ => {
-                parts.len() >= pattern.len()
-                    && parts[parts.len() - pattern.len()..].iter().zip(&pattern).all(|(part, p)| eq(p, part))
+            None => {
+                let n = self.path.split('/').count();
+                parts.len() >= n
+                    && parts[parts.len() - n..].iter().zip(self.path.split('/')).all(|(part, p)| eq(p, part))
             }
         }
     }
@@ -146,7 +152,9 @@ impl StateFile {
 
 /// The state file `path` names, if any.
 pub fn protected(path: &Path) -> Option<&'static StateFile> {
-    ALL.iter().find(|f| f.matches(path))
+    let text = path.to_string_lossy();
+    let parts = crate::paths::segments(&text);
+    ALL.iter().find(|f| f.matches_segments(&parts))
 }
 
 #[cfg(test)]
