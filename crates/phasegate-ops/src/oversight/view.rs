@@ -5,6 +5,7 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 use phasegate_core::coordination::{Alert, Health, Lease, Presence, SessionRecord, SessionState, Wait};
+use phasegate_core::questions::QuestionState;
 use phasegate_core::tasks::Mark;
 use serde::Serialize;
 
@@ -130,7 +131,12 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         })
         .collect();
     let (questions, _) = ask::list(env, true)?;
-    let suspended = questions.into_iter().filter(|q| q.suspends || q.state == "waiting").collect();
+    // Still waiting for a person: an overdue question too (blocking, past
+    // its reminder time, never answered by itself).
+    let suspended = questions
+        .into_iter()
+        .filter(|q| q.suspends || matches!(q.state, QuestionState::Waiting | QuestionState::Overdue))
+        .collect();
     let events = events::pending(env, None).map(|p| p.events).unwrap_or_default();
     let mut features = Vec::new();
     for listed in project.list_active()? {

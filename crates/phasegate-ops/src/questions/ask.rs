@@ -277,7 +277,7 @@ pub struct View {
     #[serde(rename = "type")]
     pub kind: QuestionType,
     pub blocking: bool,
-    pub state: &'static str,
+    pub state: QuestionState,
     /// Its item is suspended on it.
     pub suspends: bool,
     pub question: String,
@@ -298,7 +298,7 @@ impl View {
             feature: q.slug.clone(),
             kind: q.kind,
             blocking: q.blocking,
-            state: state.name(),
+            state,
             suspends: s.place == Place::Marker && state != QuestionState::Answered,
             question: q.question.clone(),
             task: q.task_id.clone(),

@@ -416,7 +416,7 @@ pub struct TimedOut {
     pub task: String,
     pub reviewer: String,
     /// The configured default action (seed 003: skip_with_warning).
-    pub action: &'static str,
+    pub action: DefaultAction,
     pub message: String,
 }
 
@@ -449,11 +449,5 @@ pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut>
     };
     changes.insert(0, guard.feature().review_cycles_change(&cycles, env.now));
     guard.commit("tasks record --timed-out", changes)?;
-    Ok(TimedOut {
-        feature: feature.name().to_owned(),
-        task: task.id,
-        reviewer: entry.agent,
-        action: action.name(),
-        message,
-    })
+    Ok(TimedOut { feature: feature.name().to_owned(), task: task.id, reviewer: entry.agent, action, message })
 }

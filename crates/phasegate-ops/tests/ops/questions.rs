@@ -46,7 +46,7 @@ fn headless(t: &Repo, feature: &str, request: Request) -> Asked {
 fn state(t: &Repo, id: &str) -> &'static str {
     let (views, bad) = ask::list(&t.env(), false).unwrap();
     assert!(bad.is_empty(), "{bad:?}");
-    views.iter().find(|v| v.id == id).unwrap_or_else(|| panic!("no question {id}")).state
+    views.iter().find(|v| v.id == id).unwrap_or_else(|| panic!("no question {id}")).state.name()
 }
 
 /// `phase start` on the feature: the command that takes arrived answers in.
@@ -237,6 +237,12 @@ fn a_blocking_question_becomes_overdue_at_its_reminder_time_and_never_answers_it
         let report = poll::poll(&t.env(), None, None, Duration::from_secs(5)).unwrap();
         assert!(report.defaulted.is_empty(), "at {minutes}: {report:?}");
         assert_eq!(report.local, 1, "it waits for `question answer`");
+        let pending = phasegate_ops::oversight::view::overview(&t.env()).unwrap().suspended;
+        assert_eq!(
+            pending.iter().map(|q| (q.id.as_str(), q.state.name())).collect::<Vec<_>>(),
+            [("001-x.1", "overdue")],
+            "`watch` and the report still show it at {minutes}"
+        );
     }
     assert!(t.json(".claude/suspended/001-x.json").get("answer").is_none());
     let b = phasegate_ops::feature::backlog::backlog(&t.env()).unwrap();

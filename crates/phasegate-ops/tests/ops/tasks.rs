@@ -314,7 +314,7 @@ fn a_timed_out_review_applies_the_configured_default_action() {
         review_brief(&t, Some(REVIEWER)).unwrap();
         t.clock.set(6);
         let out = review::timed_out(&t.env(), None, "T1").unwrap();
-        assert_eq!((out.action, out.reviewer.as_str()), (action, REVIEWER));
+        assert_eq!((out.action.name(), out.reviewer.as_str()), (action, REVIEWER));
         assert!(tasks_md(&t, &f).starts_with(line), "{action}: {}", tasks_md(&t, &f));
         let entry = &cycles(&t, &f)["tasks"]["T1"]["reviewers"][0];
         assert_eq!((entry["status"].as_str(), entry["timestamp"].as_str()), (Some("TIMEOUT"), Some(stamp(6).as_str())));
@@ -365,7 +365,7 @@ fn the_review_cap_escalates_with_a_default_that_applies_after_its_timeout() {
     let state = |minutes: i64| {
         t.clock.set(minutes);
         let (views, _) = phasegate_ops::questions::ask::list(&t.env(), false).unwrap();
-        views.iter().find(|v| v.id == id).unwrap().state
+        views.iter().find(|v| v.id == id).unwrap().state.name()
     };
     assert_eq!(state(4), "waiting");
     assert_eq!(state(5), "expired");

@@ -400,7 +400,7 @@ fn now(h: &mut String, r: &Report) {
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>/phasegate:answer {} &lt;answer&gt;</code></td></tr>",
                 esc(&q.id),
                 esc(&q.feature),
-                esc(q.state),
+                esc(q.state.name()),
                 esc(&q.question),
                 esc(&q.id)
             );
