@@ -62,6 +62,12 @@ impl Repo {
         let root = dir.path().canonicalize().unwrap().join("project");
         std::fs::create_dir_all(&root).unwrap();
         let repo = git2::Repository::init(&root).expect("git init");
+        // The commits the code makes through git itself (`pipeline commit`)
+        // need an identity: the repository's own, never the machine's
+        // (a fresh HOME has none).
+        let mut config = repo.config().unwrap();
+        config.set_str("user.name", "t").unwrap();
+        config.set_str("user.email", "t@example.com").unwrap();
         let sig = git2::Signature::new("t", "t@example.com", &git2::Time::new(t0().timestamp(), 0)).unwrap();
         std::fs::write(root.join("README.md"), "test repo\n").unwrap();
         let mut index = repo.index().unwrap();
