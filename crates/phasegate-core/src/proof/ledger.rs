@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::grammar::CheckDecl;
 use crate::feature::ProofRule;
 
 /// The ledger's file name in the feature's folder.
@@ -106,6 +107,27 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl CheckRun {
+    /// The record of `check` about to run on `tree` at `ran_at`: no exit,
+    /// no output yet (what its run fills in).
+    pub fn starting(check: &CheckDecl, tree: &str, ran_at: DateTime<Utc>) -> CheckRun {
+        CheckRun {
+            command: check.command.clone(),
+            requirements: check.requirements.clone(),
+            line: check.line,
+            exit_code: None,
+            timed_out: false,
+            duration_ms: 0,
+            ran_at,
+            tree: tree.to_owned(),
+            output: String::new(),
+            output_bytes: 0,
+            tests: Vec::new(),
+            tests_omitted: 0,
+            tests_omitted_failed: 0,
+            problems: Vec::new(),
+        }
+    }
+
     /// It exited 0 in time and no test case of its report failed.
     pub fn passed(&self) -> bool {
         self.exit_code == Some(0)
@@ -291,21 +313,12 @@ mod tests {
     }
 
     fn run(exit: Option<i32>) -> CheckRun {
+        let check = CheckDecl { line: 3, requirements: vec!["R1".into()], command: "pytest".into(), junit: None };
         CheckRun {
-            command: "pytest".into(),
-            requirements: vec!["R1".into()],
-            line: 3,
             exit_code: exit,
             timed_out: exit.is_none(),
             duration_ms: 1200,
-            ran_at: t(0),
-            tree: "tree-a".into(),
-            output: String::new(),
-            output_bytes: 0,
-            tests: Vec::new(),
-            tests_omitted: 0,
-            tests_omitted_failed: 0,
-            problems: Vec::new(),
+            ..CheckRun::starting(&check, "tree-a", t(0))
         }
     }
 

@@ -162,22 +162,7 @@ fn run_check(
 ) -> CheckRun {
     let report = check.junit.clone().or_else(|| junit_in(&check.command));
     let started = std::time::SystemTime::now();
-    let mut run = CheckRun {
-        command: check.command.clone(),
-        requirements: check.requirements.clone(),
-        line: check.line,
-        exit_code: None,
-        timed_out: false,
-        duration_ms: 0,
-        ran_at,
-        tree: tree.to_owned(),
-        output: String::new(),
-        output_bytes: 0,
-        tests: Vec::new(),
-        tests_omitted: 0,
-        tests_omitted_failed: 0,
-        problems: Vec::new(),
-    };
+    let mut run = CheckRun::starting(check, tree, ran_at);
     match process::run_shell_tail(&check.command, dir, &CHECK_ENV, timeout, HELD_BYTES) {
         Ok(t) => {
             run.exit_code = t.exit;
