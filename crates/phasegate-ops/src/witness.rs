@@ -215,12 +215,12 @@ fn runs_of(project: &Project, claude_dir: &std::path::Path, sessions: &[String],
     let mut runs: Vec<Run> = Vec::new();
     for s in sessions {
         let Ok(id) = SessionId::parse(s) else { continue };
-        let Some(transcript) = transcript_of(project, &claude_dir, &id) else { continue };
+        let Some(transcript) = transcript_of(project, claude_dir, &id) else { continue };
         for a in claude::agent_transcripts(&transcript) {
             if a.agent_type.as_deref() != Some(agent) {
                 continue;
             }
-            let Ok(run) = claude::agent_run(&a.path, &claude_dir) else { continue };
+            let Ok(run) = claude::agent_run(&a.path, claude_dir) else { continue };
             runs.push((
                 RunSeen {
                     agent_id: a.agent_id.clone(),
