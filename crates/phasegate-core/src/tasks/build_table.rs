@@ -9,7 +9,8 @@
 //! runner's summary line with a failure count that is not zero (Surefire's
 //! `Tests run: 5, Failures: 1`, RSpec's `4 examples, 1 failure`), or a
 //! package manager's or module resolver's error naming what is missing.
-//! They were written from the development cases (`build_corpus.rs`); where
+//! They were written from the development cases
+//! (`tests/build_decisions/development/`); where
 //! one of those shows a member of a tool's diagnostic family, a row may
 //! cover the family as the tool prints it (javac's parse errors all end in
 //! `expected` or start with `illegal start of`), but no row names a message
@@ -75,9 +76,7 @@ pub(super) struct Row(pub Class, pub Strength, pub Naming, pub &'static str);
 /// specific first (the first row of a family that matches a line is the
 /// family's only say on it).
 pub(super) struct Family {
-    #[cfg_attr(not(test), expect(dead_code, reason = "documentation, and the test that counts the toolchains"))]
     pub name: &'static str,
-    #[cfg_attr(not(test), expect(dead_code, reason = "documentation, and the test that counts the toolchains"))]
     pub toolchains: &'static [&'static str],
     pub rows: &'static [Row],
 }
