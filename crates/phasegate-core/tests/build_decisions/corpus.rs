@@ -17,6 +17,10 @@ pub struct Case {
     /// The validation command, when the case is about what the command says.
     pub command: Option<String>,
     pub want: ErrorType,
+    /// `real` (the tool ran and its output was captured) or `written` (from
+    /// the tool's documented format); unsaid in the corpora written before
+    /// the distinction was made.
+    pub source: Option<String>,
     pub output: String,
 }
 
@@ -67,7 +71,7 @@ fn file_name(path: &Path) -> String {
 /// `source`, `produced`, `note`), a line `---`, the output.
 fn parse(file: &str, family: &str, text: &str) -> Result<Case, String> {
     let (header, output) = text.split_once("\n---\n").ok_or("no line `---` after the header")?;
-    let (mut tool, mut want, mut package, mut command) = (None, None, None, None);
+    let (mut tool, mut want, mut package, mut command, mut source) = (None, None, None, None, None);
     for line in header.lines() {
         let (key, value) = line.split_once(": ").ok_or_else(|| format!("not `key: value`: {line:?}"))?;
         let value = value.trim().to_owned();
@@ -76,7 +80,7 @@ fn parse(file: &str, family: &str, text: &str) -> Result<Case, String> {
             "want" => want = Some(value),
             "package" => package = Some(value),
             "command" => command = Some(value),
-            "source" if value == "real" || value == "written" => {}
+            "source" if value == "real" || value == "written" => source = Some(value),
             "source" => return Err(format!("source is `real` or `written`, not {value:?}")),
             "produced" | "note" => {}
             _ => return Err(format!("unknown key {key:?}")),
@@ -102,6 +106,7 @@ fn parse(file: &str, family: &str, text: &str) -> Result<Case, String> {
         tool: tool.ok_or("no `tool`")?,
         command,
         want,
+        source,
         output: output.to_owned(),
     })
 }
