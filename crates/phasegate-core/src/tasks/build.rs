@@ -331,9 +331,14 @@ fn scanned_lines(output: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A module that is a file of the project, not a package: `./x`, `../x`,
-/// `/abs/x`, `~/x`, an alias `@/x`, a subpath import `#x`, `virtual:x`, `C:\x`.
+/// `/abs/x`, `~/x`, an alias `@/x`, a subpath import `#x`, `virtual:x`, `C:\x`
+/// (a namespace's `::`, as in `Foo::Bar`, is no path, but Rust's `crate::x`,
+/// `self::x` and `super::x` are the crate's own).
 fn is_path(name: &str) -> bool {
-    name.starts_with(['.', '/', '~', '#', '\\']) || name.starts_with("@/") || name.contains(':')
+    name.starts_with(['.', '/', '~', '#', '\\'])
+        || name.starts_with("@/")
+        || (name.contains(':') && !name.contains("::"))
+        || ["crate::", "self::", "super::"].iter().any(|own| name.starts_with(own))
 }
 
 fn package_name(naming: Naming, name: &str) -> Option<String> {
@@ -364,17 +369,18 @@ fn package_name(naming: Naming, name: &str) -> Option<String> {
 const NOT_NAMES: &[&str] = &[
     "a", "an", "the", "for", "at", "in", "with", "from", "named", "called", "that", "which", "to", "of", "on", "is",
     "was", "not", "matching", "file", "files", "found", "any", "this", "it", "error", "version", "versions", "your",
-    "required", "some", "such",
+    "required", "some", "such", "or", "and",
 ];
 
-/// What a line names, as it says it: a sentence's last stop trimmed; none
-/// for a word of the sentence, or a file that is no package's name (a
-/// header, an object or a library file).
+/// What a line names, as it says it: a sentence's last stop trimmed, a
+/// module file's extension dropped; none for a word of the sentence, or a
+/// file that is no package's name (a header, an object or a library file).
 fn said(name: &str) -> Option<String> {
     let name = name.trim_end_matches(['.', ',', ';', ':']);
-    let file = name.rsplit_once('.').is_some_and(|(_, ext)| {
-        ["h", "hh", "hpp", "hxx", "o", "a", "so", "dll", "dylib", "lib", "jar", "mod", "pc"].contains(&ext)
-    });
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    let file = ["h", "hh", "hpp", "hxx", "o", "a", "so", "dll", "dylib", "lib", "jar", "pc"].contains(&ext);
+    // A module's compiled or source file names the module (`netcdf.mod`, `Foo.pm`).
+    let name = if ["mod", "pm", "ads", "hrl", "beam", "cmi", "fasl"].contains(&ext) { stem } else { name };
     let word = NOT_NAMES.iter().any(|w| name.eq_ignore_ascii_case(w));
     (!name.is_empty() && !file && !word).then(|| name.to_owned())
 }

@@ -30,7 +30,7 @@ use super::table::{Row, any_part};
 /// names a file of the project (a code error, not a package to install).
 macro_rules! name {
     () => {
-        r#"['"`‘“«]?(?P<pkg>[@\w./~][\w@./:+-]*)['"`’”»]?"#
+        r#"['"`‘“«(]?(?P<pkg>[@\w./~][\w@./:+-]*)['"`’”»)]?"#
     };
 }
 
@@ -81,11 +81,11 @@ macro_rules! parse_words {
             r"|unexpected (?:token|character|char|symbol|end of (?:file|input|line|stream|statement|expression)|eof|keyword|identifier|indent(?:ation)?|dedent|newline|operator|string|number|literal|'[^']*'|\x22[^\x22]*\x22|`[^`]*`|‘[^’]*’)",
             r"|unterminated (?:string|comment|character|char|literal|block|quote|quoted|regular expression|regexp|list|group|heredoc|here-document|statement)",
             r"|unclosed (?:string|comment|character|bracket|brace|paren(?:thesis)?|delimiter|quote|block|tag|list)",
-            r"|(?:unbalanced|mismatched|unmatched) (?:parenthes[ie]s|paren|brackets?|braces?|quotes?|delimiters?|closing)",
-            r"|premature end of (?:file|input|script)|end of file (?:while|in|reached)|(?:missing|expecting) (?:closing|close|terminating|matching|opening|end)[- ]?(?:brace|bracket|paren\w*|quote|delimiter|tag)?\b|lexical error|lexer error|tokeni[sz]er error",
+            r"|(?:unbalanced|mismatched|unmatched) (?:parenthes[ie]s|paren|brackets?|braces?|quotes?|delimiters?|closing)|(?:unbalanced|mismatched|unmatched|unclosed|unterminated) ['\x22`‘]?[(){}\[\]<>'\x22`]|unmatched \S+",
+            r"|premature end of (?:file|input|script)|end of file (?:while|in|reached|on)|(?:missing|expecting) (?:closing|close|terminating|matching|opening|end)[- ]?(?:brace|bracket|paren\w*|quote|delimiter|tag)?\b|lexical error|lexer error|tokeni[sz]er error|(?:semicolon|colon|comma|paren\w*|bracket|brace) (?:needed|required|missing|expected)|unknown (?:statement|keyword|token|directive)|unrecognized (?:statement|keyword|token|directive)|invalid (?:toml|json|yaml|xml|ini|config(?:uration)?) (?:file|document|syntax)|expected (?:an? )?(?:right|left|closing|opening) (?:paren\w*|bracket|brace)",
             r"|invalid (?:token|character|char|escape sequence|indentation)|illegal (?:character|token|start of)|bad indentation|indentation ?error|inconsistent (?:use of tabs|indentation)",
-            r"|expect(?:ed|ing) (?:to (?:find|see) )?(?:an? )?(?:expression|identifier|statement|declaration|term|operand|token|end of|closing|'[^'\w\s]{1,3}'|\x22[^\x22\w\s]{1,3}\x22|`[^`\w\s]{1,3}`|‘[^’\w\s]{1,3}’)",
-            r"|(?:^|[\s:])['\x22`‘]?[;:,.(){}\[\]<>=|]{1,2}['\x22`’]? expected\b|\bmissing ['\x22`‘]?[;:,(){}\[\]]['\x22`’]?(?:\s|$)|\b(?:declaration|statement|expression|identifier|term|operand)s? (?:or \w+ )?expected\b)"
+            r"|expect(?:ed|ing):? (?:to (?:find|see) )?(?:an? )?(?:expression|identifier|statement|declaration|term|operand|token|end of|closing|'[^'\w\s]{1,3}'|\x22[^\x22\w\s]{1,3}\x22|`[^`\w\s]{1,3}`|‘[^’\w\s]{1,3}’)",
+            r"|(?:^|[\s:])['\x22`‘]?[;:,.(){}\[\]<>=|]{1,2}['\x22`’]? expected\b|['\x22`‘][\w;:,.(){}\[\]<>=|]{1,8}['\x22`’] expected\b|\bmissing ['\x22`‘]?[;:,(){}\[\]]['\x22`’]?(?:\s|$)|\b(?:declaration|statement|expression|identifier|term|operand)s? (?:or \w+ )?expected\b)"
         )
     };
 }
@@ -103,13 +103,13 @@ pub(super) const CUES: &[Row] = &[
         Network,
         Decisive,
         Unnamed,
-        r"(?i)could(?: not|n't) resolve (?:host|hostname|proxy|address)|unable to resolve (?:host|hostname|address)|name or service not known|nodename nor servname|temporary failure in name resolution|name resolution (?:failed|failure)|no address associated with (?:host ?name|name)|\bunknown ?host\b|unknownhost|\bhost not found\b|\bhost (?:is )?unreachable\b|name[ _]not[ _]resolved",
+        r"(?i)could(?: not|n't) resolve (?:host|hostname|proxy|address)|unable to resolve (?:host|hostname|address)|name or service not known|nodename nor servname|temporary failure in name resolution|name resolution (?:failed|failure)|no address associated with (?:host ?name|name)|\bunknown ?host\b|unknownhost|\bhost not found\b|\bhost (?:is )?unreachable\b|name[ _]not[ _]resolved|temporary failure resolving",
     ),
     Row(
         Network,
         Decisive,
         Unnamed,
-        r"(?i)connection[ _](?:refused|reset|timed[ _]out|aborted|closed by (?:remote|peer|foreign))|network (?:is )?unreachable|no route to host|failed to establish a new connection|socket hang up|(?:failed|unable) to connect to|could(?: not|n't) connect to|can(?:'|no)t connect to|error connecting to|connection to \S+ failed|internet[ _]disconnected|\bconnect(?:ion)?[ _]?time(?:d[ _]?out|out)\b|timed out (?:while )?(?:connecting|resolving|waiting for (?:the )?(?:server|connection|response))|\bread timed out\b|network (?:is )?(?:down|unavailable)",
+        r"(?i)connection[ _](?:refused|reset|timed[ _]out|aborted|closed by (?:remote|peer|foreign))|network (?:is )?unreachable|no route to host|failed to establish a new connection|socket hang up|(?:failed|unable) to connect to|could(?: not|n't) connect to|can(?:'|no)t connect to|error connecting to|connection to \S+ failed|attempts? to connect to \S+ failed|internet[ _]disconnected|\bconnect(?:ion)?[ _]?time(?:d[ _]?out|out)\b|timed out (?:while )?(?:connecting|resolving|waiting for (?:the )?(?:server|connection|response))|\bread timed out\b|network (?:is )?(?:down|unavailable)",
     ),
     // A registry that has no such name or version: the user's to decide.
     Row(
@@ -129,7 +129,7 @@ pub(super) const CUES: &[Row] = &[
         Resource,
         Decisive,
         Unnamed,
-        r"(?i)no space left on device|\bENOSPC\b|disk quota exceeded|\bEDQUOT\b|(?:disk|device|file ?system|partition|volume) (?:is )?full\b|out of disk space|not enough (?:free )?(?:disk )?space|insufficient (?:disk|storage) space|file size limit exceeded",
+        r"(?i)no space left on device|\bno ?space ?left\b|\bENOSPC\b|disk quota exceeded|\bEDQUOT\b|(?:disk|device|file ?system|partition|volume) (?:is )?full\b|out of disk space|not enough (?:free )?(?:disk )?space|insufficient (?:disk|storage) space|file size limit exceeded",
     ),
     Row(Resource, Decisive, Unnamed, r"(?i)too many open files|\bE[MN]FILE\b|file table overflow|too many files open"),
     Row(
@@ -143,7 +143,7 @@ pub(super) const CUES: &[Row] = &[
         Conflict,
         Decisive,
         Unnamed,
-        r"(?i)\bconflicts? (?:while|during|when|on) (?:merg(?:e|ing)|rebas(?:e|ing)|apply(?:ing)?|updat(?:e|ing)|patch(?:ing)?|cherry-pick(?:ing)?|graft(?:ing)?|unshelv(?:e|ing)|pull(?:ing)?|push(?:ing)?|resolv(?:e|ing))|\bautomatic merge failed\b|\b(?:new )?conflicts? (?:appeared|introduced|created)\b|\b(?:merge|text|tree|content|rebase|property|update) conflicts? (?:in|on|at|for|with|encountered|found|detected|discovered)\b|\b[1-9]\d* (?:merge |text |tree )?conflicts? (?:encountered|found|detected|remain)|\bunresolved (?:merge )?conflicts?\b|\b(?:resolve|fix) (?:the |all |any |your |these )?conflicts\b|\bremains? in (?:a )?conflict|\bmerge conflict markers?\b|\bconflict markers? (?:encountered|found|in)\b",
+        r"(?i)\bconflicts? (?:while|during|when|on) (?:merg(?:e|ing)|rebas(?:e|ing)|apply(?:ing)?|updat(?:e|ing)|patch(?:ing)?|cherry-pick(?:ing)?|graft(?:ing)?|unshelv(?:e|ing)|pull(?:ing)?|push(?:ing)?|resolv(?:e|ing))|\bautomatic merge failed\b|\b(?:new )?conflicts? (?:appeared|introduced|created)\b|\b(?:merge|text|tree|content|rebase|property|update) conflicts? (?:in|on|at|for|with|encountered|found|detected|discovered)\b|\b[1-9]\d* (?:merge |text |tree )?conflicts? (?:encountered|found|detected|remain)|\bunresolved (?:merge )?conflicts?\b|\b(?:resolve|fix) (?:the |all |any |your |these )?conflicts\b|\bremains? in (?:a )?conflict|\bmerge conflict markers?\b|\bconflict markers? (?:encountered|found|in)\b|\b(?:text|tree|property|merge) conflicts?: [1-9]|\bsummary of conflicts\b|\bconflicts? in the following (?:files|paths)\b|\bhave conflicts\b",
     ),
     Row(
         Conflict,
@@ -157,7 +157,7 @@ pub(super) const CUES: &[Row] = &[
         Timeout,
         Decisive,
         Unnamed,
-        r"(?i)\btimed out after\b|\btime ?limit (?:of \S+ )?(?:exceeded|reached|expired)|exceed(?:ed|s) (?:the |its |a )?(?:time ?limit|timeout|deadline)\b|\btimeout (?:of \S+(?: \w+)? )?(?:exceeded|expired|reached)\b|\bdeadline exceeded\b|\bexecution (?:timed out|expired)\b|\bcpu time limit exceeded\b",
+        r"(?i)\btimed out after\b|\btime ?limit (?:of \S+ )?(?:exceeded|reached|expired)|\breached (?:the |its |an? )?(?:\w+ )?time ?limit\b|\bSIG ?ALRM\b|\bsignal: ALRM\b|exceed(?:ed|s) (?:the |its |a )?(?:time ?limit|timeout|deadline)\b|\btimeout (?:of \S+(?: \w+)? )?(?:exceeded|expired|reached)\b|\bdeadline exceeded\b|\bexecution (?:timed out|expired)\b|\bcpu time limit exceeded\b",
     ),
     // A module, package, library ... that cannot be found, named as the line says it.
     Row(
@@ -222,6 +222,31 @@ pub(super) const CUES: &[Row] = &[
         Missing,
         Decisive,
         Said,
+        concat!(r"(?i)(?:could not|couldn't|cannot|can't|unable to) find ", quoted_name!(), r".*\binstall"),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(r"(?i)(?:unable to|cannot|can't|could not) resolve (?:class|import) ", name!()),
+    ),
+    Row(Missing, Decisive, Said, concat!(r"(?i)don't know how to (?:require|load|import|find) ", name!())),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(r"(?i)\bno (?:code|source|file|definition)s? for (?:module|package|library) ", name!()),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Unnamed,
+        r"(?i)(?:can't|cannot|could not|couldn't|unable to) (?:find|locate|open|read) (?:the )?include(?: lib| file)? |(?:could not|can't|cannot|unable to) (?:find|locate|load) \S+ .*\bon (?:the )?(?:classpath|class path|load path|search path|module path|include path)\b",
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Said,
         concat!(r"(?i)need to install (?:the )?", name!(), r" (?:module|package|library|gem|crate)\b"),
     ),
     Row(
@@ -248,7 +273,7 @@ pub(super) const CUES: &[Row] = &[
         Network,
         Clear,
         Unnamed,
-        r"(?i)\bssl (?:handshake|connect(?:ion)?) (?:error|failed)|\btls handshake (?:timeout|failure|failed)|certificate verify failed|unable to get local issuer certificate|self[- ]signed certificate|\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b|\bnetwork error\b|\bfetch failed\b|\bproxy error\b|\b407 Proxy",
+        r"(?i)\bssl (?:handshake|connect(?:ion)?) (?:error|failed)|\btls handshake (?:timeout|failure|failed)|certificate verify failed|unable to get local issuer certificate|self[- ]signed certificate|\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b|\bnetwork error\b|\bfetch failed\b|\bproxy error\b|\b407 Proxy|\bfailed (?:downloading|to download|to fetch|fetching) (?:https?|ftp)://",
     ),
     Row(
         Resource,
@@ -261,7 +286,7 @@ pub(super) const CUES: &[Row] = &[
         Conflict,
         Clear,
         Unnamed,
-        r"(?i)\bmerge conflicts?\b|\bconflicting changes\b|\bhunks? (?:#\d+ )?FAILED\b|\bpatch (?:does not|doesn't) apply\b|\bfailed to apply (?:the )?(?:patch|changes?|commit)|(?-i:\bCONFLICT\b)|\bmerge failed\b|^\W*conflict(?:s|ed)?(?: \(\w+\))?:? (?:in |on )?\S+\.\w+",
+        r"(?i)\bmerge conflicts?\b|\bconflicting changes\b|\bhunks? (?:#\d+ )?FAILED\b|\bpatch (?:does not|doesn't) apply\b|\bfailed to apply (?:the )?(?:patch|changes?|commit)|(?-i:\bCONFLICT\b)|\bmerge failed\b|\b(?:file|path|directory|item) ['\x22‘][^'\x22’]+['\x22’] is out of date\b|^\W*conflict(?:s|ed)?(?: \(\w+\))?:? (?:in |on )?\S+\.\w+",
     ),
     Row(
         Timeout,
@@ -298,7 +323,7 @@ pub(super) const CUES: &[Row] = &[
         Validation,
         Clear,
         Unnamed,
-        r"(?i)\btests? (?:have )?failed\b|\bfailed tests?\b|\btest failures?\b|\btest suite failed\b|\btests? did not pass\b|\bassertion (?:failed|error)\b|\bAssertionError\b|\bassert(?:ion)?\b.* failed\b",
+        r"(?i)\btests? (?:have )?failed\b|\bfailed tests?\b|\b(?:unit ?)?test failures?\b|\bFAILED (?:unit ?)?tests?\b|\btest suite failed\b|\btests? did not pass\b|\bassertion (?:failed|error)\b|\bAssertionError\b|\bassert(?:ion)?\b.* failed\b",
     ),
     Row(
         Validation,
@@ -311,14 +336,14 @@ pub(super) const CUES: &[Row] = &[
         Validation,
         Clear,
         Unnamed,
-        r"(?i)\b[1-9]\d* (?:errors?|problems?|issues?|warnings?|violations?|offen[cs]es?|findings?|defects?|lint errors?)(?: \(| found| detected| reported| generated| in \d+ files?|,|\.?$)|\bfound [1-9]\d* (?:errors?|problems?|issues?|violations?)|\b(?:lint|linting|style|format(?:ting)?) (?:errors?|failed|failures?|violations?|issues?)\b|\bwould (?:be )?reformat|\bnot (?:properly )?formatted\b",
+        r"(?i)\b[1-9]\d* (?:errors?|problems?|issues?|warnings?|violations?|offen[cs]es?|findings?|defects?|lint errors?)(?: \(| found| detected| reported| generated| in \d+ files?|,|\.?$)|\bfound [1-9]\d* (?:errors?|problems?|issues?|violations?)|\b(?:lint|linting|style|format(?:ting)?) (?:errors?|failed|failures?|violations?|issues?)\b|\(severity:? ?\d+\)|\[severity:? ?\w+\]|\bwould (?:be )?reformat|\bnot (?:properly )?formatted\b",
     ),
     // A type error, an unknown name, a constraint violated.
     Row(
         Validation,
         Clear,
         Unnamed,
-        r"(?i)\btype ?error\b|\btype mismatch\b|\bmismatched types\b|\bincompatible types?\b|\bis not assignable to\b|\bcannot (?:be )?convert\b|\bno matching (?:function|overload|method)|\bwrong (?:number|type) of arguments?|\btoo (?:many|few) arguments|\bundefined (?:variable|reference|identifier|symbol|name|function|method|constant|local)\b|\bundeclared\b|\bunresolved (?:reference|name|identifier|symbol)\b|\b(?:is|was) not (?:defined|declared)\b|\bnot in scope\b|\bunbound (?:value|variable|identifier|symbol)\b|\bunknown (?:identifier|variable|symbol|function|method|field|property|attribute)\b|\bhas no (?:attribute|member|field|property|method)\b|\bcannot find (?:symbol|name|value|function|method|type)\b|\bconstraint (?:failed|violation|violated)|\bviolates \w+(?: \w+)? constraint",
+        r"(?i)\btype[ -]?error\b|\bwrong[ -]type\b|\bis not of type\b|\bexpected of type\b|\bhas type\b.*\bbut\b|\bexpected type\b|\btype mismatch\b|\bmismatched types\b|\bincompatible types?\b|\bis not assignable to\b|\bcannot (?:be )?convert\b|\bno matching (?:function|overload|method)|\bwrong (?:number|type) of arguments?|\btoo (?:many|few) arguments|\bundefined (?:variable|reference|identifier|symbol|name|function|method|constant|local)\b|\bundeclared\b|\bunresolved (?:reference|name|identifier|symbol)\b|\b(?:is|was) not (?:defined|declared)\b|\bnot in scope\b|\bunbound (?:value|variable|identifier|symbol)\b|\bunknown (?:identifier|variable|symbol|function|method|field|property|attribute)\b|\bhas no (?:attribute|member|field|property|method)\b|\bcannot find (?:symbol|name|value|function|method|type)\b|\bconstraint (?:failed|violation|violated)|\bviolates \w+(?: \w+)? constraint",
     ),
     // A diagnostic at a position in a file: the code does not compile or lint.
     Row(

@@ -365,14 +365,9 @@ const C: Family = Family {
             Syntax,
             Decisive,
             Unnamed,
-            r":\d+(?::\d+)?: (?:fatal )?error: (?:expected\b|stray\b|missing terminating\b|unterminated\b|extraneous closing brace)",
+            r":\d+(?::\d+)?: (?:fatal )?error: (?:expected (?:['‘\x22]|\w+ or |(?:expression|identifier|declaration|statement|unqualified-id|primary-expression|initializer|specifier)\b)|stray\b|missing terminating\b|unterminated\b|extraneous closing brace)",
         ),
-        Row(
-            Validation,
-            Clear,
-            Unnamed,
-            r":\d+:\d+: (?:fatal )?error: |^\d+ errors? generated\.$|undefined reference to",
-        ),
+        Row(Validation, Clear, Unnamed, r"^\d+ errors? generated\.$|undefined reference to"),
         // CMake: a package find_package did not find, a parse error, any other error.
         Row(Missing, Decisive, Verbatim, r"Could NOT find (?P<pkg>[\w:+.-]+)"),
         Row(Missing, Decisive, Verbatim, r#"package configuration file provided by "(?P<pkg>[^"]+)""#),
