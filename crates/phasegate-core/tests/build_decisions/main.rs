@@ -163,43 +163,61 @@ fn build_decisions_read_a_family_without_its_rows() {
     assert!(lofo >= LEAVE_ONE_OUT_FLOOR, "leave-one-family-out accuracy {:.1}% fell below its floor", lofo * 100.0);
 }
 
-/// What the outputs of toolchains no cue or row was written from must not fall below, each family's read
-/// without the table's family of its name: a floor against regressions, under what was measured when the
-/// corpus was made (see docs/design.md), not the target (85%).
-const UNSEEN_FLOOR: f64 = 0.60;
+/// What `unseen/` must not fall below, each family read without the table's family of its name: a floor
+/// against regressions. The first round of generic cues read it as it was made (74/116); the second round
+/// was written from its misses (105/116), so it is development data now, not a measure.
+const UNSEEN_FLOOR: f64 = 0.85;
 
-// Pins issue 31's "Build decisions that generalise — really": outputs of toolchains that no row, no earlier
-// case and no issue names, run here after the generic cues were frozen, read by cues never written from them.
-#[test]
-fn build_decisions_generalise_to_toolchains_no_cue_was_written_from() {
-    let unseen = corpus::read("unseen");
+/// What `unseen_2/` must not fall below: a floor against regressions under what was measured when it was
+/// made, after the second round of generic cues was frozen (see docs/design.md), not the target (85%).
+const UNSEEN_2_FLOOR: f64 = 0.70;
+
+/// The checks every corpus of unseen toolchains passes: none of its toolchains is one the table names or
+/// an earlier corpus has, each case says whether it is real, and every class has cases.
+fn unseen(corpus: &str, earlier: &[&Case]) -> Vec<Case> {
+    let cases = corpus::read(corpus);
     let named: BTreeSet<&str> = build_families().flat_map(|(_, toolchains)| toolchains.iter().copied()).collect();
-    let toolchains: BTreeSet<&str> = unseen.iter().map(Case::toolchain).collect();
-    let families: BTreeSet<&str> = unseen.iter().map(|c| c.family.as_str()).collect();
-    let classes: BTreeSet<String> = unseen.iter().map(|c| class_name(&c.want)).collect();
-    for c in &unseen {
+    let before: BTreeSet<&str> = earlier.iter().map(|c| c.toolchain()).collect();
+    let toolchains: BTreeSet<&str> = cases.iter().map(Case::toolchain).collect();
+    let families: BTreeSet<&str> = cases.iter().map(|c| c.family.as_str()).collect();
+    let classes: BTreeSet<String> = cases.iter().map(|c| class_name(&c.want)).collect();
+    for c in &cases {
         assert!(!named.contains(c.toolchain()), "{}: a toolchain the table names is not unseen", c.file);
+        assert!(!before.contains(c.toolchain()), "{}: a toolchain an earlier corpus has is not unseen", c.file);
         assert!(c.source.is_some(), "{}: says whether it is real or written", c.file);
     }
-    let real = unseen.iter().filter(|c| c.source.as_deref() == Some("real")).count();
+    let real = cases.iter().filter(|c| c.source.as_deref() == Some("real")).count();
     eprintln!(
-        "unseen: {} cases ({real} real, {} written) of {} toolchains in {} families, classes {classes:?}",
-        unseen.len(),
-        unseen.len() - real,
+        "{corpus}: {} cases ({real} real, {} written) of {} toolchains in {} families, classes {classes:?}",
+        cases.len(),
+        cases.len() - real,
         toolchains.len(),
         families.len()
     );
     assert!(
-        toolchains.len() >= 35 && families.len() >= 5,
+        toolchains.len() >= 15 && families.len() >= 5,
         "{} toolchains, {} families",
         toolchains.len(),
         families.len()
     );
-    assert_eq!(classes.len(), 8, "every class has unseen cases: {classes:?}");
-    report("unseen, every row", &unseen, classify);
-    generic_only("unseen", &unseen);
-    let lofo = leave_one_family_out("unseen", &unseen);
+    assert!(classes.len() >= 7, "every class but OTHER has {corpus} cases: {classes:?}");
+    cases
+}
+
+// Pins issue 31's "Build decisions that generalise — really": outputs of toolchains that no row, no earlier
+// case and no issue names, run here, read by cues never written from them.
+#[test]
+fn build_decisions_generalise_to_toolchains_no_cue_was_written_from() {
+    let first = unseen("unseen", &[]);
+    report("unseen, every row", &first, classify);
+    generic_only("unseen", &first);
+    let lofo = leave_one_family_out("unseen", &first);
     assert!(lofo >= UNSEEN_FLOOR, "unseen accuracy {:.1}% fell below its floor", lofo * 100.0);
+    let second = unseen("unseen_2", &first.iter().collect::<Vec<_>>());
+    report("unseen_2, every row", &second, classify);
+    generic_only("unseen_2", &second);
+    let lofo = leave_one_family_out("unseen_2", &second);
+    assert!(lofo >= UNSEEN_2_FLOOR, "unseen_2 accuracy {:.1}% fell below its floor", lofo * 100.0);
 }
 
 /// `CASE=development/go/go-syntax-1.txt cargo test -p phasegate-core --test build_decisions explain -- --ignored
