@@ -3,8 +3,10 @@
 //! rows refine them: on a line both read, a family's row decides unless the
 //! generic cue is stronger (see `build.rs`).
 //!
-//! Written from the development cases and from what each class is, never
-//! from a toolchain's own sentence: a module, package, library, unit or
+//! Written from what each class is and from the cases of
+//! `tests/build_decisions/development/` (the first round) and `unseen/`
+//! (the second), never from a single toolchain's own sentence, and measured
+//! on `unseen_2/`, which no cue was written from: a module, package, library, unit or
 //! collection that cannot be found, named when the line names it; a header,
 //! a linked library or a program that is missing; a parse error (its words
 //! with a position in a file, or after an error's label); a test summary
