@@ -257,10 +257,6 @@ fn the_pm_decides_at_19_21_and_31_minutes_a_brainstorm_walks_ideation_and_an_eve
 /// notification. When the session's terminal dies, the watcher ends too.
 #[test]
 fn the_plugin_monitor_runs_in_an_interactive_session_and_its_lines_reach_the_model() {
-    assert!(
-        std::process::Command::new("tmux").arg("-V").output().is_ok(),
-        "this test runs Claude Code interactively in a real terminal: install tmux"
-    );
     let f = Fixture::repo();
     // A session that went silent 10 minutes ago while it held a file (one
     // that held nothing would be gone, no alert).
@@ -295,41 +291,17 @@ fn the_plugin_monitor_runs_in_an_interactive_session_and_its_lines_reach_the_mod
     let api = MockApi::start(Scenario::new().main(vec![
         Turn::text("Noted: a session is down.").expect(request_has("Component ghost-session not responding")),
     ]));
-    // Claude Code's first-run screens, answered: onboarding done, this
-    // folder trusted, the test key approved.
-    let key = "sk-ant-phasegate-e2e-monitor-key";
-    let config = serde_json::json!({
-        "hasCompletedOnboarding": true, "theme": "dark",
-        "customApiKeyResponses": {"approved": [&key[key.len() - 20..]], "rejected": []},
-        "projects": {f.repo.display().to_string(): {"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}
-    });
-    std::fs::write(f.home.join(".claude.json"), config.to_string()).unwrap();
-    let socket = f.home.join("tmux.sock");
-    let tmux = |args: &[&str]| {
-        std::process::Command::new("tmux").arg("-S").arg(&socket).args(args).env_remove("TMUX").output().unwrap()
-    };
-    let claude = phasegate_testkit::locate_binary();
-    let command = format!(
-        "cd '{}' && env -i PATH=\"$PATH\" HOME='{}' TERM=xterm-256color ANTHROPIC_BASE_URL='{}' ANTHROPIC_API_KEY='{key}' CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 PHASEGATE_BIN_DIR='{}' '{}' --plugin-dir '{}'",
-        f.repo.display(),
-        f.home.display(),
-        api.base_url(),
-        crate::support::bin_dir().display(),
-        claude.display(),
-        crate::support::plugin_root().display()
-    );
-    let made = tmux(&["new-session", "-d", "-s", "monitor", "-x", "200", "-y", "50", &command]);
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let terminal = f.claude_in_terminal(&api, "");
     let deadline = Instant::now() + Duration::from_secs(90);
     while !api.is_finished() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(200));
     }
-    let pane = String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "monitor"]).stdout).into_owned();
+    let pane = terminal.screen();
     let watchers = || watchers_of(&f.home);
     // The watcher loops until its session is gone, so it runs now (checked
     // once the terminal is killed, so a failure leaves no session behind).
     let running = watchers();
-    tmux(&["kill-server"]);
+    terminal.kill();
     assert!(!running.is_empty(), "no watcher ran:\n{pane}\n{}", api.report());
     api.assert_finished();
     assert!(pane.contains("Monitor event: phasegate monitor: error component_down"), "{pane}");

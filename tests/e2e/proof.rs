@@ -79,3 +79,53 @@ fn implement_writes_a_check_verify_runs_it_and_finish_waits_for_the_proof() {
     assert_eq!(statuses, ["proven", "proven"]);
     assert_eq!(f.meta("001-search")["status"], "completed");
 }
+
+/// Issue 30: a waiver is the person's. In an interactive session, in a real
+/// terminal, the model's own `question answer` is refused (even with
+/// Claude Code's variables unset), the dialog asks the person, and the
+/// choice they make there is what phasegate records: read from Claude
+/// Code's transcript of the dialog, never from what the model passed.
+#[test]
+fn a_waiver_is_the_persons_choice_in_the_dialog_and_the_models_answer_is_refused() {
+    let f = Fixture::repo();
+    f.ws(&["feature", "new", "search"]);
+    f.write("docs/features/001-search/spec.md", "# Spec\n\n## Requirements\n\n- **R1**: the page reads well\n");
+    let id = "001-search.1";
+    let api = MockApi::start(Scenario::new().main(vec![
+        Turn::tools(vec![ToolUse::bash(
+            "workflow-state verify waive R1 --reason \"a person reads the page\" --feature 001-search",
+        )]),
+        Turn::tools(vec![ToolUse::bash(format!("workflow-state question answer {id} Yes"))])
+            .expect_tool_result_contains("AskUserQuestion"),
+        Turn::tools(vec![ToolUse::bash(format!(
+            "env -u CLAUDECODE -u CLAUDE_CODE_ENTRYPOINT -u CLAUDE_CODE_SESSION_ID workflow-state question answer {id} Yes"
+        ))])
+        .expect_tool_result_contains("never the model"),
+        Turn::tools(vec![ToolUse::dialog_printed()]).expect_tool_result_contains("never the model"),
+        Turn::tools(vec![ToolUse::bash("workflow-state verify waive R1 --feature 001-search")])
+            .expect_tool_result_contains("\"Yes\""),
+        Turn::text("R1 is waived.").expect_tool_result_contains("A person waived R1 of 001-search (dialog)"),
+    ]));
+    let terminal = f.claude_in_terminal(
+        &api,
+        "'Waive R1 of 001-search: I read the page myself.' --permission-mode default --allowedTools Bash",
+    );
+    // The dialog, as the person sees it: they pick Yes.
+    let screen =
+        terminal.wait_for("waive it: done without proof", 90).unwrap_or_else(|e| panic!("{e}\n{}", api.report()));
+    assert!(screen.contains("Yes") && screen.contains("No"), "{screen}");
+    terminal.press(&["Enter"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !api.is_finished() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let screen = terminal.screen();
+    terminal.kill();
+    assert!(api.is_finished(), "{screen}\n{}", api.report());
+    api.assert_finished();
+    let ledger: serde_json::Value = serde_json::from_str(&f.read("docs/features/001-search/evidence.json")).unwrap();
+    let waiver = &ledger["requirements"][0]["waiver"];
+    assert_eq!(waiver["answeredIn"], "dialog", "{ledger}");
+    assert_eq!(waiver["question"], id, "{ledger}");
+    assert!(f.ws(&["verify", "status", "--feature", "001-search"]).contains("waived"));
+}

@@ -214,3 +214,91 @@ impl Fixture {
         f
     }
 }
+
+/// The real Claude Code run interactively in a real terminal (a detached
+/// tmux session of its own), with the plugin, the fixture's HOME (its
+/// first-run screens answered and the repository trusted) and the mock API;
+/// the terminal is killed when this is dropped.
+pub struct Terminal {
+    socket: PathBuf,
+}
+
+/// The API key the interactive sessions use (approved in `.claude.json`).
+const TERMINAL_KEY: &str = "sk-ant-phasegate-e2e-terminal-key";
+
+impl Fixture {
+    /// `claude <args>` in a terminal: `args` is shell text after the
+    /// plugin's options (`--allowedTools Bash 'the first prompt'`).
+    pub fn claude_in_terminal(&self, api: &MockApi, args: &str) -> Terminal {
+        assert!(
+            Command::new("tmux").arg("-V").output().is_ok(),
+            "this test runs Claude Code interactively in a real terminal: install tmux"
+        );
+        let key = TERMINAL_KEY;
+        let config = serde_json::json!({
+            "hasCompletedOnboarding": true, "theme": "dark",
+            "customApiKeyResponses": {"approved": [&key[key.len() - 20..]], "rejected": []},
+            "projects": {self.repo.display().to_string(): {"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}
+        });
+        std::fs::write(self.home.join(".claude.json"), config.to_string()).unwrap();
+        let terminal = Terminal { socket: self.home.join("tmux.sock") };
+        let command = format!(
+            "cd '{}' && env -i PATH=\"$PATH\" HOME='{}' TERM=xterm-256color ANTHROPIC_BASE_URL='{}' ANTHROPIC_API_KEY='{key}' CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 PHASEGATE_BIN_DIR='{}' '{}' --plugin-dir '{}' {args}",
+            self.repo.display(),
+            self.home.display(),
+            api.base_url(),
+            bin_dir().display(),
+            phasegate_testkit::locate_binary().display(),
+            plugin_root().display()
+        );
+        let made = terminal.tmux(&["new-session", "-d", "-s", "claude", "-x", "200", "-y", "50", &command]);
+        assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+        terminal
+    }
+}
+
+impl Terminal {
+    fn tmux(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux").arg("-S").arg(&self.socket).args(args).env_remove("TMUX").output().unwrap()
+    }
+
+    /// What the terminal shows now.
+    pub fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.tmux(&["capture-pane", "-p", "-t", "claude"]).stdout).into_owned()
+    }
+
+    /// Waits up to `secs` seconds for the screen to show `needle`; the
+    /// screen as it is then, or why not.
+    pub fn wait_for(&self, needle: &str, secs: u64) -> Result<String, String> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            let screen = self.screen();
+            if screen.contains(needle) {
+                return Ok(screen);
+            }
+            if std::time::Instant::now() > deadline {
+                return Err(format!("the terminal did not show {needle:?} within {secs} s:\n{screen}"));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    }
+
+    /// Presses keys as tmux names them (`Enter`, `Down`, `1`).
+    pub fn press(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "claude"];
+        args.extend_from_slice(keys);
+        let out = self.tmux(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// Kills the terminal (and the Claude Code in it).
+    pub fn kill(&self) {
+        self.tmux(&["kill-server"]);
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -94,6 +94,30 @@ impl ToolUse {
 }
 
 impl ToolUse {
+    /// `AskUserQuestion` with the input a command printed in the newest
+    /// tool result that has one (a JSON line with `questions`: `verify
+    /// waive`, `question show --dialog`), as it is.
+    pub fn dialog_printed() -> Self {
+        let mut tool = Self::new("AskUserQuestion", json!({}));
+        tool.fill = Some(Fill(Arc::new(|req: &RecordedRequest, input: &mut Value| {
+            for result in req.all_tool_results().iter().rev() {
+                let printed = result
+                    .text
+                    .lines()
+                    .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+                    .find(|v| v.get("questions").is_some_and(Value::is_array));
+                if let Some(printed) = printed {
+                    *input = printed;
+                    return Ok(());
+                }
+            }
+            Err("no dialog input (a JSON line with `questions`) in any tool result so far".to_owned())
+        })));
+        tool
+    }
+}
+
+impl ToolUse {
     /// Any tool with any input.
     pub fn new(name: impl Into<String>, input: Value) -> Self {
         Self { name: name.into(), input, fill: None }

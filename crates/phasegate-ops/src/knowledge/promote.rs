@@ -90,9 +90,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         })?,
     };
     let (_, feature) = session::resolve(env, Some(&feature))?;
-    if project.has_dialog_notes() {
-        let _ = ask::confirm_dialogs(&project, env);
-    }
+    ask::confirm_dialogs_settled(&project, env);
     let (stored, _) = project.questions()?;
     let task = task_of(id);
     let mine =

@@ -130,9 +130,7 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
     if marks.is_empty() {
         return Ok(done(ClearState::Nothing, None, format!("{name} has no marks of tampering: nothing to clear")));
     }
-    if project.has_dialog_notes() {
-        let _ = ask::confirm_dialogs(&project, env);
-    }
+    ask::confirm_dialogs_settled(&project, env);
     let key = witness::key(env)?;
     let newest = marks.iter().map(|m| m.at).max().unwrap_or(env.now);
     let (stored, _) = project.questions()?;

@@ -106,7 +106,7 @@ pub fn waive(
             (ProofStatus::Failed | ProofStatus::Unchecked | ProofStatus::NotRun, _) => {}
         }
     }
-    let _ = ask::confirm_dialogs(&project, env);
+    ask::confirm_dialogs_settled(&project, env);
     let key = witness::key(env)?;
     let (stored, _) = project.questions()?;
     let task = task_of(requirement);
@@ -208,7 +208,7 @@ fn waiver_of(q: &Question, a: &Answer) -> Option<Waiver> {
 /// Code's transcript is read first; an answer written by hand waives
 /// nothing).
 pub fn answered_waivers(env: &Env, project: &Project, feature: &Feature) -> OpResult<BTreeMap<String, Waiver>> {
-    let _ = ask::confirm_dialogs(project, env);
+    ask::confirm_dialogs_settled(project, env);
     let key = witness::key(env)?;
     let (stored, _) = project.questions()?;
     Ok(stored

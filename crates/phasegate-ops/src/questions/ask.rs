@@ -479,6 +479,34 @@ pub fn confirm_dialogs(project: &Project, env: &Env) -> Vec<Result<Answered, (St
     out
 }
 
+/// How long a command that needs a person's answer waits for a dialog's
+/// result Claude Code has not written to its transcript yet.
+const DIALOG_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// A dialog noted this long ago or less may still be unwritten.
+const DIALOG_FRESH: chrono::TimeDelta = chrono::TimeDelta::minutes(1);
+
+/// [`confirm_dialogs`] for a command that needs a person's answer (a
+/// waiver, a clearing, a promotion): Claude Code writes a dialog's result
+/// to its transcript a moment after its hooks ran, sometimes after the next
+/// tool call, so a dialog noted in the last minute whose result is not
+/// written yet is looked at again for a few seconds. Nothing to wait for
+/// when no dialog was noted (one folder lookup).
+pub fn confirm_dialogs_settled(project: &Project, env: &Env) {
+    if !project.has_dialog_notes() {
+        return;
+    }
+    let deadline = std::time::Instant::now() + DIALOG_WAIT;
+    loop {
+        let _ = confirm_dialogs(project, env);
+        let waiting = project.dialog_notes().iter().any(|n| env.now.signed_duration_since(n.at) < DIALOG_FRESH);
+        if !waiting || std::time::Instant::now() >= deadline {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 fn record(
     env: &Env,
     project: &Project,

@@ -366,9 +366,7 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
 /// Whether a person answered "Accept as-is" to `task`'s review escalation,
 /// as the binary recorded it.
 fn accepted_by_person(env: &Env, project: &phasegate_store::Project, feature: &str, task: &str) -> OpResult<bool> {
-    if project.has_dialog_notes() {
-        let _ = ask::confirm_dialogs(project, env);
-    }
+    ask::confirm_dialogs_settled(project, env);
     let key = crate::witness::key(env)?;
     let (stored, _) = project.questions()?;
     Ok(stored.iter().map(|s| &s.question).any(|q| {
