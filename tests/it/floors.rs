@@ -111,7 +111,7 @@ fn core_capabilities_import_only_the_kernel_and_those_listed_before_them() {
 }
 
 /// The ops' floors, as CONTRIBUTING.md draws them: the kernel (env, error,
-/// hook, session, commit, generate, install), then coordination and
+/// hook, session, witness, commit, generate, install), then coordination and
 /// questions, what the knowledge base and briefs build on them, the feature
 /// workflow, the two ways of running its work, what looks back over it, and
 /// the hook registry that folds them all.

@@ -473,6 +473,41 @@ fn a_marker_removed_or_a_state_edited_by_hand_is_marked_and_git_is_not() {
     env.ws(&["tamper", "list", "--feature", &h]).ok();
 }
 
+/// Regression: a state file edited by hand and committed in the same Bash
+/// command read as "what git holds", so nothing was marked. A commit of
+/// this clone that changed it from what phasegate wrote is marked; a
+/// branch checked out is not.
+#[test]
+fn a_state_edited_and_committed_in_one_command_is_marked_and_a_checkout_is_not() {
+    let env = TestEnv::new();
+    let f = env.feature("search", "standard");
+    env.ws(&["phase", "start", "specify"]).ok();
+    crate::util::commit_all(env.root());
+    let meta = format!("docs/features/{f}/.meta.json");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(env.root())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    // Another branch where phasegate moved the feature on, as a teammate's.
+    git(&["checkout", "-q", "-b", "teammate"]);
+    env.ws(&["phase", "complete", "specify", "--note", "by the teammate"]).ok();
+    git(&["commit", "-qam", "specify done"]);
+    git(&["checkout", "-q", "-"]);
+    env.ws(&["tamper", "list"]).ok();
+    git(&["merge", "-q", "--ff-only", "teammate"]);
+    env.ws(&["tamper", "list"]).ok();
+    // The model's shortcut: edit and commit at once.
+    let edited = env.read(&meta).replace("\"mode\": \"standard\"", "\"mode\": \"hotfix\"");
+    std::fs::write(env.path(&meta), edited).unwrap();
+    git(&["commit", "-qam", "switch to hotfix"]);
+    env.ws(&["tamper", "list"]).code(1).stdout_has(&format!("{meta} changed"));
+}
+
 /// Regression: Write and Edit reached `evidence.json` through a symbolic or
 /// a hard link.
 #[cfg(unix)]

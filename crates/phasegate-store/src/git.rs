@@ -877,6 +877,33 @@ pub fn committed_blob(root: &Path, rel: &str) -> Option<Vec<u8>> {
     Some(blob.content().to_vec())
 }
 
+/// Whether one of the last commits made in this clone (`git commit`, its
+/// `--amend`, the first commit, as HEAD's reflog records them) changed
+/// `rel` from a content `was` recognises (what phasegate wrote last): such
+/// a change was made by hand and committed, where a checkout, merge, pull,
+/// reset or rebase brings another commit's file. Read only when a state
+/// file differs from what phasegate wrote.
+pub fn committed_here_from(root: &Path, rel: &str, was: &dyn Fn(&[u8]) -> bool) -> bool {
+    let Ok(repo) = Repository::open(root) else { return false };
+    let Ok(log) = repo.reflog("HEAD") else { return false };
+    let blob_in = |tree: Option<git2::Tree<'_>>| {
+        let id = tree.and_then(|t| t.get_path(Path::new(rel)).ok()).map(|e| e.id());
+        id.and_then(|id| repo.find_blob(id).ok()).map(|b| b.content().to_vec())
+    };
+    for entry in log.iter().take(100) {
+        let message = entry.message().ok().flatten().unwrap_or("");
+        if !["commit:", "commit (amend):", "commit (initial):"].iter().any(|m| message.starts_with(m)) {
+            continue;
+        }
+        let Ok(commit) = repo.find_commit(entry.id_new()) else { continue };
+        let before = blob_in(commit.parent(0).ok().and_then(|p| p.tree().ok()));
+        if before.as_deref().is_some_and(was) && blob_in(commit.tree().ok()) != before {
+            return true;
+        }
+    }
+    false
+}
+
 /// `mode blob-id` of a file on disk, as git would record it.
 pub fn blob_entry(path: &Path, meta: &fs::Metadata) -> Result<String, StoreError> {
     if meta.file_type().is_symlink() {

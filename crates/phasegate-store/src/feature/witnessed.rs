@@ -199,13 +199,22 @@ impl super::Feature {
         let entry: Written = serde_json::from_str(&fs::read_optional_up_to(&entry_path, 64 * 1024).ok()??).ok()?;
         let path = self.root().join(rel);
         let meta = std::fs::symlink_metadata(&path).ok();
+        // A commit of this clone that changed the file from what phasegate
+        // wrote is not git bringing it: the change was made by hand and
+        // committed.
+        let committed_here = || {
+            entry.mac.as_ref().is_some_and(|want| {
+                crate::git::committed_here_from(self.root(), rel, &|was| mac(key, rel, was) == *want)
+            })
+        };
         match (&entry.mac, meta) {
             (None, None) => None,
             (None, Some(_)) => None,
             (Some(_), None) => {
                 // Gone: a checkout to a commit without it is git's doing.
                 let local = rel.starts_with(".claude/") || rel.contains("/.task/");
-                (local || crate::git::committed_blob(self.root(), rel).is_some()).then_some(Tampering::Removed)
+                (local || crate::git::committed_blob(self.root(), rel).is_some() || committed_here())
+                    .then_some(Tampering::Removed)
             }
             (Some(want), Some(meta)) => {
                 if !meta.file_type().is_file() {
@@ -224,7 +233,7 @@ impl super::Feature {
                     return None;
                 }
                 match crate::git::committed_blob(self.root(), rel) {
-                    Some(blob) if blob == content => None,
+                    Some(blob) if blob == content && !committed_here() => None,
                     _ => Some(Tampering::Edited),
                 }
             }
