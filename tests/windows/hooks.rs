@@ -1,0 +1,197 @@
+//! The hook protocol of every event through `phasegate-hook.exe`: exit 0,
+//! valid hook JSON or nothing on stdout, nothing on stderr, whatever the
+//! input, even on a panic (unwinding on Windows); SessionStart names the
+//! active feature; the Stop hook holds a pipeline loop whose tests (run in
+//! `cmd /C`) fail.
+
+use serde_json::{Value, json};
+
+use crate::wine::Project;
+
+/// Hook input for `event` in the project, with `extra` fields.
+fn input(p: &Project, event: &str, extra: Value) -> Value {
+    let mut v =
+        json!({"session_id": "s-1", "transcript_path": p.win("t.jsonl"), "cwd": p.win(""), "hook_event_name": event});
+    for (k, x) in extra.as_object().unwrap() {
+        v[k] = x.clone();
+    }
+    v
+}
+
+/// Every event: (argument, event name, its fields).
+fn events(p: &Project) -> Vec<(&'static str, Value)> {
+    vec![
+        ("session-start", input(p, "SessionStart", json!({"source": "startup"}))),
+        ("user-prompt-submit", input(p, "UserPromptSubmit", json!({"prompt": "/phasegate:design add search"}))),
+        (
+            "pre-tool-use",
+            input(
+                p,
+                "PreToolUse",
+                json!({"tool_name": "Edit", "tool_input": {"file_path": p.win("src/lib.rs"), "old_string": "a", "new_string": "b"}}),
+            ),
+        ),
+        (
+            "post-tool-use",
+            input(
+                p,
+                "PostToolUse",
+                json!({"tool_name": "Bash", "tool_input": {"command": "dir"}, "tool_response": {}, "duration_ms": 20}),
+            ),
+        ),
+        (
+            "subagent-stop",
+            input(p, "SubagentStop", json!({"agent_type": "chain-reviewer", "last_assistant_message": "done"})),
+        ),
+        ("stop", input(p, "Stop", json!({"stop_hook_active": false, "last_assistant_message": "done"}))),
+        ("session-end", input(p, "SessionEnd", json!({"reason": "exit"}))),
+    ]
+}
+
+/// Nothing, or one JSON object.
+fn valid(out: &crate::wine::Done) {
+    assert!(out.stderr.is_empty(), "{}", out.report());
+    if !out.stdout.trim().is_empty() {
+        assert!(out.json().is_object(), "{}", out.report());
+    }
+}
+
+#[test]
+#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
+fn every_event_exits_zero_with_valid_json_whatever_its_input() {
+    let p = Project::new();
+    p.feature("x");
+    for (event, good) in events(&p) {
+        valid(&p.hook(event, &good).ok());
+        for bad in ["", "not json", "[1]", r#"{"cwd": 7}"#, r#"{"cwd": "Q:\\no\\such\\folder", "session_id": "s-9"}"#] {
+            let out = crate::wine::Run::new(crate::wine::Exe::Hook, &[event], p.root()).stdin(bad).ok();
+            valid(&out);
+            assert!(
+                !out.stdout.contains("\"deny\"") && !out.stdout.contains("\"block\""),
+                "{event} {bad:?}: {}",
+                out.report()
+            );
+        }
+    }
+    // Outside any repository, in a folder with nothing of phasegate's.
+    let plain = Project::plain();
+    for (event, good) in events(&plain) {
+        let out = plain.hook(event, &good).ok();
+        valid(&out);
+    }
+    // An unknown event is a usage error, exit 2.
+    crate::wine::Run::new(crate::wine::Exe::Hook, &["no-such-event"], p.root()).code(2).stderr_has("usage");
+}
+
+#[test]
+#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
+fn session_start_names_the_active_feature() {
+    let p = Project::new();
+    let f = p.feature("login");
+    p.ws(&["phase", "start", "specify", "--feature", &f]).ok();
+    let out = p.start("s-1");
+    let context = out.json()["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_owned();
+    assert!(context.contains(&format!("{f} (mode standard): phase specify is PARTIAL")), "{context}");
+    assert!(context.contains("Next: /phasegate:specify"), "{context}");
+    crate::wine::assert_plain("SessionStart", &context);
+}
+
+/// A panic in a hook answers valid JSON and exit 0, and leaves a line in
+/// the problems log: panics unwind on windows-gnu as they do on Linux.
+#[test]
+#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
+fn a_panic_in_a_hook_still_answers_valid_json() {
+    let p = Project::new();
+    let out = p
+        .hook("session-start", &input(&p, "SessionStart", json!({"source": "startup"})))
+        .env("PHASEGATE_FAILPOINT", "session-start")
+        .ok();
+    let v = out.json();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart", "{}", out.report());
+    let log = p.read(".git/phasegate/hooks/problems.jsonl");
+    assert!(log.contains("panicked: failpoint session-start"), "{log}");
+    p.ws(&["status"]).ok().stdout_has("Hook problems in the last 24 h: 1");
+}
+
+/// The fixtures of the Linux pipeline tests.
+fn fixture(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/fixtures/pipeline").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn review(reviewer: &str, model: &str) -> String {
+    format!(
+        r#"{{"id": "review-1", "reviewer": "{reviewer}", "model": "{model}", "status": "approved", "summary": "{model} approves", "findings": [], "blockers": [], "reviewed_at": "2026-11-22T10:00:00Z"}}"#
+    )
+}
+
+/// A pipeline driven to its implementation loop by session `s`, whose
+/// plan's tests are the `cmd` line `tests`.
+fn to_loop(p: &Project, s: &str, tests: &str) -> String {
+    p.write(".phasegate/pipeline.config.json", r#"{"finalGate": {"command": ["phasegate-test-no-such-reviewer"]}}"#);
+    let f =
+        p.ws_as(s, &["pipeline", "start", "auth", "--request", "Add user authentication with JWT tokens"]).ok().json()
+            ["feature"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    let task = |file: &str, text: &str| p.write(&format!("docs/features/{f}/.task/{file}"), text);
+    task("user-story.json", &fixture("user-story.json"));
+    task(
+        "plan-refined.json",
+        &fixture("plan-refined.json").replace("\"sh test.sh\"", &serde_json::to_string(tests).unwrap()),
+    );
+    for to in ["plan_drafting", "plan_refining", "plan_reviewing"] {
+        p.ws_as(s, &["pipeline", "transition", to]).ok();
+    }
+    for model in ["sonnet", "opus"] {
+        task(&format!("review-{model}.json"), &review("plan-reviewer", model));
+        p.ws_as(s, &["pipeline", "review", model]).ok();
+    }
+    p.ws_as(s, &["pipeline", "final-gate"]).ok();
+    p.ws_as(s, &["pipeline", "transition", "implementing"]).ok();
+    p.ws_as(s, &["pipeline", "transition", "implementing_loop"]).ok();
+    for model in ["sonnet", "opus"] {
+        task(&format!("review-{model}.json"), &review("code-reviewer", model));
+        p.ws_as(s, &["pipeline", "review", model]).ok();
+    }
+    p.ws_as(s, &["pipeline", "final-gate"]).ok();
+    f
+}
+
+#[test]
+#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
+fn stop_holds_a_pipeline_whose_tests_fail_in_cmd_and_lets_it_end_when_they_pass() {
+    const PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
+    let p = Project::new();
+    // Broken while a file outside the repository says so (a change inside
+    // would reopen the code review).
+    let broken = p.root().parent().unwrap().join("broken.txt");
+    std::fs::write(&broken, "x\r\n").unwrap();
+    p.write(
+        "test.cmd",
+        &format!(
+            "@echo off\r\nif exist \"{}\" (echo 1 test failed & exit /b 1)\r\necho All tests passed\r\n",
+            crate::wine::win(&broken)
+        ),
+    );
+    let f = to_loop(&p, "s-1", "test.cmd");
+    let stop = |session: &str| {
+        let out = p
+            .hook("stop", &input(&p, "Stop", json!({"session_id": session, "stop_hook_active": true, "last_assistant_message": format!("Done. {PROMISE}")})))
+            .ok();
+        valid(&out);
+        (!out.stdout.trim().is_empty()).then(|| out.json())
+    };
+    // Another session is never held.
+    assert_eq!(stop("s-2"), None);
+    let held = stop("s-1").expect("held while the tests fail");
+    assert_eq!(held["decision"], "block", "{held}");
+    let why = held["reason"].as_str().unwrap();
+    assert!(why.contains("1 test failed"), "{why}");
+    crate::wine::assert_plain("the Stop hook's reason", why);
+    std::fs::remove_file(&broken).unwrap();
+    let done = stop("s-1");
+    let state = p.json(&format!("docs/features/{f}/.task/state.json"));
+    assert_eq!(state["state"], "complete", "{done:?}");
+}
