@@ -167,12 +167,12 @@ impl std::fmt::Display for Unread {
 /// The real path of `path`, if it lies under `allowed` (Claude Code's
 /// folder, `~/.claude`): a transcript is only read there.
 fn confined(path: &Path, allowed: &Path) -> Result<PathBuf, Unread> {
-    let real = match std::fs::canonicalize(path) {
+    let real = match dunce::canonicalize(path) {
         Ok(r) => r,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unread::Missing),
         Err(e) => return Err(Unread::Io(format!("{}: {e}", path.display()))),
     };
-    let root = std::fs::canonicalize(allowed).unwrap_or_else(|_| allowed.to_owned());
+    let root = crate::fs::canonical_or_same(allowed);
     if !real.starts_with(&root) {
         return Err(Unread::Outside { lands: real });
     }
@@ -193,9 +193,9 @@ impl Project {
             // Gone (Claude Code removes transcripts after its cleanup
             // period): what was read of it before still counts.
             Err(Unread::Missing) => {
-                let was = std::fs::canonicalize(transcript.parent().unwrap_or(transcript))
+                let was = crate::fs::canonical(transcript.parent().unwrap_or(transcript))
                     .map(|dir| dir.join(transcript.file_name().unwrap_or_default()))
-                    .unwrap_or_else(|_| transcript.to_owned());
+                    .unwrap_or_else(|| transcript.to_owned());
                 return self.cached_transcript(&was).map(Cached::into_transcript).ok_or(Unread::Missing);
             }
             Err(why) => return Err(why),

@@ -235,13 +235,13 @@ pub fn confine(root: &Path, path: &Path) -> Result<(), StoreError> {
     let Some(rel) = below(root, path) else {
         return Err(StoreError::Outside { path: path.to_owned(), root: root.to_owned(), link: None });
     };
-    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let canonical_root = canonical_or_same(root);
     let mut at = root.to_path_buf();
     for part in rel.components() {
         at.push(part);
         let Ok(meta) = fs::symlink_metadata(&at) else { return Ok(()) };
         if meta.file_type().is_symlink() {
-            let resolved = at.canonicalize().ok();
+            let resolved = canonical(&at);
             let inside = resolved.as_ref().is_some_and(|r| r.starts_with(&canonical_root));
             if !inside {
                 return Err(StoreError::Outside {
@@ -278,6 +278,13 @@ pub fn own_path(base: &Path, path: &Path) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// `base` joined with `rel`, a `/`-separated relative path, one segment at
+/// a time: a path shown to a person then has the platform's separator
+/// throughout (`C:\x\docs\features` on Windows, not `C:\x\docs/features`).
+pub fn join_slashed(base: &Path, rel: &str) -> PathBuf {
+    rel.split('/').filter(|s| !s.is_empty()).fold(base.to_path_buf(), |p, s| p.join(s))
 }
 
 /// `path` relative to `base` when below it (for messages).
@@ -344,9 +351,13 @@ pub fn exists(path: &Path) -> bool {
 }
 
 /// `path` absolute, with `..` and every link resolved; None when it does
-/// not exist or cannot be resolved.
+/// not exist or cannot be resolved. On Windows the plain form (`C:\x`),
+/// not the verbatim one `canonicalize` gives (`\\?\C:\x`) unless only
+/// the verbatim form can name it (a path past 260 characters, a reserved
+/// name): every path phasegate prints, stores or compares is resolved
+/// here, so all of them take one form.
 pub fn canonical(path: &Path) -> Option<PathBuf> {
-    path.canonicalize().ok()
+    dunce::canonicalize(path).ok()
 }
 
 /// `path` resolved as [`canonical`] does, or as given when it cannot be.
@@ -467,6 +478,14 @@ mod tests {
         assert!(err.contains("docs/features") && err.contains("outside"), "{err}");
         std::os::unix::fs::symlink(root.join("docs"), root.join("docs2")).unwrap();
         confine(&root, &root.join("docs2/x")).unwrap();
+    }
+
+    #[test]
+    fn slashed_paths_join_one_segment_at_a_time() {
+        let base = Path::new("/repo");
+        assert_eq!(join_slashed(base, "docs/features"), base.join("docs").join("features"));
+        assert_eq!(join_slashed(base, "/a//b/"), base.join("a").join("b"));
+        assert_eq!(join_slashed(base, ""), base);
     }
 
     // A path naming `..` below the root passed the check (it compared the
