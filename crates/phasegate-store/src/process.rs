@@ -221,11 +221,46 @@ fn kill_group(pid: u32) {
     let _ = pid;
 }
 
-/// Whether the process `pid` has ended, where the system lists its
-/// processes in `/proc`; None where it does not (the caller asks otherwise).
+/// Whether the process `pid` has ended: Windows is asked (OpenProcess,
+/// then GetExitCodeProcess); elsewhere the system's list of processes in
+/// `/proc`. None where neither can tell (the caller asks otherwise).
 pub fn is_gone(pid: u32) -> Option<bool> {
-    let proc = Path::new("/proc");
-    proc.is_dir().then(|| !proc.join(pid.to_string()).exists())
+    #[cfg(windows)]
+    {
+        windows_gone(pid)
+    }
+    #[cfg(not(windows))]
+    {
+        let proc = Path::new("/proc");
+        proc.is_dir().then(|| !proc.join(pid.to_string()).exists())
+    }
+}
+
+/// Windows' answer. A process that ended while someone still holds a
+/// handle to it has an exit code; one whose last handle closed has no id
+/// any more, and OpenProcess fails with ERROR_INVALID_PARAMETER: gone too.
+/// Access denied (a process of another user, or a protected one) means it
+/// is there; any other failure tells nothing. (Under Wine, `/proc` is the
+/// Linux one: its ids are not Windows process ids, and it must not be
+/// asked.)
+#[cfg(windows)]
+fn windows_gone(pid: u32) -> Option<bool> {
+    /// What OpenProcess fails with when no process has the id.
+    const ERROR_INVALID_PARAMETER: i32 = 87;
+    /// What it fails with when the process is not ours to ask about.
+    const ERROR_ACCESS_DENIED: i32 = 5;
+    match process_alive::state(pid.into()) {
+        process_alive::State::Alive => Some(false),
+        process_alive::State::Dead => Some(true),
+        // `state` returns as soon as OpenProcess fails, so the thread's
+        // last error is still OpenProcess's (the crate's version is pinned
+        // and tests/windows holds this under Wine).
+        process_alive::State::Unknown => match std::io::Error::last_os_error().raw_os_error() {
+            Some(ERROR_INVALID_PARAMETER) => Some(true),
+            Some(ERROR_ACCESS_DENIED) => Some(false),
+            _ => None,
+        },
+    }
 }
 
 /// Finds `program` on PATH (or as a path).
