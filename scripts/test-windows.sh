@@ -129,8 +129,8 @@ x86_64-w64-mingw32-gcc -shared -O2 -s -static-libgcc -o "$helpers/bcryptprimitiv
 x86_64-w64-mingw32-gcc -O2 -s -static-libgcc -o "$helpers/pid.exe" scripts/windows/pid.c
 
 # The Wine prefix, made once; no Mono or Gecko (nothing here needs them,
-# and their installers would ask).
-export WINEPREFIX="$target/wine-prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+# and their installers would ask), no menu entries written to HOME.
+export WINEPREFIX="$target/wine-prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
   say "making the Wine prefix"
   "$wine" wineboot --init >/dev/null 2>&1 || true
