@@ -128,7 +128,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
         }
     }
     tmp.as_file().sync_data().at("flush", tmp.path().to_owned())?;
-    tmp.persist(path).map_err(|e| e.error).at("replace", path)?;
+    replace(tmp, path).at("replace", path)?;
     sync_dir(dir);
     Ok(())
 }
@@ -149,8 +149,49 @@ pub fn write_cache(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
         Err(e) => return Err(e).at("create a temporary file in", dir),
     };
     tmp.write_all(contents).at("write", tmp.path().to_owned())?;
-    tmp.persist(path).map_err(|e| e.error).at("replace", path)?;
+    replace(tmp, path).at("replace", path)?;
     Ok(())
+}
+
+/// How long a replace waits for the readers of the file it replaces, on a
+/// Windows disk where it cannot replace a file someone has open.
+#[cfg(windows)]
+const REPLACE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Renames the finished temporary file `tmp` over `path`. On Windows a
+/// reader that has `path` open at that moment (a hook reading `.meta.json`
+/// while a command writes it) makes the classic replace (MoveFileEx, what
+/// tempfile's `persist` calls) fail with access denied: std's `rename`
+/// then replaces with POSIX semantics (Windows 10 1607 and later, on NTFS:
+/// the reader keeps the old file), and where the file system cannot (Wine,
+/// FAT, some network shares) the rename is tried again until the readers
+/// let go, at most `REPLACE_PATIENCE` (every read of a state file is one
+/// bounded read). A temporary file not renamed is removed.
+fn replace(tmp: tempfile::NamedTempFile, path: &Path) -> std::io::Result<()> {
+    #[cfg(not(windows))]
+    {
+        tmp.persist(path).map(drop).map_err(|e| e.error)
+    }
+    #[cfg(windows)]
+    {
+        let temp = tmp.into_temp_path();
+        let start = std::time::Instant::now();
+        let mut pause = std::time::Duration::from_millis(1);
+        loop {
+            match fs::rename(&temp, path) {
+                Ok(()) => {
+                    // Renamed: nothing is left to remove.
+                    let _ = temp.keep();
+                    return Ok(());
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied && start.elapsed() < REPLACE_PATIENCE => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_millis(50));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
 }
 
 /// Creates a directory and its parents, failing on a non-directory in the way.
