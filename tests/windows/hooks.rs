@@ -195,3 +195,74 @@ fn stop_holds_a_pipeline_whose_tests_fail_in_cmd_and_lets_it_end_when_they_pass(
     let state = p.json(&format!("docs/features/{f}/.task/state.json"));
     assert_eq!(state["state"], "complete", "{done:?}");
 }
+
+/// Regression: the Slack poller a hook starts in the background, meant to
+/// outlive it, held the hook's stdout open (a Windows child inherits every
+/// inheritable handle of its parent, and the handles a process is started
+/// with are), so whoever read the hook's answer to its end, as Claude Code
+/// does, waited for the poller: here for ever, as Slack cannot be reached
+/// and the poller keeps trying.
+#[test]
+#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
+fn the_slack_poller_a_hook_started_held_the_hooks_output_open() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let p = Project::new();
+    let f = p.feature("a");
+    let config = |background: bool| {
+        p.write(
+            ".phasegate/questions.config.json",
+            &format!(r#"{{"slack": {{"channels": {{"feature": "C0FEATURES"}}, "background": {background}, "pollIntervalSeconds": 5}}}}"#),
+        )
+    };
+    config(false);
+    let slack =
+        [("PHASEGATE_SLACK_TOKEN", "xoxb-bot-secret-0001"), ("PHASEGATE_SLACK_API_URL", "http://127.0.0.1:9/api/")];
+    let q = p.write(
+        "q.json",
+        r#"{"question": {"type": "blocking", "text": "Grid or list layout?", "options": [{"label": "Grid", "recommended": true}, {"label": "List"}], "allowFreeText": false}}"#,
+    );
+    let mut ask = p.ws(&["question", "ask", "--file", &crate::wine::win(&q), "--headless", "--feature", &f]);
+    for (k, v) in slack {
+        ask = ask.env(k, v);
+    }
+    let id = ask.ok().json()["id"].as_str().unwrap().to_owned();
+    config(true);
+    // SessionStart starts the poller; its answer is read here to its end.
+    let mut hook = Command::new(crate::wine::wine());
+    hook.arg(crate::wine::Exe::Hook.win_path()).arg("session-start").current_dir(p.root());
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if k.starts_with("CLAUDE") || k.starts_with("PHASEGATE") || k.starts_with("GIT_") {
+            hook.env_remove(&*k);
+        }
+    }
+    hook.env("WINEDEBUG", "-all").envs(slack).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+    let mut child = hook.spawn().unwrap();
+    let input = input(&p, "SessionStart", json!({"source": "startup"}));
+    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let started = Instant::now();
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        let _ = tx.send((text, started.elapsed()));
+    });
+    let read = rx.recv_timeout(Duration::from_secs(30));
+    let _ = child.wait();
+    // Answered, the question waits on Slack no more, and the poller ends.
+    p.ws(&["question", "answer", &id, "Grid"]).ok();
+    let (text, took) = read.expect("the hook's output stayed open after the hook ended: its poller held it");
+    assert!(text.contains("suspended, waiting for an answer"), "{text}");
+    assert!(took < Duration::from_secs(20), "the hook's output closed after {took:?}");
+    // The poller did start, and tried Slack.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !std::fs::read_to_string(p.path(".git/phasegate/slack-watch.log"))
+        .is_ok_and(|l| l.contains("cannot reach Slack"))
+    {
+        assert!(Instant::now() < deadline, "no poller tried Slack");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}

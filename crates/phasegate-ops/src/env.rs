@@ -100,6 +100,13 @@ pub fn workflow_state() -> Option<PathBuf> {
     workflow_state_path().filter(|p| sfs::is_file(p))
 }
 
+/// Keeps this process's standard handles from the processes it starts
+/// (Windows; see [`phasegate_store::process::keep_own_stdio`]): what both
+/// binaries do first.
+pub fn keep_own_stdio() {
+    phasegate_store::process::keep_own_stdio();
+}
+
 /// Whether the process `pid` has ended, where the system can tell
 /// (`/proc`); None where it cannot.
 pub fn process_gone(pid: u32) -> Option<bool> {

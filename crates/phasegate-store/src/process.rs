@@ -308,6 +308,28 @@ fn windows_gone(pid: u32) -> Option<bool> {
     }
 }
 
+/// Keeps this process's own stdin, stdout and stderr from every process it
+/// starts, on Windows; nothing to do elsewhere (a Unix child given other
+/// stdio does not keep them). A Windows child gets every inheritable handle
+/// of its parent whatever stdio it is given, and the handles a process is
+/// started with are inheritable: the background Slack poller a hook starts,
+/// meant to outlive it, kept the hook's stdout open, so Claude Code, reading
+/// the hook's answer to its end, waited for the poller. Each standard
+/// handle is replaced by a duplicate that is not inheritable, and the
+/// original closed (wezterm's `filedescriptor`: DuplicateHandle,
+/// SetStdHandle); a child told to inherit one still gets it, as std
+/// duplicates it for that child. Called first thing by both binaries; best
+/// effort (a handle that cannot be duplicated is left as it is).
+pub fn keep_own_stdio() {
+    #[cfg(windows)]
+    {
+        use filedescriptor::{FileDescriptor, StdioDescriptor};
+        let _ = FileDescriptor::redirect_stdio(&std::io::stdin(), StdioDescriptor::Stdin);
+        let _ = FileDescriptor::redirect_stdio(&std::io::stdout(), StdioDescriptor::Stdout);
+        let _ = FileDescriptor::redirect_stdio(&std::io::stderr(), StdioDescriptor::Stderr);
+    }
+}
+
 /// Finds `program` on PATH (or as a path).
 pub fn find_program(program: &str) -> Option<PathBuf> {
     which::which(program).ok()
