@@ -55,6 +55,10 @@ impl Fixture {
             .args(args)
             .current_dir(dir)
             .env_remove("CLAUDE_CODE_SESSION_ID")
+            .env_remove("CLAUDECODE")
+            .env_remove("CLAUDE_CODE_ENTRYPOINT")
+            // The test sets up as a person would, even inside Claude Code.
+            .env("PHASEGATE_TEST_OUTSIDE_CLAUDE_CODE", "1")
             .output()
             .unwrap();
         assert!(out.status.success(), "workflow-state {args:?}: {}", String::from_utf8_lossy(&out.stderr));

@@ -161,7 +161,10 @@ fn a_budget_is_said_at_80_percent_and_pauses_the_feature_at_100() {
         .env("CLAUDECODE", "1")
         .code(1)
         .stderr_has("goes on past its budget");
-    c.ws(&["question", "answer", &q, "Raise to 10"]).ok();
+    // A person, at a terminal outside Claude Code.
+    Run::in_terminal(crate::util::WORKFLOW_STATE, &["question", "answer", &q, "Raise to 10"], c.env.root())
+        .env("HOME", c.home.to_str().unwrap())
+        .ok();
     let b = c.ws(&["backlog", "--json"]).ok().json();
     assert_eq!(b["next"]["feature"], f.as_str(), "raised to $10, it goes on: {b:#}");
 }

@@ -134,7 +134,7 @@ fn ops_capabilities_import_only_the_kernel_and_those_listed_before_them() {
     let bad = out_of_order("phasegate-ops", &order);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     // Every top-level module is placed: in the kernel or in the order.
-    let kernel = ["env", "error", "hook", "session", "commit", "generate", "install"];
+    let kernel = ["env", "error", "hook", "session", "witness", "commit", "generate", "install"];
     let g = imports(&src("phasegate-ops"));
     let unplaced: Vec<&String> =
         g.keys().filter(|m| !order.contains(&m.as_str()) && !kernel.contains(&m.as_str())).collect();

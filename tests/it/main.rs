@@ -2,6 +2,7 @@
 //! on temporary git repositories. One test binary made of modules.
 #![allow(clippy::disallowed_methods)]
 
+mod claude_records;
 #[path = "../common/mod.rs"]
 mod common;
 mod util;
@@ -16,6 +17,7 @@ mod docs;
 mod feature;
 mod finish;
 mod floors;
+mod gates;
 mod hook_pre_tool_use;
 mod hook_session_start;
 mod hook_stop;

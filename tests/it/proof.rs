@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 
+use crate::claude_records::ClaudeRecords;
 use crate::util::{HOOK, Run, TestEnv, commit_all};
 
 const SPEC: &str = "# Spec\n\n## Requirements\n\n- **R1**: Search finds by title\n  - Given a title, Then it is found\n- **R2**: Results are paged\n- **R3**: Export works\n";
@@ -294,14 +295,16 @@ fn a_waiver_answered_yes_is_recorded_and_one_answered_no_is_not() {
     assert_eq!(asked["state"], "asked");
     let q = asked["question"].as_str().unwrap().to_owned();
     waive(&env, &["R3"]).code(1).stderr_has(&format!("waits for the person's answer to {q}"));
-    // The model, in Claude Code's Bash tool, cannot answer it.
+    // The model, in Claude Code's Bash tool, cannot answer it; nor can a
+    // script with no terminal.
     env.ws(&["question", "answer", &q, "Yes"])
         .env("CLAUDECODE", "1")
         .code(1)
         .stderr_has("is a person's decision (whether R3 of")
-        .stderr_has("the model cannot answer it");
+        .stderr_has("never the model or a script");
+    env.ws(&["question", "answer", &q, "Yes"]).code(1).stderr_has("never the model or a script");
     // A person, in a terminal.
-    env.ws(&["question", "answer", &q, "Yes", "--by", "ana"]).ok();
+    env.ws_terminal(&["question", "answer", &q, "Yes", "--by", "ana"]).ok();
     let w = waive(&env, &["R3", "--json"]).ok().json();
     assert_eq!(w["state"], "waived", "{w}");
     let l = ledger(&env, &f);
@@ -310,21 +313,21 @@ fn a_waiver_answered_yes_is_recorded_and_one_answered_no_is_not() {
         (r3["status"].as_str(), r3["waiver"]["reason"].as_str()),
         (Some("waived"), Some("export ships next release"))
     );
-    assert_eq!((r3["waiver"]["by"].as_str(), r3["waiver"]["answeredIn"].as_str()), (Some("ana"), Some("cli")));
+    assert_eq!((r3["waiver"]["by"].as_str(), r3["waiver"]["answeredIn"].as_str()), (Some("ana"), Some("terminal")));
     env.ws(&["verify", "status"])
         .ok()
         .stdout_has("2/3 proven, 1 waived")
-        .stdout_has("R3 waived by a person (cli): export ships next release");
+        .stdout_has("R3 waived by a person (terminal): export ships next release");
     // The next run keeps it.
     env.ws(&["verify", "run"]).ok();
     let done = env.ws(&["finish"]).ok().json();
-    assert!(done["prBody"].as_str().unwrap().contains("waived by a person (cli"), "{done}");
+    assert!(done["prBody"].as_str().unwrap().contains("waived by a person (terminal"), "{done}");
 
     let g = feature_named(&env, "other", "- R1, R3: `true`\n");
     env.ws(&["verify", "run", "--feature", &g]).code(1);
     let asked = waive(&env, &["R2", "--reason", "not needed", "--headless", "--json", "--feature", &g]).ok().json();
     let q = asked["question"].as_str().unwrap().to_owned();
-    env.ws(&["question", "answer", &q, "No"]).ok();
+    env.ws_terminal(&["question", "answer", &q, "No"]).ok();
     let w = waive(&env, &["R2", "--json", "--feature", &g]).ok().json();
     assert_eq!(w["state"], "declined", "{w}");
     env.ws(&["verify", "run", "--feature", &g]).code(1);
@@ -339,32 +342,29 @@ fn feature_named(env: &TestEnv, slug: &str, checks: &str) -> String {
     f
 }
 
-/// The two ways a person answers inside Claude Code: typing
-/// `/phasegate:answer <id> <answer>` (the UserPromptSubmit hook keeps the
-/// words, so the model's `question answer` relays exactly those), and the
-/// question dialog (its PostToolUse hook records the choice; its
-/// PreToolUse hook refuses an input with answers filled in).
+/// The two ways a person answers inside Claude Code, each read from Claude
+/// Code's own transcript: the prompt they typed (`/phasegate:answer <id>
+/// <answer>`), and their choice in the question dialog (its result, by the
+/// tool call's id). What arrives on a hook's input is not their answer.
 #[test]
 fn inside_claude_code_only_what_the_person_typed_or_chose_answers_a_waiver() {
     let env = TestEnv::new();
+    let claude = ClaudeRecords::new(&env);
     let f = feature(&env, "standard", "- R1, R2: `true`\n");
     let session = "sess-person";
     let asked = waive(&env, &["R3", "--reason", "manual QA covers it", "--headless", "--json"]).ok().json();
     let q = asked["question"].as_str().unwrap().to_owned();
-    let hook = |event: &str, input: Value| {
-        let mut input = input;
-        input["session_id"] = json!(session);
-        input["cwd"] = json!(env.root());
-        Run::new(HOOK, &[event], env.root()).stdin(input.to_string()).ok()
-    };
-    hook(
+    // A prompt piped into the hook is not one the person typed.
+    claude.hook(
+        session,
         "user-prompt-submit",
-        json!({"hook_event_name": "UserPromptSubmit", "prompt": format!("/phasegate:answer {q} No")}),
+        json!({"hook_event_name": "UserPromptSubmit", "prompt": format!("/phasegate:answer {q} Yes")}),
     );
-    let inside = |answer: &str| {
-        env.ws(&["question", "answer", &q, answer]).env("CLAUDECODE", "1").env("CLAUDE_CODE_SESSION_ID", session)
-    };
-    inside("Yes").code(1).stderr_has("the model cannot answer it");
+    let inside = |answer: &str| claude.ws_as(session, &["question", "answer", &q, answer]);
+    inside("Yes").code(1).stderr_has("never the model or a script");
+    // Claude Code recorded the person typing "No".
+    claude.typed(session, &format!("/phasegate:answer {q} No"));
+    inside("Yes").code(1).stderr_has("never the model or a script");
     inside("No").ok();
     waive(&env, &["R3"]).ok().stdout_has("is not waived");
 
@@ -376,23 +376,31 @@ fn inside_claude_code_only_what_the_person_typed_or_chose_answers_a_waiver() {
     let text = input["questions"][0]["question"].as_str().unwrap().to_owned();
     let mut filled = input.clone();
     filled["answers"] = json!({ text.clone(): "Yes" });
-    let pre = hook(
+    let pre = claude.hook(
+        session,
         "pre-tool-use",
         json!({"hook_event_name": "PreToolUse", "tool_name": "AskUserQuestion", "tool_input": filled}),
     );
     assert!(pre.stdout.contains("deny") && pre.stdout.contains("is the person's to answer"), "{}", pre.report());
-    let ok = hook(
+    let ok = claude.hook(
+        session,
         "pre-tool-use",
         json!({"hook_event_name": "PreToolUse", "tool_name": "AskUserQuestion", "tool_input": input.clone()}),
     );
     assert!(!ok.stdout.contains("deny"), "{}", ok.report());
-    let reply = json!({"questions": input["questions"], "answers": { text: "Yes" }});
-    let post = hook(
+    let reply = json!({"questions": input["questions"], "answers": { text.clone(): "Yes" }});
+    let post = claude.hook(
+        session,
         "post-tool-use",
-        json!({"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion", "tool_input": input, "tool_response": reply}),
+        json!({"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion", "tool_use_id": "toolu_d1",
+               "tool_input": input, "tool_response": reply}),
     );
-    assert!(post.stdout.contains("is answered from the dialog"), "{}", post.report());
-    let w = waive(&env, &["R3", "--json", "--feature", &g]).ok().json();
+    assert!(post.stdout.contains("recorded from the dialog as Claude Code records it"), "{}", post.report());
+    // The hook's input says "Yes", but Claude Code has not recorded the dialog.
+    let waive_in = || claude.ws_as(session, &["verify", "waive", "R3", "--json", "--feature", &g]);
+    waive_in().code(1).stderr_has("waits for the person's answer");
+    claude.tool_result(session, "toolu_d1", "answered", reply);
+    let w = waive_in().ok().json();
     assert_eq!(w["state"], "waived", "{w}");
     assert_eq!(ledger(&env, &g)["requirements"][2]["waiver"]["answeredIn"], "dialog");
     let _ = f;

@@ -167,7 +167,7 @@ fn promotion_to_claude_md_waits_for_a_persons_yes_and_touches_only_its_block() {
     assert_eq!(env.read("CLAUDE.md"), claude);
     env.ws(&["kb", "promote", &id, "--feature", &f]).code(1).stderr_has(&q);
     assert_eq!(env.read("CLAUDE.md"), claude);
-    env.ws(&["question", "answer", &q, "Yes"]).ok();
+    env.ws_terminal(&["question", "answer", &q, "Yes"]).ok();
     let done = env.ws(&["kb", "promote", &id, "--feature", &f, "--json"]).ok().json();
     assert_eq!(done["status"], "promoted");
     let text = env.read("CLAUDE.md");
@@ -195,7 +195,7 @@ fn a_no_or_a_broken_block_writes_nothing() {
     env.ws(&["kb", "promote", &id, "--feature", &f]).code(2).stderr_has("CLAUDE.md line 2");
     env.write("CLAUDE.md", "# P\n");
     let asked = env.ws(&["kb", "promote", &id, "--feature", &f, "--headless", "--json"]).ok().json();
-    env.ws(&["question", "answer", asked["question"].as_str().unwrap(), "No"]).ok();
+    env.ws_terminal(&["question", "answer", asked["question"].as_str().unwrap(), "No"]).ok();
     let r = env.ws(&["kb", "promote", &id, "--feature", &f, "--json"]).ok().json();
     assert_eq!(r["status"], "declined");
     assert_eq!(env.read("CLAUDE.md"), "# P\n");

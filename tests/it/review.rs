@@ -65,7 +65,7 @@ fn invalid_verdicts_are_explained_and_nothing_is_recorded() {
         .stderr_has("at /issues/0/severity")
         .stderr_has("\"summary\" is a required property")
         .stderr_has("Nothing was recorded")
-        .stderr_has("ask the reviewer to answer again");
+        .stderr_has("Spawn the reviewer once more with the same prompt");
     std::fs::write(&bad, "The design looks fine to me.").unwrap();
     env.ws(&["review", "record", "design", "--verdict-file", bad.to_str().unwrap()])
         .code(2)

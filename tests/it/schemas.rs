@@ -29,6 +29,31 @@ fn every_schema_compiles_and_is_the_one_the_binary_uses() {
     assert_eq!(n, phasegate_core::schema::Schema::ALL.len());
 }
 
+/// Who recorded a verdict is one shape wherever it is kept: `.meta.json`,
+/// `.review-cycles.json` and a pipeline's `state.json` carry the same
+/// definition.
+#[test]
+fn who_recorded_a_verdict_is_defined_once_in_every_schema_that_keeps_it() {
+    let def = |name: &str| {
+        let v: serde_json::Value = serde_json::from_str(schema(name).text()).unwrap();
+        v["$defs"]["recordedBy"].clone()
+    };
+    let meta = def("meta.schema.json");
+    assert!(meta.is_object(), "meta.schema.json defines recordedBy");
+    assert_eq!(def("review-cycles.schema.json"), meta);
+    assert_eq!(def("pipeline-state.schema.json"), meta);
+    let by = serde_json::to_value(phasegate_core::witness::RecordedBy::Reviewer {
+        agent: "phasegate:chain-reviewer".into(),
+        agent_id: "a1".into(),
+        session: "s".into(),
+    })
+    .unwrap();
+    let wrapped = serde_json::json!({"id": "001", "slug": "a", "status": "active",
+        "phases": {"specify": {"verdicts": [{"iteration": 1, "at": "2026-11-28T10:00:00Z", "by": "reviewer",
+            "agent": by["agent"], "agentId": by["agentId"], "session": by["session"]}]}}});
+    schema("meta.schema.json").check(&wrapped).unwrap();
+}
+
 #[test]
 fn meta_files_written_by_the_binary_validate() {
     let env = TestEnv::new();

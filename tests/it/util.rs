@@ -60,6 +60,12 @@ impl TestEnv {
         Run::new(WORKFLOW_STATE, args, &self.root)
     }
 
+    /// `workflow-state <args>` at a terminal of its own, outside Claude
+    /// Code: a person (stdout and stderr come back together as stdout).
+    pub fn ws_terminal(&self, args: &[&str]) -> Run {
+        Run::in_terminal(WORKFLOW_STATE, args, &self.root)
+    }
+
     /// `workflow-state <args>` in `dir` (relative to the root).
     pub fn ws_in(&self, dir: &str, args: &[&str]) -> Run {
         Run::new(WORKFLOW_STATE, args, &self.root.join(dir))
@@ -113,6 +119,22 @@ fn rand_suffix() -> u128 {
 pub struct Run {
     cmd: assert_cmd::Command,
     desc: String,
+    /// Run in a pseudo-terminal ([`Run::in_terminal`]).
+    terminal: bool,
+}
+
+/// The folder every run of this test binary keeps phasegate's sealing key
+/// in (`XDG_STATE_HOME`): made once, removed with the process's temp files.
+pub fn state_home() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("a temporary state folder")).path()
+}
+
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c)) {
+        return s.to_owned();
+    }
+    format!("'{}'", s.replace('\'', "'\\''"))
 }
 
 impl Run {
@@ -125,7 +147,29 @@ impl Run {
                 cmd.env_remove(&*k);
             }
         }
-        Run { cmd, desc: format!("{} {}", Path::new(exe).file_name().unwrap().to_string_lossy(), args.join(" ")) }
+        // A command of the suite is a person's script, even when the suite
+        // runs inside Claude Code (a test that plays the model sets
+        // CLAUDECODE, or runs under a `claude` process of its own).
+        cmd.env("PHASEGATE_TEST_OUTSIDE_CLAUDE_CODE", "1");
+        // One sealing key for the whole run, never the user's.
+        cmd.env("XDG_STATE_HOME", state_home());
+        Run {
+            cmd,
+            desc: format!("{} {}", Path::new(exe).file_name().unwrap().to_string_lossy(), args.join(" ")),
+            terminal: false,
+        }
+    }
+
+    /// `exe args…` in a terminal of its own: a pseudo-terminal `script`
+    /// opens, as a person's terminal outside Claude Code is. What it prints
+    /// (stdout and stderr together, as a terminal shows them) is stdout.
+    pub fn in_terminal(exe: &str, args: &[&str], cwd: &Path) -> Self {
+        let line = std::iter::once(exe).chain(args.iter().copied()).map(shell_quote).collect::<Vec<_>>().join(" ");
+        let mut run = Run::new("script", &["-qec", &line, "/dev/null"], cwd);
+        run.desc =
+            format!("(in a terminal) {} {}", Path::new(exe).file_name().unwrap().to_string_lossy(), args.join(" "));
+        run.terminal = true;
+        run
     }
 
     pub fn stdin(mut self, data: impl Into<Vec<u8>>) -> Self {
@@ -140,12 +184,11 @@ impl Run {
 
     pub fn output(mut self) -> Done {
         let out: Output = self.cmd.output().unwrap_or_else(|e| panic!("run {}: {e}", self.desc));
-        Done {
-            desc: self.desc,
-            code: out.status.code(),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        }
+        let text = |b: &[u8]| {
+            let t = String::from_utf8_lossy(b).into_owned();
+            if self.terminal { t.replace("\r\n", "\n") } else { t }
+        };
+        Done { code: out.status.code(), stdout: text(&out.stdout), stderr: text(&out.stderr), desc: self.desc }
     }
 
     /// Runs and expects exit 0 and nothing on stderr (a success that warns

@@ -110,7 +110,7 @@ fn a_bad_verdict_says_to_ask_the_reviewer_again() {
     let bad = env.outer().join("reply.txt");
     std::fs::write(&bad, "Looks fine to me.").unwrap();
     let out = env.ws(&["review", "record", "brainstorm", "--verdict-file", bad.to_str().unwrap()]).code(2);
-    out.stderr_has("Do not edit the reviewer's reply").stderr_has("ask the reviewer to answer again");
+    out.stderr_has("Nothing was recorded").stderr_has("Spawn the reviewer once more with the same prompt");
     assert!(!out.stderr.contains("Fix the reviewer's reply"), "{}", out.report());
 }
 
@@ -121,9 +121,10 @@ fn the_verdict_file_stays_out_of_git_and_finish_says_what_to_commit() {
     let env = TestEnv::new();
     let f = env.feature("a", "standard");
     env.ws(&["phase", "start", "brainstorm"]).ok();
-    let brief = env.ws(&["review", "brief", "brainstorm", "--json"]).ok().json();
-    let verdict = brief["verdictFile"].as_str().unwrap().to_owned();
-    assert_eq!(verdict, env.path(&format!("docs/features/{f}/.verdict.json")).display().to_string());
+    // A reply saved where older phase loops saved it (a person outside
+    // Claude Code records from it).
+    let verdict = env.path(&format!("docs/features/{f}/.verdict.json")).display().to_string();
+    env.ws(&["review", "brief", "brainstorm"]).ok();
     std::fs::write(&verdict, r#"{"approved": true, "issues": [], "summary": "ok"}"#).unwrap();
     let repo = git2::Repository::open(env.root()).unwrap();
     assert!(repo.is_path_ignored(format!("docs/features/{f}/.verdict.json")).unwrap());

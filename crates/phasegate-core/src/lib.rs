@@ -31,10 +31,12 @@ pub mod names;
 pub mod paths;
 pub mod priority;
 pub mod schema;
+pub mod seal;
 pub mod session;
 pub mod slug;
 pub mod state;
 pub mod time;
+pub mod witness;
 
 pub mod coordination;
 pub mod cost;

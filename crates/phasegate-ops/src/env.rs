@@ -10,6 +10,8 @@ use phasegate_core::session::SessionId;
 use phasegate_store::fs as sfs;
 use phasegate_store::lock;
 
+use phasegate_core::witness::{ClaudeCodeSign, Operator};
+
 use crate::error::{InvalidInput, OpError};
 
 /// Milliseconds a writer waits for a feature's lock (default 10000).
@@ -28,9 +30,49 @@ pub const ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
 /// model's hand or a command file's, not in a person's own terminal.
 pub const INSIDE_CLAUDE_CODE: &str = "CLAUDECODE";
 
-/// Whether this process was started by Claude Code's tools.
+/// Whether this process was started by Claude Code's tools, as its
+/// environment says (any process may unset it: [`operator`] also looks at
+/// the processes above this one).
 pub fn inside_claude_code() -> bool {
-    std::env::var_os(INSIDE_CLAUDE_CODE).is_some_and(|v| !v.is_empty())
+    [INSIDE_CLAUDE_CODE, ENTRYPOINT].iter().any(|v| std::env::var_os(v).is_some_and(|v| !v.is_empty()))
+}
+
+/// Who runs this command: Claude Code's tools (its environment, or a
+/// Claude Code process above this one, found even when the variables were
+/// unset), else a person at a terminal, else nobody (CI, a script). The
+/// variables are not trusted to say "outside": only a terminal with no
+/// Claude Code around it is a person's.
+pub fn operator() -> Operator {
+    let session = std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty());
+    if inside_claude_code() {
+        return Operator::ClaudeCode { session, why: ClaudeCodeSign::Environment };
+    }
+    let above = !phasegate_store::failpoint::outside_claude_code()
+        && phasegate_store::ancestry::ancestors()
+            .is_some_and(|a| a.iter().any(|p| phasegate_core::witness::is_claude_code(&p.names)));
+    if above {
+        return Operator::ClaudeCode { session, why: ClaudeCodeSign::Ancestor };
+    }
+    let user = ["USER", "USERNAME", "LOGNAME"].iter().find_map(|v| std::env::var(v).ok()).filter(|u| !u.is_empty());
+    match phasegate_store::ancestry::stdin_terminal() {
+        Some(tty) => Operator::Terminal { tty, user },
+        None => Operator::Unattended { user },
+    }
+}
+
+/// Where the user's sealing key lives: `$XDG_STATE_HOME/phasegate`, else
+/// `~/.local/state/phasegate` (`%LOCALAPPDATA%\phasegate` on Windows):
+/// outside every repository.
+fn key_dir() -> Option<PathBuf> {
+    if cfg!(windows)
+        && let Some(d) = std::env::var_os("LOCALAPPDATA").map(PathBuf::from).filter(|p| p.is_absolute())
+    {
+        return Some(d.join("phasegate"));
+    }
+    match std::env::var_os("XDG_STATE_HOME").map(PathBuf::from).filter(|p| p.is_absolute()) {
+        Some(d) => Some(d.join("phasegate")),
+        None => home().map(|h| h.join(".local/state/phasegate")),
+    }
 }
 
 /// The values of this process's environment variables whose names say
@@ -193,6 +235,19 @@ pub struct Env {
     /// reads (only files inside it are read): `CLAUDE_CONFIG_DIR`, else
     /// `~/.claude`.
     pub claude_dir: Option<PathBuf>,
+    /// The folder of the user's sealing key (see [`key_dir`]).
+    pub key_dir: Option<PathBuf>,
+    /// Who runs the operation ([`Env::operator`]).
+    pub who: Who,
+}
+
+/// Who runs an operation: found from the process when asked (the hooks
+/// never pay for the look), or given (tests).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Who {
+    /// This process's: [`operator`].
+    Process,
+    Is(Operator),
 }
 
 impl Env {
@@ -208,6 +263,8 @@ impl Env {
             session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
             project_dir: project_dir(),
             claude_dir: claude_dir(),
+            key_dir: key_dir(),
+            who: Who::Process,
         })
     }
 
@@ -223,6 +280,17 @@ impl Env {
             session_var: std::env::var(SESSION_ID).ok().filter(|s| !s.trim().is_empty()),
             project_dir: project_dir(),
             claude_dir: claude_dir(),
+            key_dir: key_dir(),
+            who: Who::Process,
+        }
+    }
+
+    /// Who runs the operation: Claude Code's tools, a person at a
+    /// terminal, or nobody ([`operator`]).
+    pub fn operator(&self) -> Operator {
+        match &self.who {
+            Who::Process => operator(),
+            Who::Is(o) => o.clone(),
         }
     }
 

@@ -70,7 +70,7 @@ pub enum Invalid {
     Message(String),
     /// A reviewer's reply (read from `from`) that is not a verdict.
     #[error(
-        "{from}: {source}\nNothing was recorded. Do not edit the reviewer's reply: ask the reviewer to answer again in the verdict format (the phase loop, step 3d, says how), then record its new reply."
+        "{from}: {source}\nNothing was recorded. Spawn the reviewer once more with the same prompt (it answers in the verdict format), then record again: its new reply is read."
     )]
     Verdict {
         from: String,
@@ -94,6 +94,16 @@ pub enum Invalid {
         #[source]
         source: FileError,
     },
+    /// The user's sealing key has no folder to live in.
+    #[error(
+        "phasegate keeps its sealing key in $XDG_STATE_HOME/phasegate or ~/.local/state/phasegate, and neither HOME nor XDG_STATE_HOME is set: set one"
+    )]
+    NoKeyFolder,
+    /// Outside Claude Code, a verdict is a person's file.
+    #[error(
+        "no reviewer ran here (outside Claude Code): give the reply as a file to record it as yours; inside Claude Code, spawn {agent} as `{brief}` says and record again"
+    )]
+    VerdictToGive { agent: String, brief: String },
     /// The final gate's answer is not JSON.
     #[error("the final gate's answer is not valid JSON ({source}); nothing was recorded")]
     FinalGateNotJson {
@@ -206,6 +216,10 @@ pub enum Refusal {
     NoCheckpoint { task: String },
     #[error("{task} is {}; it cannot become {}", .from.name(), .to.name())]
     MarkRefused { task: String, from: Mark, to: Mark },
+    #[error(
+        "{task} is reviewed: its reviewer's approval ticks it (`workflow-state tasks review {task} --feature {feature}`, then `tasks record`); after the cap, a person's \"Accept as-is\" to its escalation lets it be ticked by hand"
+    )]
+    TickedByReview { task: String, feature: String },
     #[error("{task} is not ready: {why}")]
     NotReady { task: String, why: String },
     #[error(
@@ -224,6 +238,8 @@ pub enum Refusal {
     UnknownAgent { agent: String, available: Vec<String> },
     #[error("the review cycle of {task} is over ({})", .outcome.name())]
     CycleOver { task: String, outcome: Decision },
+    #[error("the review of {task} moved on from cycle {cycle} meanwhile (another record); nothing was counted")]
+    CycleMoved { task: String, cycle: u32 },
 
     // The pipeline.
     #[error("the pipeline is {state}; reviews are recorded in plan_reviewing and implementing_loop")]
@@ -232,6 +248,10 @@ pub enum Refusal {
         "the final gate is next: run `workflow-state pipeline final-gate --feature {feature}`, not a reviewer agent"
     )]
     FinalGateNext { feature: String },
+    #[error(
+        "the {stage} review must come from a reviewer run on {want}, but it ran on {model}: spawn it again with `model: \"{want}\"` (`pipeline review-brief` names the model); nothing was counted"
+    )]
+    ReviewerModel { stage: Stage, model: String, want: &'static str },
     #[error("the final gate runs after the opus review; round {round} expects the {expected} review next")]
     FinalGateTooEarly { round: u32, expected: Stage },
     #[error(
@@ -278,15 +298,33 @@ pub enum Refusal {
     )]
     VerifyRunning { feature: String },
     #[error(
-        "{id} is a person's decision ({what}): the model cannot answer it. The person answers in the question dialog, in its Slack thread, by typing `/phasegate:answer {id} <answer>`, or in a terminal: `workflow-state question answer {id} <answer>`"
+        "{id} is a person's decision ({what}): a person answers it, never the model or a script. They answer in the question dialog, in its Slack thread, by typing `/phasegate:answer {id} <answer>` in Claude Code, or in a terminal outside it: `workflow-state question answer {id} <answer>`"
     )]
     PersonOnly { id: String, what: String },
+    #[error(
+        "the answer to {id} was not recorded by phasegate (its file was edited by hand, or copied from another machine): it decides nothing. Ask the person again"
+    )]
+    AnswerNotRecorded { id: String },
     #[error(
         "{requirement} of {feature} waits for the person's answer to {question}: nothing is waived until they say yes"
     )]
     WaiverWaits { feature: String, requirement: String, question: String },
     #[error("{requirement} of {feature} is {status}: there is nothing to waive")]
     NothingToWaive { feature: String, requirement: String, status: String },
+
+    // What a gate believes.
+    #[error(
+        "no verdict of {agent} for {subject}: {why}. Nothing was counted. Spawn {agent} with the Agent tool (subagent_type `{agent}`, the prompt `{brief}` prints after `Prompt:` as it is, run_in_background false), then record again: its reply is read from Claude Code's transcript"
+    )]
+    NoReviewerVerdict { agent: String, subject: String, why: String, brief: String },
+    #[error(
+        "{given} is not what {agent} ({agent_id}) answered: only the reviewer's own reply is recorded. Record without it (the reply is read from the reviewer's transcript)"
+    )]
+    NotTheReviewers { given: String, agent: String, agent_id: String },
+    #[error(
+        "{phase} has a reviewer: it completes when its reviewer's verdict is recorded (`workflow-state review brief {phase} --feature {feature}`, spawn the reviewer, `workflow-state review record {phase} --feature {feature}`); a person completes it by hand outside Claude Code"
+    )]
+    CompletedByReviewer { phase: Phase, feature: String },
 
     // The report.
     #[error("{path} is not a phasegate report: it is not replaced. Choose another --out, or move the file away first")]

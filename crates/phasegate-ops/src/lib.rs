@@ -8,8 +8,9 @@
 //!
 //! 1. the kernel: `env` (clock, directories), `error`, `session` (which
 //!    project, feature and session an operation acts on), `hook` (hook
-//!    input, the context and the `Contributor` trait), `commit`,
-//!    `generate`, `install`;
+//!    input, the context and the `Contributor` trait), `witness` (what a
+//!    gate believes: a reviewer's own reply, a person's channel, seals),
+//!    `commit`, `generate`, `install`;
 //! 2. `coordination` (sessions, leases, waits, events), then `questions`;
 //! 3. `knowledge`, then `brief` (what a brief is given), then `proof` (the
 //!    evidence ledger: requirements, checks, waivers), then `cost` (what a
@@ -29,6 +30,7 @@ pub mod error;
 pub mod generate;
 pub mod hook;
 pub mod session;
+pub mod witness;
 
 pub mod coordination;
 pub mod cost;

@@ -12,6 +12,8 @@ use phasegate_core::cost::{self, Line, Message, SessionLog};
 use phasegate_core::session::SessionId;
 use serde::{Deserialize, Serialize};
 
+use crate::claude::confined;
+pub use crate::claude::{AgentTranscript, Unread, agent_transcripts, claude_dir, find_transcript};
 use crate::error::StoreError;
 use crate::lock::FileLock;
 use crate::{Project, fs};
@@ -124,63 +126,6 @@ pub struct Transcript {
     pub messages: Vec<Message>,
     /// Lines that are not JSON (or too long), counted.
     pub bad_lines: u64,
-}
-
-/// A sub-agent's transcript and what its meta file says.
-#[derive(Debug, Clone)]
-pub struct AgentTranscript {
-    pub path: PathBuf,
-    pub agent_type: Option<String>,
-    pub tool_use: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct AgentMeta {
-    agent_type: Option<String>,
-    tool_use_id: Option<String>,
-}
-
-/// Why a transcript was not read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unread {
-    Missing,
-    /// A link (or a path) that leads out of where transcripts live.
-    Outside {
-        lands: PathBuf,
-    },
-    NotRegular,
-    Io(String),
-}
-
-impl std::fmt::Display for Unread {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Unread::Missing => f.write_str("it is missing"),
-            Unread::Outside { lands } => write!(f, "it leads out of Claude Code's folder (to {})", lands.display()),
-            Unread::NotRegular => f.write_str("it is not a regular file"),
-            Unread::Io(e) => f.write_str(e),
-        }
-    }
-}
-
-/// The real path of `path`, if it lies under `allowed` (Claude Code's
-/// folder, `~/.claude`): a transcript is only read there.
-fn confined(path: &Path, allowed: &Path) -> Result<PathBuf, Unread> {
-    let real = match dunce::canonicalize(path) {
-        Ok(r) => r,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unread::Missing),
-        Err(e) => return Err(Unread::Io(format!("{}: {e}", path.display()))),
-    };
-    let root = crate::fs::canonical_or_same(allowed);
-    if !real.starts_with(&root) {
-        return Err(Unread::Outside { lands: real });
-    }
-    match std::fs::metadata(&real) {
-        Ok(m) if m.is_file() => Ok(real),
-        Ok(_) => Err(Unread::NotRegular),
-        Err(e) => Err(Unread::Io(format!("{}: {e}", real.display()))),
-    }
 }
 
 impl Project {
@@ -296,47 +241,6 @@ fn parse_bytes(line: &[u8]) -> Line {
         Ok(s) => cost::parse_line(s),
         Err(_) => Line::Bad("not UTF-8".to_owned()),
     }
-}
-
-/// The sub-agents' transcripts of the session whose transcript is
-/// `transcript` (`<dir>/<session>.jsonl` → `<dir>/<session>/subagents/`).
-pub fn agent_transcripts(transcript: &Path) -> Vec<AgentTranscript> {
-    let Some(stem) = transcript.file_stem() else { return Vec::new() };
-    let dir = transcript.with_file_name(stem).join("subagents");
-    let Ok(files) = fs::regular_files(&dir) else { return Vec::new() };
-    let mut out = Vec::new();
-    for (name, path) in &files {
-        let Some(agent) = name.strip_suffix(".jsonl") else { continue };
-        let meta = dir.join(format!("{agent}.meta.json"));
-        let meta: Option<AgentMeta> =
-            fs::read_optional_up_to(&meta, 1024 * 1024).ok().flatten().and_then(|t| serde_json::from_str(&t).ok());
-        out.push(AgentTranscript {
-            path: path.clone(),
-            agent_type: meta.as_ref().and_then(|m| m.agent_type.clone()),
-            tool_use: meta.and_then(|m| m.tool_use_id),
-        });
-    }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    out
-}
-
-/// Claude Code's folder for `home` (`~/.claude`).
-pub fn claude_dir(home: &Path) -> PathBuf {
-    home.join(".claude")
-}
-
-/// A session's transcript when no hook said where it is: Claude Code keeps
-/// it as `<claude dir>/projects/<project>/<session id>.jsonl`.
-pub fn find_transcript(claude_dir: &Path, session: &SessionId) -> Option<PathBuf> {
-    let id = session.as_str();
-    // An id is a file name here: none that could lead elsewhere.
-    if id.contains(['/', '\\']) || id.starts_with('.') {
-        return None;
-    }
-    let name = format!("{id}.jsonl");
-    let projects = claude_dir.join("projects");
-    let dirs = std::fs::read_dir(&projects).ok()?;
-    dirs.flatten().map(|d| d.path().join(&name)).find(|p| p.is_file())
 }
 
 #[cfg(test)]

@@ -37,3 +37,14 @@ pub fn panic_at(_name: &str) {}
 #[cfg(not(feature = "failpoints"))]
 #[inline(always)]
 pub fn hit(_name: &str) {}
+
+/// The environment variable that tells a test build to take itself for a
+/// command run outside Claude Code even when a Claude Code process is
+/// above it (a developer runs the suite inside Claude Code). Tests only:
+/// a release build never reads it.
+pub const OUTSIDE_CLAUDE_CODE: &str = "PHASEGATE_TEST_OUTSIDE_CLAUDE_CODE";
+
+/// Whether a test asked to ignore the Claude Code processes above it.
+pub fn outside_claude_code() -> bool {
+    cfg!(feature = "failpoints") && std::env::var_os(OUTSIDE_CLAUDE_CODE).is_some_and(|v| v == "1")
+}

@@ -105,6 +105,16 @@ pub fn exists_entry(path: &Path) -> bool {
 /// umask, like any file a program creates. A crash leaves the old file or the
 /// new one, never a mix.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
+    write_atomic_as(path, contents, false)
+}
+
+/// [`write_atomic`] of a file only its owner may read or write (0600 on
+/// Unix, whatever the umask): a secret, such as the sealing key.
+pub fn write_atomic_private(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
+    write_atomic_as(path, contents, true)
+}
+
+fn write_atomic_as(path: &Path, contents: &[u8], private: bool) -> Result<(), StoreError> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut builder = tempfile::Builder::new();
     builder.prefix(TMP_PREFIX).suffix(TMP_SUFFIX);
@@ -112,18 +122,21 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = match fs::symlink_metadata(path) {
+            _ if private => 0o600,
             Ok(m) if m.file_type().is_file() => m.permissions().mode() & 0o7777,
             // tempfile applies the umask to the mode it creates with.
             _ => 0o666,
         };
         builder.permissions(fs::Permissions::from_mode(mode));
     }
+    #[cfg(not(unix))]
+    let _ = private;
     let mut tmp = builder.tempfile_in(dir).at("create a temporary file in", dir)?;
     tmp.write_all(contents).at("write", tmp.path().to_owned())?;
     #[cfg(unix)]
     if let Ok(m) = fs::symlink_metadata(path) {
         // An existing file's exact bits (the umask must not narrow them).
-        if m.file_type().is_file() {
+        if m.file_type().is_file() && !private {
             fs::set_permissions(tmp.path(), m.permissions()).at("set permissions of", tmp.path().to_owned())?;
         }
     }

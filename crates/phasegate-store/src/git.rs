@@ -769,16 +769,53 @@ impl TreeIdentity {
 /// Nothing is written: clean files take their blob id from the index, the
 /// others are hashed as git would hash them.
 pub fn tree_identity(dir: &Path, skip: &dyn Fn(&str) -> bool) -> Result<TreeIdentity, StoreError> {
-    use std::collections::BTreeMap;
     let repo = open(dir)?;
+    Ok(TreeIdentity::of(tree_files(&repo, dir, skip, 0)?))
+}
+
+/// How deep repositories inside repositories are followed.
+const MAX_NESTING: usize = 8;
+
+/// The entries of [`tree_identity`] for `repo`: its files, and each
+/// submodule or repository nested in it as its checked-out commit and the
+/// identity of its own files (a commit or an edit inside it counts).
+fn tree_files(
+    repo: &Repository,
+    dir: &Path,
+    skip: &dyn Fn(&str) -> bool,
+    depth: usize,
+) -> Result<std::collections::BTreeMap<String, String>, StoreError> {
+    use std::collections::BTreeMap;
     let root = repo.workdir().map(Path::to_path_buf).unwrap_or_else(|| dir.to_owned());
     let index = repo.index().map_err(|e| StoreError::git(&root, e))?;
     let mut files: BTreeMap<String, String> = BTreeMap::new();
     for e in index.iter() {
         let path = String::from_utf8_lossy(&e.path).into_owned();
-        if !skip(&path) {
-            files.insert(path, format!("{:o} {}", e.mode, e.id));
+        if skip(&path) {
+            continue;
         }
+        let full = root.join(&path);
+        // A submodule: what is checked out in it, not what the index says.
+        if e.mode == 0o160000 {
+            files.insert(path, nested_entry(&full, depth).unwrap_or_else(|| format!("160000 {}", e.id)));
+            continue;
+        }
+        // `assume-unchanged` and `skip-worktree` make git stop looking at
+        // the file: it is read from disk instead, so they hide no change.
+        let hidden = e.flags & (git2::IndexEntryFlag::VALID.bits()) != 0
+            || e.flags_extended & (git2::IndexEntryExtendedFlag::SKIP_WORKTREE.bits()) != 0;
+        if hidden {
+            match fs::symlink_metadata(&full) {
+                Ok(m) if !m.is_dir() => {
+                    files.insert(path, blob_entry(&full, &m)?);
+                }
+                Ok(_) | Err(_) => {
+                    files.insert(path, "deleted".to_owned());
+                }
+            }
+            continue;
+        }
+        files.insert(path, format!("{:o} {}", e.mode, e.id));
     }
     let mut opts = git2::StatusOptions::new();
     // The index is the base (its entries above): only the working tree
@@ -802,13 +839,32 @@ pub fn tree_identity(dir: &Path, skip: &dyn Fn(&str) -> bool) -> Result<TreeIden
                 files.remove(&path);
             }
             Err(e) => return Err(e).at("read", &full),
-            Ok(m) if m.is_dir() => {}
+            // An untracked folder git does not descend into is a
+            // repository of its own: its commit and files count.
+            Ok(m) if m.is_dir() => {
+                if let Some(entry) = nested_entry(&full, depth) {
+                    files.insert(path.trim_end_matches('/').to_owned(), entry);
+                }
+            }
             Ok(m) => {
                 files.insert(path, blob_entry(&full, &m)?);
             }
         }
     }
-    Ok(TreeIdentity::of(files))
+    Ok(files)
+}
+
+/// A repository at `dir` (a submodule, or one nested untracked) as one
+/// entry: `160000 <its HEAD> <the identity of its files>`; None when none
+/// is checked out there.
+fn nested_entry(dir: &Path, depth: usize) -> Option<String> {
+    if depth >= MAX_NESTING || fs::symlink_metadata(dir.join(".git")).is_err() {
+        return None;
+    }
+    let repo = Repository::open(dir).ok()?;
+    let head = repo.head().ok().and_then(|h| h.target()).map(|o| o.to_string()).unwrap_or_else(|| "unborn".into());
+    let files = tree_files(&repo, dir, &|_| false, depth + 1).ok()?;
+    Some(format!("160000 {head} {}", TreeIdentity::of(files).id))
 }
 
 /// `mode blob-id` of a file on disk, as git would record it.
@@ -874,5 +930,79 @@ mod identity_tests {
         fs::remove_file(root.join("new.txt")).unwrap();
         let removed = tree_identity(&root, &none).unwrap();
         assert_eq!(first.changed(&removed), ["a.txt"], "a deleted file counts");
+    }
+}
+
+#[cfg(test)]
+mod hidden_change_tests {
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@e", "-c", "protocol.file.allow=always"])
+            .args(args)
+            .current_dir(dir)
+            .env_remove("GIT_DIR")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    fn repo(dir: &Path) {
+        fs::create_dir_all(dir).unwrap();
+        git(dir, &["init", "-q"]);
+        fs::write(dir.join("a.txt"), "one\n").unwrap();
+        git(dir, &["add", "a.txt"]);
+        git(dir, &["commit", "-qm", "init"]);
+    }
+
+    /// Regression: a file hidden by `git update-index --assume-unchanged`
+    /// or `--skip-worktree` left the ledger fresh after an edit.
+    #[test]
+    fn index_flags_do_not_hide_a_change() {
+        for flag in ["--assume-unchanged", "--skip-worktree"] {
+            let d = tempfile::tempdir().unwrap();
+            let root = d.path().canonicalize().unwrap();
+            repo(&root);
+            let none = |_: &str| false;
+            let before = tree_identity(&root, &none).unwrap();
+            git(&root, &["update-index", flag, "a.txt"]);
+            assert_eq!(tree_identity(&root, &none).unwrap().id, before.id, "{flag}: the flag alone changes nothing");
+            fs::write(root.join("a.txt"), "two\n").unwrap();
+            let after = tree_identity(&root, &none).unwrap();
+            assert_eq!(before.changed(&after), ["a.txt"], "{flag} hid an edit");
+            fs::remove_file(root.join("a.txt")).unwrap();
+            assert_ne!(tree_identity(&root, &none).unwrap().id, before.id, "{flag} hid a removal");
+        }
+    }
+
+    /// Regression: a commit or an edit inside a submodule, or inside a
+    /// repository nested in the tree, left the ledger fresh.
+    #[test]
+    fn submodules_and_nested_repositories_count_by_their_commit_and_files() {
+        let d = tempfile::tempdir().unwrap();
+        let base = d.path().canonicalize().unwrap();
+        let lib = base.join("lib");
+        repo(&lib);
+        let root = base.join("app");
+        repo(&root);
+        git(&root, &["submodule", "add", "-q", lib.to_str().unwrap(), "sub"]);
+        git(&root, &["commit", "-qm", "sub"]);
+        let none = |_: &str| false;
+        let first = tree_identity(&root, &none).unwrap();
+        assert_eq!(tree_identity(&root, &none).unwrap().id, first.id, "stable");
+        fs::write(root.join("sub/a.txt"), "edited\n").unwrap();
+        let edited = tree_identity(&root, &none).unwrap();
+        assert_eq!(first.changed(&edited), ["sub"], "an edit inside the submodule counts");
+        git(&root.join("sub"), &["commit", "-qam", "in sub"]);
+        let committed = tree_identity(&root, &none).unwrap();
+        assert_ne!(committed.id, edited.id, "a commit inside the submodule counts");
+        // A repository nested, untracked, in the tree.
+        repo(&root.join("vendor/tool"));
+        let nested = tree_identity(&root, &none).unwrap();
+        assert!(nested.files.contains_key("vendor/tool"), "{:?}", nested.files.keys().collect::<Vec<_>>());
+        fs::write(root.join("vendor/tool/a.txt"), "changed\n").unwrap();
+        let changed = tree_identity(&root, &none).unwrap();
+        assert_eq!(nested.changed(&changed), ["vendor/tool"]);
     }
 }

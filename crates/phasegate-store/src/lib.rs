@@ -10,6 +10,8 @@
 #![allow(clippy::disallowed_methods)]
 
 pub mod agents;
+pub mod ancestry;
+pub mod claude;
 pub mod commit;
 pub mod coordination;
 pub mod cost;
@@ -29,6 +31,8 @@ pub mod process;
 pub mod project;
 pub mod proof;
 pub mod questions;
+pub mod seal;
+pub mod witness;
 
 pub use error::StoreError;
 pub use feature::{Feature, FeatureGuard};

@@ -121,10 +121,22 @@ impl Project {
         let features = fs::relative(&self.features_dir(), self.root()).to_string_lossy().replace('\\', "/");
         let name = feature.name().to_owned();
         let tree = git::tree_identity(code_dir, &|p: &str| !proof::counts(p, &features, &name))?;
-        if feature.dir().starts_with(code_dir) {
-            return Ok(tree);
-        }
         let mut files = tree.files;
+        // A pipeline's requirements and plan count even where git ignores
+        // its `.task/` folder: they say what must be proven and how.
+        for source in proof::PIPELINE_SOURCES {
+            let path = feature.dir().join(source);
+            let rel = format!("{features}/{name}/{source}");
+            if let Ok(meta) = std::fs::symlink_metadata(&path)
+                && meta.is_file()
+                && !files.contains_key(&rel)
+            {
+                files.insert(rel, git::blob_entry(&path, &meta)?);
+            }
+        }
+        if feature.dir().starts_with(code_dir) {
+            return Ok(TreeIdentity::of(files));
+        }
         for (file, path) in fs::regular_files(feature.dir())? {
             let rel = format!("{features}/{name}/{file}");
             if proof::counts(&rel, &features, &name) {

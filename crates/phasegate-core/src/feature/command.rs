@@ -95,6 +95,22 @@ impl PromptWords {
         Some(PromptWords { command: name.to_owned(), words: rest[end..].trim().to_owned(), at })
     }
 
+    /// [`PromptWords::of_prompt`] of a prompt as Claude Code's transcript
+    /// records it: a slash command is kept as
+    /// `<command-name>/x</command-name>` and `<command-args>…</command-args>`.
+    pub fn of_recorded_prompt(content: &str, at: DateTime<Utc>) -> Option<PromptWords> {
+        let tag = |name: &str| {
+            let open = format!("<{name}>");
+            let start = content.find(&open)? + open.len();
+            let end = content[start..].find(&format!("</{name}>"))? + start;
+            Some(&content[start..end])
+        };
+        match tag("command-name") {
+            Some(command) => Self::of_prompt(&format!("{} {}", command.trim(), tag("command-args").unwrap_or("")), at),
+            None => Self::of_prompt(content, at),
+        }
+    }
+
     /// The words for `phase`'s brief at `now`: typed with that phase's
     /// command within [`PROMPT_WORDS_FRESH`], and not empty.
     pub fn for_brief(&self, phase: Phase, now: DateTime<Utc>) -> Option<&str> {
@@ -151,6 +167,10 @@ mod tests {
         assert!(!w.typed_answer("001-a.3", "001-a", "No", t(60)), "another answer");
         assert!(!w.typed_answer("001-a.4", "002-b", "Yes", t(60)), "another question");
         assert!(!w.typed_answer("001-a.3", "001-a", "Yes", t(601)), "stale");
+        let recorded = "<command-message>phasegate:answer</command-message>\n<command-name>/phasegate:answer</command-name>\n<command-args>001-a.3 Yes</command-args>";
+        assert!(PromptWords::of_recorded_prompt(recorded, t(0)).unwrap().typed_answer("001-a.3", "001-a", "yes", t(1)));
+        assert!(PromptWords::of_recorded_prompt("/phasegate:answer 001-a.3 Yes", t(0)).is_some());
+        assert_eq!(PromptWords::of_recorded_prompt("<command-name>/phasegate:status</command-name>", t(0)), None);
         let by_item = PromptWords::of_prompt("/phasegate:answer 001-a yes", t(0)).unwrap();
         assert!(by_item.typed_answer("001-a.3", "001-a", "yes", t(1)));
         assert!(w.for_brief(Phase::Design, t(1)).is_none());

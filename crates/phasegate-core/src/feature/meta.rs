@@ -19,6 +19,7 @@ use super::verdict::{IssueCounts, ReviewVerdict};
 use crate::cycle::{self, Cycle, Decision};
 use crate::schema::{JsonSyntax, Schema, SchemaErrors};
 use crate::time::Span;
+use crate::witness::RecordedBy;
 
 /// The file name of a feature's state.
 pub const META_FILE: &str = ".meta.json";
@@ -126,8 +127,25 @@ pub struct PhaseRecord {
     /// (the current one is `started`..`completed`): what its cost counts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub windows: Vec<Span>,
+    /// Who gave each counted verdict, in order: the reviewer sub-agent
+    /// Claude Code's transcript shows, or a person outside Claude Code.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verdicts: Vec<VerdictBy>,
+    /// Who completed the phase by hand (`phase complete`), when someone did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completed_by: Option<RecordedBy>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Who gave one counted verdict of a phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerdictBy {
+    pub iteration: u32,
+    pub at: DateTime<Utc>,
+    #[serde(flatten)]
+    pub by: RecordedBy,
 }
 
 impl PhaseRecord {
@@ -477,9 +495,18 @@ impl Meta {
 
     /// The seed's updatePhaseState for a completion: merges the update into
     /// the phase's record and makes it the current phase.
-    pub fn complete_phase(&mut self, phase: Phase, now: DateTime<Utc>, update: Completion) -> Result<(), MetaError> {
+    pub fn complete_phase(
+        &mut self,
+        phase: Phase,
+        now: DateTime<Utc>,
+        update: Completion,
+        by: Option<RecordedBy>,
+    ) -> Result<(), MetaError> {
         self.ensure_active()?;
         let record = self.phases.entry(phase).or_default();
+        if by.is_some() {
+            record.completed_by = by;
+        }
         record.started.get_or_insert(now);
         record.completed = Some(now);
         if let Some(n) = update.iterations {
@@ -491,32 +518,43 @@ impl Meta {
         Ok(())
     }
 
-    /// Records one reviewer iteration of `phase` and applies the cycle's
-    /// decision: approved or cap reached complete the phase.
-    pub fn record_review(
-        &mut self,
-        phase: Phase,
-        verdict: &ReviewVerdict,
-        now: DateTime<Utc>,
-    ) -> Result<Step, MetaError> {
+    /// The iteration the next verdict of `phase` counts as, or why no
+    /// verdict is taken now (the feature is not active, the phase has no
+    /// reviewer, is not started or is complete).
+    pub fn next_iteration(&self, phase: Phase) -> Result<u32, MetaError> {
         self.ensure_active()?;
         if !phase.has_review_loop() {
             return Err(MetaError::NoReviewLoop { phase });
         }
-        let max = self.mode.max_iterations();
-        let Some(record) = self.phases.get_mut(&phase) else {
+        let Some(record) = self.phases.get(&phase) else {
             return Err(MetaError::NotInProgress { phase, state: "not started" });
         };
         match record.state() {
-            PhaseState::Partial => {}
-            PhaseState::NotStarted => return Err(MetaError::NotInProgress { phase, state: "not started" }),
-            PhaseState::Completed => return Err(MetaError::NotInProgress { phase, state: "completed" }),
+            PhaseState::Partial => Ok(record.iterations.saturating_add(1)),
+            PhaseState::NotStarted => Err(MetaError::NotInProgress { phase, state: "not started" }),
+            PhaseState::Completed => Err(MetaError::NotInProgress { phase, state: "completed" }),
         }
+    }
+
+    /// Records one reviewer iteration of `phase`, given `by` the reviewer
+    /// (or person) it came from, and applies the cycle's decision: approved
+    /// or cap reached complete the phase.
+    pub fn record_review(
+        &mut self,
+        phase: Phase,
+        verdict: &ReviewVerdict,
+        by: RecordedBy,
+        now: DateTime<Utc>,
+    ) -> Result<Step, MetaError> {
+        self.next_iteration(phase)?;
+        let max = self.mode.max_iterations();
+        let record = self.phases.get_mut(&phase).expect("next_iteration found it");
         let mut cycle = Cycle::new(record.iterations, max);
         let decision = cycle.record(verdict.approved);
         let open_issues = verdict.open_concerns();
         let recurring = cycle::recurring(&record.open_issues, &open_issues);
         record.iterations = cycle.attempts;
+        record.verdicts.push(VerdictBy { iteration: cycle.attempts, at: now, by });
         record.issues = verdict.counts();
         record.summary = Some(verdict.summary.clone());
         record.open_issues = open_issues.clone();
@@ -622,6 +660,10 @@ impl crate::error::Classified for MetaError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn person() -> RecordedBy {
+        RecordedBy::Unattended { user: None }
+    }
     use crate::feature::parse_verdict;
     use chrono::TimeZone;
 
@@ -751,7 +793,7 @@ mod tests {
         let mut m = meta(Mode::Standard);
         m.start_phase(Phase::Verify, t(1), StartMode::Continue, all()).unwrap();
         let update = Completion { iterations: Some(2), notes: vec!["flaky test".into()], verified: true };
-        m.complete_phase(Phase::Verify, t(2), update).unwrap();
+        m.complete_phase(Phase::Verify, t(2), update, None).unwrap();
         let r = m.record(Phase::Verify).unwrap();
         assert_eq!((r.iterations, r.verified, r.completed), (2, true, Some(t(2))));
         assert_eq!(r.reviewer_notes, ["flaky test"]);
@@ -772,7 +814,7 @@ mod tests {
     fn review_loop_approves_on_first_pass() {
         let mut m = meta(Mode::Standard);
         m.start_phase(Phase::Specify, t(1), StartMode::Continue, all()).unwrap();
-        let step = m.record_review(Phase::Specify, &verdict(true), t(2)).unwrap();
+        let step = m.record_review(Phase::Specify, &verdict(true), person(), t(2)).unwrap();
         assert_eq!(step.decision, Decision::Approved);
         let r = m.record(Phase::Specify).unwrap();
         assert_eq!((r.iterations, r.completed, r.outcome), (1, Some(t(2)), Some(LoopOutcome::Approved)));
@@ -787,9 +829,9 @@ mod tests {
     fn issue_counts_are_those_of_the_last_verdict() {
         let mut m = meta(Mode::Standard);
         m.start_phase(Phase::Specify, t(1), StartMode::Continue, all()).unwrap();
-        m.record_review(Phase::Specify, &verdict(false), t(2)).unwrap();
+        m.record_review(Phase::Specify, &verdict(false), person(), t(2)).unwrap();
         let clean = parse_verdict(r#"{"approved":true,"issues":[],"summary":"ok"}"#).unwrap();
-        m.record_review(Phase::Specify, &clean, t(3)).unwrap();
+        m.record_review(Phase::Specify, &clean, person(), t(3)).unwrap();
         let r = m.record(Phase::Specify).unwrap();
         assert_eq!(r.issues, IssueCounts::default());
         let json = serde_json::to_value(r).unwrap();
@@ -800,11 +842,11 @@ mod tests {
     fn review_loop_stops_at_the_mode_cap_with_notes_carried_forward() {
         let mut m = meta(Mode::Quick);
         m.start_phase(Phase::Design, t(1), StartMode::Continue, all()).unwrap();
-        let first = m.record_review(Phase::Design, &verdict(false), t(2)).unwrap();
+        let first = m.record_review(Phase::Design, &verdict(false), person(), t(2)).unwrap();
         assert_eq!(first.decision, Decision::Revise);
         assert!(first.recurring.is_empty());
         assert_eq!(m.phase_state(Phase::Design), PhaseState::Partial);
-        let second = m.record_review(Phase::Design, &verdict(false), t(3)).unwrap();
+        let second = m.record_review(Phase::Design, &verdict(false), person(), t(3)).unwrap();
         assert_eq!(second.decision, Decision::CapReached);
         assert_eq!(second.recurring, ["[blocker] no AC (§2)", "[warning] vague"]);
         let r = m.record(Phase::Design).unwrap().clone();
@@ -812,7 +854,7 @@ mod tests {
         assert_eq!(r.reviewer_notes, ["[blocker] no AC (§2)", "[warning] vague"]);
         assert_eq!((r.issues.blocker, r.issues.warning), (1, 1));
         // The loop is over: a further verdict is refused, not counted.
-        let err = m.record_review(Phase::Design, &verdict(false), t(4)).unwrap_err();
+        let err = m.record_review(Phase::Design, &verdict(false), person(), t(4)).unwrap_err();
         assert!(err.to_string().contains("not in progress (it is completed)"), "{err}");
         // Later phases hear of the open blocker.
         assert_eq!(
@@ -826,14 +868,14 @@ mod tests {
     fn hotfix_caps_at_one_iteration() {
         let mut m = meta(Mode::Hotfix);
         m.start_phase(Phase::Specify, t(1), StartMode::Continue, all()).unwrap();
-        let step = m.record_review(Phase::Specify, &verdict(false), t(2)).unwrap();
+        let step = m.record_review(Phase::Specify, &verdict(false), person(), t(2)).unwrap();
         assert_eq!(step.decision, Decision::CapReached);
     }
 
     #[test]
     fn review_needs_a_started_phase() {
         let mut m = meta(Mode::Standard);
-        let err = m.record_review(Phase::Design, &verdict(true), t(1)).unwrap_err();
+        let err = m.record_review(Phase::Design, &verdict(true), person(), t(1)).unwrap_err();
         assert!(err.to_string().contains("workflow-state phase start design"), "{err}");
         // A refused call changes nothing.
         assert!(!m.phases.contains_key(&Phase::Design));

@@ -58,7 +58,7 @@ mod tests {
         assert_eq!(next_step(&m).command.as_deref(), Some("/phasegate:brainstorm"));
         m.start_phase(Phase::Specify, now, StartMode::Continue, ArtifactSet::empty()).unwrap();
         assert_eq!(next_step(&m).command.as_deref(), Some("/phasegate:specify"));
-        m.complete_phase(Phase::Specify, now, Default::default()).unwrap();
+        m.complete_phase(Phase::Specify, now, Default::default(), None).unwrap();
         assert_eq!(next_step(&m).command.as_deref(), Some("/phasegate:design"));
         m.finish(now).unwrap();
         assert_eq!(next_step(&m).command, None);

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::files::GateReviewStatus;
 use crate::agent::Agent;
 use crate::cycle::{Cycle, Decision};
+use crate::witness::RecordedBy;
 
 /// Plan review (plan_reviewing) or code review (implementing_loop).
 #[derive(
@@ -139,6 +140,11 @@ pub struct Gate {
 pub struct StageResult {
     pub stage: Stage,
     pub status: GateReviewStatus,
+    /// Who the review came from: the reviewer sub-agent Claude Code's
+    /// transcript shows, or a person outside Claude Code (None: the final
+    /// gate the binary ran itself, or a state written before this was kept).
+    #[serde(default, rename = "recordedBy", skip_serializing_if = "Option::is_none")]
+    pub recorded_by: Option<RecordedBy>,
 }
 
 /// What the orchestrator does after a review was recorded.
@@ -250,6 +256,19 @@ impl Gate {
         loop_limit: u32,
         now: DateTime<Utc>,
     ) -> Result<GateDecision, GateError> {
+        self.record_by(stage, status, None, version, loop_limit, now)
+    }
+
+    /// [`Gate::record`] of a review given `by` a reviewer or a person.
+    pub fn record_by(
+        &mut self,
+        stage: Stage,
+        status: GateReviewStatus,
+        by: Option<RecordedBy>,
+        version: &str,
+        loop_limit: u32,
+        now: DateTime<Utc>,
+    ) -> Result<GateDecision, GateError> {
         if status == GateReviewStatus::Skipped && stage != Stage::Final {
             return Err(GateError::SkipNotFinal);
         }
@@ -266,7 +285,7 @@ impl Gate {
         self.round_version = Some(version.to_owned());
         match status {
             GateReviewStatus::Approved | GateReviewStatus::Skipped => {
-                self.results.push(StageResult { stage, status });
+                self.results.push(StageResult { stage, status, recorded_by: by.clone() });
                 match stage.next() {
                     Some(next) => Ok(GateDecision::Next { stage: next }),
                     None => {
@@ -277,7 +296,7 @@ impl Gate {
                 }
             }
             GateReviewStatus::NeedsClarification => {
-                self.results.push(StageResult { stage, status });
+                self.results.push(StageResult { stage, status, recorded_by: by.clone() });
                 Ok(GateDecision::Clarify)
             }
             GateReviewStatus::NeedsChanges => {
@@ -286,7 +305,7 @@ impl Gate {
                 self.loops = cycle.attempts;
                 match decision {
                     Decision::CapReached => {
-                        self.results.push(StageResult { stage, status });
+                        self.results.push(StageResult { stage, status, recorded_by: by.clone() });
                         Ok(GateDecision::LimitReached)
                     }
                     Decision::Revise | Decision::Approved => {

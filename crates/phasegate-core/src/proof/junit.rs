@@ -29,9 +29,19 @@ pub fn test_cases(xml: &str) -> Result<Report, String> {
     let mut report = Report::default();
     let mut current: Option<TestCase> = None;
     let mut suites = 0;
+    // Open elements: a report that ends inside one was cut short (a
+    // runner killed mid-write), and what it left out may be a failure.
+    let mut open: Vec<Vec<u8>> = Vec::new();
     loop {
         let event =
             reader.read_event().map_err(|e| format!("not well-formed XML at byte {}: {e}", reader.error_position()))?;
+        match &event {
+            Event::Start(e) => open.push(e.local_name().as_ref().to_vec()),
+            Event::End(_) => {
+                open.pop();
+            }
+            _ => {}
+        }
         match event {
             Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == b"testsuite" => suites += 1,
             Event::Start(e) if e.local_name().as_ref() == b"testcase" => current = Some(case(&e)?),
@@ -54,6 +64,12 @@ pub fn test_cases(xml: &str) -> Result<Report, String> {
             Event::Eof => break,
             _ => {}
         }
+    }
+    if let Some(inside) = open.last() {
+        return Err(format!(
+            "it is cut short: it ends inside <{}> (the runner may have stopped while writing it)",
+            String::from_utf8_lossy(inside)
+        ));
     }
     if suites == 0 && report.cases.is_empty() && report.omitted == 0 {
         return Err("no <testsuite> or <testcase> in it: not a JUnit report".to_owned());
@@ -105,6 +121,14 @@ fn case(e: &BytesStart<'_>) -> Result<TestCase, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: a report cut short inside a failed case read as passing.
+    #[test]
+    fn a_report_cut_short_or_with_an_unknown_entity_is_an_error() {
+        let cut = test_cases("<testsuite><testcase name=\"a\"><failure/>").unwrap_err();
+        assert!(cut.contains("cut short") && cut.contains("<testcase>"), "{cut}");
+        assert!(test_cases("<testsuite><testcase name=\"&bogus;\"/></testsuite>").is_err());
+    }
 
     #[test]
     fn reports_of_the_common_runners() {

@@ -6,8 +6,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::grammar::CheckDecl;
+use super::grammar::{CheckDecl, Requirement};
 use crate::feature::ProofRule;
+use crate::seal::{SealKey, SealKind};
 
 /// The ledger's file name in the feature's folder.
 pub const EVIDENCE_FILE: &str = "evidence.json";
@@ -30,6 +31,10 @@ pub enum ProofStatus {
     Unchecked,
     /// Not proven, and a person waived it.
     Waived,
+    /// A check names it, but no run of that check is on record (declared
+    /// or changed since the last `verify run`, or its record was not
+    /// written by `verify run` here).
+    NotRun,
 }
 
 crate::named!(ProofStatus, "proof status");
@@ -98,8 +103,15 @@ pub struct CheckRun {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub tests_omitted_failed: usize,
     /// What could not be read (a JUnit file that is missing or malformed).
+    /// A check with a problem proves nothing: its report says whether its
+    /// tests passed, and it could not be read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
+    /// `verify run`'s seal over this record and its feature
+    /// (`phasegate_core::seal`): a record it did not write here has none
+    /// that verifies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -125,13 +137,16 @@ impl CheckRun {
             tests_omitted: 0,
             tests_omitted_failed: 0,
             problems: Vec::new(),
+            seal: None,
         }
     }
 
-    /// It exited 0 in time and no test case of its report failed.
+    /// It exited 0 in time, its report (if it names one) was read, and no
+    /// test case of it failed.
     pub fn passed(&self) -> bool {
         self.exit_code == Some(0)
             && !self.timed_out
+            && self.problems.is_empty()
             && self.tests_omitted_failed == 0
             && !self.tests.iter().any(|t| t.status.failed())
     }
@@ -144,6 +159,9 @@ impl CheckRun {
         Some(match (self.timed_out, self.exit_code) {
             (true, _) => format!("`{}` ran out of time after {} s", self.command, self.duration_ms / 1000),
             (false, None) => format!("`{}` was killed", self.command),
+            (false, Some(0)) if !self.problems.is_empty() => {
+                format!("`{}` exited 0 but proves nothing: {}", self.command, self.problems.join("; "))
+            }
             (false, Some(0)) => {
                 let failed: Vec<&str> =
                     self.tests.iter().filter(|t| t.status.failed()).map(|t| t.name.as_str()).take(3).collect();
@@ -167,6 +185,10 @@ pub struct Waiver {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,
     pub answered_in: String,
+    /// The binary's seal over this waiver, its requirement and its feature,
+    /// made from the person's recorded answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<String>,
 }
 
 /// One requirement's evidence.
@@ -208,6 +230,74 @@ pub fn status_of(checks: &[CheckRun], waiver: Option<&Waiver>) -> ProofStatus {
     }
 }
 
+/// What a check run's seal is over: its feature and the record.
+#[derive(Serialize)]
+struct SealedCheck<'a> {
+    feature: &'a str,
+    run: &'a CheckRun,
+}
+
+/// What a waiver's seal is over: its feature, its requirement and the waiver.
+#[derive(Serialize)]
+struct SealedWaiver<'a> {
+    feature: &'a str,
+    requirement: &'a str,
+    waiver: &'a Waiver,
+}
+
+impl CheckRun {
+    /// Seals the record as `feature`'s.
+    pub fn seal(&mut self, key: &SealKey, feature: &str) {
+        self.seal = None;
+        self.seal = Some(key.seal_json(SealKind::Check, &SealedCheck { feature, run: self }));
+    }
+
+    /// Whether `verify run` wrote this record here, for `feature`.
+    pub fn sealed(&self, key: &SealKey, feature: &str) -> bool {
+        let Some(seal) = &self.seal else { return false };
+        let bare = CheckRun { seal: None, ..self.clone() };
+        key.verify_json(SealKind::Check, &SealedCheck { feature, run: &bare }, seal)
+    }
+}
+
+impl Waiver {
+    /// Seals the waiver as `feature`'s waiver of `requirement`.
+    pub fn seal(&mut self, key: &SealKey, feature: &str, requirement: &str) {
+        self.seal = None;
+        self.seal = Some(key.seal_json(SealKind::Waiver, &SealedWaiver { feature, requirement, waiver: self }));
+    }
+
+    /// Whether the binary recorded this waiver here, from a person's answer.
+    pub fn sealed(&self, key: &SealKey, feature: &str, requirement: &str) -> bool {
+        let Some(seal) = &self.seal else { return false };
+        let bare = Waiver { seal: None, ..self.clone() };
+        key.verify_json(SealKind::Waiver, &SealedWaiver { feature, requirement, waiver: &bare }, seal)
+    }
+}
+
+impl Ledger {
+    /// Seals every check record and waiver as `feature`'s (what `verify
+    /// run` and `verify waive` do before they write it).
+    pub fn seal(&mut self, key: &SealKey, feature: &str) {
+        for r in &mut self.requirements {
+            for c in &mut r.checks {
+                c.seal(key, feature);
+            }
+            if let Some(w) = &mut r.waiver {
+                w.seal(key, feature, &r.id);
+            }
+        }
+    }
+}
+
+/// What a feature must prove now: its requirements and the checks declared
+/// for them, as their files say at the moment a gate reads them.
+#[derive(Debug, Clone, Copy)]
+pub struct Declared<'a> {
+    pub requirements: &'a [Requirement],
+    pub checks: &'a [CheckDecl],
+}
+
 /// What a gate reads from the ledger at the tree as it is now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -225,6 +315,24 @@ pub struct Judgement {
     /// What else holds the gate (hotfix: no check at all).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Records in the ledger `verify run` did not write here (edited by
+    /// hand, or copied from another clone): they prove nothing.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub not_recorded: usize,
+    /// Each requirement the spec has now, with its derived status.
+    pub statuses: Vec<RequirementStatus>,
+}
+
+/// One requirement's status, as a gate derives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequirementStatus {
+    pub id: String,
+    pub text: String,
+    pub status: ProofStatus,
+    /// Not proven, and the record it had ran on another tree.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stale: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -246,6 +354,13 @@ impl Judgement {
         if self.waived > 0 {
             s.push_str(&format!(", {} waived", self.waived));
         }
+        if self.not_recorded > 0 {
+            s.push_str(&format!(
+                " ({} record{} not written by `verify run` here: edited by hand or copied)",
+                self.not_recorded,
+                if self.not_recorded == 1 { "" } else { "s" }
+            ));
+        }
         if self.stale {
             s.push_str(" (stale: the tree changed since `verify run`)");
         }
@@ -259,71 +374,178 @@ impl Judgement {
     }
 }
 
-impl Ledger {
-    /// The ledger read at `current_tree` under `rule`.
-    pub fn judge(&self, current_tree: &str, rule: ProofRule) -> Judgement {
-        let stale = self.tree != current_tree;
-        let mut j = Judgement {
-            proven: true,
-            stale,
-            total: self.requirements.len(),
-            proven_count: 0,
-            waived: 0,
-            open: Vec::new(),
-            note: None,
-        };
-        for r in &self.requirements {
-            let (status, why) = match (r.status, stale) {
-                (ProofStatus::Proven, false) => {
-                    j.proven_count += 1;
-                    continue;
-                }
-                (ProofStatus::Waived, _) => {
-                    j.waived += 1;
-                    continue;
-                }
-                (ProofStatus::Proven, true) => (ProofStatus::Proven, "stale: the tree changed since it ran".to_owned()),
-                (ProofStatus::Failed, _) => (
-                    ProofStatus::Failed,
-                    r.checks.iter().find_map(CheckRun::failure).unwrap_or_else(|| "a check failed".to_owned()),
-                ),
-                (ProofStatus::Unchecked, _) => (ProofStatus::Unchecked, "no check names it".to_owned()),
-            };
-            let allowed = match (rule, status) {
-                (ProofRule::DeclaredChecks, ProofStatus::Unchecked) => true,
-                (ProofRule::DeclaredChecks | ProofRule::EveryRequirement, _) => false,
-            };
-            j.proven &= allowed;
-            j.open.push(Open { id: r.id.clone(), status, why, allowed });
+/// Where a gate stands on a feature's proof now, derived, never read: each
+/// requirement the spec has now, with the checks declared for it now, and
+/// the records of those checks that `verify run` wrote here (their seals
+/// verify with `key`), at the tree as it is (`current_tree`). A status,
+/// a requirement or a record the ledger holds otherwise proves nothing.
+pub fn judge(
+    ledger: &Ledger,
+    declared: Declared<'_>,
+    key: &SealKey,
+    feature: &str,
+    current_tree: &str,
+    rule: ProofRule,
+) -> Judgement {
+    // A check naming several requirements is kept under each: one record.
+    let mut seen: Vec<&CheckRun> = Vec::new();
+    let mut records: Vec<&CheckRun> = Vec::new();
+    let mut not_recorded = 0;
+    for c in ledger.requirements.iter().flat_map(|r| &r.checks) {
+        if seen.contains(&c) {
+            continue;
         }
-        if rule == ProofRule::DeclaredChecks && self.requirements.iter().all(|r| r.checks.is_empty()) {
-            j.proven = false;
-            j.note = Some("no requirement has a check: hotfix mode needs at least one".to_owned());
+        seen.push(c);
+        if c.sealed(key, feature) {
+            records.push(c);
+        } else {
+            not_recorded += 1;
         }
-        j
     }
+    let same_set = |a: &[String], b: &[String]| {
+        let (mut a, mut b) = (a.to_vec(), b.to_vec());
+        a.sort();
+        b.sort();
+        a == b
+    };
+    let mut j = Judgement {
+        proven: true,
+        // The tree changed since the last run (a record that still
+        // matches a declared check says so per requirement).
+        stale: ledger.tree != current_tree,
+        total: declared.requirements.len(),
+        proven_count: 0,
+        waived: 0,
+        open: Vec::new(),
+        note: None,
+        not_recorded,
+        statuses: Vec::new(),
+    };
+    let mut any_check = false;
+    for r in declared.requirements {
+        let decls: Vec<&CheckDecl> = declared.checks.iter().filter(|c| c.requirements.contains(&r.id)).collect();
+        any_check |= !decls.is_empty();
+        let mut failure: Option<(ProofStatus, String)> = None;
+        for d in &decls {
+            let found = records.iter().find(|c| c.command == d.command && same_set(&c.requirements, &d.requirements));
+            let why = match found {
+                None if not_recorded > 0 => Some((
+                    ProofStatus::NotRun,
+                    format!(
+                        "`{}` has no record `verify run` wrote here (the ledger was edited by hand or copied): run `verify run`",
+                        d.command
+                    ),
+                )),
+                None => Some((ProofStatus::NotRun, format!("`{}` has not run since it was declared", d.command))),
+                Some(c) if c.tree != current_tree => {
+                    j.stale = true;
+                    Some((ProofStatus::Proven, "stale: the tree changed since it ran".to_owned()))
+                }
+                Some(c) => c.failure().map(|f| (ProofStatus::Failed, f)),
+            };
+            if let Some(w) = why {
+                // The first cause that is the most telling: a failure, then
+                // staleness, then a check not run.
+                let rank = |s: ProofStatus| match s {
+                    ProofStatus::Failed => 3,
+                    ProofStatus::Proven => 2,
+                    ProofStatus::NotRun | ProofStatus::Unchecked | ProofStatus::Waived => 1,
+                };
+                if failure.as_ref().is_none_or(|f| rank(w.0) > rank(f.0)) {
+                    failure = Some(w);
+                }
+            }
+        }
+        if decls.is_empty() {
+            failure = Some((ProofStatus::Unchecked, "no check names it".to_owned()));
+        }
+        let row = |status, stale| RequirementStatus { id: r.id.clone(), text: r.text.clone(), status, stale };
+        let Some((status, why)) = failure else {
+            j.proven_count += 1;
+            j.statuses.push(row(ProofStatus::Proven, false));
+            continue;
+        };
+        let waiver = ledger
+            .requirements
+            .iter()
+            .find(|p| p.id == r.id)
+            .and_then(|p| p.waiver.as_ref())
+            .filter(|w| w.sealed(key, feature, &r.id));
+        if waiver.is_some() {
+            j.waived += 1;
+            j.statuses.push(row(ProofStatus::Waived, false));
+            continue;
+        }
+        let stale = status == ProofStatus::Proven;
+        j.statuses.push(row(if stale { ProofStatus::NotRun } else { status }, stale));
+        let allowed = match (rule, status) {
+            (ProofRule::DeclaredChecks, ProofStatus::Unchecked) => true,
+            (ProofRule::DeclaredChecks | ProofRule::EveryRequirement, _) => false,
+        };
+        j.proven &= allowed;
+        j.open.push(Open { id: r.id.clone(), status, why, allowed });
+    }
+    if rule == ProofRule::DeclaredChecks && !any_check {
+        j.proven = false;
+        j.note = Some("no requirement has a check: hotfix mode needs at least one".to_owned());
+    }
+    if declared.requirements.is_empty() {
+        j.proven = false;
+        j.note = Some("the spec has no numbered requirements: nothing is proven".to_owned());
+    }
+    j
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seal::KEY_BYTES;
+
+    const F: &str = "001-a";
 
     fn t(s: i64) -> DateTime<Utc> {
         DateTime::from_timestamp(1_800_000_000 + s, 0).unwrap()
     }
 
-    fn run(exit: Option<i32>) -> CheckRun {
-        let check = CheckDecl { line: 3, requirements: vec!["R1".into()], command: "pytest".into(), junit: None };
+    fn key() -> SealKey {
+        SealKey::from_bytes(&[7; KEY_BYTES]).unwrap()
+    }
+
+    fn decl(reqs: &[&str], command: &str) -> CheckDecl {
+        CheckDecl {
+            line: 3,
+            requirements: reqs.iter().map(|r| r.to_string()).collect(),
+            command: command.into(),
+            junit: None,
+        }
+    }
+
+    fn run_of(d: &CheckDecl, exit: Option<i32>) -> CheckRun {
         CheckRun {
             exit_code: exit,
             timed_out: exit.is_none(),
             duration_ms: 1200,
-            ..CheckRun::starting(&check, "tree-a", t(0))
+            ..CheckRun::starting(d, "tree-a", t(0))
         }
     }
 
+    fn run(exit: Option<i32>) -> CheckRun {
+        run_of(&decl(&["R1"], "pytest"), exit)
+    }
+
     fn waiver() -> Waiver {
-        Waiver { reason: "manual".into(), at: t(1), question: "q".into(), by: None, answered_in: "slack".into() }
+        Waiver {
+            reason: "manual".into(),
+            at: t(1),
+            question: "q".into(),
+            by: None,
+            answered_in: "slack".into(),
+            seal: None,
+        }
+    }
+
+    fn requirement(id: &str) -> Requirement {
+        Requirement { id: id.into(), line: 1, text: "x".into(), criteria: Vec::new() }
     }
 
     fn req(id: &str, checks: Vec<CheckRun>, waiver: Option<Waiver>) -> RequirementProof {
@@ -334,6 +556,32 @@ mod tests {
             checks,
             waiver,
         }
+    }
+
+    fn ledger(requirements: Vec<RequirementProof>) -> Ledger {
+        let mut l = Ledger {
+            version: LEDGER_VERSION,
+            feature: F.into(),
+            ran_at: t(0),
+            tree: "tree-a".into(),
+            changed_by_checks: Vec::new(),
+            requirements,
+        };
+        l.seal(&key(), F);
+        l
+    }
+
+    /// R1 checked by `pytest`, R2 by nothing, R3 by `jest`.
+    fn declared() -> (Vec<Requirement>, Vec<CheckDecl>) {
+        (
+            vec![requirement("R1"), requirement("R2"), requirement("R3")],
+            vec![decl(&["R1"], "pytest"), decl(&["R3"], "jest")],
+        )
+    }
+
+    fn judged(l: &Ledger, tree: &str, rule: ProofRule) -> Judgement {
+        let (r, c) = declared();
+        judge(l, Declared { requirements: &r, checks: &c }, &key(), F, tree, rule)
     }
 
     #[test]
@@ -356,28 +604,121 @@ mod tests {
         crate::names::assert_serde_names::<ProofStatus>();
     }
 
+    /// Regression: a check that exited 0 while the JUnit report it names
+    /// could not be read (never written, cut short, too large) passed.
     #[test]
-    fn a_stale_ledger_proves_nothing_and_hotfix_lets_unchecked_pass() {
-        let ledger = Ledger {
-            version: LEDGER_VERSION,
-            feature: "001-a".into(),
-            ran_at: t(0),
-            tree: "tree-a".into(),
-            changed_by_checks: Vec::new(),
-            requirements: vec![
-                req("R1", vec![run(Some(0))], None),
-                req("R2", vec![], None),
-                req("R3", vec![run(Some(1))], Some(waiver())),
-            ],
-        };
-        let j = ledger.judge("tree-a", ProofRule::EveryRequirement);
-        assert_eq!((j.proven, j.proven_count, j.waived, j.summary().as_str()), (false, 1, 1, "1/3 proven, 1 waived"));
-        assert_eq!(j.blocking(), ["R2 (unchecked: no check names it)"]);
-        assert!(ledger.judge("tree-a", ProofRule::DeclaredChecks).proven, "hotfix: unchecked is allowed");
-        let stale = ledger.judge("tree-b", ProofRule::DeclaredChecks);
+    fn a_check_whose_report_cannot_be_read_proves_nothing() {
+        let mut r = run(Some(0));
+        r.problems.push("its JUnit report out.xml was not written".into());
+        assert!(!r.passed());
+        assert!(r.failure().unwrap().contains("exited 0 but proves nothing: its JUnit report out.xml was not written"));
+    }
+
+    #[test]
+    fn the_judgement_is_derived_from_what_is_declared_now_and_what_ran_at_this_tree() {
+        let jest = decl(&["R3"], "jest");
+        let l = ledger(vec![
+            req("R1", vec![run(Some(0))], None),
+            req("R2", vec![], None),
+            req("R3", vec![run_of(&jest, Some(1))], None),
+        ]);
+        let j = judged(&l, "tree-a", ProofRule::EveryRequirement);
+        assert_eq!((j.proven, j.proven_count, j.total, j.not_recorded), (false, 1, 3, 0));
+        assert_eq!(j.blocking(), ["R2 (unchecked: no check names it)", "R3 (failed: `jest` exited 1)"]);
+        let hot = judged(&l, "tree-a", ProofRule::DeclaredChecks);
+        assert_eq!(hot.blocking(), ["R3 (failed: `jest` exited 1)"], "hotfix: unchecked is allowed, a failure is not");
+        let stale = judged(&l, "tree-b", ProofRule::DeclaredChecks);
         assert!(!stale.proven && stale.stale && stale.proven_count == 0, "{stale:?}");
         assert!(stale.summary().ends_with("(stale: the tree changed since `verify run`)"));
-        assert_eq!(stale.blocking(), ["R1 (proven: stale: the tree changed since it ran)"]);
+        assert!(stale.blocking()[0].starts_with("R1 (proven: stale: the tree changed since it ran)"));
+    }
+
+    /// Regression: `finish` trusted each requirement's `status` over the
+    /// rest of the ledger: `proven` beside a check that exited 1.
+    #[test]
+    fn a_status_edited_to_proven_beside_a_failed_check_is_not_believed() {
+        let mut l = ledger(vec![req("R1", vec![run(Some(1))], None)]);
+        l.requirements[0].status = ProofStatus::Proven;
+        let r = [requirement("R1")];
+        let c = [decl(&["R1"], "pytest")];
+        let j = judge(&l, Declared { requirements: &r, checks: &c }, &key(), F, "tree-a", ProofRule::EveryRequirement);
+        assert!(!j.proven);
+        assert_eq!(j.blocking(), ["R1 (failed: `pytest` exited 1)"]);
+    }
+
+    /// Regression: a ledger that leaves out one of the spec's requirements
+    /// (or all of them) was proven.
+    #[test]
+    fn a_ledger_that_leaves_a_requirement_out_does_not_prove_it() {
+        let l = ledger(vec![req("R1", vec![run(Some(0))], None)]);
+        let r = [requirement("R1"), requirement("R2")];
+        let c = [decl(&["R1"], "pytest"), decl(&["R2"], "cargo test")];
+        let j = judge(&l, Declared { requirements: &r, checks: &c }, &key(), F, "tree-a", ProofRule::EveryRequirement);
+        assert_eq!(j.blocking(), ["R2 (not-run: `cargo test` has not run since it was declared)"]);
+        let empty = ledger(Vec::new());
+        let j =
+            judge(&empty, Declared { requirements: &r, checks: &c }, &key(), F, "tree-a", ProofRule::EveryRequirement);
+        assert_eq!((j.proven, j.proven_count, j.total), (false, 0, 2));
+        let none =
+            judge(&l, Declared { requirements: &[], checks: &[] }, &key(), F, "tree-a", ProofRule::EveryRequirement);
+        assert!(!none.proven, "no requirement at all proves nothing");
+    }
+
+    /// Regression: a check changed in tasks.md after the run still read as
+    /// proven by the old command's record.
+    #[test]
+    fn a_check_changed_after_the_run_has_not_run() {
+        let l = ledger(vec![req("R1", vec![run(Some(0))], None)]);
+        let r = [requirement("R1")];
+        let c = [decl(&["R1"], "false")];
+        let j = judge(&l, Declared { requirements: &r, checks: &c }, &key(), F, "tree-a", ProofRule::EveryRequirement);
+        assert_eq!(j.blocking(), ["R1 (not-run: `false` has not run since it was declared)"]);
+    }
+
+    /// Regression: an `evidence.json` rewritten by hand, or copied from
+    /// another clone, was accepted.
+    #[test]
+    fn records_verify_run_did_not_write_here_prove_nothing() {
+        let r = [requirement("R1")];
+        let c = [decl(&["R1"], "pytest")];
+        let declared = Declared { requirements: &r, checks: &c };
+        // Edited: a failure turned into exit 0, seal left as it was.
+        let mut edited = ledger(vec![req("R1", vec![run(Some(1))], None)]);
+        edited.requirements[0].checks[0].exit_code = Some(0);
+        let j = judge(&edited, declared, &key(), F, "tree-a", ProofRule::EveryRequirement);
+        assert_eq!((j.proven, j.not_recorded), (false, 1));
+        assert!(j.blocking()[0].contains("has no record `verify run` wrote here"), "{:?}", j.blocking());
+        assert!(j.summary().contains("1 record not written by `verify run` here"), "{}", j.summary());
+        // Written by hand with no seal at all.
+        let mut forged = ledger(vec![req("R1", vec![run(Some(0))], None)]);
+        forged.requirements[0].checks[0].seal = None;
+        assert!(!judge(&forged, declared, &key(), F, "tree-a", ProofRule::EveryRequirement).proven);
+        // Sealed by another key (another machine), or for another feature.
+        let other = SealKey::from_bytes(&[8; KEY_BYTES]).unwrap();
+        let good = ledger(vec![req("R1", vec![run(Some(0))], None)]);
+        assert!(judge(&good, declared, &key(), F, "tree-a", ProofRule::EveryRequirement).proven);
+        assert!(!judge(&good, declared, &other, F, "tree-a", ProofRule::EveryRequirement).proven);
+        assert!(!judge(&good, declared, &key(), "002-b", "tree-a", ProofRule::EveryRequirement).proven);
+    }
+
+    /// Regression: `waived` was believed with no waiver, or with a waiver
+    /// nobody recorded.
+    #[test]
+    fn only_a_waiver_the_binary_recorded_waives() {
+        let r = [requirement("R1")];
+        let c = [decl(&["R1"], "pytest")];
+        let declared = Declared { requirements: &r, checks: &c };
+        let mut l = ledger(vec![req("R1", vec![run(Some(1))], Some(waiver()))]);
+        let j = judge(&l, declared, &key(), F, "tree-a", ProofRule::EveryRequirement);
+        assert!(j.proven && j.waived == 1, "a recorded waiver holds: {j:?}");
+        l.requirements[0].waiver.as_mut().unwrap().reason = "edited".into();
+        assert!(!judge(&l, declared, &key(), F, "tree-a", ProofRule::EveryRequirement).proven, "an edited waiver");
+        let mut bare = ledger(vec![req("R1", vec![run(Some(1))], None)]);
+        bare.requirements[0].status = ProofStatus::Waived;
+        assert!(
+            !judge(&bare, declared, &key(), F, "tree-a", ProofRule::EveryRequirement).proven,
+            "waived with no waiver"
+        );
     }
 
     #[test]
@@ -389,16 +730,9 @@ mod tests {
             status: TestStatus::Passed,
             time_ms: Some(3),
         });
-        let ledger = Ledger {
-            version: LEDGER_VERSION,
-            feature: "001-a".into(),
-            ran_at: t(0),
-            tree: "tree-a".into(),
-            changed_by_checks: vec!["x.pyc".into()],
-            requirements: vec![req("R1", vec![checked], None), req("R2", vec![run(None)], Some(waiver()))],
-        };
-        let value = serde_json::to_value(&ledger).unwrap();
+        let l = ledger(vec![req("R1", vec![checked], None), req("R2", vec![run(None)], Some(waiver()))]);
+        let value = serde_json::to_value(&l).unwrap();
         crate::schema::Schema::Evidence.check(&value).unwrap();
-        assert_eq!(serde_json::from_value::<Ledger>(value).unwrap(), ledger);
+        assert_eq!(serde_json::from_value::<Ledger>(value).unwrap(), l);
     }
 }

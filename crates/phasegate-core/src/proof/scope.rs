@@ -2,7 +2,8 @@
 //! ledger records and every gate compares. Everything git tracks or would
 //! (untracked files it does not ignore), except what is not the feature's
 //! code nor its documents: phasegate's own state (the ledger itself,
-//! `.meta.json`, the review history, scratch files, a pipeline's `.task/`),
+//! `.meta.json`, the review history, scratch files, a pipeline's `.task/`
+//! state; its user story and plan count, being what it must prove and how),
 //! other features' folders, the knowledge base, and Claude Code's questions
 //! and suspension markers. A lesson recorded or another feature's phase
 //! does not make a ledger stale; a changed test, source file or spec does.
@@ -27,9 +28,19 @@ pub fn counts(path: &str, features_dir: &str, feature: &str) -> bool {
     if folder != feature {
         return false;
     }
-    // The feature's own documents count; its state and scratch do not.
+    // The feature's own documents count, a pipeline's requirements and
+    // plan (its acceptance criteria and checks) too; its state and scratch
+    // do not.
+    if PIPELINE_SOURCES.contains(&rest) {
+        return true;
+    }
     !(rest.starts_with('.') || rest == EVIDENCE_FILE || rest.contains("/."))
 }
+
+/// A pipeline's files that say what it must prove and what proves it,
+/// from its feature's folder: part of its tree's identity even where git
+/// ignores its `.task/` folder.
+pub const PIPELINE_SOURCES: [&str; 2] = [".task/user-story.json", ".task/plan-refined.json"];
 
 #[cfg(test)]
 mod tests {
@@ -43,6 +54,8 @@ mod tests {
             "tests/test_search.py",
             "docs/features/001-search/spec.md",
             "docs/features/001-search/tasks.md",
+            "docs/features/001-search/.task/user-story.json",
+            "docs/features/001-search/.task/plan-refined.json",
             "README.md",
             "docs/guide.md",
         ] {

@@ -263,13 +263,18 @@ fn is_zero(n: &u32) -> bool {
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 pub enum Source {
-    /// A reply in the question's Slack thread.
+    /// A reply in the question's Slack thread, from a user who is not the bot.
     Slack,
     /// `workflow-state question answer` (a shell, or Claude Code).
     Cli,
-    /// The question dialog (Claude Code's AskUserQuestion), as its
-    /// PostToolUse hook saw the person's choice.
+    /// The question dialog (Claude Code's AskUserQuestion): the person's
+    /// choice as Claude Code's transcript records the dialog's result.
     Dialog,
+    /// `/phasegate:answer` typed by the person, as Claude Code's transcript
+    /// records their prompt.
+    Typed,
+    /// `workflow-state question answer` in a terminal outside Claude Code.
+    Terminal,
     /// A stored preference.
     Preference,
     /// The default of an expired non-blocking question.
@@ -294,6 +299,25 @@ pub struct Answer {
     /// The Slack thread was told the answer was taken.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub acknowledged: bool,
+    /// The binary's seal over the question and this answer: an answer it
+    /// did not record (a file edited by hand) has none that verifies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<String>,
+}
+
+/// What an answer's seal is over: the question it answers and the answer,
+/// without the seal and without what changes after (the Slack thread told).
+#[derive(Debug, Serialize)]
+pub struct SealedAnswer<'a> {
+    pub question: &'a str,
+    pub slug: &'a str,
+    pub task: Option<&'a str>,
+    pub text: &'a str,
+    pub option: Option<&'a str>,
+    pub by: AnsweredBy,
+    pub source: Source,
+    pub user: Option<&'a str>,
+    pub at: DateTime<Utc>,
 }
 
 /// A stored question: seed 000's marker fields (snake_case, as the seed's
@@ -535,6 +559,7 @@ impl Question {
             user: None,
             at: now,
             acknowledged: false,
+            seal: None,
         })
     }
 
@@ -750,10 +775,32 @@ pub use crate::slug::norm;
 /// the person, or a terminal outside Claude Code.
 pub const PERSON_ONLY_TASKS: [&str; 3] = ["verify-waive ", "kb-promote ", "budget "];
 
+/// The tags of the questions only a person may answer besides those: a
+/// task's review escalation (accept as it is, skip, abort) and the PM's
+/// escalation of a stuck task (wait, skip, retry).
+pub const PERSON_ONLY_TAGS: [&str; 2] = ["review-escalation", "stuck-task"];
+
 impl Question {
-    /// Whether only a person may answer it ([`PERSON_ONLY_TASKS`]).
+    /// Whether only a person may answer it ([`PERSON_ONLY_TASKS`],
+    /// [`PERSON_ONLY_TAGS`]).
     pub fn person_only(&self) -> bool {
         self.task_id.as_deref().is_some_and(|t| PERSON_ONLY_TASKS.iter().any(|p| t.starts_with(p)))
+            || self.tags.iter().any(|t| PERSON_ONLY_TAGS.contains(&t.as_str()))
+    }
+
+    /// What the seal of `answer` to this question is over.
+    pub fn sealed_answer<'a>(&'a self, answer: &'a Answer) -> SealedAnswer<'a> {
+        SealedAnswer {
+            question: &self.id,
+            slug: &self.slug,
+            task: self.task_id.as_deref(),
+            text: &answer.text,
+            option: answer.option.as_deref(),
+            by: answer.by,
+            source: answer.source,
+            user: answer.user.as_deref(),
+            at: answer.at,
+        }
     }
 
     /// The text the question dialog (AskUserQuestion) shows for it: what
@@ -866,6 +913,7 @@ mod tests {
             user: None,
             at: t,
             acknowledged: false,
+            seal: None,
         });
         assert!(matches!(skip(&req, "009-ux", &[q], &Preferences::new()), Some(Skip::AlreadyAnswered { .. })));
         let pref = Request::parse(

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cycle::{Cycle, Decision};
 use crate::feature::{ReviewVerdict, extract_json, parse_verdict};
+use crate::witness::RecordedBy;
 
 /// Next to tasks.md in the feature folder.
 pub const REVIEW_CYCLES_FILE: &str = ".review-cycles.json";
@@ -337,6 +338,10 @@ pub struct ReviewerEntry {
     /// reviewer's deadline counts from here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub asked_at: Option<DateTime<Utc>>,
+    /// Who the recorded reply came from: the reviewer sub-agent Claude
+    /// Code's transcript shows, or a person outside Claude Code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded_by: Option<RecordedBy>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -445,6 +450,7 @@ impl SessionCycles {
                 feedback: None,
                 timestamp: now,
                 asked_at: None,
+                recorded_by: None,
             }],
             pattern_tracking: PatternTracking::default(),
             switches: Vec::new(),
@@ -454,17 +460,10 @@ impl SessionCycles {
     }
 
     /// Records the pending reviewer's reply for `task`.
-    pub fn record(
-        &mut self,
-        task: &str,
-        reply: &str,
-        available: &[String],
-        now: DateTime<Utc>,
-    ) -> Result<CycleRecorded, CycleError> {
-        let (status, verdict) = read_reply(reply);
-        let patterns = review_patterns(reply, verdict.as_ref());
-        let global = &mut self.global_patterns;
-        let t = self.tasks.get_mut(task).ok_or_else(|| CycleError::NotStarted(task.into()))?;
+    /// The cycle under review of `task` and the reviewer it waits for: what
+    /// the next reply is recorded for.
+    pub fn under_review(&self, task: &str) -> Result<(u32, String), CycleError> {
+        let t = self.tasks.get(task).ok_or_else(|| CycleError::NotStarted(task.into()))?;
         if let Some(o) = t.outcome {
             return Err(CycleError::Over { task: task.into(), outcome: o.name() });
         }
@@ -476,6 +475,24 @@ impl SessionCycles {
             .find(|r| r.cycle == cycle && r.status == TaskReviewStatus::Pending)
             .map(|r| r.agent.clone())
             .unwrap_or_else(|| t.reviewers.last().map(|r| r.agent.clone()).unwrap_or_default());
+        Ok((cycle, reviewer))
+    }
+
+    /// Records the reply of the reviewer of `task`'s current cycle, given
+    /// `by` (the reviewer sub-agent it came from, or a person).
+    pub fn record(
+        &mut self,
+        task: &str,
+        reply: &str,
+        by: Option<RecordedBy>,
+        available: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<CycleRecorded, CycleError> {
+        let (status, verdict) = read_reply(reply);
+        let patterns = review_patterns(reply, verdict.as_ref());
+        let (cycle, reviewer) = self.under_review(task)?;
+        let global = &mut self.global_patterns;
+        let t = self.tasks.get_mut(task).expect("under_review found it");
         let feedback = Some(reply.trim().chars().take(2000).collect::<String>());
         if status == TaskReviewStatus::Unclear {
             return Ok(CycleRecorded {
@@ -496,6 +513,7 @@ impl SessionCycles {
                 r.status = status;
                 r.feedback = feedback;
                 r.timestamp = now;
+                r.recorded_by = by;
             }
             None => t.reviewers.push(ReviewerEntry {
                 agent: reviewer.clone(),
@@ -504,6 +522,7 @@ impl SessionCycles {
                 feedback,
                 timestamp: now,
                 asked_at: None,
+                recorded_by: by,
             }),
         }
         let approved = status == TaskReviewStatus::Approved;
@@ -558,6 +577,7 @@ impl SessionCycles {
                     feedback: None,
                     timestamp: now,
                     asked_at: None,
+                    recorded_by: None,
                 });
                 next_reviewer = Some(next);
             }
@@ -776,7 +796,7 @@ mod tests {
     fn a_task_converges_in_at_most_max_cycles_and_resumes_where_it_was() {
         let mut s = SessionCycles::default();
         s.begin("T1", "JWT auth", "the-developer", "the-security-engineer", 3, now()).unwrap();
-        let r = s.record("T1", "NEEDS REVISION\nAdd input validation", &agents(), now()).unwrap();
+        let r = s.record("T1", "NEEDS REVISION\nAdd input validation", None, &agents(), now()).unwrap();
         assert_eq!(
             (r.decision, r.cycle, r.next_reviewer.as_deref()),
             (Some(Decision::Revise), 1, Some("the-security-engineer"))
@@ -784,13 +804,13 @@ mod tests {
         // A restart: begin again returns the same cycle.
         let t = s.begin("T1", "JWT auth", "the-developer", "other", 3, now()).unwrap();
         assert_eq!(t.current_cycle, 2);
-        let r = s.record("T1", "Reviewed.\nThe docs are unclear", &agents(), now()).unwrap();
+        let r = s.record("T1", "Reviewed.\nThe docs are unclear", None, &agents(), now()).unwrap();
         assert_eq!((r.status, r.decision), (TaskReviewStatus::Unclear, None), "nothing counted");
-        let r = s.record("T1", "-1\nstill failing", &agents(), now()).unwrap();
+        let r = s.record("T1", "-1\nstill failing", None, &agents(), now()).unwrap();
         assert_eq!((r.decision, r.cycle), (Some(Decision::Revise), 2));
-        let r = s.record("T1", "-1\nstill failing", &agents(), now()).unwrap();
+        let r = s.record("T1", "-1\nstill failing", None, &agents(), now()).unwrap();
         assert_eq!((r.decision, r.cycle), (Some(Decision::CapReached), 3));
-        assert!(matches!(s.record("T1", "LGTM", &agents(), now()), Err(CycleError::Over { .. })));
+        assert!(matches!(s.record("T1", "LGTM", None, &agents(), now()), Err(CycleError::Over { .. })));
         let t = &s.tasks["T1"];
         assert_eq!(t.reviewers.len(), 3);
         assert_eq!(t.reviewers[0].status, TaskReviewStatus::NeedsRevision);
@@ -802,10 +822,10 @@ mod tests {
         let mut s = SessionCycles::default();
         s.begin("T2", "login", "the-developer", "phasegate:code-reviewer", 5, now()).unwrap();
         let reply = "NEEDS REVISION\nNo rate limiting on the login endpoint.";
-        s.record("T2", reply, &agents(), now()).unwrap();
-        let r = s.record("T2", reply, &agents(), now()).unwrap();
+        s.record("T2", reply, None, &agents(), now()).unwrap();
+        let r = s.record("T2", reply, None, &agents(), now()).unwrap();
         assert!(r.recurring.contains(&"rate_limiting".to_owned()), "{r:?}");
-        let r = if r.switch.is_some() { r } else { s.record("T2", reply, &agents(), now()).unwrap() };
+        let r = if r.switch.is_some() { r } else { s.record("T2", reply, None, &agents(), now()).unwrap() };
         let sw = r.switch.expect("a switch after the same issue twice");
         assert_eq!(sw.to, "the-architect");
         assert!(sw.reason.contains("rate_limiting"), "{}", sw.reason);
@@ -821,7 +841,7 @@ mod tests {
             FailureRate { total_reviews: 9, revisions_required: 7, failure_rate: 0.78 },
         );
         s.begin("T3", "x", "the-developer", "phasegate:code-reviewer", 3, now()).unwrap();
-        let r = s.record("T3", "NEEDS WORK", &agents(), now()).unwrap();
+        let r = s.record("T3", "NEEDS WORK", None, &agents(), now()).unwrap();
         let sw = r.switch.unwrap();
         assert_eq!((sw.from.as_str(), sw.to.as_str()), ("phasegate:code-reviewer", "the-architect"));
         assert!(sw.reason.contains("failure rate is 0.80"), "{}", sw.reason);
@@ -834,7 +854,7 @@ mod tests {
     fn a_reviewer_with_few_reviews_is_not_switched_by_its_rate() {
         let mut s = SessionCycles::default();
         s.begin("T4", "x", "the-developer", "phasegate:code-reviewer", 3, now()).unwrap();
-        let r = s.record("T4", "NEEDS WORK", &agents(), now()).unwrap();
+        let r = s.record("T4", "NEEDS WORK", None, &agents(), now()).unwrap();
         assert!(r.switch.is_none());
         assert_eq!(r.next_reviewer.as_deref(), Some("phasegate:code-reviewer"));
     }
@@ -855,7 +875,7 @@ mod tests {
         let mut file = ReviewCycles::default();
         let s = file.sessions.entry("001-auth".into()).or_default();
         s.begin("T1", "JWT", "the-developer", "the-security-engineer", 3, now()).unwrap();
-        s.record("T1", "NEEDS_REVISION\nAdd rate limiting", &agents(), now()).unwrap();
+        s.record("T1", "NEEDS_REVISION\nAdd rate limiting", None, &agents(), now()).unwrap();
         let v = serde_json::to_value(&file).unwrap();
         let t = &v["sessions"]["001-auth"]["tasks"]["T1"];
         for k in ["description", "current_cycle", "max_cycles", "implementer", "reviewers", "pattern_tracking"] {

@@ -563,6 +563,8 @@ pub fn on_build_completed(project: &Project, feature: &str, now: chrono::DateTim
         session_var: None,
         project_dir: None,
         claude_dir: None,
+        key_dir: None,
+        who: crate::env::Who::Process,
     };
     emit_quietly(project, &env, "build.completed", Some(feature), None, serde_json::json!({"workflow": "pipeline"}));
 }

@@ -37,7 +37,7 @@ pub fn state(project: &Project, env: &Env, feature: &Feature, meta: &Meta) -> Op
     }
     let config = project.cost_config()?;
     let Some(mut budget) = config.budget(feature.name(), meta.mode) else { return Ok(BudgetState::None) };
-    if let Some(Decision::Raised(to)) = decision(project, feature.name())? {
+    if let Some(Decision::Raised(to)) = decision(env, project, feature.name())? {
         budget = budget.max(to);
     }
     let costs = collect(project, env, Some(feature.name()))?;
@@ -49,13 +49,21 @@ pub fn state(project: &Project, env: &Env, feature: &Feature, meta: &Meta) -> Op
 
 /// The person's answer to `feature`'s latest budget question: a raise to
 /// the amount they gave (without one, half as much again), or a stop.
-fn decision(project: &Project, feature: &str) -> OpResult<Option<Decision>> {
+/// Only an answer the binary recorded from a person's channel counts.
+fn decision(env: &Env, project: &Project, feature: &str) -> OpResult<Option<Decision>> {
+    if project.has_dialog_notes() {
+        let _ = crate::questions::ask::confirm_dialogs(project, env);
+    }
     let (stored, _) = project.questions()?;
     let task = task_of(feature);
     let Some(q) = stored.iter().rev().map(|s| &s.question).find(|q| q.task_id.as_deref() == Some(&task)) else {
         return Ok(None);
     };
-    let Some(a) = q.answer.as_ref().filter(|a| a.by == AnsweredBy::Human) else { return Ok(None) };
+    let key = crate::witness::key(env)?;
+    let crate::witness::PersonAnswer::Recorded(a) = crate::witness::person_answer(&key, q) else { return Ok(None) };
+    if a.by != AnsweredBy::Human {
+        return Ok(None);
+    }
     let text = a.text.to_lowercase();
     if text.contains("stop") {
         return Ok(Some(Decision::Stopped));
@@ -82,7 +90,7 @@ pub struct Paused {
 pub fn pause_if_over(project: &Project, env: &Env, feature: &Feature, meta: &Meta) -> OpResult<Option<Paused>> {
     let BudgetState::Over { budget, used } = state(project, env, feature, meta)? else { return Ok(None) };
     let name = feature.name();
-    if decision(project, name)? == Some(Decision::Stopped) {
+    if decision(env, project, name)? == Some(Decision::Stopped) {
         return Ok(Some(Paused {
             feature: name.to_owned(),
             question: None,

@@ -165,7 +165,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     }
     // Done means proven: every requirement by a check that passed on the
     // tree as it is now (or waived by a person), as the mode requires.
-    let proof = proof::proof(&project, &feature, &meta)?;
+    let proof = proof::proof(env, &project, &feature, &meta)?;
     if !proof.proven() {
         return Err(Refusal::NotProven {
             feature: feature.name().to_owned(),

@@ -144,8 +144,14 @@ pub struct Completed {
 pub fn complete(env: &Env, given: Option<&str>, phase: Phase, update: Completion) -> OpResult<Completed> {
     let (project, feature) = session::resolve(env, given)?;
     let now = env.now;
+    // A phase with a reviewer is the reviewer's to complete; a person may
+    // still complete it by hand, and the record says who.
+    let by = env.operator().recorded_by();
+    if phase.has_review_loop() && by.is_none() {
+        return Err(Refusal::CompletedByReviewer { phase, feature: feature.name().to_owned() }.into());
+    }
     let record = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
-        meta.complete_phase(phase, now, update)?;
+        meta.complete_phase(phase, now, update, by)?;
         Ok(meta.record(phase).cloned().unwrap_or_default())
     })?;
     events::on_phase_completed(&project, env, feature.name(), phase);

@@ -9,7 +9,7 @@ use phasegate_core::feature::parse_verdict;
 use phasegate_core::feature::{BriefInput, CodeUnderReview, review_brief};
 use phasegate_core::feature::{HistoryEntry as Entry, append_history};
 use phasegate_core::feature::{Issue, Severity};
-use phasegate_core::{Phase, Status};
+use phasegate_core::{Agent, Phase, Status};
 use phasegate_store::project::FEATURES_DIR;
 use phasegate_store::questions::PREFERENCES_PATH;
 use phasegate_store::{Feature, FileWrite, Project, fs, git};
@@ -18,10 +18,11 @@ use serde::Serialize;
 use crate::brief;
 use crate::coordination::events;
 use crate::env::Env;
-use crate::error::{Invalid, OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpResult, Refusal};
 use crate::knowledge::inject;
 use crate::proof;
 use crate::session;
+use crate::witness;
 
 /// What `review brief` prints.
 #[derive(Debug, Clone, Serialize)]
@@ -29,8 +30,6 @@ use crate::session;
 pub struct ReviewerBrief {
     /// The agent to spawn (`subagent_type`).
     pub agent: String,
-    /// Where to save the reviewer's reply, unchanged (kept out of git).
-    pub verdict_file: String,
     /// For implement and verify: the whole diff, for the reviewer to read.
     pub diff_file: Option<String>,
     /// The prompt for the reviewer.
@@ -92,7 +91,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     // and passed at this tree is the binary's to say; whether the checks
     // test what the criteria say is the reviewer's to judge.
     if phase.facts().approval_needs_proof {
-        let p = proof::proof(&project, &feature, &meta)?;
+        let p = proof::proof(env, &project, &feature, &meta)?;
         brief.push_from(
             "evidence-ledger",
             phasegate_core::brief::SectionKind::Task,
@@ -114,10 +113,12 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     };
     let pack = brief::finish(&project, brief, &subject).packed;
     let prompt = pack.text.clone();
+    // The verdict is taken from a reviewer spawned with this very prompt.
+    let iteration = record.map_or(0, |r| r.iterations).saturating_add(1);
+    witness::note_brief(env, &project, &review_subject(feature.name(), phase, agent, iteration), &prompt)?;
     let diff_file = diff_path(&feature, phase);
     Ok(ReviewerBrief {
         agent: agent.qualified(),
-        verdict_file: feature.verdict_path().display().to_string(),
         diff_file: fs::is_regular_file(&diff_file).then(|| diff_file.display().to_string()),
         prompt,
         pack,
@@ -187,31 +188,45 @@ pub fn read_file(path: &std::path::Path) -> OpResult<Option<String>> {
     Ok(fs::read_optional(path)?)
 }
 
-/// Where a verdict comes from, for messages.
-pub struct VerdictInput {
-    /// "the verdict in <file>" or "the verdict on stdin".
-    pub source: String,
-    pub text: String,
+/// What a phase's reviewer is briefed for: its `iteration`.
+fn review_subject(feature: &str, phase: Phase, agent: Agent, iteration: u32) -> witness::Subject<'_> {
+    witness::Subject { feature, key: format!("{phase}#{iteration}"), agent: agent.qualified() }
 }
 
 /// Records one reviewer verdict: the iteration is counted, the cycle decides,
 /// the history gains an entry; `.meta.json` and `.review-history.md` change
-/// together or not at all. An invalid verdict records nothing.
+/// together or not at all. Inside Claude Code the verdict is the reviewer's
+/// own reply, read from Claude Code's transcript (`verdict`, when given,
+/// must be that reply); outside it, the file a person gives. An invalid
+/// verdict records nothing.
 pub fn record(
     env: &Env,
     given: Option<&str>,
     phase: Phase,
-    verdict: VerdictInput,
+    verdict: Option<witness::Given>,
     changes: Option<&str>,
 ) -> OpResult<Step> {
     let (project, feature) = session::resolve(env, given)?;
-    let mut parsed = parse_verdict(&verdict.text)
-        .map_err(|source| OpError::from(Invalid::Verdict { from: verdict.source.clone(), source }))?;
+    let iteration = feature.load()?.next_iteration(phase)?;
+    let Some(agent) = phase.reviewer() else {
+        return Err(Refusal::NoReviewer { phase, feature: feature.name().to_owned() }.into());
+    };
+    let subject = review_subject(feature.name(), phase, agent, iteration);
+    let brief = format!("workflow-state review brief {phase} --feature {}", feature.name());
+    let verdict = witness::verdict(env, &project, &subject, verdict, &brief)?;
+    let mut parsed = match parse_verdict(&verdict.text) {
+        Ok(p) => p,
+        Err(source) => {
+            // That reply is spent: the reviewer answers again.
+            witness::count(env, &project, feature.name(), &verdict)?;
+            return Err(Invalid::Verdict { from: verdict.source.clone(), source }.into());
+        }
+    };
     if phase.facts().approval_needs_proof && parsed.approved {
         // An approval counts only with the feature proven at this tree:
         // what holds it becomes the reviewer's blockers.
         let meta = feature.load()?;
-        let p = proof::proof(&project, &feature, &meta)?;
+        let p = proof::proof(env, &project, &feature, &meta)?;
         if !p.proven() {
             parsed.approved = false;
             for why in p.blocking() {
@@ -228,12 +243,14 @@ pub fn record(
     }
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
-    let step = meta.record_review(phase, &parsed, env.now)?;
+    let step = meta.record_review(phase, &parsed, verdict.by.clone(), env.now)?;
     let changes = changes.unwrap_or(if step.iteration == 1 { "Initial version." } else { "" });
     let entry = Entry { phase, iteration: step.iteration, at: env.now, verdict: &parsed, changes };
     let existing = guard.read_history()?;
     let history = FileWrite::put(feature.history_path(), append_history(&existing, &entry));
     guard.commit_with_meta("review record", &meta, vec![history])?;
+    drop(guard);
+    witness::count(env, &project, feature.name(), &verdict)?;
     debug_assert_eq!(meta.status, Status::Active);
     if step.decision != phasegate_core::cycle::Decision::Revise {
         events::on_phase_completed(&project, env, feature.name(), phase);

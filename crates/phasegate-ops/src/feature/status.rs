@@ -100,7 +100,7 @@ pub(crate) fn status_and_costs(env: &Env) -> OpResult<(String, Vec<Row>, Option<
     let project = session::project(env)?;
     let (markers, bad) = project.markers()?;
     let listed = project.list()?;
-    let proofs: Vec<Option<ProofRow>> = listed.iter().map(|l| proof_row(&project, l)).collect();
+    let proofs: Vec<Option<ProofRow>> = listed.iter().map(|l| proof_row(env, &project, l)).collect();
     let mut rows: Vec<Row> = listed.into_iter().map(row).collect();
     for (r, p) in rows.iter_mut().zip(proofs) {
         r.proof = p;
@@ -136,23 +136,23 @@ pub fn interrupted(env: &Env) -> OpResult<Vec<String>> {
 
 /// The proof of an active feature that has a ledger or is at implement or
 /// later; a problem reading it is its summary.
-fn proof_row(project: &phasegate_store::Project, l: &Listed) -> Option<ProofRow> {
+fn proof_row(env: &Env, project: &phasegate_store::Project, l: &Listed) -> Option<ProofRow> {
     let meta = l.meta.as_ref().ok()?;
     let late = meta.current_phase.is_some_and(|p| p >= phasegate_core::Phase::Implement);
     let ran = phasegate_store::fs::exists_entry(&l.feature.evidence_path());
     if meta.status != phasegate_core::Status::Active || !(late || ran) {
         return None;
     }
-    Some(match proof::proof(project, &l.feature, meta) {
+    Some(match proof::proof(env, project, &l.feature, meta) {
         Ok(p) => ProofRow {
             summary: p.summary(),
             short: p.short(),
             proven: p.proven(),
             stale: p.judgement.as_ref().is_some_and(|j| j.stale),
             requirements: p
-                .ledger
+                .judgement
                 .iter()
-                .flat_map(|l| &l.requirements)
+                .flat_map(|j| &j.statuses)
                 .map(|r| RequirementRow { id: r.id.clone(), text: r.text.clone(), status: r.status })
                 .collect(),
         },

@@ -18,6 +18,7 @@ use crate::env::Env;
 use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
+use crate::witness::{self, PersonAnswer};
 
 /// Where a promotion to CLAUDE.md stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -89,6 +90,9 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         })?,
     };
     let (_, feature) = session::resolve(env, Some(&feature))?;
+    if project.has_dialog_notes() {
+        let _ = ask::confirm_dialogs(&project, env);
+    }
     let (stored, _) = project.questions()?;
     let task = task_of(id);
     let mine =
@@ -135,9 +139,12 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                 asked: Some(asked),
             })
         }
-        Some(q) => match &q.answer {
-            None => Err(Refusal::PromotionWaits { id: id.to_owned(), question: q.id.clone() }.into()),
-            Some(a) if a.by == AnsweredBy::Human && a.text.trim().to_lowercase().starts_with("yes") => {
+        Some(q) => match witness::person_answer(&witness::key(env)?, q) {
+            PersonAnswer::None => Err(Refusal::PromotionWaits { id: id.to_owned(), question: q.id.clone() }.into()),
+            PersonAnswer::NotRecorded(_) => Err(Refusal::AnswerNotRecorded { id: q.id.clone() }.into()),
+            PersonAnswer::Recorded(a)
+                if a.by == AnsweredBy::Human && a.text.trim().to_lowercase().starts_with("yes") =>
+            {
                 write(env, &project, &claude_path, &item)?;
                 Ok(Promotion {
                     id: id.to_owned(),
@@ -150,7 +157,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                     ),
                 })
             }
-            Some(a) => Ok(Promotion {
+            PersonAnswer::Recorded(a) => Ok(Promotion {
                 id: id.to_owned(),
                 status: PromotionStatus::Declined,
                 question: Some(q.id.clone()),

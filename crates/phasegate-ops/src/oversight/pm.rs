@@ -75,7 +75,7 @@ pub fn stuck_task(project: &Project, env: &Env, r: &Running, log: &[Logged]) -> 
     // The person's answer to our escalation, carried out once.
     if !prior.iter().any(|l| l.chose.is_some())
         && let Some((qid, choice)) =
-            prior.iter().filter_map(|l| l.question.as_deref()).find_map(|q| answered(project, q))
+            prior.iter().filter_map(|l| l.question.as_deref()).find_map(|q| answered(project, env, q))
     {
         return Some(carry_out(project, env, r, base, &qid, choice));
     }
@@ -117,10 +117,13 @@ pub fn stuck_task(project: &Project, env: &Env, r: &Running, log: &[Logged]) -> 
 }
 
 /// The choice on an answered escalation question, if answered.
-fn answered(project: &Project, id: &str) -> Option<(String, EscalationOption)> {
+/// A person's answer to the PM's escalation `id`, as the binary recorded
+/// it (an answer written by hand decides nothing).
+fn answered(project: &Project, env: &Env, id: &str) -> Option<(String, EscalationOption)> {
     let (stored, _) = project.questions().ok()?;
     let q = &stored.iter().find(|s| s.question.id == id)?.question;
-    let a = q.answer.as_ref()?;
+    let key = crate::witness::key(env).ok()?;
+    let crate::witness::PersonAnswer::Recorded(a) = crate::witness::person_answer(&key, q) else { return None };
     let word = a.option.clone().unwrap_or_else(|| a.text.clone()).trim().to_lowercase();
     let choice = word.split_whitespace().next()?.parse::<EscalationOption>().ok()?;
     Some((id.to_owned(), choice))

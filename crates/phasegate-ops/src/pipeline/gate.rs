@@ -24,6 +24,8 @@ use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::inject;
+use crate::witness;
+use phasegate_core::witness::RecordedBy;
 
 /// The shape every reviewer answers in (seed 001, Review outputs).
 const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
@@ -110,6 +112,8 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
         GateKind::Plan => brief::Subject::feature(&feature, Loading::Lazy),
     };
     let prompt = brief::finish(&project, brief, &checked).packed.text;
+    // The review is taken from a reviewer spawned with this very prompt.
+    witness::note_brief(env, &project, &gate_subject(feature.name(), &run, kind, stage), &prompt)?;
     Ok(GateBrief {
         feature: feature.name().to_owned(),
         stage,
@@ -165,34 +169,92 @@ pub struct Recorded {
     pub next: Action,
 }
 
-/// Records the review of one stage of the current gate from `file` (default:
-/// the stage's file in `.task/`).
+/// What a gate's reviewer is briefed for: one stage of one round.
+fn gate_subject<'a>(feature: &'a str, run: &PipelineRun, kind: GateKind, stage: Stage) -> witness::Subject<'a> {
+    witness::Subject {
+        feature,
+        key: format!("{kind}:{stage}#{}", run.gate(kind).round.max(1)),
+        agent: kind.reviewer().qualified(),
+    }
+}
+
+/// Records the review of one stage of the current gate. Inside Claude Code
+/// the sonnet and opus reviews are the last replies of the reviewer
+/// `pipeline review-brief` named, spawned with its prompt on the stage's
+/// model, read from Claude Code's transcript and written to the stage's
+/// file by the binary (`file`, when given, must hold that reply); the
+/// final review is the binary's own (`pipeline final-gate`). Outside
+/// Claude Code a person gives the review in `file` (default: the stage's
+/// file in `.task/`), and the record says who.
 pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>) -> OpResult<Recorded> {
     let (project, feature) = resolve(env, given)?;
     let config = project.pipeline_config()?;
-    let path = file.map_or_else(|| feature.task_path(stage.file()), |f| env.cwd.join(f));
-    let text = fs::read_optional(&path)?.ok_or_else(|| {
-        OpError::invalid(format!(
-            "the {stage} review {} does not exist; write the reviewer's reply there",
-            path.display()
-        ))
-    })?;
-    let review: Review = parse_file(FileKind::Review, &path, &text)?;
-    record(env, &project, &feature, stage, &review, &config, None)
+    let run = load_run(&feature)?;
+    let kind = gate_kind(&run)?;
+    let operator = env.operator();
+    if stage == Stage::Final && operator.is_claude_code() {
+        return Err(Refusal::FinalGateNext { feature: feature.name().to_owned() }.into());
+    }
+    let default = feature.task_path(stage.file());
+    let path = file.map_or_else(|| default.clone(), |f| env.cwd.join(f));
+    let read = |path: &Path| -> OpResult<Option<witness::Given>> {
+        Ok(fs::read_optional(path)?.map(|text| witness::Given { source: path.display().to_string(), text }))
+    };
+    // Inside Claude Code the stage's file is the binary's to write: only a
+    // file named on the command line is compared with the reviewer's reply.
+    let given_file = match (operator.is_claude_code(), file) {
+        (true, None) => None,
+        _ => Some(read(&path)?.ok_or_else(|| {
+            OpError::invalid(format!(
+                "the {stage} review {} does not exist; give the reviewer's reply there",
+                path.display()
+            ))
+        })?),
+    };
+    let brief = format!("workflow-state pipeline review-brief --feature {}", feature.name());
+    let verdict =
+        witness::verdict(env, &project, &gate_subject(feature.name(), &run, kind, stage), given_file, &brief)?;
+    if let Some(model) = &verdict.model
+        && !model.contains(stage.model())
+    {
+        witness::count(env, &project, feature.name(), &verdict)?;
+        return Err(Refusal::ReviewerModel { stage, model: model.clone(), want: stage.model() }.into());
+    }
+    let text = match extract_json(&verdict.text) {
+        Some(json) => json.to_owned(),
+        None => verdict.text.clone(),
+    };
+    let review: Review = match parse_file(FileKind::Review, &path, &text) {
+        Ok(r) => r,
+        Err(e) => {
+            witness::count(env, &project, feature.name(), &verdict)?;
+            return Err(e.into());
+        }
+    };
+    let value: Option<Value> = match operator.is_claude_code() {
+        true => serde_json::from_str(&text).ok(),
+        false => None,
+    };
+    let taken = Taken { stage, review: &review, write_file: value.as_ref(), by: Some(verdict.by.clone()) };
+    let recorded = record(env, &project, &feature, taken, &config)?;
+    witness::count(env, &project, feature.name(), &verdict)?;
+    Ok(recorded)
+}
+
+/// A review to record: its stage, the review, the file the binary writes
+/// for it (the stage's `.task/` file), and who gave it.
+struct Taken<'a> {
+    stage: Stage,
+    review: &'a Review,
+    write_file: Option<&'a Value>,
+    by: Option<RecordedBy>,
 }
 
 /// Records a checked review into the run's current gate and applies pauses.
 /// The review counts for the version of the work as it is now; a version
 /// that changed since the round began restarts the round.
-fn record(
-    env: &Env,
-    project: &Project,
-    feature: &Feature,
-    stage: Stage,
-    review: &Review,
-    config: &Config,
-    write_file: Option<&Value>,
-) -> OpResult<Recorded> {
+fn record(env: &Env, project: &Project, feature: &Feature, taken: Taken<'_>, config: &Config) -> OpResult<Recorded> {
+    let Taken { stage, review, write_file, by } = taken;
     let now = env.now;
     let guard = feature.lock(env.lock_timeout)?;
     let mut run = load_run(feature)?;
@@ -225,7 +287,7 @@ fn record(
         });
     }
     let loop_limit = limit(config, kind);
-    let decision = run.gate_mut(kind).record(stage, review.status, &version, loop_limit, now)?;
+    let decision = run.gate_mut(kind).record_by(stage, review.status, by, &version, loop_limit, now)?;
     run.updated_at = now;
     match decision {
         GateDecision::Clarify => {
@@ -421,7 +483,13 @@ fn record_value(env: &Env, project: &Project, feature: &Feature, value: Value, c
     let path = feature.task_path(Stage::Final.file());
     let text = serde_json::to_string_pretty(&value).expect("serialisable");
     let review: Review = parse_file(FileKind::Review, &path, &text)?;
-    record(env, project, feature, Stage::Final, &review, config, Some(&value))
+    record(
+        env,
+        project,
+        feature,
+        Taken { stage: Stage::Final, review: &review, write_file: Some(&value), by: None },
+        config,
+    )
 }
 
 fn final_prompt(

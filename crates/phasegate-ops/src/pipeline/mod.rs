@@ -212,7 +212,7 @@ fn proven(
     env: &Env,
     timeout: Duration,
 ) -> TestOutcome {
-    let fresh = proof::proof(project, feature, meta);
+    let fresh = proof::proof(env, project, feature, meta);
     if fresh.as_ref().is_ok_and(|p| p.proven()) {
         return TestOutcome::Passed;
     }

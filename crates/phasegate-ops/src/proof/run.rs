@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use phasegate_core::proof::{
-    self, CheckDecl, CheckRun, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RequirementProof, Waiver,
+    self, CheckDecl, CheckRun, Declared, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RequirementProof, Waiver,
 };
 use phasegate_store::proof::ProofNote;
 use phasegate_store::{Feature, Project, fs, process};
@@ -18,6 +18,7 @@ use super::waive::answered_waivers;
 use crate::env::{self, Env};
 use crate::error::{OpResult, Refusal};
 use crate::session;
+use crate::witness;
 
 /// The environment every check runs with, besides the session's: tools
 /// run once instead of watching (`CI`), and Python writes no bytecode
@@ -87,16 +88,20 @@ pub fn run_feature(project: &Project, feature: &Feature, env: &Env, timeout: Opt
     }
     let after = project.proof_tree(&dir, feature)?;
     let changed_by_checks = before.changed(&after);
+    let key = witness::key(env)?;
+    // A waiver carries over only when the binary recorded it here.
     let mut waivers: BTreeMap<String, Waiver> = previous
         .iter()
         .flat_map(|l| l.requirements.iter())
-        .filter_map(|r| r.waiver.clone().map(|w| (r.id.clone(), w)))
+        .filter_map(|r| r.waiver.clone().filter(|w| w.sealed(&key, feature.name(), &r.id)).map(|w| (r.id.clone(), w)))
         .collect();
-    waivers.extend(answered_waivers(project, feature)?);
-    let ledger = ledger_of(feature, &sources, &runs, &waivers, env, &before.id, changed_by_checks.clone());
+    waivers.extend(answered_waivers(env, project, feature)?);
+    let mut ledger = ledger_of(feature, &sources, &runs, &waivers, env, &before.id, changed_by_checks.clone());
+    ledger.seal(&key, feature.name());
     ledger_lock.write(&ledger)?;
     drop(ledger_lock);
-    let judgement = ledger.judge(&after.id, meta.mode.proof());
+    let declared = Declared { requirements: &sources.requirements, checks: &sources.checks };
+    let judgement = proof::judge(&ledger, declared, &key, feature.name(), &after.id, meta.mode.proof());
     project.save_proof_note(feature.name(), &ProofNote { summary: judgement.summary(), ran_at: env.now });
     let ledger_path = fs::relative(&feature.evidence_path(), project.root()).display().to_string();
     let message = message(feature, &judgement, &changed_by_checks, &ledger_path);
@@ -174,20 +179,26 @@ fn run_check(
         Err(e) => run.problems.push(format!("could not start `sh -c` in {}: {e}", dir.display())),
     }
     if let Some(rel) = report {
-        read_junit(dir, &rel, started, &mut run);
+        read_junit(dir, &rel, started, secrets, &mut run);
     }
     run
 }
 
 /// The JUnit report `rel` into `run`, when this run wrote it.
-fn read_junit(dir: &std::path::Path, rel: &str, since: std::time::SystemTime, run: &mut CheckRun) {
+fn read_junit(dir: &std::path::Path, rel: &str, since: std::time::SystemTime, secrets: &[String], run: &mut CheckRun) {
     let path = dir.join(rel);
     let fresh = fs::modified(&path).is_some_and(|m| m >= since - Duration::from_secs(1));
     match phasegate_store::proof::read_report(dir, rel) {
         Ok(None) => run.problems.push(format!("its JUnit report {rel} was not written")),
         Ok(Some(_)) if !fresh => run.problems.push(format!("its JUnit report {rel} is older than this run: not read")),
         Ok(Some(xml)) => match proof::test_cases(&xml) {
-            Ok(r) => {
+            Ok(mut r) => {
+                // A test's name can carry a parameter: a token in it is
+                // scrubbed like the output's.
+                for case in &mut r.cases {
+                    case.name = proof::scrub(&case.name, secrets);
+                    case.classname = case.classname.as_deref().map(|c| proof::scrub(c, secrets));
+                }
                 run.tests = r.cases;
                 run.tests_omitted = r.omitted;
                 run.tests_omitted_failed = r.omitted_failed;

@@ -5,13 +5,16 @@
 use chrono::{DateTime, Utc};
 use phasegate_core::Mode;
 use phasegate_core::feature::{Meta, ProofRule};
-use phasegate_core::proof::{Judgement, Ledger};
+use phasegate_core::proof::{Declared, Judgement, Ledger, ProofStatus, judge};
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;
+use crate::witness;
+
+use super::sources::sources;
 
 /// A feature's proof at the tree as it is now.
 #[derive(Debug, Clone, Serialize)]
@@ -62,13 +65,16 @@ impl Proof {
         }
     }
 
-    /// The waivers a person gave, as `R3 (waived: <reason>)`.
+    /// The waivers a person gave that hold now, as `R3 waived by a person
+    /// (slack): <reason>`.
     pub fn waivers(&self) -> Vec<String> {
-        let Some(l) = &self.ledger else { return Vec::new() };
-        l.requirements
+        let (Some(l), Some(j)) = (&self.ledger, &self.judgement) else { return Vec::new() };
+        j.statuses
             .iter()
+            .filter(|r| r.status == ProofStatus::Waived)
             .filter_map(|r| {
-                r.waiver.as_ref().map(|w| format!("{} waived by a person ({}): {}", r.id, w.answered_in, w.reason))
+                let w = l.requirements.iter().find(|p| p.id == r.id)?.waiver.as_ref()?;
+                Some(format!("{} waived by a person ({}): {}", r.id, w.answered_in, w.reason))
             })
             .collect()
     }
@@ -76,40 +82,50 @@ impl Proof {
 
 impl Proof {
     /// A pull request's description: what proves each requirement, and the
-    /// waivers a person gave, with their reasons.
+    /// waivers a person gave, with their reasons; every status as the gate
+    /// derives it now.
     pub fn pr_body(&self) -> String {
         let mut out = format!("## {}\n\n", self.feature);
-        let Some(l) = &self.ledger else {
+        let (Some(l), Some(j)) = (&self.ledger, &self.judgement) else {
             out.push_str("No `workflow-state verify run` yet: nothing is proven.\n");
             return out;
         };
         out.push_str(&format!(
-            "**Proof** ({}): every check ran on this tree at {}, recorded in `evidence.json` by `workflow-state verify run`.\n\n",
+            "**Proof** ({}): the checks ran at {}, recorded in `evidence.json` by `workflow-state verify run`.\n\n",
             self.summary(),
             phasegate_core::time::stamp(l.ran_at)
         ));
         out.push_str("| Requirement | Status | Proven by |\n|---|---|---|\n");
-        for r in &l.requirements {
-            let by = match (&r.waiver, r.checks.is_empty()) {
-                (Some(w), _) => format!(
-                    "waived by a person ({}, {}): {}",
-                    w.answered_in,
-                    phasegate_core::time::stamp(w.at),
-                    w.reason
-                ),
-                (None, true) => "no check".to_owned(),
-                (None, false) => r
+        for r in &j.statuses {
+            let recorded = l.requirements.iter().find(|p| p.id == r.id);
+            let by = match (r.status, recorded) {
+                (ProofStatus::Waived, Some(p)) => p
+                    .waiver
+                    .as_ref()
+                    .map(|w| {
+                        format!(
+                            "waived by a person ({}, {}): {}",
+                            w.answered_in,
+                            phasegate_core::time::stamp(w.at),
+                            w.reason
+                        )
+                    })
+                    .unwrap_or_default(),
+                (ProofStatus::Unchecked, _) => "no check".to_owned(),
+                (_, Some(p)) if !p.checks.is_empty() => p
                     .checks
                     .iter()
                     .map(|c| format!("`{}`", c.command.replace('|', "\\|")))
                     .collect::<Vec<_>>()
                     .join(", "),
+                _ => "not run".to_owned(),
             };
+            let status = if r.stale { "stale".to_owned() } else { r.status.to_string() };
             out.push_str(&format!(
                 "| {} {} | {} | {} |\n",
                 r.id,
                 r.text.replace('|', "\\|"),
-                r.status,
+                status,
                 by.replace('\n', " ")
             ));
         }
@@ -118,15 +134,15 @@ impl Proof {
 }
 
 /// The feature's proof now: its ledger, if any, judged at the tree its
-/// code is in (its worktree, or the main checkout).
-pub fn proof(project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Proof> {
+/// code is in (its worktree, or the main checkout), against the
+/// requirements and checks its files declare now and with only the records
+/// `verify run` wrote here (`phasegate_core::proof::judge`). A spec or
+/// check list that cannot be read proves nothing, and says why.
+pub fn proof(env: &Env, project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Proof> {
     let ledger = feature.ledger()?;
     let judgement = match &ledger {
         None => None,
-        Some(l) => {
-            let tree = project.proof_tree(&project.code_dir(meta), feature)?;
-            Some(l.judge(&tree.id, meta.mode.proof()))
-        }
+        Some(l) => Some(judged(env, project, feature, meta, l)?),
     };
     Ok(Proof {
         feature: feature.name().to_owned(),
@@ -139,9 +155,37 @@ pub fn proof(project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Proo
     })
 }
 
+/// `ledger` judged now (see [`proof`]).
+pub fn judged(env: &Env, project: &Project, feature: &Feature, meta: &Meta, ledger: &Ledger) -> OpResult<Judgement> {
+    let key = witness::key(env)?;
+    let tree = project.proof_tree(&project.code_dir(meta), feature)?;
+    Ok(match sources(project, feature, meta) {
+        Ok(s) => judge(
+            ledger,
+            Declared { requirements: &s.requirements, checks: &s.checks },
+            &key,
+            feature.name(),
+            &tree.id,
+            meta.mode.proof(),
+        ),
+        Err(e) => {
+            let mut j = judge(
+                ledger,
+                Declared { requirements: &[], checks: &[] },
+                &key,
+                feature.name(),
+                &tree.id,
+                meta.mode.proof(),
+            );
+            j.note = Some(format!("what it must prove cannot be read: {}", crate::hook::one_line(&e.to_string())));
+            j
+        }
+    })
+}
+
 /// `verify status`: the proof of feature `given` now.
 pub fn status(env: &Env, given: Option<&str>) -> OpResult<Proof> {
     let (project, feature) = session::resolve(env, given)?;
     let meta = feature.load()?;
-    proof(&project, &feature, &meta)
+    proof(env, &project, &feature, &meta)
 }

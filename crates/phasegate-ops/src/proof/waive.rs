@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, Waiver};
-use phasegate_core::questions::{AnsweredBy, ItemType, Question, Request};
+use phasegate_core::questions::{Answer, AnsweredBy, ItemType, Question, Request};
 use phasegate_store::proof::ProofNote;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
@@ -19,6 +19,7 @@ use crate::env::Env;
 use crate::error::{InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
+use crate::witness::{self, PersonAnswer};
 
 /// The question's task field: names the requirement, so the answer is found
 /// again (and marks the question as only a person's to answer).
@@ -71,8 +72,8 @@ pub fn waive(
             ids.join(", ")
         )));
     };
-    let now = proof(&project, &feature, &meta)?;
-    let status = now.ledger.as_ref().and_then(|l| l.requirements.iter().find(|r| r.id == requirement));
+    let now = proof(env, &project, &feature, &meta)?;
+    let status = now.judgement.as_ref().and_then(|j| j.statuses.iter().find(|r| r.id == requirement));
     let name = feature.name().to_owned();
     let done = |state, question: Option<String>, message: String| Waived {
         feature: name.clone(),
@@ -83,8 +84,8 @@ pub fn waive(
         message,
     };
     if let Some(r) = status {
-        match (r.status, now.judgement.as_ref().is_some_and(|j| j.stale)) {
-            (ProofStatus::Proven, false) => {
+        match (r.status, r.stale) {
+            (ProofStatus::Proven, _) => {
                 return Err(Refusal::NothingToWaive {
                     feature: name.clone(),
                     requirement: requirement.to_owned(),
@@ -93,22 +94,31 @@ pub fn waive(
                 .into());
             }
             (ProofStatus::Waived, _) => {
-                let w = r.waiver.as_ref().map(|w| w.reason.clone()).unwrap_or_default();
+                let w = now
+                    .ledger
+                    .as_ref()
+                    .and_then(|l| l.requirements.iter().find(|p| p.id == requirement))
+                    .and_then(|p| p.waiver.as_ref())
+                    .map(|w| w.reason.clone())
+                    .unwrap_or_default();
                 return Ok(done(WaiverState::Waived, None, format!("{requirement} of {name} is waived already: {w}")));
             }
-            (ProofStatus::Proven | ProofStatus::Failed | ProofStatus::Unchecked, _) => {}
+            (ProofStatus::Failed | ProofStatus::Unchecked | ProofStatus::NotRun, _) => {}
         }
     }
+    let _ = ask::confirm_dialogs(&project, env);
+    let key = witness::key(env)?;
     let (stored, _) = project.questions()?;
     let task = task_of(requirement);
     let mine = stored.iter().rev().find(|s| s.question.slug == name && s.question.task_id.as_deref() == Some(&task));
-    match mine.map(|s| &s.question) {
-        Some(q) if q.answer.is_none() => {
+    match mine.map(|s| (&s.question, witness::person_answer(&key, &s.question))) {
+        Some((q, PersonAnswer::None)) => {
             Err(Refusal::WaiverWaits { feature: name, requirement: requirement.to_owned(), question: q.id.clone() }
                 .into())
         }
-        Some(q) if waiver_of(q).is_some() => {
-            let w = waiver_of(q).expect("checked");
+        Some((q, PersonAnswer::NotRecorded(_))) => Err(Refusal::AnswerNotRecorded { id: q.id.clone() }.into()),
+        Some((q, PersonAnswer::Recorded(a))) if waiver_of(q, a).is_some() => {
+            let w = waiver_of(q, a).expect("checked");
             record(&project, &feature, env, requirement, w.clone())?;
             Ok(done(
                 WaiverState::Waived,
@@ -120,7 +130,7 @@ pub fn waive(
             ))
         }
         // A "no" stands until the person is asked again with a new reason.
-        Some(q) if reason.is_none_or(|r| q.question_context == r.trim()) => Ok(done(
+        Some((q, PersonAnswer::Recorded(_))) if reason.is_none_or(|r| q.question_context == r.trim()) => Ok(done(
             WaiverState::Declined,
             Some(q.id.clone()),
             format!(
@@ -179,9 +189,9 @@ pub fn waive(
     }
 }
 
-/// The waiver a person's "yes" to waiver question `q` gives.
-fn waiver_of(q: &Question) -> Option<Waiver> {
-    let a = q.answer.as_ref()?;
+/// The waiver a person's recorded "yes" `a` to waiver question `q` gives
+/// (unsealed: the ledger's writer seals it).
+fn waiver_of(q: &Question, a: &Answer) -> Option<Waiver> {
     let yes = a.by == AnsweredBy::Human && a.option.as_deref().unwrap_or(&a.text).trim().eq_ignore_ascii_case("yes");
     yes.then(|| Waiver {
         reason: q.question_context.clone(),
@@ -189,18 +199,25 @@ fn waiver_of(q: &Question) -> Option<Waiver> {
         question: q.id.clone(),
         by: a.user.clone(),
         answered_in: a.source.name().to_owned(),
+        seal: None,
     })
 }
 
-/// Every requirement of `feature` a person waived by answering yes.
-pub fn answered_waivers(project: &Project, feature: &Feature) -> OpResult<BTreeMap<String, Waiver>> {
+/// Every requirement of `feature` a person waived by answering yes, as the
+/// binary recorded their answer (a dialog's answer waiting in Claude
+/// Code's transcript is read first; an answer written by hand waives
+/// nothing).
+pub fn answered_waivers(env: &Env, project: &Project, feature: &Feature) -> OpResult<BTreeMap<String, Waiver>> {
+    let _ = ask::confirm_dialogs(project, env);
+    let key = witness::key(env)?;
     let (stored, _) = project.questions()?;
     Ok(stored
         .iter()
         .filter(|s| s.question.slug == feature.name())
         .filter_map(|s| {
             let r = s.question.task_id.as_deref()?.strip_prefix("verify-waive ")?;
-            Some((r.to_owned(), waiver_of(&s.question)?))
+            let PersonAnswer::Recorded(a) = witness::person_answer(&key, &s.question) else { return None };
+            Some((r.to_owned(), waiver_of(&s.question, a)?))
         })
         .collect())
 }
@@ -235,14 +252,16 @@ fn record(project: &Project, feature: &Feature, env: &Env, requirement: &str, wa
             }
         }
     };
+    let key = witness::key(env)?;
     if let Some(r) = ledger.requirements.iter_mut().find(|r| r.id == requirement) {
+        let mut waiver = waiver;
+        waiver.seal(&key, feature.name(), requirement);
         r.status = proof::status_of(&r.checks, Some(&waiver));
         r.waiver = Some(waiver);
     }
     lock.write(&ledger)?;
     drop(lock);
-    let tree = project.proof_tree(&project.code_dir(&meta), feature)?;
-    let summary = ledger.judge(&tree.id, meta.mode.proof()).summary();
+    let summary = super::state::judged(env, project, feature, &meta, &ledger)?.summary();
     project.save_proof_note(feature.name(), &ProofNote { summary, ran_at: ledger.ran_at });
     Ok(())
 }

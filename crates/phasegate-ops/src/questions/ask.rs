@@ -19,6 +19,10 @@ use crate::coordination::events;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::session;
+use crate::witness;
+use phasegate_core::feature::command::PromptWords;
+use phasegate_core::session::SessionId;
+use phasegate_core::witness::Operator;
 
 /// How the session that asks can be reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -373,47 +377,105 @@ pub struct Answered {
     pub in_slack: bool,
 }
 
-/// Records a person's answer to question `id` (once: a second answer is
-/// refused). `user` says who, for the record.
+/// Records an answer to question `id` (once: a second answer is refused).
+/// `user` says who, for the record.
 ///
-/// A question only a person may answer (a waiver, a promotion into
-/// CLAUDE.md) is refused when the command runs inside Claude Code at the
-/// model's hand: there, it is recorded only when the person typed this very
-/// answer with `/phasegate:answer` in this session moments ago (the
-/// UserPromptSubmit hook kept their words), or from the question dialog
-/// (its PostToolUse hook records their choice).
+/// A question only a person may answer (a waiver, a budget raise, a
+/// promotion into CLAUDE.md, an escalation) is recorded only from a
+/// person's channel: inside Claude Code, when Claude Code's transcript of
+/// this session shows the person typed this very answer with
+/// `/phasegate:answer` after the question was asked; outside it, at a
+/// terminal. Never from the model's own command, nor from a script with no
+/// terminal. Its dialog answer is recorded from the dialog's result in the
+/// transcript ([`confirm_dialogs`]), its Slack answer by the poller.
 pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Source) -> OpResult<Answered> {
     let project = session::project(env)?;
     let found = find(&project, id)?;
     let q = &found.question;
-    if source == Source::Cli
-        && q.person_only()
-        && crate::env::inside_claude_code()
-        && !typed_by_person(&project, env, q, text)
-    {
-        let what = match q.task_id.as_deref().unwrap_or_default().split_once(' ') {
-            Some(("verify-waive", r)) => format!("whether {r} of {} is done without proof", q.slug),
-            Some(("budget", f)) => format!("whether {f} goes on past its budget"),
-            Some((_, item)) => format!("whether {item} goes into CLAUDE.md"),
-            None => "a person's".to_owned(),
+    let mut user = user.map(str::to_owned);
+    let source = match (source, q.person_only()) {
+        (Source::Cli, true) => match env.operator() {
+            Operator::ClaudeCode { session, .. } => match typed_by_person(&project, env, q, text, session.as_deref()) {
+                true => Source::Typed,
+                false => return Err(person_only(q)),
+            },
+            Operator::Terminal { user: who, .. } => {
+                user = user.or(who);
+                Source::Terminal
+            }
+            Operator::Unattended { .. } => return Err(person_only(q)),
+        },
+        (other, _) => other,
+    };
+    record(env, &project, found, text, user.as_deref(), source)
+}
+
+/// The refusal of a person's decision at the model's hand.
+fn person_only(q: &Question) -> OpError {
+    let what = match q.task_id.as_deref().unwrap_or_default().split_once(' ') {
+        Some(("verify-waive", r)) => format!("whether {r} of {} is done without proof", q.slug),
+        Some(("budget", f)) => format!("whether {f} goes on past its budget"),
+        Some(("kb-promote", item)) => format!("whether {item} goes into CLAUDE.md"),
+        _ => format!("{} of {}", q.question, q.slug),
+    };
+    Refusal::PersonOnly { id: q.id.clone(), what }.into()
+}
+
+/// Whether Claude Code's transcript of `session` shows the person typed
+/// `/phasegate:answer <id or item> <text>` after `q` was asked.
+fn typed_by_person(project: &Project, env: &Env, q: &Question, text: &str, session: Option<&str>) -> bool {
+    let (Some(claude_dir), Some(session)) = (env.claude_dir.as_ref(), session.and_then(|s| SessionId::parse(s).ok()))
+    else {
+        return false;
+    };
+    let Some(transcript) = witness::transcript_of(project, claude_dir, &session) else { return false };
+    let Ok(prompts) = phasegate_store::claude::typed_prompts(&transcript, claude_dir, q.suspended_at) else {
+        return false;
+    };
+    prompts.iter().any(|p| {
+        PromptWords::of_recorded_prompt(&p.text, p.at).is_some_and(|w| w.typed_answer(&q.id, &q.slug, text, env.now))
+    })
+}
+
+/// How long a dialog's note waits for its result in the transcript.
+const DIALOG_NOTE_LIFE: chrono::TimeDelta = chrono::TimeDelta::hours(24);
+
+/// Records the choices people made in the question dialogs noted by the
+/// PostToolUse hook, each read from Claude Code's transcript of the dialog
+/// (its tool result, by the tool call's id): what a hook's input said is
+/// never taken for them. A dialog whose result is not written yet waits
+/// for the next look; one gone unread for a day is dropped. Each result is
+/// the question's id with what was recorded, or why not.
+pub fn confirm_dialogs(project: &Project, env: &Env) -> Vec<Result<Answered, (String, OpError)>> {
+    let mut out = Vec::new();
+    let Some(claude_dir) = env.claude_dir.as_ref() else { return out };
+    for note in project.dialog_notes() {
+        let result = SessionId::parse(&note.session)
+            .ok()
+            .and_then(|s| witness::transcript_of(project, claude_dir, &s))
+            .and_then(|t| phasegate_store::claude::tool_result(&t, claude_dir, &note.tool_use_id).ok().flatten());
+        let Some(line) = result else {
+            if env.now.signed_duration_since(note.at) > DIALOG_NOTE_LIFE {
+                project.drop_dialog_note(&note.tool_use_id);
+            }
+            continue;
         };
-        return Err(Refusal::PersonOnly { id: q.id.clone(), what }.into());
+        let answers = line.get("toolUseResult").and_then(|r| r.get("answers")).and_then(serde_json::Value::as_object);
+        for id in &note.questions {
+            let Ok(found) = find(project, id) else { continue };
+            if found.question.answer.is_some() {
+                continue;
+            }
+            let Some(choice) = answers.and_then(|a| a.get(&found.question.dialog_text())).and_then(|c| c.as_str())
+            else {
+                continue;
+            };
+            let choice = choice.trim().trim_end_matches("(Recommended)").trim().to_owned();
+            out.push(record(env, project, found, &choice, None, Source::Dialog).map_err(|e| (id.clone(), e)));
+        }
+        project.drop_dialog_note(&note.tool_use_id);
     }
-    record(env, &project, found, text, user, source)
-}
-
-/// Whether the person typed `/phasegate:answer <id> <text>` in this
-/// session moments ago.
-fn typed_by_person(project: &Project, env: &Env, q: &Question, text: &str) -> bool {
-    let Some(session) = env.session(None).ok().flatten() else { return false };
-    project.prompt_words(&session).ok().flatten().is_some_and(|kept| kept.typed_answer(&q.id, &q.slug, text, env.now))
-}
-
-/// Records the choice a person made in the question dialog (AskUserQuestion)
-/// for question `id`, as its PostToolUse hook saw it.
-pub fn answer_from_dialog(env: &Env, project: &Project, id: &str, text: &str) -> OpResult<Answered> {
-    let found = find(project, id)?;
-    record(env, project, found, text, None, Source::Dialog)
+    out
 }
 
 fn record(
@@ -449,7 +511,7 @@ fn record(
             labels.join(", ")
         )));
     };
-    q.answer = Some(Answer {
+    let mut answer = Answer {
         text: text.clone(),
         option: option.clone(),
         by: AnsweredBy::Human,
@@ -459,7 +521,10 @@ fn record(
         // Told in the question's Slack thread by the next poll, so people
         // there see it answered; nothing to tell without a thread.
         acknowledged: q.slack_thread_ts.is_none(),
-    });
+        seal: None,
+    };
+    witness::seal_answer(&witness::key(env)?, &q, &mut answer);
+    q.answer = Some(answer);
     // The answer and the preference it teaches are written together, and
     // the preferences are read before anything is: an unreadable file
     // refuses the answer whole, so a retry can record both.
@@ -532,10 +597,15 @@ pub fn take_answers(
     let (stored, _) = project.questions()?;
     let mut taken = Vec::new();
     let mut changes = Vec::new();
+    let mut key = None;
     for s in stored.iter().filter(|s| s.question.slug == slug && s.question.taken_at.is_none()) {
         let mut q = s.question.clone();
         if q.answer.is_none() && q.state(env.now) == QuestionState::Expired {
-            q.answer = q.default_answer(env.now);
+            let key = match &key {
+                Some(k) => k,
+                None => key.insert(witness::key(env)?),
+            };
+            q.answer = witness::sealed_default(key, &q, env.now);
         }
         let Some(a) = q.answer.clone() else { continue };
         q.taken_at = Some(env.now);

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use phasegate_core::questions::Question;
 use phasegate_store::Project;
+use phasegate_store::questions::DialogNote;
 use serde_json::Value;
 
 use crate::hook::{Contributor, DIALOG_TOOL, HookCtx, MAX_LISTED, StopVote, ToolVote, clip, one_line};
@@ -51,43 +52,58 @@ impl Contributor for Questions {
         }
     }
 
-    /// The person's choice in the dialog for a question only a person may
-    /// answer is recorded here, from the dialog's own reply: the model
-    /// never relays it.
+    /// A dialog that asked a question only a person may answer is noted;
+    /// the person's choice is read from Claude Code's transcript of the
+    /// dialog, which Claude Code writes after this hook (so at the next
+    /// hook, or the next command that reads the question): what arrived on
+    /// this hook's input is never taken for their answer. Any other tool's
+    /// PostToolUse reads the dialogs waiting.
     fn post_tool_use(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        let Ok(project) = ctx.project() else { return Vec::new() };
         if ctx.input.tool_name.as_deref() != Some(DIALOG_TOOL) {
-            return Vec::new();
+            return confirmed_lines(project, ctx);
         }
-        let (Some(input), Some(reply), Ok(project)) =
-            (ctx.input.tool_input.as_ref(), ctx.input.tool_response.as_ref(), ctx.project())
+        let (Some(input), Some(tool_use_id), Some(session)) =
+            (ctx.input.tool_input.as_ref(), ctx.input.tool_use_id.as_deref(), ctx.session())
         else {
             return Vec::new();
         };
-        let answers = reply.get("answers").and_then(Value::as_object);
-        let env = ctx.hook_env();
-        let mut out = Vec::new();
-        for q in person_only_asked(project, input) {
-            let Some(choice) = answers.and_then(|a| a.get(&q.dialog_text())).and_then(Value::as_str) else { continue };
-            let choice = choice.trim().trim_end_matches("(Recommended)").trim();
-            match ask::answer_from_dialog(&env, project, &q.id, choice) {
-                Ok(a) => out.push(format!(
-                    "phasegate: {} is answered from the dialog: \"{}\" (recorded; do not record it again).",
-                    a.id, a.answer
-                )),
-                Err(e) => out.push(format!(
-                    "phasegate: the dialog's answer to {} was not recorded: {}",
-                    q.id,
-                    one_line(&e.to_string())
-                )),
-            }
+        let asked = person_only_asked(project, input);
+        if asked.is_empty() {
+            return Vec::new();
         }
-        out
+        let note = DialogNote {
+            tool_use_id: tool_use_id.to_owned(),
+            session: session.as_str().to_owned(),
+            questions: asked.iter().map(|q| q.id.clone()).collect(),
+            at: ctx.env.now,
+        };
+        match project.note_dialog(&note) {
+            Ok(()) => vec![format!(
+                "phasegate: the person's choice for {} is recorded from the dialog as Claude Code records it; do not record it yourself.",
+                note.questions.join(", ")
+            )],
+            Err(e) => vec![format!("phasegate: the dialog's answer cannot be noted: {}", one_line(&e.to_string()))],
+        }
+    }
+
+    /// A dialog's answer is read at the next prompt too.
+    fn user_prompt(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        match ctx.project() {
+            Ok(project) => confirmed_lines(project, ctx),
+            Err(_) => Vec::new(),
+        }
     }
 
     /// Every stop wakes the poller when a question waits on Slack and no
     /// poller runs (two folder lookups when none waits).
     fn stop(&self, ctx: &HookCtx<'_>) -> StopVote {
-        let (Ok(project), Some(exe)) = (ctx.project(), ctx.workflow_state) else { return StopVote::Pass };
+        let Ok(project) = ctx.project() else { return StopVote::Pass };
+        let confirmed = confirmed_lines(project, ctx);
+        if !confirmed.is_empty() {
+            return StopVote::Note(confirmed.join("\n"));
+        }
+        let Some(exe) = ctx.workflow_state else { return StopVote::Pass };
         match crate::questions::poll::wake_watcher(project, exe) {
             Ok(_) => StopVote::Pass,
             Err(why) => StopVote::Note(format!(
@@ -96,6 +112,26 @@ impl Contributor for Questions {
             )),
         }
     }
+}
+
+/// The dialogs' answers read from Claude Code's transcript, as lines for
+/// the model (nothing, after one look, when no dialog waits).
+fn confirmed_lines(project: &Project, ctx: &HookCtx<'_>) -> Vec<String> {
+    if !project.has_dialog_notes() {
+        return Vec::new();
+    }
+    ask::confirm_dialogs(project, &ctx.hook_env())
+        .into_iter()
+        .map(|r| match r {
+            Ok(a) => format!(
+                "phasegate: {} is answered from the dialog: \"{}\" (recorded; do not record it again).",
+                a.id, a.answer
+            ),
+            Err((id, e)) => {
+                format!("phasegate: the dialog's answer to {id} was not recorded: {}", one_line(&e.to_string()))
+            }
+        })
+        .collect()
 }
 
 /// The open questions only a person may answer that this dialog input asks.

@@ -182,11 +182,12 @@ fn poll_one(
         return Ok(());
     }
     if q.state(env.now) == QuestionState::Expired {
+        let key = crate::witness::key(env)?;
         let applied = update(project, env, s, |q| {
             if q.answer.is_some() {
                 return false;
             }
-            q.answer = q.default_answer(env.now);
+            q.answer = crate::witness::sealed_default(&key, q, env.now);
             true
         })?;
         if applied {
@@ -302,6 +303,7 @@ fn poll_one(
                     user: msg.user.clone(),
                     at: env.now,
                     acknowledged: false,
+                    seal: None,
                 };
                 let won = answer_in(project, env, s, &answer)?;
                 if won {
@@ -421,12 +423,14 @@ fn ack_text(a: &Answer) -> String {
         }
         _ => match a.source {
             Source::Slack => format!(":white_check_mark: Thanks, taken (slack): {}", a.text),
-            Source::Cli | Source::Dialog | Source::Preference | Source::Expiry => format!(
-                ":white_check_mark: Answered outside Slack ({}{}): {}. Nothing more is needed here.",
-                a.source.name(),
-                a.user.as_deref().map(|u| format!(", by {u}")).unwrap_or_default(),
-                a.text
-            ),
+            Source::Cli | Source::Dialog | Source::Typed | Source::Terminal | Source::Preference | Source::Expiry => {
+                format!(
+                    ":white_check_mark: Answered outside Slack ({}{}): {}. Nothing more is needed here.",
+                    a.source.name(),
+                    a.user.as_deref().map(|u| format!(", by {u}")).unwrap_or_default(),
+                    a.text
+                )
+            }
         },
     }
 }
@@ -442,7 +446,9 @@ fn answer_in(project: &Project, env: &Env, s: &Stored, answer: &Answer) -> Resul
     if q.answer.is_some() {
         return Ok(false);
     }
-    q.answer = Some(answer.clone());
+    let mut answer = answer.clone();
+    crate::witness::seal_answer(&crate::witness::key(env)?, &q, &mut answer);
+    q.answer = Some(answer);
     let (remembered, prefs_lock) = remembered_change(project, env, &q)?;
     let mut changes = vec![question_change(&s.path, &q)];
     changes.extend(remembered);

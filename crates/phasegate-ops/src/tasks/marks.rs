@@ -176,6 +176,16 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         let why = if unmet.is_empty() { why } else { format!("it depends on {}, not done yet", unmet.join(", ")) };
         return Err(Refusal::NotReady { task: task.id.clone(), why }.into());
     }
+    // A reviewed task is ticked by its reviewer's approval; by hand only
+    // when a person accepted it as it is (its escalation), or outside
+    // Claude Code.
+    if action == MarkAction::Complete
+        && task.review == Some(true)
+        && env.operator().is_claude_code()
+        && !accepted_by_person(env, &project, feature.name(), &task.id)?
+    {
+        return Err(Refusal::TickedByReview { task: task.id.clone(), feature: feature.name().to_owned() }.into());
+    }
     let mut changes = vec![tick(guard.feature(), &file, task, target)?];
     let mut answers = Vec::new();
     let mut leases = None;
@@ -351,4 +361,23 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
         prompt: finished.packed.text.clone(),
         pack: finished.packed,
     })
+}
+
+/// Whether a person answered "Accept as-is" to `task`'s review escalation,
+/// as the binary recorded it.
+fn accepted_by_person(env: &Env, project: &phasegate_store::Project, feature: &str, task: &str) -> OpResult<bool> {
+    if project.has_dialog_notes() {
+        let _ = ask::confirm_dialogs(project, env);
+    }
+    let key = crate::witness::key(env)?;
+    let (stored, _) = project.questions()?;
+    Ok(stored.iter().map(|s| &s.question).any(|q| {
+        q.slug == feature
+            && q.task_id.as_deref() == Some(task)
+            && q.tags.iter().any(|t| t == "review-escalation")
+            && matches!(crate::witness::person_answer(&key, q),
+                crate::witness::PersonAnswer::Recorded(a)
+                    if a.by == phasegate_core::questions::AnsweredBy::Human
+                        && phasegate_core::slug::norm(a.option.as_deref().unwrap_or(&a.text)) == phasegate_core::slug::norm("Accept as-is"))
+    }))
 }

@@ -25,6 +25,7 @@ use crate::feature::review;
 use crate::knowledge::inject;
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
+use crate::witness;
 
 /// What the reviewer answers with.
 const REPLY_FORMAT: &str = "Answer on the first line APPROVED or NEEDS REVISION, then your findings, one per line (or the verdict JSON of `workflow-state schema verdict`).";
@@ -303,6 +304,8 @@ pub fn review(
         loading: phasegate_core::brief::Loading::Eager,
     };
     let prompt = brief::finish(&project, request, &subject).packed.text;
+    // The reply is taken from a reviewer spawned with this very prompt.
+    witness::note_brief(env, &project, &task_subject(feature.name(), &task.id, t.current_cycle, &agent), &prompt)?;
     Ok(Brief {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -316,17 +319,44 @@ pub fn review(
     })
 }
 
-/// Records the reviewer's reply for the task's current cycle.
-pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kind: Interaction) -> OpResult<Outcome> {
+/// What a task's reviewer is briefed for: one cycle.
+fn task_subject<'a>(feature: &'a str, task: &str, cycle: u32, agent: &str) -> witness::Subject<'a> {
+    witness::Subject { feature, key: format!("{task}#{cycle}"), agent: agent.to_owned() }
+}
+
+/// Records the reviewer's reply for the task's current cycle. Inside Claude
+/// Code the reply is the one of the reviewer `tasks review` named, read
+/// from Claude Code's transcript (`reply`, when given, must be it);
+/// outside, the reply a person gives, recorded as theirs.
+pub fn record(
+    env: &Env,
+    given: Option<&str>,
+    id: &str,
+    reply: Option<witness::Given>,
+    session_kind: Interaction,
+) -> OpResult<Outcome> {
     let (project, feature) = session::resolve(env, given)?;
     let (found, _) = agents(&project);
     let available: Vec<String> = found.into_iter().map(|a| a.name).collect();
+    let (task, _) = task_of(&feature, id)?;
+    let (cycle, reviewer) = feature
+        .read_review_cycles()?
+        .sessions
+        .get(feature.name())
+        .ok_or_else(|| phasegate_core::tasks::CycleError::NotStarted(task.id.clone()))?
+        .under_review(&task.id)?;
+    let brief = format!("workflow-state tasks review {} --feature {}", task.id, feature.name());
+    let verdict =
+        witness::verdict(env, &project, &task_subject(feature.name(), &task.id, cycle, &reviewer), reply, &brief)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (task, file) = task_of(guard.feature(), id)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    if session.under_review(&task.id)?.0 != cycle {
+        return Err(Refusal::CycleMoved { task: task.id.clone(), cycle }.into());
+    }
     let task_implementer = implementer(&task, Some(session));
-    let recorded = session.record(&task.id, reply, &available, env.now)?;
+    let recorded = session.record(&task.id, &verdict.text, Some(verdict.by.clone()), &available, env.now)?;
     let ticked = recorded.decision == Some(Decision::Approved) && task.mark != Mark::Done;
     if ticked {
         session.build.task_ended(&task.id, env.now);
@@ -341,11 +371,12 @@ pub fn record(env: &Env, given: Option<&str>, id: &str, reply: &str, session_kin
     }
     guard.commit("tasks record", changes)?;
     drop(guard);
+    witness::count(env, &project, feature.name(), &verdict)?;
     let (escalation, message) = match (recorded.status, recorded.decision) {
         (ReviewStatus::Unclear, _) => (
             None,
             format!(
-                "The reply says neither approved nor needs revision; nothing was counted. Ask the user whether {} approves, then record their words (APPROVED or NEEDS REVISION first).",
+                "The reply of {} says neither approved nor needs revision; nothing was counted. Spawn it again with the same prompt plus \"{REPLY_FORMAT}\", then record its new reply.",
                 recorded.next_reviewer.as_deref().unwrap_or("the reviewer")
             ),
         ),

@@ -366,7 +366,7 @@ fn a_person_who_chooses_wait_is_not_overruled_at_30_minutes() {
     alive_at(&t, 21, &[A]);
     monitor::check(&t.env(), false).unwrap();
     phasegate_ops::questions::ask::answer(
-        &t.env(),
+        &t.env_person(),
         &format!("{f}.1"),
         "1",
         None,
@@ -401,7 +401,7 @@ fn an_answered_escalations_line_still_offered_the_choices() {
     };
     assert_eq!(requested(&t), 1);
     phasegate_ops::questions::ask::answer(
-        &t.env(),
+        &t.env_person(),
         &format!("{f}.1"),
         "wait",
         None,

@@ -211,7 +211,7 @@ fn an_invalid_verdict_records_nothing() {
     let t = Repo::new();
     let f = t.feature("x", Mode::Standard);
     start(&t, Phase::Specify, StartMode::Continue);
-    let bad = review::VerdictInput { source: "reply.md".into(), text: "looks fine to me".into() };
+    let bad = Some(phasegate_ops::witness::Given { source: "reply.md".into(), text: "looks fine to me".into() });
     let e = review::record(&t.env(), None, Phase::Specify, bad, None).unwrap_err();
     assert!(matches!(e, OpError::Invalid(_)) && e.to_string().starts_with("reply.md:"), "{e}");
     let blockers_approved = crate::kit::verdict(true, &[("blocker", "x")]);
@@ -254,7 +254,6 @@ fn the_review_brief_counts_the_iteration_and_carries_the_last_issues() {
     t.write(&Repo::in_feature(&f, "spec.md"), "# Spec\n");
     let b = review::brief(&t.env(), None, Phase::Specify).unwrap();
     assert!(b.agent.starts_with("phasegate:"), "{}", b.agent);
-    assert!(b.verdict_file.ends_with(&Repo::in_feature(&f, ".verdict.json")), "{}", b.verdict_file);
     assert_eq!(b.diff_file, None, "a document has no diff");
     assert!(b.prompt.contains("spec.md"), "{}", b.prompt);
     record(&t, Phase::Specify, false, &[("blocker", "no acceptance criteria")]);

@@ -8,8 +8,10 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
 use phasegate_core::questions::Request;
+use phasegate_core::witness::Operator;
+use phasegate_ops::env::Who;
 use phasegate_ops::error::Refusal;
-use phasegate_ops::feature::review::VerdictInput;
+use phasegate_ops::witness::Given;
 use phasegate_ops::{Env, OpError, OpResult};
 use serde_json::Value;
 
@@ -88,6 +90,11 @@ impl Repo {
         self.root.parent().unwrap().join("claude")
     }
 
+    /// The folder of the user's sealing key, beside the repository.
+    pub fn key_dir(&self) -> PathBuf {
+        self.root.parent().unwrap().join("state/phasegate")
+    }
+
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root.join(rel)
     }
@@ -107,7 +114,16 @@ impl Repo {
             session_var: None,
             project_dir: None,
             claude_dir: Some(self.claude_dir()),
+            key_dir: Some(self.key_dir()),
+            // A person's script: tests inside Claude Code say so.
+            who: Who::Is(Operator::Unattended { user: None }),
         }
+    }
+
+    /// [`Repo::env`] of a person at a terminal outside Claude Code: what a
+    /// question only a person may answer needs.
+    pub fn env_person(&self) -> Env {
+        Env { who: Who::Is(Operator::Terminal { tty: "/dev/pts/7".into(), user: Some("ann".into()) }), ..self.env() }
     }
 
     /// [`Repo::env`] inside Claude Code session `session`.
@@ -198,12 +214,17 @@ pub fn stamp(minutes: i64) -> String {
 }
 
 /// A reviewer's verdict; `issues` are (severity, description).
-pub fn verdict(approved: bool, issues: &[(&str, &str)]) -> VerdictInput {
+pub fn verdict(approved: bool, issues: &[(&str, &str)]) -> Option<Given> {
     let issues: Vec<Value> = issues.iter().map(|(s, d)| serde_json::json!({"severity": s, "description": d})).collect();
-    VerdictInput {
+    Some(Given {
         source: "the verdict in a test".into(),
         text: serde_json::json!({"approved": approved, "issues": issues, "summary": "review summary"}).to_string(),
-    }
+    })
+}
+
+/// A reviewer's reply as a person gives it to `tasks record`.
+pub fn reply(text: &str) -> Option<Given> {
+    Some(Given { source: "the reply in a test".into(), text: text.to_owned() })
 }
 
 /// A question as an agent asks it.

@@ -37,8 +37,14 @@ fn a_later_cycles_review_deadline_counts_from_when_it_is_asked() {
     let (t, _) = setup();
     review::review(&t.env(), None, "T1", Some(REVIEWER), None).unwrap();
     t.clock.set(2);
-    review::record(&t.env(), None, "T1", "NEEDS REVISION\nthe password check is missing", Interaction::Headless)
-        .unwrap();
+    review::record(
+        &t.env(),
+        None,
+        "T1",
+        crate::kit::reply("NEEDS REVISION\nthe password check is missing"),
+        Interaction::Headless,
+    )
+    .unwrap();
     t.clock.set(30);
     let b = review::review(&t.env(), None, "T1", None, None).unwrap();
     assert_eq!(b.cycle, 2);
@@ -64,11 +70,13 @@ fn a_review_cannot_time_out_before_its_deadline() {
 #[test]
 fn recording_a_review_that_was_not_asked_names_the_real_command() {
     let (t, _) = setup();
-    let e = review::record(&t.env(), None, "T1", "APPROVED", Interaction::Headless).unwrap_err().to_string();
+    let e = review::record(&t.env(), None, "T1", crate::kit::reply("APPROVED"), Interaction::Headless)
+        .unwrap_err()
+        .to_string();
     assert!(!e.contains("tasks review start"), "{e}");
     assert!(e.contains("tasks review T1 --reviewer"), "{e}");
     review::review(&t.env(), None, "T1", Some(REVIEWER), None).unwrap();
-    review::record(&t.env(), None, "T1", "APPROVED", Interaction::Headless).unwrap();
+    review::record(&t.env(), None, "T1", crate::kit::reply("APPROVED"), Interaction::Headless).unwrap();
     let e = review::timed_out(&t.env(), None, "T1").unwrap_err().to_string();
     assert!(!e.contains("no review cycle yet"), "T1's cycle is over (approved): {e}");
 }

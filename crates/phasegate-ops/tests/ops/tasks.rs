@@ -273,7 +273,7 @@ fn review_brief(t: &Repo, reviewer: Option<&str>) -> phasegate_ops::OpResult<rev
 }
 
 fn reply(t: &Repo, text: &str) -> review::Outcome {
-    review::record(&t.env(), None, "T1", text, Interaction::Headless).unwrap()
+    review::record(&t.env(), None, "T1", crate::kit::reply(text), Interaction::Headless).unwrap()
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn an_unclear_reply_counts_nothing() {
     review_brief(&t, Some(REVIEWER)).unwrap();
     let out = reply(&t, "Hmm, let me think about it.");
     assert_eq!((out.recorded.decision, out.ticked), (None, false));
-    assert!(out.message.contains("Ask the user"), "{}", out.message);
+    assert!(out.message.contains("says neither approved nor needs revision"), "{}", out.message);
     assert_eq!(cycles(&t, &f)["tasks"]["T1"]["reviewers"][0]["status"], "pending");
 }
 

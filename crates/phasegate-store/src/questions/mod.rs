@@ -10,7 +10,10 @@
 //! marker removed): the feature lock is the one lock for all of a feature's
 //! state, so nothing can deadlock and a crash leaves old or new.
 
+mod dialogs;
 mod rounds;
+
+pub use dialogs::DialogNote;
 
 use std::path::{Path, PathBuf};
 
