@@ -227,7 +227,9 @@ fn the_slack_poller_a_hook_started_held_the_hooks_output_open() {
     for (k, v) in slack {
         ask = ask.env(k, v);
     }
-    let id = ask.ok().json()["id"].as_str().unwrap().to_owned();
+    let asked = ask.ok();
+    crate::wine::assert_plain("question ask", &asked.stdout);
+    let id = asked.json()["id"].as_str().unwrap().to_owned();
     config(true);
     // SessionStart starts the poller; its answer is read here to its end.
     let mut hook = Command::new(crate::wine::wine());

@@ -285,4 +285,8 @@ impl Done {
 /// `canonicalize` gives on Windows, and no person or tool expects one.
 pub fn assert_plain(what: &str, text: &str) {
     assert!(!text.contains(r"\\?\") && !text.contains(r"\\\\?\\"), "{what} holds a verbatim path:\n{text}");
+    // Nor one with both separators (`Z:\x\docs/features\001-a`), as a
+    // Windows path joined with a `/`-separated part shows.
+    let mixed = regex::Regex::new(r#"Z:(\\\\|\\)[^\s"'`()]*/"#).unwrap();
+    assert!(!mixed.is_match(text), "{what} holds a path with both separators:\n{text}");
 }

@@ -398,7 +398,7 @@ impl Project {
     pub fn worktree_path(&self, meta: &Meta) -> Option<PathBuf> {
         let rel = meta.worktree.as_deref()?;
         phasegate_core::feature::check_worktree(rel).ok()?;
-        let path = self.root.join(rel);
+        let path = sfs::join_slashed(&self.root, rel);
         sfs::confine(&self.root, &path).ok()?;
         Some(path)
     }
