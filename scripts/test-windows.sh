@@ -139,10 +139,16 @@ fi
 cp "$helpers/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
 
 # One Wine server for the whole run (each start of one costs a second).
+# The first program it runs starts Wine's own services (services.exe,
+# winedevice.exe, …), which live on with the server and keep the file
+# descriptors that program had: run it with nothing a test waits on, or a
+# test's pipe would stay open for the whole run.
 "$wineserver" -p
 trap '"$wineserver" -k >/dev/null 2>&1 || true' EXIT INT TERM
-out=$("$wine" "$bin/workflow-state.exe" --version) || { echo "phasegate: workflow-state.exe does not run under Wine (exit $?)" >&2; exit 1; }
-say "under Wine: $(echo "$out" | head -n 1)"
+version=$target/version.txt
+"$wine" "$bin/workflow-state.exe" --version >"$version" 2>&1 </dev/null \
+  || { echo "phasegate: workflow-state.exe does not run under Wine (exit $?): $(cat "$version")" >&2; exit 1; }
+say "under Wine: $(head -n 1 "$version")"
 
 # The tests: built with the workspace's toolchain, run with --ignored.
 say "building tests/windows"
