@@ -48,8 +48,7 @@ fn a_phase_with_its_reviewer_reopened_and_compacted_costs_what_its_windows_hold(
     let f = Fixture::repo();
     f.ws(&["feature", "new", "search"]);
     let dir = f.path("docs/features/001-search");
-    let verdict = dir.join(".verdict.json").display().to_string();
-    let record = format!("workflow-state review record specify --feature 001-search --verdict-file {verdict}");
+    let record = "workflow-state review record specify --feature 001-search";
     // Each turn reports its own usage, so every sum below names its turns.
     let api = MockApi::start(
         Scenario::new()
@@ -66,10 +65,10 @@ fn a_phase_with_its_reviewer_reopened_and_compacted_costs_what_its_windows_hold(
                     )],
                 )
                 .usage(10, 2, 1000, 100),
-                Turn::tools(vec![ToolUse::agent("phasegate:chain-reviewer", "Review the specify phase.")])
-                    .usage(20, 2, 0, 0),
-                Turn::tools(vec![ToolUse::write(&verdict, APPROVE)]).usage(40, 2, 0, 0),
-                Turn::tools(vec![ToolUse::bash(&record)]).usage(80, 2, 0, 0),
+                Turn::tools(vec![ToolUse::bash("workflow-state review brief specify --feature 001-search")])
+                    .usage(40, 2, 0, 0),
+                Turn::tools(vec![ToolUse::agent_briefed("phasegate:chain-reviewer")]).usage(20, 2, 0, 0),
+                Turn::tools(vec![ToolUse::bash(record)]).usage(80, 2, 0, 0),
                 // After it completed: outside again.
                 Turn::text("Specified.").usage(2, 1, 0, 0).expect_tool_result_contains("\"decision\":\"approved\""),
             ])
@@ -103,13 +102,22 @@ fn a_phase_with_its_reviewer_reopened_and_compacted_costs_what_its_windows_hold(
     let out = f.claude().prompt("/compact").args(["--resume", &session]).run(&api);
     assert!(out.success(), "{}", out.report());
     api.assert_finished();
-    let api = MockApi::start(Scenario::new().main(vec![
-        Turn::tools(vec![ToolUse::bash("workflow-state phase start specify --fresh --feature 001-search")])
-            .usage(3, 1, 0, 0),
-        Turn::tools(vec![ToolUse::bash("workflow-state phase complete specify --feature 001-search")])
-            .usage(3000, 30, 0, 0),
-        Turn::text("Reopened and done.").usage(4, 1, 0, 0),
-    ]));
+    // Reopened: its reviewer approves again (its requests cost nothing here).
+    let api = MockApi::start(
+        Scenario::new()
+            .main(vec![
+                Turn::tools(vec![ToolUse::bash("workflow-state phase start specify --fresh --feature 001-search")])
+                    .usage(3, 1, 0, 0),
+                Turn::tools(vec![ToolUse::bash("workflow-state review brief specify --feature 001-search")])
+                    .usage(3000, 30, 0, 0),
+                Turn::tools(vec![ToolUse::agent_briefed("phasegate:chain-reviewer")]).usage(0, 0, 0, 0),
+                Turn::tools(vec![ToolUse::bash(record)]).usage(0, 0, 0, 0),
+                Turn::text("Reopened and done.")
+                    .usage(4, 1, 0, 0)
+                    .expect_tool_result_contains("\"decision\":\"approved\""),
+            ])
+            .agent(REVIEWER, vec![Turn::text(APPROVE).usage(0, 0, 0, 0)]),
+    );
     let out = f.claude().prompt("Reopen the spec.").args(["--resume", &session]).run(&api);
     assert!(out.success(), "{}", out.report());
     api.assert_finished();

@@ -48,19 +48,40 @@ fn version() -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
-/// A PATH of the system's folders only, checked to hold no cargo, rustc or
-/// rustup: what a user without a Rust toolchain has.
+/// A PATH of the system's programs without a Rust toolchain: what a user
+/// without one has. The system's folders may hold one (Debian's `rustc-web`
+/// puts `cargo` in /usr/bin, as the Windows build installs it), so the PATH
+/// is one folder of links to every program of the system's folders but
+/// cargo's, rustc's and rustup's; checked to hold none of them.
 fn path_without_rust() -> String {
-    let path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+    static FARM: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    let farm = FARM.get_or_init(|| {
+        let farm = tempfile::tempdir().unwrap();
+        for dir in ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"] {
+            let Ok(entries) = std::fs::read_dir(dir) else { continue };
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let rust = name.starts_with("cargo") || name.starts_with("rust");
+                let link = farm.path().join(&name);
+                if !rust && !link.exists() && std::fs::symlink_metadata(&link).is_err() {
+                    let _ = std::os::unix::fs::symlink(e.path(), &link);
+                }
+            }
+        }
+        farm
+    });
+    let path = farm.path().display().to_string();
     for tool in ["cargo", "rustc", "rustup"] {
-        let found = Command::new("sh").args(["-c", &format!("command -v {tool}")]).env("PATH", path).output().unwrap();
+        let found =
+            Command::new("/bin/sh").args(["-c", &format!("command -v {tool}")]).env("PATH", &path).output().unwrap();
         assert!(!found.status.success(), "{tool} is on the toolchain-free PATH {path}: {}", log(&found));
     }
     for tool in ["npm", "node", "git"] {
-        let found = Command::new("sh").args(["-c", &format!("command -v {tool}")]).env("PATH", path).output().unwrap();
+        let found =
+            Command::new("/bin/sh").args(["-c", &format!("command -v {tool}")]).env("PATH", &path).output().unwrap();
         assert!(found.status.success(), "the test needs {tool} in {path} (a user needs npm for npm plugins)");
     }
-    path.to_owned()
+    path
 }
 
 /// A user's machine: a fresh HOME whose npm registry is the local one.

@@ -176,10 +176,6 @@ fn setup(file: &Path) -> Setup {
         "# Spec\n\n## Requirements\n\n- **R1**: Users log in with a password\n- **R2**: Users log out\n",
     );
     fixture.ws(&["phase", "complete", "specify"]);
-    fixture.write(
-        "docs/features/001-login/.verdict.json",
-        r#"{"approved": false, "issues": [{"severity": "blocker", "description": "no interfaces", "location": "Components"}], "summary": "Close."}"#,
-    );
     fixture.write("docs/features/001-login/.design-brief.md", "Design the login page.\n");
     fixture.write(
         "docs/features/001-login/.reply.md",
@@ -207,7 +203,7 @@ fn setup(file: &Path) -> Setup {
     if file.ends_with("commands/pm.md") {
         fixture.ws(&["events", "emit", "alert.stuck_task", "--feature", "001-login"]);
     }
-    if file.ends_with("commands/answer.md") {
+    if file.ends_with("commands/answer.md") || file.ends_with("commands/pm.md") {
         fixture.write("question.json", r#"{"type": "blocking", "text": "Password or magic link?"}"#);
         fixture.ws(&["question", "ask", "--file", "question.json", "--headless", "--feature", "001-login"]);
     }
@@ -225,7 +221,6 @@ fn setup(file: &Path) -> Setup {
         ("mode", "quick".to_owned()),
         ("what you changed", "Clarified the interfaces.".to_owned()),
         ("the user's words", "add search".to_owned()),
-        ("verdict-file", dir.join(".verdict.json").display().to_string()),
         ("path", fixture.path(".worktrees/001-login").display().to_string()),
         ("output-file", fixture.path("validation.log").display().to_string()),
         ("validation command", "cargo test".to_owned()),
@@ -280,25 +275,81 @@ fn setup(file: &Path) -> Setup {
 }
 
 /// What happens between two documented commands of a file in a real session
-/// (the session retrying a task, a delegate committing), so that the next
-/// command finds the state it is written for: before the first command that
-/// starts with `before`, `run` runs (placeholders substituted) and from then
-/// on the placeholders in `set` take new values.
+/// (the session retrying a task, a delegate committing, a reviewer spawned,
+/// a person answering), so that the next command finds the state it is
+/// written for: before the first command that starts with `before`, `run`
+/// runs in the session, the session spawns `spawn` (an agent, with the
+/// prompt its brief printed) and a person runs `person` in a terminal of
+/// their own, outside Claude Code (placeholders substituted); from then on
+/// the placeholders in `set` take new values.
 struct Between {
     file: &'static str,
     before: &'static str,
     run: Option<&'static str>,
     set: &'static [(&'static str, &'static str)],
+    spawn: Option<&'static str>,
+    person: Option<&'static str>,
+}
+
+impl Between {
+    const fn run(file: &'static str, before: &'static str, run: Option<&'static str>) -> Between {
+        Between { file, before, run, set: &[], spawn: None, person: None }
+    }
+}
+
+/// The agents the Markdown spawns: their type, the start of their system
+/// prompt, and what each answers.
+const AGENTS: &[(&str, &str, &str)] = &[
+    (
+        "phasegate:chain-reviewer",
+        "You are phasegate's chain reviewer",
+        r#"{"approved": false, "issues": [{"severity": "blocker", "description": "no interfaces", "location": "Components"}], "summary": "Close."}"#,
+    ),
+    (
+        "phasegate:code-reviewer",
+        "You are the code reviewer of a phasegate pipeline",
+        "NEEDS REVISION\nThe form has no test.",
+    ),
+];
+
+/// `line` (a `workflow-state` command) run by a person in a terminal of
+/// their own, outside Claude Code, with the fixture's HOME (its key).
+fn in_a_terminal(home: &Path, repo: &Path, line: &str) {
+    let line = line.replacen("workflow-state", crate::support::WORKFLOW_STATE, 1);
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(repo)
+        .env("HOME", home)
+        .env_remove("XDG_STATE_HOME")
+        .env_remove("CLAUDECODE")
+        .env_remove("CLAUDE_CODE_ENTRYPOINT")
+        .env_remove("CLAUDE_CODE_SESSION_ID")
+        .env("PHASEGATE_TEST_OUTSIDE_CLAUDE_CODE", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "a person's `{line}`: {}", String::from_utf8_lossy(&out.stdout));
 }
 
 const BETWEEN: &[Between] = &[
-    // The person says yes to the promotion (in a terminal: the model's
-    // Bash tool may not answer a question only a person may answer).
+    // The reviewer the brief names answers (its reply is read from Claude
+    // Code's transcript, never passed).
     Between {
-        file: "commands/retro.md",
-        before: "workflow-state kb promote <item> --feature <feature> --json",
-        run: Some("env -u CLAUDECODE workflow-state question answer <question id> Yes"),
-        set: &[],
+        spawn: Some("phasegate:chain-reviewer"),
+        ..Between::run("skills/workflow-state/phase-loop.md", "workflow-state review record", None)
+    },
+    Between {
+        spawn: Some("phasegate:code-reviewer"),
+        ..Between::run(
+            "skills/workflow-state/phases/implement.md",
+            "workflow-state tasks record <task> --feature",
+            None,
+        )
+    },
+    // The person says yes to the promotion, in a terminal of their own
+    // (the model's Bash tool may not answer a question only a person may).
+    Between {
+        person: Some("workflow-state question answer <question id> Yes"),
+        ..Between::run("commands/retro.md", "workflow-state kb promote <item> --feature <feature> --json", None)
     },
     // `tasks fail` decided RETRY: the session starts the task again.
     Between {
@@ -306,6 +357,8 @@ const BETWEEN: &[Between] = &[
         before: "workflow-state tasks complete",
         run: Some("workflow-state tasks start <task> --feature <feature>"),
         set: &[],
+        spawn: None,
+        person: None,
     },
     // The reviewer was asked long ago: its deadline has passed.
     Between {
@@ -315,6 +368,8 @@ const BETWEEN: &[Between] = &[
             "sed -E 's/\"asked_at\": *\"[^\"]*\"/\"asked_at\": \"2000-01-01T00:00:00Z\"/' <feature-dir>/.review-cycles.json > <feature-dir>/.review-cycles.tmp && mv <feature-dir>/.review-cycles.tmp <feature-dir>/.review-cycles.json",
         ),
         set: &[],
+        spawn: None,
+        person: None,
     },
     // The batch: T2 and T3 of the parallel heading.
     Between {
@@ -322,6 +377,8 @@ const BETWEEN: &[Between] = &[
         before: "workflow-state tasks next --parallel",
         run: None,
         set: &[("task", "T2")],
+        spawn: None,
+        person: None,
     },
     // The delegate committed in its worktree.
     Between {
@@ -329,12 +386,25 @@ const BETWEEN: &[Between] = &[
         before: "workflow-state tasks merge",
         run: Some("git -C .worktrees/001-login--t2 commit --allow-empty -q -m 'T2: Write the guide'"),
         set: &[],
+        spawn: None,
+        person: None,
     },
 ];
 
-/// The commands to run for a file: its snippets, with the steps between
+/// One step of a session that runs a file's commands.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    /// A command in the session's Bash tool.
+    Run(String),
+    /// An agent spawned with the prompt its brief printed.
+    Spawn(&'static str),
+    /// A command a person runs in a terminal of their own meanwhile.
+    Person(String),
+}
+
+/// The steps to run for a file: its snippets, with the steps between
 /// them, placeholders substituted.
-fn commands(file: &Path, snippets: &[Snippet], values: &BTreeMap<&'static str, String>) -> Vec<String> {
+fn commands(file: &Path, snippets: &[Snippet], values: &BTreeMap<&'static str, String>) -> Vec<Step> {
     let mut values = values.clone();
     let mut pending: Vec<&Between> = BETWEEN.iter().filter(|b| file.ends_with(b.file)).collect();
     let mut out = Vec::new();
@@ -342,13 +412,19 @@ fn commands(file: &Path, snippets: &[Snippet], values: &BTreeMap<&'static str, S
         while let Some(i) = pending.iter().position(|b| snippet.text.starts_with(b.before)) {
             let b = pending.remove(i);
             if let Some(run) = b.run {
-                out.push(substitute(run, &values, file));
+                out.push(Step::Run(substitute(run, &values, file)));
+            }
+            if let Some(agent) = b.spawn {
+                out.push(Step::Spawn(agent));
+            }
+            if let Some(person) = b.person {
+                out.push(Step::Person(substitute(person, &values, file)));
             }
             for (key, value) in b.set {
                 values.insert(key, (*value).to_owned());
             }
         }
-        out.push(substitute(&snippet.text, &values, file));
+        out.push(Step::Run(substitute(&snippet.text, &values, file)));
     }
     assert!(
         pending.is_empty(),
@@ -428,20 +504,53 @@ fn every_markdown_shell_command_runs_through_claude_code() {
             continue;
         }
         let setup = setup(&file);
-        let commands = commands(&file, &snippets, &setup.values);
-        let mut turns = Vec::new();
-        for (i, cmd) in commands.iter().enumerate() {
-            let turn = Turn::tools(vec![ToolUse::bash(format!("{cmd}; echo \"{EXIT_MARK}$?\""))]);
-            turns.push(if i == 0 { turn } else { expect_success(turn, &commands[i - 1]) });
+        let steps = commands(&file, &snippets, &setup.values);
+        let mut turns: Vec<Turn> = Vec::new();
+        let mut previous: Option<String> = None;
+        let mut meanwhile: Vec<String> = Vec::new();
+        for step in &steps {
+            let turn = match step {
+                Step::Person(cmd) => {
+                    meanwhile.push(cmd.clone());
+                    continue;
+                }
+                Step::Run(cmd) => Turn::tools(vec![ToolUse::bash(format!("{cmd}; echo \"{EXIT_MARK}$?\""))]),
+                Step::Spawn(agent) => Turn::tools(vec![ToolUse::agent_briefed_before(*agent, Some(EXIT_MARK))]),
+            };
+            let mut turn = match &previous {
+                Some(p) => expect_success(turn, p),
+                None => turn,
+            };
+            for cmd in meanwhile.drain(..) {
+                let home = setup.fixture.home.clone();
+                let repo = setup.fixture.repo.clone();
+                turn = turn.meanwhile(move || in_a_terminal(&home, &repo, &cmd));
+            }
+            previous = match step {
+                Step::Run(cmd) => Some(cmd.clone()),
+                Step::Spawn(_) | Step::Person(_) => None,
+            };
+            turns.push(turn);
         }
-        turns.push(expect_success(Turn::text("done"), commands.last().unwrap()));
-        let api = MockApi::start(Scenario::new().main(turns));
+        let last = Turn::text("done");
+        turns.push(match &previous {
+            Some(p) => expect_success(last, p),
+            None => last,
+        });
+        let mut scenario = Scenario::new().main(turns);
+        for (agent, marker, reply) in AGENTS {
+            let spawned = steps.iter().filter(|s| **s == Step::Spawn(agent)).count();
+            if spawned > 0 {
+                scenario = scenario.agent(*marker, (0..spawned).map(|_| Turn::text(*reply)).collect());
+            }
+        }
+        let api = MockApi::start(scenario);
         let out = setup.fixture.claude().prompt("run the documented commands").run(&api);
         assert!(out.success(), "{}: {}", file.display(), out.report());
         if !api.is_finished() {
             panic!("{}: a documented command failed in Claude Code's Bash tool\n{}", file.display(), api.report());
         }
-        ran += commands.len();
+        ran += steps.iter().filter(|s| matches!(s, Step::Run(_))).count();
     }
     assert!(ran >= 15, "only {ran} commands found in the Markdown; the extractor is broken");
 }

@@ -8,6 +8,25 @@ use crate::support::Fixture;
 
 const PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
 
+/// The code reviewer's system prompt begins with this.
+const CODE_REVIEWER: &str = "You are the code reviewer of a phasegate pipeline";
+
+/// One review of the code gate: its brief, the reviewer spawned with the
+/// brief's prompt and model, the record (which reads the reply from Claude
+/// Code's transcript). `first` checks the request the brief answers.
+fn reviewed(stage: &str, first: Turn) -> Vec<Turn> {
+    vec![
+        first,
+        Turn::tools(vec![ToolUse::agent_briefed("phasegate:code-reviewer")])
+            .expect_tool_result_contains(format!("\"model\":\"{stage}\"")),
+        Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline review {stage}"))]),
+    ]
+}
+
+fn brief() -> ToolUse {
+    ToolUse::bash("workflow-state pipeline review-brief")
+}
+
 fn review(reviewer: &str, model: &str) -> String {
     format!(
         r#"{{"id": "review-9", "reviewer": "{reviewer}", "model": "{model}", "status": "approved", "summary": "fine", "findings": [], "reviewed_at": "2026-11-22T12:00:00Z"}}"#
@@ -19,35 +38,34 @@ fn the_owning_session_is_held_until_reviews_tests_and_promise() {
     let f = Fixture::repo();
     f.write("test.sh", "echo 'All tests passed'\n");
     let feature = f.pipeline_in_loop("setup-session", "sh test.sh", 10);
-    let task = f.path(&format!("docs/features/{feature}/.task"));
-    let api = MockApi::start(Scenario::new().main(vec![
-            // The session takes the pipeline over, as /phasegate:pipeline does in a new session.
-            Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
-            // It claims to be done although the code was never reviewed.
-            Turn::text("The implementation is finished.").expect_tool_result_contains("\"owner\""),
-            // The Stop hook sends it back, naming the missing review.
-            Turn::tools(vec![ToolUse::write(
-                task.join("review-sonnet.json").display().to_string(),
-                review("code-reviewer", "sonnet"),
-            )])
+    let mut main = vec![
+        // The session takes the pipeline over, as /phasegate:pipeline does in a new session.
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
+        // It claims to be done although the code was never reviewed.
+        Turn::text("The implementation is finished.").expect_tool_result_contains("\"owner\""),
+    ];
+    // The Stop hook sends it back, naming the missing review.
+    main.extend(reviewed(
+        "sonnet",
+        Turn::tools(vec![brief()])
             .expect_user_text_contains("the code review gate has not passed (round 1, the sonnet review is next)")
             .expect_user_text_contains(PROMISE),
-            Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
-            Turn::tools(vec![ToolUse::write(
-                task.join("review-opus.json").display().to_string(),
-                review("code-reviewer", "opus"),
-            )])
-            .expect_tool_result_contains("\"nextStage\":\"opus\""),
-            Turn::tools(vec![ToolUse::bash("workflow-state pipeline review opus")]),
-            Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")])
-                .expect_tool_result_contains("\"nextStage\":\"final\""),
-            Turn::text(format!("Reviews approved and tests pass. {PROMISE}"))
-                .expect_tool_result_contains("\"decision\":\"passed\""),
-            // Complete: held once more, to commit the run's work (nothing after this stop would).
-            Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline commit --feature {feature}"))])
-                .expect_user_text_contains(format!("run `workflow-state pipeline commit --feature {feature}`")),
-            Turn::text("Committed the code and the feature folder.").expect_tool_result_contains("(test.sh)"),
-        ]));
+    ));
+    main.extend(reviewed("opus", Turn::tools(vec![brief()]).expect_tool_result_contains("\"nextStage\":\"opus\"")));
+    main.extend([
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")])
+            .expect_tool_result_contains("\"nextStage\":\"final\""),
+        Turn::text(format!("Reviews approved and tests pass. {PROMISE}"))
+            .expect_tool_result_contains("\"decision\":\"passed\""),
+        // Complete: held once more, to commit the run's work (nothing after this stop would).
+        Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline commit --feature {feature}"))])
+            .expect_user_text_contains(format!("run `workflow-state pipeline commit --feature {feature}`")),
+        Turn::text("Committed the code and the feature folder.").expect_tool_result_contains("(test.sh)"),
+    ]);
+    let api = MockApi::start(Scenario::new().main(main).agent(
+        CODE_REVIEWER,
+        vec![Turn::text(review("code-reviewer", "sonnet")), Turn::text(review("code-reviewer", "opus"))],
+    ));
     let out = f.claude().prompt("/phasegate:pipeline").run(&api);
     assert!(out.success(), "{}", out.report());
     api.assert_finished();
@@ -107,7 +125,6 @@ fn waiting_for_the_background_fix_burns_no_iteration() {
     let f = Fixture::repo();
     f.write("test.sh", "echo 'All tests passed'\n");
     let feature = f.pipeline_in_loop("setup-session", "sh test.sh", 10);
-    let task = f.path(&format!("docs/features/{feature}/.task"));
     let fix_request = ToolUse::new(
         "Agent",
         serde_json::json!({
@@ -117,42 +134,40 @@ fn waiting_for_the_background_fix_burns_no_iteration() {
             "run_in_background": true,
         }),
     );
+    let mut main = vec![Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")])];
+    main.extend(reviewed("sonnet", Turn::tools(vec![brief()])));
+    main.extend([
+        Turn::tools(vec![fix_request]).expect_tool_result_contains("\"decision\":\"fix\""),
+        // The model waits for the worker by ending its turn.
+        Turn::text("Waiting for the implementer's fix."),
+        // The worker's result arrives; the stop before it was not counted.
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline fixed")])
+            .expect_user_text_contains("IMPLEMENTER-FIXED"),
+    ]);
+    main.extend(reviewed("sonnet", Turn::tools(vec![brief()]).expect_tool_result_contains("\"fixedRound\":1")));
+    main.extend(reviewed("opus", Turn::tools(vec![brief()])));
+    main.extend([
+        Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")]),
+        Turn::text(format!("Reviews approved and tests pass. {PROMISE}"))
+            .expect_tool_result_contains("\"decision\":\"passed\""),
+        Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline commit --feature {feature}"))])
+            .expect_user_text_contains("workflow-state pipeline commit"),
+        Turn::text("Committed."),
+    ]);
     let api = MockApi::start(
         Scenario::new()
-            .main(vec![
-                Turn::tools(vec![ToolUse::bash("workflow-state pipeline claim")]),
-                Turn::tools(vec![ToolUse::write(
-                    task.join("review-sonnet.json").display().to_string(),
-                    review("code-reviewer", "sonnet").replace("\"approved\"", "\"needs_changes\""),
-                )]),
-                Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
-                Turn::tools(vec![fix_request]).expect_tool_result_contains("\"decision\":\"fix\""),
-                // The model waits for the worker by ending its turn.
-                Turn::text("Waiting for the implementer's fix."),
-                // The worker's result arrives; the stop before it was not counted.
-                Turn::tools(vec![ToolUse::bash("workflow-state pipeline fixed")])
-                    .expect_user_text_contains("IMPLEMENTER-FIXED"),
-                Turn::tools(vec![ToolUse::write(
-                    task.join("review-sonnet.json").display().to_string(),
-                    review("code-reviewer", "sonnet"),
-                )])
-                .expect_tool_result_contains("\"fixedRound\":1"),
-                Turn::tools(vec![ToolUse::bash("workflow-state pipeline review sonnet")]),
-                Turn::tools(vec![ToolUse::write(
-                    task.join("review-opus.json").display().to_string(),
-                    review("code-reviewer", "opus"),
-                )]),
-                Turn::tools(vec![ToolUse::bash("workflow-state pipeline review opus")]),
-                Turn::tools(vec![ToolUse::bash("workflow-state pipeline final-gate")]),
-                Turn::text(format!("Reviews approved and tests pass. {PROMISE}"))
-                    .expect_tool_result_contains("\"decision\":\"passed\""),
-                Turn::tools(vec![ToolUse::bash(format!("workflow-state pipeline commit --feature {feature}"))])
-                    .expect_user_text_contains("workflow-state pipeline commit"),
-                Turn::text("Committed."),
-            ])
+            .main(main)
             .agent(
                 "You are the implementer of a phasegate pipeline",
                 vec![Turn::tools(vec![ToolUse::bash("sleep 3; echo fixed")]), Turn::text("IMPLEMENTER-FIXED")],
+            )
+            .agent(
+                CODE_REVIEWER,
+                vec![
+                    Turn::text(review("code-reviewer", "sonnet").replace("\"approved\"", "\"needs_changes\"")),
+                    Turn::text(review("code-reviewer", "sonnet")),
+                    Turn::text(review("code-reviewer", "opus")),
+                ],
             ),
     );
     let out = f.claude().prompt("/phasegate:pipeline").run(&api);

@@ -57,12 +57,40 @@ impl Fixture {
             .env_remove("CLAUDE_CODE_SESSION_ID")
             .env_remove("CLAUDECODE")
             .env_remove("CLAUDE_CODE_ENTRYPOINT")
-            // The test sets up as a person would, even inside Claude Code.
+            // The test sets up as a person would, even inside Claude Code,
+            // with the key the sessions it starts use (their HOME's).
             .env("PHASEGATE_TEST_OUTSIDE_CLAUDE_CODE", "1")
+            .env("HOME", &self.home)
+            .env_remove("XDG_STATE_HOME")
             .output()
             .unwrap();
         assert!(out.status.success(), "workflow-state {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Runs `workflow-state` in a terminal of its own (a pseudo-terminal
+    /// `script` opens), outside Claude Code: a person; panics unless it
+    /// exits 0. Returns what the terminal showed.
+    pub fn ws_terminal(&self, args: &[&str]) -> String {
+        let line = std::iter::once(WORKFLOW_STATE)
+            .chain(args.iter().copied())
+            .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let out = Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .current_dir(&self.repo)
+            .env("HOME", &self.home)
+            .env_remove("XDG_STATE_HOME")
+            .env_remove("CLAUDE_CODE_SESSION_ID")
+            .env_remove("CLAUDECODE")
+            .env_remove("CLAUDE_CODE_ENTRYPOINT")
+            .env("PHASEGATE_TEST_OUTSIDE_CLAUDE_CODE", "1")
+            .output()
+            .unwrap();
+        let shown = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+        assert!(out.status.success(), "workflow-state {args:?} in a terminal: {shown}");
+        shown
     }
 
     /// Proves `feature` (its folder name) by one passing check, so

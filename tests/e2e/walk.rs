@@ -35,18 +35,20 @@ fn a_first_run_starts_the_feature_and_the_phase_in_one_call() {
     assert!(meta["phases"]["brainstorm"]["started"].is_string());
 }
 
-/// Bug 6: a reply that is not a verdict is refused with exit 2 and the model
-/// asks the reviewer again (a fresh foreground Agent call with the error),
-/// never editing the reply; the second reply is recorded.
+/// What a gate believes (issue 30), in the real Claude Code: the scripted
+/// model writes an approving verdict itself instead of spawning the
+/// reviewer, and `review record` refuses it (exit 1, nothing counted); it
+/// spawns the reviewer with the brief's prompt, whose first reply is not a
+/// verdict (exit 2: bug 6, it is asked again, never edited); the
+/// reviewer's second reply, read by the binary from Claude Code's own
+/// transcript, is the one recorded.
 #[test]
-fn a_reviewer_is_asked_again_after_a_reply_that_is_not_a_verdict() {
+fn a_verdict_the_model_writes_itself_is_refused_and_the_reviewers_own_is_recorded() {
     let f = Fixture::repo();
     f.ws(&["feature", "new", "login"]);
     let dir = f.path("docs/features/001-login");
     let verdict = dir.join(".verdict.json").display().to_string();
-    let record = format!(
-        "workflow-state review record brainstorm --feature 001-login --verdict-file {verdict} --changes \"Initial.\""
-    );
+    let record = "workflow-state review record brainstorm --feature 001-login --changes \"Initial.\"";
     let api = MockApi::start(
         Scenario::new()
             .main(vec![
@@ -54,18 +56,20 @@ fn a_reviewer_is_asked_again_after_a_reply_that_is_not_a_verdict() {
                 Turn::tools(vec![ToolUse::bash("workflow-state phase start brainstorm --feature 001-login")]),
                 Turn::tools(vec![ToolUse::write(dir.join("brainstorm.md").display().to_string(), "# Brainstorm\n")]),
                 Turn::tools(vec![ToolUse::bash("workflow-state review brief brainstorm --feature 001-login")]),
-                Turn::tools(vec![ToolUse::agent("phasegate:chain-reviewer", "Review the brainstorm phase.")])
-                    .expect_tool_result_contains(format!("Save its reply to: {verdict}")),
-                Turn::tools(vec![ToolUse::write(&verdict, "It looks good to me.")]),
-                Turn::tools(vec![ToolUse::bash(&record)]),
-                Turn::tools(vec![ToolUse::agent(
-                    "phasegate:chain-reviewer",
-                    "Review the brainstorm phase. Your last reply was not a valid verdict. Answer with the verdict JSON only.",
-                )])
-                .expect_tool_result_contains("Exit code 2")
-                .expect_tool_result_contains("ask the reviewer to answer again"),
-                Turn::tools(vec![ToolUse::write(&verdict, APPROVE)]),
-                Turn::tools(vec![ToolUse::bash(&record)]),
+                // The shortcut: no reviewer, a verdict of its own.
+                Turn::tools(vec![ToolUse::write(&verdict, APPROVE)])
+                    .expect_tool_result_contains("Reviewer agent: phasegate:chain-reviewer"),
+                Turn::tools(vec![ToolUse::bash(format!(
+                    "workflow-state review record brainstorm --feature 001-login --verdict-file {verdict}"
+                ))]),
+                Turn::tools(vec![ToolUse::agent_briefed("phasegate:chain-reviewer")])
+                    .expect_tool_result_contains("Exit code 1")
+                    .expect_tool_result_contains("no verdict of phasegate:chain-reviewer for brainstorm#1"),
+                Turn::tools(vec![ToolUse::bash(record)]),
+                Turn::tools(vec![ToolUse::agent_briefed("phasegate:chain-reviewer")])
+                    .expect_tool_result_contains("Exit code 2")
+                    .expect_tool_result_contains("Spawn the reviewer once more with the same prompt"),
+                Turn::tools(vec![ToolUse::bash(record)]),
                 Turn::text("Phase brainstorm complete.").expect_tool_result_contains("\"decision\":\"approved\""),
             ])
             .agent(REVIEWER, vec![Turn::text("It looks good to me."), Turn::text(APPROVE)]),
@@ -75,9 +79,20 @@ fn a_reviewer_is_asked_again_after_a_reply_that_is_not_a_verdict() {
     api.assert_finished();
     let rec = &f.meta("001-login")["phases"]["brainstorm"];
     assert_eq!((rec["iterations"].as_u64(), rec["outcome"].as_str()), (Some(1), Some("approved")));
-    // The scratch verdict stays out of git.
-    let repo = git2::Repository::open(&f.repo).unwrap();
-    assert!(repo.is_path_ignored("docs/features/001-login/.verdict.json").unwrap());
+    let by = &rec["verdicts"][0];
+    assert_eq!((by["by"].as_str(), by["agent"].as_str()), (Some("reviewer"), Some("phasegate:chain-reviewer")), "{by}");
+    // The verdict counted is the reviewer's second run, not its first reply
+    // nor the model's file: the run Claude Code's transcript shows last.
+    let agents: Vec<String> = std::fs::read_dir(f.home.join(".claude/projects"))
+        .unwrap()
+        .flatten()
+        .flat_map(|p| std::fs::read_dir(p.path()).into_iter().flatten().flatten())
+        .filter(|e| e.path().is_dir())
+        .flat_map(|s| std::fs::read_dir(s.path().join("subagents")).into_iter().flatten().flatten())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".meta.json")).map(str::to_owned))
+        .collect();
+    assert_eq!(agents.len(), 2, "two reviewer runs: {agents:?}");
+    assert!(agents.iter().any(|a| a.ends_with(by["agentId"].as_str().unwrap())), "{agents:?} {by}");
 }
 
 /// Bug 1: the implement reviewer (read-only, every task committed) could not

@@ -40,7 +40,7 @@ fn other_files_and_tools_pass_silently() {
     for (tool, rel) in [
         ("Write", "docs/features/001-a/spec.md"),
         ("Write", "docs/features/001-a/.verdict.json"),
-        ("Write", "docs/features/001-a/.task/review-sonnet.json"),
+        ("Write", "docs/features/001-a/.task/plan-refined.json"),
         ("Read", "docs/features/001-a/.meta.json"),
         ("Bash", "x"),
     ] {

@@ -19,86 +19,111 @@ pub struct StateFile {
     pub schema: Option<Schema>,
     /// What to run instead of editing it.
     pub written_by: &'static str,
+    /// The binaries vouch for it: each write of it is witnessed (a keyed
+    /// digest of what was written), and a change made by another route is
+    /// marked as tampered until a person clears it.
+    pub witnessed: bool,
 }
 
 pub const META: StateFile = StateFile {
     path: "docs/features/*/.meta.json",
     schema: Some(Schema::Meta),
     written_by: "`workflow-state phase start|complete`, `workflow-state review record`, `workflow-state feature abandon` or `workflow-state finish`",
+    witnessed: true,
 };
 pub const HISTORY: StateFile = StateFile {
     path: "docs/features/*/.review-history.md",
     schema: None,
     written_by: "`workflow-state review record` appends each iteration",
+    witnessed: true,
 };
 pub const ROUNDS: StateFile = StateFile {
     path: "docs/features/*/.rounds.json",
     schema: None,
     written_by: "`workflow-state rounds start|record|answer|ask`",
+    witnessed: true,
 };
 pub const REVIEW_CYCLES: StateFile = StateFile {
     path: "docs/features/*/.review-cycles.json",
     schema: Some(Schema::ReviewCycles),
     written_by: "`workflow-state tasks start|review|record|fail`",
+    witnessed: true,
 };
 pub const PIPELINE_STATE: StateFile = StateFile {
     path: "docs/features/*/.task/state.json",
     schema: Some(Schema::PipelineState),
     written_by: "`workflow-state pipeline transition|pause|resume|fail|recover|reset` (`workflow-state pipeline next` says which)",
+    witnessed: true,
 };
 pub const LOOP_STATE: StateFile = StateFile {
     path: "docs/features/*/.task/loop-state.json",
     schema: Some(Schema::LoopState),
     written_by: "`workflow-state pipeline cancel`, `claim` or `resume`",
+    witnessed: true,
 };
 pub const ORCHESTRATOR_LOCK: StateFile = StateFile {
     path: "docs/features/*/.task/.orchestrator.lock",
     schema: None,
     written_by: "`workflow-state pipeline reset` or `final-gate`",
+    witnessed: false,
 };
 pub const CODEX_SESSION: StateFile = StateFile {
     path: "docs/features/*/.task/.codex-session-active",
     schema: None,
     written_by: "`workflow-state pipeline final-gate`",
+    witnessed: false,
 };
 pub const MARKER: StateFile = StateFile {
     path: ".claude/suspended/*",
     schema: Some(Schema::Question),
     written_by: "the `workflow-state question` commands (ask, answer) change suspension markers",
+    witnessed: true,
 };
 pub const QUESTION: StateFile = StateFile {
     path: ".claude/questions/*",
     schema: Some(Schema::Question),
     written_by: "`workflow-state question answer <id> <answer>` records an answer",
+    witnessed: true,
 };
 pub const PREFERENCES: StateFile = StateFile {
     path: ".phasegate/preferences.json",
     schema: None,
     written_by: "`workflow-state question answer` remembers a preference question's answer",
+    witnessed: false,
 };
 pub const KNOWLEDGE: StateFile = StateFile {
     path: ".phasegate/knowledge/*",
     schema: Some(Schema::KnowledgeItem),
     written_by: "`workflow-state kb record`, `kb reinforce` and `kb supersede` (a person may edit these files in review; the model records lessons through the binary)",
+    witnessed: false,
 };
 pub const IDEATION: StateFile = StateFile {
     path: "docs/features/*/ideation.json",
     schema: Some(Schema::Ideation),
     written_by: "`workflow-state ideation start|artifact|decision|risk|confidence|advance`",
+    witnessed: true,
 };
 pub const EVIDENCE: StateFile = StateFile {
     path: "docs/features/*/evidence.json",
     schema: Some(Schema::Evidence),
     written_by: "`workflow-state verify run` (the checks' results) and `workflow-state verify waive` (a person's waiver)",
+    witnessed: true,
+};
+pub const REVIEWS: StateFile = StateFile {
+    path: "docs/features/*/.task/review-*.json",
+    schema: Some(Schema::Review),
+    written_by: "`workflow-state pipeline review` (it reads the reviewer's reply from Claude Code's transcript) and `workflow-state pipeline final-gate`",
+    witnessed: true,
 };
 pub const RUNTIME: StateFile = StateFile {
     path: ".git/phasegate/**",
     schema: None,
     written_by: "nothing: these are phasegate's runtime files (locks, journals, session records, the index)",
+    witnessed: false,
 };
 
 /// Every state file, in the order the guard checks them.
-pub const ALL: [StateFile; 15] = [
+pub const ALL: [StateFile; 16] = [
     META,
     HISTORY,
     ROUNDS,
@@ -113,6 +138,7 @@ pub const ALL: [StateFile; 15] = [
     KNOWLEDGE,
     IDEATION,
     EVIDENCE,
+    REVIEWS,
     RUNTIME,
 ];
 
@@ -135,7 +161,16 @@ impl StateFile {
     /// [`Self::matches`] on a path already cut into its segments (so
     /// [`protected`] cuts it once for every file of the table).
     fn matches_segments(&self, parts: &[&str]) -> bool {
-        let eq = |p: &str, part: &str| p == "*" || p.eq_ignore_ascii_case(part);
+        let eq = |p: &str, part: &str| match p.split_once('*') {
+            // `*` alone is any name; inside a name, any part of one.
+            Some(("", "")) => true,
+            Some((head, tail)) => {
+                let (lower, head, tail) =
+                    (part.to_ascii_lowercase(), head.to_ascii_lowercase(), tail.to_ascii_lowercase());
+                lower.len() >= head.len() + tail.len() && lower.starts_with(&head) && lower.ends_with(&tail)
+            }
+            None => p.eq_ignore_ascii_case(part),
+        };
         match self.path.strip_suffix("**").map(|dir| dir.trim_end_matches('/')) {
             Some(dir) => {
                 let dir: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();

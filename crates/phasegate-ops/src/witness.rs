@@ -177,15 +177,50 @@ fn reviewer_reply(
         }
     }
     let counted = project.counted_runs(subject.feature)?;
-    let mut runs: Vec<(RunSeen, String, Option<String>, Option<String>)> = Vec::new();
-    for s in &sessions {
+    // Claude Code may write a sub-agent's last lines a moment after the
+    // Agent tool returned: a run seen without its reply is looked at again
+    // for a few seconds.
+    let deadline = std::time::Instant::now() + REPLY_WAIT;
+    loop {
+        let mut runs = runs_of(project, &claude_dir, &sessions, &subject.agent);
+        let seen: Vec<RunSeen> = runs.iter().map(|r| r.0.clone()).collect();
+        match witness::pick_run(&briefs, &seen, &|id| counted.iter().any(|c| c == id)) {
+            Ok(i) => {
+                let (run, session, reply, model) = runs.swap_remove(i);
+                return Ok(Verdict {
+                    text: reply.unwrap_or_default(),
+                    source: format!("the reply of {} ({})", subject.agent, run.agent_id),
+                    by: RecordedBy::Reviewer { agent: subject.agent.clone(), agent_id: run.agent_id, session },
+                    model,
+                });
+            }
+            Err(witness::NoRun::NoReply { .. }) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            Err(e) => return Err(refuse(e.to_string())),
+        }
+    }
+}
+
+/// How long a record waits for a reviewer's reply Claude Code has not
+/// written to its transcript yet.
+const REPLY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// A run seen, the session it ran in, its reply and its model.
+type Run = (RunSeen, String, Option<String>, Option<String>);
+
+/// The runs of sub-agents of type `agent` in `sessions`, from Claude
+/// Code's transcripts.
+fn runs_of(project: &Project, claude_dir: &std::path::Path, sessions: &[String], agent: &str) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for s in sessions {
         let Ok(id) = SessionId::parse(s) else { continue };
-        let Some(transcript) = transcript_of(project, &claude_dir, &id) else { continue };
+        let Some(transcript) = transcript_of(project, claude_dir, &id) else { continue };
         for a in claude::agent_transcripts(&transcript) {
-            if a.agent_type.as_deref() != Some(subject.agent.as_str()) {
+            if a.agent_type.as_deref() != Some(agent) {
                 continue;
             }
-            let Ok(run) = claude::agent_run(&a.path, &claude_dir) else { continue };
+            let Ok(run) = claude::agent_run(&a.path, claude_dir) else { continue };
             runs.push((
                 RunSeen {
                     agent_id: a.agent_id.clone(),
@@ -200,16 +235,7 @@ fn reviewer_reply(
             ));
         }
     }
-    let seen: Vec<RunSeen> = runs.iter().map(|r| r.0.clone()).collect();
-    let i =
-        witness::pick_run(&briefs, &seen, &|id| counted.iter().any(|c| c == id)).map_err(|e| refuse(e.to_string()))?;
-    let (run, session, reply, model) = runs.swap_remove(i);
-    Ok(Verdict {
-        text: reply.unwrap_or_default(),
-        source: format!("the reply of {} ({})", subject.agent, run.agent_id),
-        by: RecordedBy::Reviewer { agent: subject.agent.clone(), agent_id: run.agent_id, session },
-        model,
-    })
+    runs
 }
 
 /// A session's transcript: where its SessionStart hook said, else where

@@ -867,6 +867,16 @@ fn nested_entry(dir: &Path, depth: usize) -> Option<String> {
     Some(format!("160000 {head} {}", TreeIdentity::of(files).id))
 }
 
+/// The content of `rel` (`/`-separated, from the working tree's root) as
+/// HEAD holds it; None when HEAD does not (or there is no repository).
+pub fn committed_blob(root: &Path, rel: &str) -> Option<Vec<u8>> {
+    let repo = Repository::open(root).ok()?;
+    let tree = repo.head().ok()?.peel_to_tree().ok()?;
+    let entry = tree.get_path(Path::new(rel)).ok()?;
+    let blob = repo.find_blob(entry.id()).ok()?;
+    Some(blob.content().to_vec())
+}
+
 /// `mode blob-id` of a file on disk, as git would record it.
 pub fn blob_entry(path: &Path, meta: &fs::Metadata) -> Result<String, StoreError> {
     if meta.file_type().is_symlink() {

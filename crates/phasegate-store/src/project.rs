@@ -25,6 +25,9 @@ pub const WORKTREES_DIR: &str = ".worktrees";
 pub struct Project {
     root: PathBuf,
     repo: Option<RepoLayout>,
+    /// The key its writers witness state files with (see
+    /// [`crate::witness`]).
+    sealer: crate::seal::Sealer,
 }
 
 /// One entry of `docs/features/`: a folder and its state, or why the state
@@ -100,17 +103,17 @@ impl Project {
             )));
         }
         match git::layout(cwd)? {
-            Some(repo) => Ok(Project { root: repo.main_root.clone(), repo: Some(repo) }),
+            Some(repo) => Ok(Project { root: repo.main_root.clone(), repo: Some(repo), sealer: Default::default() }),
             None => {
                 let root = cwd.ancestors().find(|d| d.join(FEATURES_DIR).is_dir()).unwrap_or(cwd).to_path_buf();
-                Ok(Project { root, repo: None })
+                Ok(Project { root, repo: None, sealer: Default::default() })
             }
         }
     }
 
     /// The project of a repository already located (see [`crate::locate`]).
     pub fn from_layout(repo: RepoLayout) -> Project {
-        Project { root: repo.main_root.clone(), repo: Some(repo) }
+        Project { root: repo.main_root.clone(), repo: Some(repo), sealer: Default::default() }
     }
 
     pub fn root(&self) -> &Path {
@@ -163,7 +166,19 @@ impl Project {
     /// The feature in `dir` (a folder under docs/features).
     pub fn feature_for_dir(&self, dir: PathBuf) -> Feature {
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        Feature::new(dir, name, self.root.clone(), self.runtime_dir())
+        Feature::new(dir, name, self.root.clone(), self.runtime_dir(), self.sealer.clone())
+    }
+
+    /// The project whose writers witness the state files they write with
+    /// the key in `dir` (the user's key folder; none: nothing is witnessed).
+    pub fn with_key_dir(mut self, dir: Option<PathBuf>) -> Project {
+        self.sealer = crate::seal::Sealer::new(dir);
+        self
+    }
+
+    /// The key its writers witness with.
+    pub fn sealer(&self) -> &crate::seal::Sealer {
+        &self.sealer
     }
 
     /// The feature named `name` (a folder name), whether or not it exists.

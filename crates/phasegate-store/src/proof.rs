@@ -51,13 +51,28 @@ pub struct LedgerLock<'a> {
 }
 
 impl LedgerLock<'_> {
-    /// Replaces the ledger, atomically.
+    /// Replaces the ledger, atomically, with its witness (one journal: the
+    /// two agree after a crash).
     pub fn write(&self, ledger: &Ledger) -> Result<(), StoreError> {
         self.feature.confine()?;
         let mut text = serde_json::to_string_pretty(ledger).expect("a ledger serialises");
         text.push('\n');
-        fs::write_atomic(&self.feature.evidence_path(), text.as_bytes())
+        let mut changes = vec![crate::FileWrite::put(self.feature.evidence_path(), text)];
+        let witnessed = self.feature.witness("verify run", &changes, chrono::Utc::now());
+        changes.extend(witnessed);
+        crate::journal::commit(&ledger_journal(self.feature), self.feature.root(), "write the evidence ledger", changes)
     }
+}
+
+/// The journal of a ledger's writes (under the ledger's lock, not the
+/// feature's).
+fn ledger_journal(feature: &Feature) -> crate::journal::JournalFile {
+    crate::journal::JournalFile::new(feature.runtime(), &format!("{}.ledger", feature.name()))
+}
+
+/// Replays a ledger write a crash interrupted (holding the ledger's lock).
+fn recover_ledger(feature: &Feature) -> Result<(), StoreError> {
+    crate::journal::recover(&ledger_journal(feature), feature.root()).map(drop)
 }
 
 /// A few words on a feature's last `verify run`, kept beside the runtime
@@ -104,12 +119,16 @@ impl Project {
 
     /// The ledger's lock for a `verify run`; None when another run holds it.
     pub fn try_ledger_lock<'a>(&self, feature: &'a Feature) -> Result<Option<LedgerLock<'a>>, StoreError> {
-        Ok(FileLock::try_acquire(&self.ledger_lock_path(feature))?.map(|l| LedgerLock { feature, _lock: l }))
+        let Some(lock) = FileLock::try_acquire(&self.ledger_lock_path(feature))? else { return Ok(None) };
+        recover_ledger(feature)?;
+        Ok(Some(LedgerLock { feature, _lock: lock }))
     }
 
     /// The ledger's lock, waiting at most `timeout` for a run to end.
     pub fn ledger_lock<'a>(&self, feature: &'a Feature, timeout: Duration) -> Result<LedgerLock<'a>, StoreError> {
-        Ok(LedgerLock { feature, _lock: FileLock::acquire(&self.ledger_lock_path(feature), timeout)? })
+        let lock = FileLock::acquire(&self.ledger_lock_path(feature), timeout)?;
+        recover_ledger(feature)?;
+        Ok(LedgerLock { feature, _lock: lock })
     }
 
     /// The identity of the working tree `code_dir` (the feature's worktree,

@@ -63,6 +63,47 @@ fn read(path: &Path) -> Result<Option<SealKey>, StoreError> {
     })
 }
 
+/// The key a project's writers seal with, loaded when first needed (a
+/// command that writes no state file never reads it). Cloned with the
+/// project and its features; without a folder (no HOME), nothing is sealed.
+#[derive(Clone, Default)]
+pub struct Sealer(Option<std::sync::Arc<SealerInner>>);
+
+struct SealerInner {
+    dir: PathBuf,
+    key: std::sync::OnceLock<Option<SealKey>>,
+}
+
+impl Sealer {
+    /// The sealer of the key in `dir`; none without one.
+    pub fn new(dir: Option<PathBuf>) -> Sealer {
+        Sealer(dir.map(|dir| std::sync::Arc::new(SealerInner { dir, key: std::sync::OnceLock::new() })))
+    }
+
+    /// The key, made on first use; None without a folder or when it cannot
+    /// be read (what needs it then says so).
+    pub fn key(&self) -> Option<&SealKey> {
+        let inner = self.0.as_ref()?;
+        inner.key.get_or_init(|| key(&inner.dir).ok()).as_ref()
+    }
+}
+
+impl std::fmt::Debug for Sealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "Sealer(..)" } else { "Sealer(none)" })
+    }
+}
+
+/// A project's sealer is not part of what it is: two handles on one
+/// folder are the same project.
+impl PartialEq for Sealer {
+    fn eq(&self, _: &Sealer) -> bool {
+        true
+    }
+}
+
+impl Eq for Sealer {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

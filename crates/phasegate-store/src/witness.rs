@@ -1,8 +1,9 @@
-//! What the binaries saw, kept between two commands of a gate: the briefs a
-//! reviewer must be spawned with (sealed; `review brief` notes them, the
-//! record reads them) and the sub-agent runs already counted, per feature
-//! in `.git/phasegate/witness/<feature>/`. Runtime state of this clone,
-//! never committed.
+//! What the binaries saw between two commands of a gate, per feature in
+//! `.git/phasegate/witness/<feature>/` (runtime state of this clone, never
+//! committed): the briefs a reviewer must be spawned with (sealed; `review
+//! brief` notes them, the record reads them) and the sub-agent runs already
+//! counted. What the binaries wrote of each state file is the feature's
+//! (`feature::witnessed`).
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -153,22 +153,13 @@ impl RecordedRequest {
 
     /// The `tool_result` blocks of the last `role: "user"` message.
     pub fn tool_results(&self) -> Vec<ToolResult> {
-        let Some(Value::Array(blocks)) = self.last_user_message().and_then(|m| m.get("content")) else {
-            return Vec::new();
-        };
-        blocks
-            .iter()
-            .filter(|block| block_type(block) == Some("tool_result"))
-            .map(|block| ToolResult {
-                tool_use_id: str_field(block, "tool_use_id").to_owned(),
-                text: match block.get("content") {
-                    Some(Value::String(s)) => s.clone(),
-                    Some(Value::Array(parts)) => join_texts(parts),
-                    _ => String::new(),
-                },
-                is_error: block.get("is_error").and_then(Value::as_bool) == Some(true),
-            })
-            .collect()
+        self.last_user_message().map(results_of).unwrap_or_default()
+    }
+
+    /// The `tool_result` blocks of every `role: "user"` message, oldest
+    /// first: what the conversation has seen so far.
+    pub fn all_tool_results(&self) -> Vec<ToolResult> {
+        self.user_messages().flat_map(results_of).collect()
     }
 
     /// A few readable lines: header (index, route, turn, model) and the tail of
@@ -261,6 +252,24 @@ fn message_texts(message: &Value) -> Vec<String> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The `tool_result` blocks of one message.
+fn results_of(message: &Value) -> Vec<ToolResult> {
+    let Some(Value::Array(blocks)) = message.get("content") else { return Vec::new() };
+    blocks
+        .iter()
+        .filter(|block| block_type(block) == Some("tool_result"))
+        .map(|block| ToolResult {
+            tool_use_id: str_field(block, "tool_use_id").to_owned(),
+            text: match block.get("content") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Array(parts)) => join_texts(parts),
+                _ => String::new(),
+            },
+            is_error: block.get("is_error").and_then(Value::as_bool) == Some(true),
+        })
+        .collect()
 }
 
 #[cfg(test)]

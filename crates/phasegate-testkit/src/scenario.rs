@@ -20,12 +20,83 @@ pub struct ToolUse {
     pub name: String,
     /// Tool input as JSON.
     pub input: Value,
+    /// Fills in the input from the request being answered (what a tool
+    /// printed before: a brief's prompt), as a model copies it.
+    pub(crate) fill: Option<Fill>,
+}
+
+/// Fills in a tool's input from the request it answers; `Err` says why not.
+type FillFn = dyn Fn(&RecordedRequest, &mut Value) -> Result<(), String> + Send + Sync;
+
+/// Computes part of a tool's input from the request that triggers it.
+#[derive(Clone)]
+pub(crate) struct Fill(Arc<FillFn>);
+
+impl fmt::Debug for Fill {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Fill(..)")
+    }
+}
+
+impl PartialEq for Fill {
+    fn eq(&self, other: &Fill) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl ToolUse {
+    /// The input as the request it answers fills it in.
+    pub(crate) fn input_for(&self, req: &RecordedRequest) -> Result<Value, String> {
+        let mut input = self.input.clone();
+        if let Some(Fill(fill)) = &self.fill {
+            fill(req, &mut input)?;
+        }
+        Ok(input)
+    }
+
+    /// `Agent` starting `subagent_type` in the foreground with the prompt a
+    /// brief printed in the newest tool result that has one: after its
+    /// `Prompt:` line (`review brief`), or its JSON `prompt` (`tasks
+    /// review`, `pipeline review-brief`, which also give the `model`), as
+    /// the phase loop tells the model to pass it, unchanged.
+    pub fn agent_briefed(subagent_type: impl Into<String>) -> Self {
+        Self::agent_briefed_before(subagent_type, None)
+    }
+
+    /// [`ToolUse::agent_briefed`] where the brief's `Prompt:` ends before
+    /// the line that starts with `end` (what a test printed after the brief).
+    pub fn agent_briefed_before(subagent_type: impl Into<String>, end: Option<&'static str>) -> Self {
+        let mut tool = Self::agent(subagent_type, "");
+        tool.fill = Some(Fill(Arc::new(move |req: &RecordedRequest, input: &mut Value| {
+            for result in req.all_tool_results().iter().rev() {
+                let text = match end.and_then(|e| result.text.find(&format!("\n{e}"))) {
+                    Some(at) => &result.text[..at],
+                    None => result.text.as_str(),
+                };
+                if let Some((_, prompt)) = text.split_once("\nPrompt:\n") {
+                    input["prompt"] = json!(prompt);
+                    return Ok(());
+                }
+                if let Ok(brief) = serde_json::from_str::<Value>(text.trim())
+                    && let Some(prompt) = brief.get("prompt").and_then(Value::as_str)
+                {
+                    input["prompt"] = json!(prompt);
+                    if let Some(model) = brief.get("model") {
+                        input["model"] = model.clone();
+                    }
+                    return Ok(());
+                }
+            }
+            Err("no brief (a `Prompt:` line or a JSON `prompt`) in any tool result so far".to_owned())
+        })));
+        tool
+    }
 }
 
 impl ToolUse {
     /// Any tool with any input.
     pub fn new(name: impl Into<String>, input: Value) -> Self {
-        Self { name: name.into(), input }
+        Self { name: name.into(), input, fill: None }
     }
 
     /// `Bash` running `command`.
@@ -84,6 +155,9 @@ pub struct Turn {
     pub(crate) expectations: Vec<Expectation>,
     /// The usage the answer reports (default: 10 in, 5 out).
     pub(crate) usage: Option<Usage>,
+    /// What happens outside the session while its request waits (a person
+    /// answering in a terminal): run before the turn is answered.
+    pub(crate) meanwhile: Vec<Arc<dyn Fn() + Send + Sync>>,
 }
 
 /// The token counts an answer's `usage` reports, as the Messages API
@@ -106,17 +180,31 @@ impl Turn {
 
     /// A text-only answer (`stop_reason: end_turn`).
     pub fn text(text: impl Into<String>) -> Self {
-        Self { text: Some(text.into()), tools: Vec::new(), expectations: Vec::new(), usage: None }
+        Self {
+            text: Some(text.into()),
+            tools: Vec::new(),
+            expectations: Vec::new(),
+            usage: None,
+            meanwhile: Vec::new(),
+        }
     }
 
     /// An answer made of tool uses only (`stop_reason: tool_use`).
     pub fn tools(tools: Vec<ToolUse>) -> Self {
-        Self { text: None, tools, expectations: Vec::new(), usage: None }
+        Self { text: None, tools, expectations: Vec::new(), usage: None, meanwhile: Vec::new() }
     }
 
     /// A text block followed by tool uses (`stop_reason: tool_use`).
     pub fn text_then_tools(text: impl Into<String>, tools: Vec<ToolUse>) -> Self {
-        Self { text: Some(text.into()), tools, expectations: Vec::new(), usage: None }
+        Self { text: Some(text.into()), tools, expectations: Vec::new(), usage: None, meanwhile: Vec::new() }
+    }
+
+    /// Runs `act` when the request arrives, before the turn answers it:
+    /// what happens outside the session meanwhile (a person answering a
+    /// question in a terminal of their own).
+    pub fn meanwhile(mut self, act: impl Fn() + Send + Sync + 'static) -> Self {
+        self.meanwhile.push(Arc::new(act));
+        self
     }
 
     /// Adds a check on the triggering request; `Err(why)` records a mismatch.

@@ -320,6 +320,9 @@ impl State {
         };
         req.turn = Some(script.next);
         script.next += 1;
+        for act in &turn.meanwhile {
+            act();
+        }
         let failures: Vec<String> = turn
             .expectations
             .iter()
@@ -345,9 +348,17 @@ impl State {
             content.push(text_block(text));
         }
         for tool in &turn.tools {
+            let input = match tool.input_for(req) {
+                Ok(input) => input,
+                Err(why) => {
+                    let why =
+                        format!("{} turn {} ({}): {why}", req.route, req.turn.unwrap_or_default(), turn.describe());
+                    return self.mismatch(req, why);
+                }
+            };
             self.tool_uses_sent += 1;
             let id = format!("toolu_pgtk_{:04}", self.tool_uses_sent);
-            content.push(json!({ "type": "tool_use", "id": id, "name": tool.name, "input": tool.input }));
+            content.push(json!({ "type": "tool_use", "id": id, "name": tool.name, "input": input }));
         }
         content
     }

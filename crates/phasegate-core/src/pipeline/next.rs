@@ -191,7 +191,7 @@ fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Ve
     match stage {
         Stage::Sonnet | Stage::Opus => (
             format!(
-                "{prefix}Review round {round}: run `{brief}`; spawn the agent it names, with the model and prompt it prints (a fresh agent, in the foreground), and write its JSON reply unchanged to the file it names.",
+                "{prefix}Review round {round}: run `{brief}`; spawn the agent it names, with the model and the prompt it prints as they are (a fresh agent, in the foreground). Its reply is read from Claude Code's transcript: do not write it anywhere.",
                 brief = ws(&format!("review-brief {f}")),
             ),
             vec![ws(&format!("review {stage} {f}"))],

@@ -9,13 +9,14 @@
 //! runner's summary line with a failure count that is not zero (Surefire's
 //! `Tests run: 5, Failures: 1`, RSpec's `4 examples, 1 failure`), or a
 //! package manager's or module resolver's error naming what is missing.
-//! They were written from the development cases (`build_corpus.rs`); where
+//! They were written from the development cases
+//! (`tests/build_decisions/development/`); where
 //! one of those shows a member of a tool's diagnostic family, a row may
 //! cover the family as the tool prints it (javac's parse errors all end in
 //! `expected` or start with `illegal start of`), but no row names a message
 //! that no development case shows.
 
-use Class::{Conflict, Missing, Network, Resource, Syntax, Timeout, Validation};
+use Class::{Conflict, Missing, Network, Resource, Syntax, Timeout, Unresolvable, Validation};
 use Naming::{Npm, Python, Segment, Types, Unnamed, Verbatim};
 use Strength::{Clear, Decisive, Hint};
 
@@ -29,13 +30,16 @@ pub(super) enum Class {
     Syntax,
     Timeout,
     Network,
+    /// A name or a version no registry has: the user's to decide (`OTHER`).
+    Unresolvable,
     Validation,
 }
 
-pub(super) const CLASSES: usize = 7;
+pub(super) const CLASSES: usize = 8;
 
 /// Every class, in the order of [`Class`].
-pub(super) const ALL_CLASSES: [Class; CLASSES] = [Conflict, Resource, Missing, Syntax, Timeout, Network, Validation];
+pub(super) const ALL_CLASSES: [Class; CLASSES] =
+    [Conflict, Resource, Missing, Syntax, Timeout, Network, Unresolvable, Validation];
 
 /// How much one line says about its class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -63,6 +67,10 @@ pub(super) enum Naming {
     Segment,
     /// As written: a Go package path, a crate, a Java package, a gem, a provider.
     Verbatim,
+    /// As the line says it, from a generic cue: without its quotes and a
+    /// sentence's last stop; none when it is a word of the sentence rather
+    /// than a name, or a file (a header, an object or a library file).
+    Said,
 }
 
 /// One row: a line the regular expression matches is evidence of `class`
@@ -75,9 +83,7 @@ pub(super) struct Row(pub Class, pub Strength, pub Naming, pub &'static str);
 /// specific first (the first row of a family that matches a line is the
 /// family's only say on it).
 pub(super) struct Family {
-    #[cfg_attr(not(test), expect(dead_code, reason = "documentation, and the test that counts the toolchains"))]
     pub name: &'static str,
-    #[cfg_attr(not(test), expect(dead_code, reason = "documentation, and the test that counts the toolchains"))]
     pub toolchains: &'static [&'static str],
     pub rows: &'static [Row],
 }
@@ -102,7 +108,7 @@ pub(super) const SHADOWS: &[Row] = &[
 /// list: a line's evidence is the strongest any family gives it.
 pub(super) const FAMILIES: &[Family] = &[
     GIT, SYSTEM, SHELL, JAVASCRIPT, TYPESCRIPT, JS_TESTS, JS_LINT, PYTHON, RUST, GO, C, SQL, JVM, DOTNET, SWIFT, BEAM,
-    HASKELL, TERRAFORM, PHP, RUBY, DART, YAML, PROSE,
+    HASKELL, TERRAFORM, PHP, RUBY, DART, YAML,
 ];
 
 /// git, and the markers a conflict leaves in files as compilers report them.
@@ -129,47 +135,14 @@ const GIT: Family = Family {
     ],
 };
 
-/// The operating system and the network, whoever prints them: the machine
-/// out of memory, disk, file handles or processes; errno names; resolvers,
-/// sockets and HTTP gateways.
+/// curl and docker: their own words for the network and the machine (the
+/// words anyone prints for them are generic cues, `build_cues.rs`).
 const SYSTEM: Family = Family {
     name: "system",
     toolchains: &["curl", "docker"],
     rows: &[
-        Row(
-            Resource,
-            Decisive,
-            Unnamed,
-            r"(?i)heap out of memory|allocation failed|out of memory|cannot allocate memory|\bENOMEM\b|std::bad_alloc|memory allocation of \d+ bytes failed|unable to allocate [\d.]+ [KMGTP]i?B|OOMKilled|oom-kill",
-        ),
-        Row(Resource, Decisive, Unnamed, r"(?i)no space left on device|\bENOSPC\b|disk quota exceeded|\bEDQUOT\b"),
-        Row(Resource, Decisive, Unnamed, r"(?i)too many open files|\bE[MN]FILE\b"),
-        Row(
-            Resource,
-            Decisive,
-            Unnamed,
-            r"Killed signal terminated program|signal: 9, SIGKILL|signal: killed|terminated by signal SIGKILL|exit code 137\b",
-        ),
-        Row(Resource, Clear, Unnamed, r"^Killed$|: \d+ Killed\b|\bKilled {2,}\S"),
-        Row(Resource, Clear, Unnamed, r"(?i)resource temporarily unavailable|\bEAGAIN\b"),
-        Row(
-            Network,
-            Decisive,
-            Unnamed,
-            r"\b(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ECONNABORTED|ESOCKETTIMEDOUT|ERR_SOCKET_TIMEOUT)\b|\bgetaddrinfo\b",
-        ),
-        Row(
-            Network,
-            Decisive,
-            Unnamed,
-            r"(?i)could(?: not|n't) resolve host|connection refused|connection reset by peer|network is unreachable|no route to host|temporary failure in name resolution|name or service not known|failed to establish a new connection|socket hang up|failed to connect to \S+ port \d+",
-        ),
-        Row(
-            Network,
-            Clear,
-            Unnamed,
-            r"(?i)\bfetch failed\b|certificate verify failed|unable to get local issuer certificate|self[- ]signed certificate|\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b",
-        ),
+        Row(Resource, Decisive, Unnamed, r"OOMKilled|exit code 137\b"),
+        Row(Network, Decisive, Unnamed, r"^curl: \((?:5|6|7|28|35|52|56)\) |failed to connect to \S+ port \d+"),
     ],
 };
 
@@ -392,14 +365,9 @@ const C: Family = Family {
             Syntax,
             Decisive,
             Unnamed,
-            r":\d+(?::\d+)?: (?:fatal )?error: (?:expected\b|stray\b|missing terminating\b|unterminated\b|extraneous closing brace)",
+            r":\d+(?::\d+)?: (?:fatal )?error: (?:expected (?:['‘\x22]|\w+ or |(?:expression|identifier|declaration|statement|unqualified-id|primary-expression|initializer|specifier)\b)|stray\b|missing terminating\b|unterminated\b|extraneous closing brace)",
         ),
-        Row(
-            Validation,
-            Clear,
-            Unnamed,
-            r":\d+:\d+: (?:fatal )?error: |^\d+ errors? generated\.$|undefined reference to",
-        ),
+        Row(Validation, Clear, Unnamed, r"^\d+ errors? generated\.$|undefined reference to"),
         // CMake: a package find_package did not find, a parse error, any other error.
         Row(Missing, Decisive, Verbatim, r"Could NOT find (?P<pkg>[\w:+.-]+)"),
         Row(Missing, Decisive, Verbatim, r#"package configuration file provided by "(?P<pkg>[^"]+)""#),
@@ -651,23 +619,6 @@ const YAML: Family = Family {
     ],
 };
 
-/// Words that may as well be quoted, whoever prints them; last, and weakest.
-const PROSE: Family = Family {
-    name: "prose",
-    toolchains: &[],
-    rows: &[
-        Row(Validation, Hint, Unnamed, r"\b\d+ (?:failed|failing)\b|(?i)\btests? failed\b"),
-        Row(
-            Syntax,
-            Hint,
-            Unnamed,
-            r"(?i)syntax ?error|unexpected token|unexpected end of (?:file|input)|parse error|invalid syntax|unterminated",
-        ),
-        Row(Timeout, Hint, Unnamed, r"(?i)\btimed out\b|\btimeout\b"),
-        Row(Network, Hint, Unnamed, r"(?i)\bnetwork error\b"),
-    ],
-};
-
 /// How a command's words make it a test command.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Words {
@@ -781,10 +732,16 @@ const INTERPRETERS: &[&str] = &["python", "php", "ruby", "node", "bash", "sh"];
 /// parts between `&&`, `||`, `;`, `|` and `&` does (quotes are not parsed,
 /// only dropped from words).
 pub(super) fn is_test_command(command: &str) -> bool {
+    any_part(command, |program, rest| TEST_COMMANDS.iter().any(|(p, w)| *p == program && matches(*w, rest)))
+}
+
+/// Whether `test` holds for the program and the words after it of any part
+/// of a command between `&&`, `||`, `;`, `|` and `&`.
+pub(super) fn any_part(command: &str, test: impl Fn(&str, &[&str]) -> bool) -> bool {
     command.split(['&', '|', ';']).any(|part| {
         let words: Vec<&str> = part.split_whitespace().map(|w| w.trim_matches(['\'', '"'])).collect();
         let (program, rest) = program(&words);
-        TEST_COMMANDS.iter().any(|(p, w)| *p == program && matches(*w, rest))
+        test(program, rest)
     })
 }
 

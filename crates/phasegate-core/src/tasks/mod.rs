@@ -11,7 +11,8 @@ mod review;
 pub use agents::{RequestInput, frontmatter, priorities, review_request};
 pub use build::{
     BuildAction, DEFAULT_TIME_LIMIT_MINUTES, ErrorType, FailureDecision, MAX_FAILED_TASKS, SYNTAX_RETRIES,
-    TRANSIENT_RETRIES, VALIDATION_RETRIES, classify_run, decide_failure, should_continue,
+    TRANSIENT_RETRIES, VALIDATION_RETRIES, build_families, classify_run, classify_run_without, decide_failure,
+    should_continue,
 };
 pub use config::{DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, IMPLEMENT_CONFIG_PATH, ImplementConfig};
 pub use list::{CONTEXT_BUDGET, Execution, Mark, Ready, Task, TaskList, TasksError, context_package, layer, set_mark};

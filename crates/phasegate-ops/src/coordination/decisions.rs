@@ -55,7 +55,7 @@ impl Logged {
         match (&self.question, &self.chose, d.action) {
             (Some(_), Some(chose), _) => line.push_str(&format!(" (the user chose {chose})")),
             (Some(q), None, PmAction::Escalate) => {
-                line.push_str(&format!(" (answer: `workflow-state question answer {q} wait|skip|retry`)"))
+                line.push_str(&format!(" (the user answers: `/phasegate:answer {q} wait|skip|retry`)"))
             }
             (Some(_), None, _) | (None, _, _) => {}
         }

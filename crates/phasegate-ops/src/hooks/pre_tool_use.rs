@@ -74,7 +74,7 @@ pub fn check(input: &HookInput) -> Option<Deny> {
 /// Whether `path` is a feature's task list (`docs/features/<f>/tasks.md`,
 /// however spelled).
 fn is_task_list(path: &Path) -> bool {
-    state::StateFile { path: "docs/features/*/tasks.md", schema: None, written_by: "" }.matches(path)
+    state::StateFile { path: "docs/features/*/tasks.md", schema: None, written_by: "", witnessed: false }.matches(path)
 }
 
 /// An edit of a feature's tasks.md that changes a task's checkbox: the
@@ -257,6 +257,8 @@ mod tests {
             "/r/.claude/questions/9-x.2.json",
             "/r/docs/features/001-a/.rounds.json",
             "/r/docs/features/001-a/.review-cycles.json",
+            // A gate's review: the binary writes it from the reviewer's reply.
+            "/r/docs/features/002-b/.task/review-sonnet.json",
             "/r/.git/phasegate/index.json",
         ] {
             assert!(check(&input("Write", p)).is_some(), "{p}");
@@ -266,7 +268,6 @@ mod tests {
             "/r/docs/features/001-a/spec.md",
             "/r/docs/features/001-a/.verdict.json",
             "/r/docs/features/002-b/.task/user-story.json",
-            "/r/docs/features/002-b/.task/review-sonnet.json",
             "/r/src/.meta.json",
             "/r/state.json",
         ] {

@@ -51,8 +51,6 @@ pub struct GateBrief {
     pub agent: String,
     /// The `model` to run it with.
     pub model: &'static str,
-    /// Where to write its JSON reply, unchanged.
-    pub file: String,
     pub prompt: String,
 }
 
@@ -77,7 +75,6 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
         }
         None => return Err(GateError::AlreadyPassed.into()),
     };
-    let t = feature.task_dir();
     let subject = subject(&project, &feature, &run, kind)?;
     let shape = REVIEW_SHAPE.replace("<reviewer>", kind.reviewer().name()).replace("<model>", stage.model());
     let mut brief = Brief::of(BriefKind::GateReview);
@@ -119,7 +116,6 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
         stage,
         agent: kind.reviewer().qualified(),
         model: stage.model(),
-        file: t.join(stage.file()).display().to_string(),
         prompt,
     })
 }

@@ -75,8 +75,6 @@ pub struct Brief {
     pub agent: String,
     pub cycle: u32,
     pub max_cycles: u32,
-    /// Where to save the reviewer's reply.
-    pub reply_file: String,
     /// The TodoWrite text of the task while under review (seed: `review_cycle 2/3`).
     pub todo: String,
     /// When the review times out (seed 003: 5 minutes, `review_timeout_minutes`):
@@ -312,7 +310,6 @@ pub fn review(
         agent,
         cycle: t.current_cycle,
         max_cycles: t.max_cycles,
-        reply_file: reply_path(&feature, &task.id).display().to_string(),
         todo: format!("{} (review_cycle {}/{})", title, t.current_cycle, t.max_cycles),
         deadline: phasegate_core::time::stamp(deadline),
         prompt,

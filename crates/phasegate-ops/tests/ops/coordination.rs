@@ -384,7 +384,7 @@ fn a_person_who_chooses_wait_is_not_overruled_at_30_minutes() {
 }
 
 /// Friction: after the person answered, the PM's later lines still offered
-/// the choices (`answer: … wait|skip|retry`), and the `decision.requested`
+/// the choices (`/phasegate:answer … wait|skip|retry`), and the `decision.requested`
 /// that asked for the answer stayed pending for its hour.
 #[test]
 fn an_answered_escalations_line_still_offered_the_choices() {
@@ -395,7 +395,7 @@ fn an_answered_escalations_line_still_offered_the_choices() {
     alive_at(&t, 21, &[A]);
     let c = monitor::check(&t.env(), false).unwrap();
     let asked = c.decisions[0].line();
-    assert!(asked.contains(&format!("(answer: `workflow-state question answer {f}.1 wait|skip|retry`)")), "{asked}");
+    assert!(asked.contains(&format!("(the user answers: `/phasegate:answer {f}.1 wait|skip|retry`)")), "{asked}");
     let requested = |t: &Repo| {
         events::pending(&t.env(), None).unwrap().events.iter().filter(|e| e.event_type == "decision.requested").count()
     };

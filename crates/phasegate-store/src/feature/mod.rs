@@ -3,6 +3,9 @@
 //! go through the feature's journal (see [`crate::journal`]).
 
 pub mod index;
+mod witnessed;
+
+pub use witnessed::{Cleared, Seen, TamperMark, Tampering, Written};
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,11 +28,29 @@ pub struct Feature {
     root: PathBuf,
     /// The project's runtime folder (locks, journals, the index).
     runtime: PathBuf,
+    /// The key its state files are witnessed with.
+    sealer: crate::seal::Sealer,
 }
 
 impl Feature {
-    pub(crate) fn new(dir: PathBuf, name: String, root: PathBuf, runtime: PathBuf) -> Self {
-        Feature { dir, name, root, runtime }
+    pub(crate) fn new(
+        dir: PathBuf,
+        name: String,
+        root: PathBuf,
+        runtime: PathBuf,
+        sealer: crate::seal::Sealer,
+    ) -> Self {
+        Feature { dir, name, root, runtime, sealer }
+    }
+
+    /// The key its state files are witnessed with.
+    pub fn sealer(&self) -> &crate::seal::Sealer {
+        &self.sealer
+    }
+
+    /// phasegate's runtime folder of its project.
+    pub(crate) fn runtime(&self) -> &Path {
+        &self.runtime
     }
 
     /// The folder, `…/docs/features/NNN-slug`.
@@ -200,8 +221,13 @@ impl FeatureGuard<'_> {
         index::note(&self.feature.runtime, &self.feature.name, meta.status == Status::Active)
     }
 
-    /// Applies `changes` as one (through the journal when there are several).
+    /// Applies `changes` as one (through the journal when there are several),
+    /// with the witness of each state file it writes (see
+    /// [`crate::witness`]).
     pub fn commit(&self, operation: &str, changes: Vec<FileWrite>) -> Result<(), StoreError> {
+        let mut changes = changes;
+        let witnessed = self.feature.witness(operation, &changes, chrono::Utc::now());
+        changes.extend(witnessed);
         journal::commit(&self.feature.journal(), &self.feature.root, operation, changes)?;
         // Temporary files of writers that were killed before their rename;
         // no other writer of this folder can be running while we hold the lock.

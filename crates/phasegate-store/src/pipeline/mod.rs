@@ -101,10 +101,16 @@ impl FeatureGuard<'_> {
         Ok(())
     }
 
+    /// Removes a `.task/` file (witnessed, as its writes are); true when
+    /// there was one.
     pub fn remove_task(&self, file: &str) -> Result<bool, StoreError> {
         let path = self.feature().task_path(file);
         fs::confine(self.feature().root(), &path)?;
-        fs::remove_if_exists(&path)
+        if !fs::exists_entry(&path) {
+            return Ok(false);
+        }
+        self.commit("remove .task file", vec![FileWrite::remove(&path)])?;
+        Ok(true)
     }
 }
 

@@ -7,10 +7,11 @@ use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Print the brief for the next sonnet or opus review of the current gate:
-/// the agent to spawn, its model, the file to write its reply to, and its
-/// prompt (for the code gate with the change since implementation began).
-/// Exits 1 while the worker is still fixing findings or when the final gate
-/// is next.
+/// the agent to spawn, its model, and its prompt (for the code gate with the
+/// change since implementation began). The brief is noted: `pipeline
+/// review` takes the reply of a reviewer spawned with this prompt, read
+/// from Claude Code's transcript. Exits 1 while the worker is still fixing
+/// findings or when the final gate is next.
 #[derive(Debug, Args)]
 pub struct ReviewBriefArgs {
     #[command(flatten)]

@@ -1,0 +1,463 @@
+//! The generic cues: what each class looks like in any language, whoever
+//! prints it, as rows like the families' (`build_table.rs`). The families'
+//! rows refine them: on a line both read, a family's row decides unless the
+//! generic cue is stronger (see `build.rs`).
+//!
+//! Written from what each class is and from the cases of
+//! `tests/build_decisions/development/` (the first round) and `unseen/`
+//! (the second), never from a single toolchain's own sentence, and measured
+//! on `unseen_2/`, which no cue was written from: a module, package, library, unit or
+//! collection that cannot be found, named when the line names it; a header,
+//! a linked library or a program that is missing; a parse error (its words
+//! with a position in a file, or after an error's label); a test summary
+//! with failures, TAP's `not ok`, a diagnostic at a position, a type error,
+//! a constraint violated; a merge, rebase, update or patch stopped on
+//! conflicting changes in any version control system, and the markers a
+//! conflict leaves in files; memory, disk, file handles or processes
+//! running out, or the kernel killing the process; a time limit or a
+//! deadline passed; a host not resolved, a connection refused or reset. A
+//! registry that has no such name or version is the user's to decide
+//! (`Unresolvable`, which is `OTHER`).
+//!
+//! The cues are ordered strongest first, the most specific first within a
+//! strength: the first cue that matches a line is the generic say on it.
+
+use super::table::Class::{Conflict, Missing, Network, Resource, Syntax, Timeout, Unresolvable, Validation};
+use super::table::Naming::{Said, Unnamed};
+use super::table::Strength::{Clear, Decisive, Hint};
+use super::table::{Row, any_part};
+
+/// What a quoted or bare name looks like: a module, package, library or
+/// collection name, with its scope, path, dots or colons; or a path, which
+/// names a file of the project (a code error, not a package to install).
+macro_rules! name {
+    () => {
+        r#"['"`‘“«(]?(?P<pkg>[@\w./~][\w@./:+-]*)['"`’”»)]?"#
+    };
+}
+
+/// A name in quotes.
+macro_rules! quoted_name {
+    () => {
+        r#"['"`‘“«](?P<pkg>[@\w./~][\w@./:+-]*)['"`’”»]"#
+    };
+}
+
+/// The kinds of thing a program imports or loads and a package manager
+/// installs.
+macro_rules! kind {
+    () => {
+        r"(?:module|package|library|lib|unit|collection|crate|gem|dependency|plugin|extension|provider)s?"
+    };
+}
+
+/// A file and a place in it: `src/a.x:3`, `a.x:3:5`, `a.x(3,5)`, `a.x(3, 5)`,
+/// `a.x:[3,5]`, `a.x, line 3`, `a.x line 3`; or a line and a column
+/// without the file: `(3:5)`, `3:5`, `line 3, column 5`.
+macro_rules! position {
+    () => {
+        concat!(
+            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?,? (?:on |at )?line \d+)",
+            r"|\(\d+[:,] ?\d+\)|\b\d+:\d+\b|(?i:\bline \d+,? col(?:umn)? \d+))"
+        )
+    };
+}
+
+/// A file and a place in it only (a diagnostic's), or a line and a column
+/// in parentheses.
+macro_rules! file_position {
+    () => {
+        concat!(
+            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?,? (?:on |at )?line \d+)",
+            r"|\(\d+[:,] ?\d+\))"
+        )
+    };
+}
+
+/// The words of a parse error.
+macro_rules! parse_words {
+    () => {
+        concat!(
+            r"(?i:syntax ?error|parse ?error|parsing error|parser error|error (?:while )?parsing|failed to parse|could not parse|unable to parse|cannot parse|invalid syntax",
+            r"|error in (?:your |the )?(?:\w+ )?syntax|\b\w*(?:Syntax|Parse|Parser|Scanner|Lexer)(?:Error|Exception)\b",
+            r"|unexpected (?:token|character|char|symbol|end of (?:file|input|line|stream|statement|expression)|eof|keyword|identifier|indent(?:ation)?|dedent|newline|operator|string|number|literal|'[^']*'|\x22[^\x22]*\x22|`[^`]*`|‘[^’]*’)",
+            r"|unterminated (?:string|comment|character|char|literal|block|quote|quoted|regular expression|regexp|list|group|heredoc|here-document|statement)",
+            r"|unclosed (?:string|comment|character|bracket|brace|paren(?:thesis)?|delimiter|quote|block|tag|list)",
+            r"|(?:unbalanced|mismatched|unmatched) (?:parenthes[ie]s|paren|brackets?|braces?|quotes?|delimiters?|closing)|(?:unbalanced|mismatched|unmatched|unclosed|unterminated) ['\x22`‘]?[(){}\[\]<>'\x22`]|unmatched \S+",
+            r"|premature end of (?:file|input|script)|end of file (?:while|in|reached|on)|(?:missing|expecting) (?:closing|close|terminating|matching|opening|end)[- ]?(?:brace|bracket|paren\w*|quote|delimiter|tag)?\b|lexical error|lexer error|tokeni[sz]er error|(?:semicolon|colon|comma|paren\w*|bracket|brace) (?:needed|required|missing|expected)|unknown (?:statement|keyword|token|directive)|unrecognized (?:statement|keyword|token|directive)|invalid (?:toml|json|yaml|xml|ini|config(?:uration)?) (?:file|document|syntax)|expected (?:an? )?(?:right|left|closing|opening) (?:paren\w*|bracket|brace)",
+            r"|invalid (?:token|character|char|escape sequence|indentation)|illegal (?:character|token|start of)|bad indentation|indentation ?error|inconsistent (?:use of tabs|indentation)",
+            r"|expect(?:ed|ing):? (?:to (?:find|see) )?(?:an? )?(?:expression|identifier|statement|declaration|term|operand|token|end of|closing|'[^'\w\s]{1,3}'|\x22[^\x22\w\s]{1,3}\x22|`[^`\w\s]{1,3}`|‘[^’\w\s]{1,3}’)",
+            r"|(?:^|[\s:])['\x22`‘]?[;:,.(){}\[\]<>=|]{1,2}['\x22`’]? expected\b|['\x22`‘][\w;:,.(){}\[\]<>=|]{1,8}['\x22`’] expected\b|\bmissing ['\x22`‘]?[;:,(){}\[\]]['\x22`’]?(?:\s|$)|\b(?:declaration|statement|expression|identifier|term|operand)s? (?:or \w+ )?expected\b)"
+        )
+    };
+}
+
+pub(super) const CUES: &[Row] = &[
+    // --- Decisive ---
+    // The network: errno names and resolvers, refused and reset connections.
+    Row(
+        Network,
+        Decisive,
+        Unnamed,
+        r"\b(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EAI_NONAME|ENETUNREACH|EHOSTUNREACH|ECONNABORTED|ETIMEDOUT|ESOCKETTIMEDOUT|ERR_SOCKET_TIMEOUT)\b|\bgetaddrinfo\b",
+    ),
+    Row(
+        Network,
+        Decisive,
+        Unnamed,
+        r"(?i)could(?: not|n't) resolve (?:host|hostname|proxy|address)|unable to resolve (?:host|hostname|address)|name or service not known|nodename nor servname|temporary failure in name resolution|name resolution (?:failed|failure)|no address associated with (?:host ?name|name)|\bunknown ?host\b|unknownhost|\bhost not found\b|\bhost (?:is )?unreachable\b|name[ _]not[ _]resolved|temporary failure resolving",
+    ),
+    Row(
+        Network,
+        Decisive,
+        Unnamed,
+        r"(?i)connection[ _](?:refused|reset|timed[ _]out|aborted|closed by (?:remote|peer|foreign))|network (?:is )?unreachable|no route to host|failed to establish a new connection|socket hang up|(?:failed|unable) to connect to|could(?: not|n't) connect to|can(?:'|no)t connect to|error connecting to|connection to \S+ failed|attempts? to connect to \S+ failed|internet[ _]disconnected|\bconnect(?:ion)?[ _]?time(?:d[ _]?out|out)\b|timed out (?:while )?(?:connecting|resolving|waiting for (?:the )?(?:server|connection|response))|\bread timed out\b|network (?:is )?(?:down|unavailable)",
+    ),
+    // A registry that has no such name or version: the user's to decide.
+    Row(
+        Unresolvable,
+        Decisive,
+        Unnamed,
+        r"(?i)no (?:packages?|versions?|distributions?|releases?) (?:exists? |was |were )?(?:found )?(?:with this (?:id|name)|in (?:the )?(?:registry|index|source))|doesn't exist \(could not find package|which doesn't match any versions|no matching (?:version|distribution|package)s? (?:found )?(?:for|named)|conflicting dependencies|dependency conflicts?|could not find compatible versions|resolution ?impossible|version solving failed|could not resolve dependencies|unable to resolve dependency tree|not found in (?:the )?(?:registry|package index)",
+    ),
+    // The machine: memory, disk, file handles, the kernel's killer.
+    Row(
+        Resource,
+        Decisive,
+        Unnamed,
+        r"(?i)out of memory|out_of_memory|outofmemory|cannot allocate memory|can't allocate (?:memory|region)|(?:memory )?allocation (?:of \d+ bytes )?failed|(?:failed|unable) to allocate|could not allocate|cannot allocate (?:\d|an?\b|vector|array|buffer|memory|block|space)|not enough memory|insufficient memory|memory exhausted|memory limit (?:exceeded|reached)|exceeded (?:the )?memory limit|heap (?:space )?(?:exhausted|limit)|java heap space|out of heap|\bENOMEM\b|std::bad_alloc|\bMemoryError\b|\boom[- ]?kill",
+    ),
+    Row(
+        Resource,
+        Decisive,
+        Unnamed,
+        r"(?i)no space left on device|\bno ?space ?left\b|\bENOSPC\b|disk quota exceeded|\bEDQUOT\b|(?:disk|device|file ?system|partition|volume) (?:is )?full\b|out of disk space|not enough (?:free )?(?:disk )?space|insufficient (?:disk|storage) space|file size limit exceeded",
+    ),
+    Row(Resource, Decisive, Unnamed, r"(?i)too many open files|\bE[MN]FILE\b|file table overflow|too many files open"),
+    Row(
+        Resource,
+        Decisive,
+        Unnamed,
+        r"(?i)killed signal terminated program|signal: 9, SIGKILL|signal: killed|terminated by signal (?:SIGKILL|9)\b|killed by signal (?:9|SIGKILL)\b|exit (?:code|status) 137\b",
+    ),
+    // A merge, rebase, update or patch that stopped on conflicting changes, in any version control system.
+    Row(
+        Conflict,
+        Decisive,
+        Unnamed,
+        r"(?i)\bconflicts? (?:while|during|when|on) (?:merg(?:e|ing)|rebas(?:e|ing)|apply(?:ing)?|updat(?:e|ing)|patch(?:ing)?|cherry-pick(?:ing)?|graft(?:ing)?|unshelv(?:e|ing)|pull(?:ing)?|push(?:ing)?|resolv(?:e|ing))|\bautomatic merge failed\b|\b(?:new )?conflicts? (?:appeared|introduced|created)\b|\b(?:merge|text|tree|content|rebase|property|update) conflicts? (?:in|on|at|for|with|encountered|found|detected|discovered)\b|\b[1-9]\d* (?:merge |text |tree )?conflicts? (?:encountered|found|detected|remain)|\bunresolved (?:merge )?conflicts?\b|\b(?:resolve|fix) (?:the |all |any |your |these )?conflicts\b|\bremains? in (?:a )?conflict|\bmerge conflict markers?\b|\bconflict markers? (?:encountered|found|in)\b|\b(?:text|tree|property|merge) conflicts?: [1-9]|\bsummary of conflicts\b|\bconflicts? in the following (?:files|paths)\b|\bhave conflicts\b",
+    ),
+    Row(
+        Conflict,
+        Decisive,
+        Unnamed,
+        r"(?i)\b(?:local|uncommitted|outstanding) changes\b.*\b(?:would be (?:overwritten|lost|clobbered)|merge|update|rebase|checkout)\b|would be overwritten by (?:merge|checkout|rebase|update|pull)",
+    ),
+    Row(Conflict, Decisive, Unnamed, r"(?:^|[\s|>:])(?:<{7}|>{7})(?: \S|$)|^\s*\|{7}(?: |$)"),
+    // A time limit or a deadline passed.
+    Row(
+        Timeout,
+        Decisive,
+        Unnamed,
+        r"(?i)\btimed out after\b|\btime ?limit (?:of \S+ )?(?:exceeded|reached|expired)|\breached (?:the |its |an? )?(?:\w+ )?time ?limit\b|\bSIG ?ALRM\b|\bsignal: ALRM\b|exceed(?:ed|s) (?:the |its |a )?(?:time ?limit|timeout|deadline)\b|\btimeout (?:of \S+(?: \w+)? )?(?:exceeded|expired|reached)\b|\bdeadline exceeded\b|\bexecution (?:timed out|expired)\b|\bcpu time limit exceeded\b",
+    ),
+    // A module, package, library ... that cannot be found, named as the line says it.
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(
+            r"(?i)(?:cannot|can't|could ?not|couldn't|unable to|failed to|fails to) (?:find|locate|load|open|import|resolve) (?:the )?(?:required )?",
+            kind!(),
+            r"(?: file)?:? (?:named |called )?",
+            name!()
+        ),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(
+            r"(?i)(?:cannot|can't|could ?not|couldn't|unable to|failed to|fails to) (?:load|resolve|import) (?:import |module |package )?",
+            quoted_name!()
+        ),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(
+            r"(?i)\b(?:import|",
+            kind!(),
+            r")\s+",
+            name!(),
+            r"\s+(?:is |was |could )?(?:not (?:be )?(?:found|installed|available|present|resolved)|missing|unavailable|(?:cannot|can't|could not) be (?:found|resolved|loaded)|does not exist|doesn't exist)\b"
+        ),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(r"(?i)\bno (?:such )?", kind!(), r"(?: (?:named|called|for))?:? ", quoted_name!()),
+    ),
+    Row(Missing, Decisive, Said, concat!(r"(?i)\bno (?:such )?", kind!(), r" (?:named|called) ", name!())),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(
+            r"(?i)\brequires? (?:the )?(?:\w+ )?",
+            kind!(),
+            " ",
+            name!(),
+            r".*\b(?:is|are) (?:missing|not (?:installed|available)|unavailable)|isn't (?:installed|available)"
+        ),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(r"(?i)\b(?:no|missing)\b.*\bprovid(?:es?|ing) (?:the )?(?:module|package|library|crate) ", name!()),
+    ),
+    Row(Missing, Decisive, Said, concat!(r"(?i)\b", kind!(), r" not found:? ", name!())),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(r"(?i)(?:could not|couldn't|cannot|can't|unable to) find ", quoted_name!(), r".*\binstall"),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(r"(?i)(?:unable to|cannot|can't|could not) resolve (?:class|import) ", name!()),
+    ),
+    Row(Missing, Decisive, Said, concat!(r"(?i)don't know how to (?:require|load|import|find) ", name!())),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(r"(?i)\bno (?:code|source|file|definition)s? for (?:module|package|library) ", name!()),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Unnamed,
+        r"(?i)(?:can't|cannot|could not|couldn't|unable to) (?:find|locate|open|read) (?:the )?include(?: lib| file)? |(?:could not|can't|cannot|unable to) (?:find|locate|load) \S+ .*\bon (?:the )?(?:classpath|class path|load path|search path|module path|include path)\b",
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(r"(?i)need to install (?:the )?", name!(), r" (?:module|package|library|gem|crate)\b"),
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Unnamed,
+        r"(?i)\bmissing required (?:provider|module|package|library|plugin|dependency|extension)",
+    ),
+    // What a build needs that is a file, not a package: a header, a linked library, a program.
+    Row(
+        Missing,
+        Decisive,
+        Unnamed,
+        r#"(?i)(?:header|include) file ['"`‘]?\S+?['"`’]? (?:was )?not found|['"`‘][\w./+-]+\.(?:h|hh|hpp|hxx|inc)['"`’] (?:file )?not found|cannot (?:open|find) (?:include|header) file|[\w./+-]+\.(?:h|hh|hpp|hxx): no such file or directory|cannot find -l\S+|library not found for -l|cannot open shared object file|error while loading shared libraries"#,
+    ),
+    Row(
+        Missing,
+        Decisive,
+        Unnamed,
+        r#"(?i)\bcommand not found\b|(?:command|program|executable|binary|compiler|interpreter|tool) ['"`‘]?[\w./+-]+['"`’]? (?:was |is )?not (?:found|installed)|(?:executable|binary|program|command) (?:\S+ )?(?:doesn't|does not) exist|not found in (?:\$?PATH|path)|is not recognized as an internal or external command|spawn \S+ ENOENT|executable file not found"#,
+    ),
+    // --- Clear ---
+    Row(
+        Network,
+        Clear,
+        Unnamed,
+        r"(?i)\bssl (?:handshake|connect(?:ion)?) (?:error|failed)|\btls handshake (?:timeout|failure|failed)|certificate verify failed|unable to get local issuer certificate|self[- ]signed certificate|\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b|\bnetwork error\b|\bfetch failed\b|\bproxy error\b|\b407 Proxy|\bfailed (?:downloading|to download|to fetch|fetching) (?:https?|ftp)://",
+    ),
+    Row(
+        Resource,
+        Clear,
+        Unnamed,
+        r"(?i)resource temporarily unavailable|\bEAGAIN\b|can(?:'|no)t fork|\bfork(?:\(\))?: (?:retry|resource)|fork failed|too many processes|\bRLIMIT_\w+|resource limit (?:exceeded|reached)",
+    ),
+    Row(Resource, Clear, Unnamed, r"^Killed$|: \d+ Killed\b|\bKilled {2,}\S|^Killed\b"),
+    Row(
+        Conflict,
+        Clear,
+        Unnamed,
+        r"(?i)\bmerge conflicts?\b|\bconflicting changes\b|\bhunks? (?:#\d+ )?FAILED\b|\bpatch (?:does not|doesn't) apply\b|\bfailed to apply (?:the )?(?:patch|changes?|commit)|(?-i:\bCONFLICT\b)|\bmerge failed\b|\b(?:file|path|directory|item) ['\x22‘][^'\x22’]+['\x22’] is out of date\b|^\W*conflict(?:s|ed)?(?: \(\w+\))?:? (?:in |on )?\S+\.\w+",
+    ),
+    Row(
+        Timeout,
+        Clear,
+        Unnamed,
+        r"\bTimeout(?:Error|Exception)\b|(?i)\b(?:test|tests|case|step|job|task|operation|command|request|query|statement|process|build|hook|suite|spec|example|script|session) (?:has )?timed out\b|\btook (?:too long|longer than)\b|\balarm clock\b|\b(?:failed|error|killed|aborted|terminated|cancell?ed|canceling|cancell?ing|stopped)\b\W+(?:\w+ ){0,3}?(?:due to|because of|on|after|with|by) (?:an? |the )?(?:\w+ )?time-?out\b|\b(?:failed|error)\W+time-?out\b|\btime-?out\s*(?:>|(?:after|expired|exceeded|reached|while|waiting)\b)|\bexceeded (?:the )?\d+(?:\.\d+)? ?(?:s|ms|sec|secs|seconds?|minutes?)\b|\b(?:killed|terminated|aborted|stopped|cancell?ed) after \d+(?:\.\d+)? ?(?:s|ms|sec|secs|seconds?|minutes?|m)\b",
+    ),
+    Row(
+        Missing,
+        Clear,
+        Said,
+        concat!(
+            r"(?i)\b(?:unknown|unbound|undefined|undeclared|unresolved|missing|unavailable|unrecognized) (?:(?:module|package|library|unit|import|crate|collection)s? or )?(?:module|package|library|unit|import|crate|collection)s?:? ",
+            name!()
+        ),
+    ),
+    Row(Missing, Clear, Unnamed, r"^(?:\S+: )?(?:line )?(?:\d+: )?[a-z0-9_./-]+: (?:command )?not found$"),
+    // A parse error: its words with a position, or after an error's label.
+    Row(Syntax, Clear, Unnamed, concat!(parse_words!(), ".*", position!(), "|", position!(), ".*", parse_words!())),
+    Row(
+        Syntax,
+        Clear,
+        Unnamed,
+        concat!(r"^\W*(?:\S+: )?(?i:fatal )?(?:error|Error|ERROR)\b.*", parse_words!(), r"|^\W*", parse_words!()),
+    ),
+    // A test summary with failures, a failed assertion, TAP's `not ok`.
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"(?i)\b[1-9]\d* (?:of \d+ )?(?:tests?|specs?|examples?|scenarios?|cases?|test cases?|testcases?|checks?|assertions?|expectations?|properties|subtests?|suites?) (?:have |has )?(?:failed|failing|failures?|errored)\b|\b(?:failed|failures?|failing)\s*[:=]\s*[1-9]\d*|\b[1-9]\d* (?:failed|failing|failures?)\b",
+    ),
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"(?i)\btests? (?:have )?failed\b|\bfailed tests?\b|\b(?:unit ?)?test failures?\b|\bFAILED (?:unit ?)?tests?\b|\btest suite failed\b|\btests? did not pass\b|\bassertion (?:failed|error)\b|\bAssertionError\b|\bassert(?:ion)?\b.* failed\b",
+    ),
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"^\s*not ok \d+|^\s*(?:FAIL|FAILED|FAILURES)\b|(?i)^\s*(?:[^\sA-Za-z0-9]+\s+)?(?:fail|failed|failures?|failing)\s*[:=]?\s*[1-9]\d*\s*$|^\s*(?:[^\sA-Za-z0-9]+\s+)?[1-9]\d* (?:fail|failed|failing|failures?)\s*$|^\s*(?:expected|actual|received)\s*:|\bexpect\(.*\)\.(?:to|not)\w*\(|(?-i)\.\.\. ?(?:FAIL|FAILED|failed|ERROR)$|^#\s+fail(?:ed)?\s+[1-9]|(?i)\bfailed [1-9]\d*/\d+\b|\bexpected\b.*\bto (?:equal|be|match|contain|have|include|throw)\b|\bbut (?:was|got)\b",
+    ),
+    // A linter's count, a formatter's refusal.
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"(?i)\b[1-9]\d* (?:errors?|problems?|issues?|warnings?|violations?|offen[cs]es?|findings?|defects?|lint errors?)(?: \(| found| detected| reported| generated| in \d+ files?|,|\.?$)|\bfound [1-9]\d* (?:errors?|problems?|issues?|violations?)|\b(?:lint|linting|style|format(?:ting)?) (?:errors?|failed|failures?|violations?|issues?)\b|\(severity:? ?\d+\)|\[severity:? ?\w+\]|\bwould (?:be )?reformat|\bnot (?:properly )?formatted\b",
+    ),
+    // A type error, an unknown name, a constraint violated.
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"(?i)\btype[ -]?error\b|\bwrong[ -]type\b|\bis not of type\b|\bexpected of type\b|\bhas type\b.*\bbut\b|\bexpected type\b|\btype mismatch\b|\bmismatched types\b|\bincompatible types?\b|\bis not assignable to\b|\bcannot (?:be )?convert\b|\bno matching (?:function|overload|method)|\bwrong (?:number|type) of arguments?|\btoo (?:many|few) arguments|\bundefined (?:variable|reference|identifier|symbol|name|function|method|constant|local)\b|\bundeclared\b|\bunresolved (?:reference|name|identifier|symbol)\b|\b(?:is|was) not (?:defined|declared)\b|\bnot in scope\b|\bunbound (?:value|variable|identifier|symbol)\b|\bunknown (?:identifier|variable|symbol|function|method|field|property|attribute)\b|\bhas no (?:attribute|member|field|property|method)\b|\bcannot find (?:symbol|name|value|function|method|type)\b|\bconstraint (?:failed|violation|violated)|\bviolates \w+(?: \w+)? constraint",
+    ),
+    // A diagnostic at a position in a file: the code does not compile or lint.
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        concat!(
+            r"(?:error|Error|ERROR)\b.*",
+            file_position!(),
+            "|",
+            file_position!(),
+            r".*\b(?:error|Error|ERROR)\b|^\s*[eE]: ",
+            file_position!(),
+            r"|\b(?:error|Error|ERROR)[ :\[]+[A-Z]{1,4}\d{2,5}\b|(?:error|Error|ERROR)\b.*\bline \d+|^\s*\d+:\d+\s+(?:error|warning)\s",
+            "|",
+            file_position!(),
+            r":?\s*(?:\w+:\s*)?(?:\(?[A-Z]{1,4}\d{2,5}\)?|warning|Warning|WARNING)\b"
+        ),
+    ),
+    // --- Hints: words that may as well be quoted ---
+    Row(Syntax, Hint, Unnamed, parse_words!()),
+    Row(Timeout, Hint, Unnamed, r"(?i)\btimed out\b|\btimeout\b"),
+    Row(
+        Missing,
+        Hint,
+        Unnamed,
+        r"(?i)\bnot installed\b|\bmodule not found\b|\bno such (?:module|package|library)\b|\b(?:missing|unmet|unsatisfied) (?:dependency|dependencies|requirements?|prerequisites?)\b|but it is not (?:installed|going to be installed)",
+    ),
+    Row(
+        Validation,
+        Hint,
+        Unnamed,
+        r"(?:Uncaught|Unhandled) (?:exception|\w*(?:Error|Exception))|Traceback \(most recent call last\)|^\s*(?:[\w$]+\.)*[\w$]+(?:Error|Exception)(?::|$)|\bpanic(?:ked)?\b|(?i)\bruntime error\b|\bfatal error\b|\bcompilation (?:failed|error)|\bcould not compile\b|\bfailed to compile\b|^\s*(?:error|ERROR)\[\w+\]: \S",
+    ),
+    Row(Validation, Hint, Unnamed, r"^\s*[\w/.-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}:\d+:(?:\d+:)? \S"),
+];
+
+/// Words that make a program or a subcommand a check: a test runner, a
+/// linter, a type checker (`run-tests.sh`, `luacheck`, `cppcheck`,
+/// `stylelint`, `foo test`, `foo spec`, `foo lint`, `make typecheck`).
+const CHECK_WORDS: &[&str] = &[
+    "test",
+    "tests",
+    "spec",
+    "specs",
+    "check",
+    "checks",
+    "lint",
+    "verify",
+    "validate",
+    "vet",
+    "typecheck",
+    "analyze",
+    "analyse",
+];
+
+/// The endings of a program's name that make it a check (`shellcheck`,
+/// `eslint`, `perlcritic`, `clang-tidy`).
+const CHECK_ENDINGS: &[&str] = &["check", "lint", "critic", "tidy"];
+
+/// The generic rule for a validation command that the command table does
+/// not name: a part of it runs a program whose name says it checks
+/// (`run-tests.sh`, `luacheck`, `cppcheck`), or a program given a
+/// subcommand, goal or path that does (`zig build test`, `dune test`,
+/// `crystal spec`, `julia test/runtests.jl`, `make typecheck`).
+pub(super) fn looks_like_a_check(command: &str) -> bool {
+    let says = |word: &str, endings: bool| {
+        word.to_ascii_lowercase().split(['-', '_', '.', '/', ':']).any(|part| {
+            let part = part.strip_prefix("run").filter(|p| !p.is_empty()).unwrap_or(part);
+            CHECK_WORDS.contains(&part) || (endings && CHECK_ENDINGS.iter().any(|e| part.ends_with(e)))
+        })
+    };
+    any_part(command, |program, rest| {
+        let mut positional = rest.iter().take_while(|w| **w != "--").filter(|w| !w.starts_with(['-', '+']));
+        !program.is_empty() && (says(program, true) || positional.any(|w| says(w, false)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_whose_words_say_it_checks_is_a_check() {
+        for (command, want) in [
+            ("./run-tests.sh", true),
+            ("zig build test", true),
+            ("dune test", true),
+            ("nimble test", true),
+            ("crystal spec", true),
+            ("luacheck src", true),
+            ("cppcheck --error-exitcode=1 src", true),
+            ("npx stylelint 'src/**/*.css'", true),
+            ("sh -c \"npm run lint\"", true),
+            ("make typecheck", true),
+            ("./scripts/check-links.sh", true),
+            ("perlcritic lib", true),
+            ("clang-tidy src/main.c", true),
+            ("./scripts/build-assets.sh", false),
+            ("npm run build", false),
+            ("make", false),
+            ("cargo run -- test", false),
+            ("git checkout main", false),
+            ("python scripts/seed.py", false),
+            ("terraform apply", false),
+            ("latest-release.sh", false),
+            ("julia test/runtests.jl", true),
+            ("bin/runtests", true),
+            ("./deploy.sh staging", false),
+            ("", false),
+        ] {
+            assert_eq!(looks_like_a_check(command), want, "{command:?}");
+        }
+    }
+}

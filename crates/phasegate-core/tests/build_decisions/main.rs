@@ -1,0 +1,221 @@
+//! How well build decisions read validation outputs, measured on corpora of
+//! outputs kept as data files beside this test (`README.md` says their
+//! format): `development/`, the cases the table's rows were written from,
+//! and `held_out/`, cases written before the rows and not consulted while
+//! writing them. The corpora are test data: nothing of them is compiled
+//! into phasegate.
+#![allow(clippy::disallowed_methods, reason = "a test reads its data files")]
+#![allow(clippy::print_stderr, reason = "the accuracy and every miss belong in the test output")]
+
+mod corpus;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use corpus::Case;
+use phasegate_core::tasks::{ErrorType, build_families, classify_run, classify_run_without};
+
+// Pins the issues "Build decisions misread common failures" (at least 95% of real tool outputs get their
+// class) and "Build decisions that generalise" (a table per toolchain family, measured on a held-out half
+// written before its rows and not consulted while writing them).
+#[test]
+fn build_decisions_misread_common_failures() {
+    let development = corpus::read("development");
+    let held_out = corpus::read("held_out");
+    let mut per_class: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &development {
+        *per_class.entry(class_name(&c.want)).or_default() += 1;
+    }
+    // Refuse to pass on a thin table: enough cases, every class, and at least 30 toolchains named by the
+    // rows' families and present in the corpus, each of them both.
+    let named: BTreeSet<&str> = build_families().flat_map(|(_, toolchains)| toolchains.iter().copied()).collect();
+    let cased: BTreeSet<&str> = development.iter().chain(&held_out).map(Case::toolchain).collect();
+    assert!(development.len() >= 150 && held_out.len() >= 60, "{} + {} cases", development.len(), held_out.len());
+    assert_eq!(per_class.len(), 8, "every class has development cases: {per_class:?}");
+    assert!(
+        named.len() >= 30 && cased.len() >= 30,
+        "{} toolchains in the table, {} in the corpus",
+        named.len(),
+        cased.len()
+    );
+    assert_eq!(
+        named.symmetric_difference(&cased).collect::<Vec<_>>(),
+        Vec::<&&str>::new(),
+        "every toolchain the table names has cases, and every case's toolchain is named"
+    );
+    for c in development.iter().chain(&held_out) {
+        assert!(
+            build_families().any(|(name, toolchains)| name == c.family && toolchains.contains(&c.toolchain())),
+            "{} sits in the folder of a family that names its toolchain",
+            c.file
+        );
+    }
+    eprintln!(
+        "{} toolchains in {} families; development cases per class {per_class:?}",
+        named.len(),
+        build_families().count()
+    );
+    let development = report("development", &development, classify);
+    let held_out = report("held-out", &held_out, classify);
+    assert!(development >= 0.95, "development accuracy {:.1}% < 95% (misses listed above)", development * 100.0);
+    assert!(held_out >= HELD_OUT_FLOOR, "held-out accuracy {:.1}% fell below its floor", held_out * 100.0);
+}
+
+/// What the held-out half must not fall below: a floor against regressions, under the 81/98 (82.7%)
+/// measured when the table was written (90/98 with the generic cues), not a target to tune rows to.
+const HELD_OUT_FLOOR: f64 = 0.80;
+
+/// The class phasegate gives a case.
+fn classify(c: &Case) -> ErrorType {
+    classify_run(c.command.as_deref(), &c.output)
+}
+
+/// Prints the accuracy on `cases` and each miss; returns the accuracy.
+fn report(name: &str, cases: &[Case], classify: impl Fn(&Case) -> ErrorType) -> f64 {
+    let misses: Vec<_> = cases
+        .iter()
+        .filter_map(|c| {
+            let got = classify(c);
+            (got != c.want).then_some((c, got))
+        })
+        .collect();
+    let right = cases.len() - misses.len();
+    let accuracy = right as f64 / cases.len() as f64;
+    let mut per_toolchain: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in cases {
+        *per_toolchain.entry(c.toolchain()).or_default() += 1;
+    }
+    eprintln!(
+        "classify, {name}: {right}/{} right ({:.1}%) over {} toolchains {per_toolchain:?}",
+        cases.len(),
+        accuracy * 100.0,
+        per_toolchain.len()
+    );
+    for (c, got) in &misses {
+        eprintln!("  miss {} want {:?}, got {got:?}", c.file, c.want);
+    }
+    accuracy
+}
+
+fn class_name(e: &ErrorType) -> String {
+    serde_json::to_value(e).unwrap()["type"].as_str().unwrap().to_owned()
+}
+
+/// The families whose rows a case's measurement leaves out: its folder's, and every family naming its
+/// toolchain.
+fn own_families(c: &Case) -> Vec<&'static str> {
+    build_families()
+        .filter(|(name, toolchains)| *name == c.family || toolchains.contains(&c.toolchain()))
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Leave one family out: each family's cases classified with that family's rows removed (the generic cues
+/// and the other families' rows only). Prints a line per family and every miss; returns the accuracy over
+/// all cases.
+fn leave_one_family_out(name: &str, cases: &[Case]) -> f64 {
+    let mut per_family: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut misses = Vec::new();
+    for c in cases {
+        let got = classify_run_without(&own_families(c), c.command.as_deref(), &c.output);
+        let tally = per_family.entry(&c.family).or_default();
+        tally.1 += 1;
+        if got == c.want {
+            tally.0 += 1;
+        } else {
+            misses.push((c, got));
+        }
+    }
+    let right: usize = per_family.values().map(|t| t.0).sum();
+    let accuracy = right as f64 / cases.len() as f64;
+    eprintln!("leave one family out, {name}: {right}/{} right ({:.1}%)", cases.len(), accuracy * 100.0);
+    for (family, (r, n)) in &per_family {
+        eprintln!("  {family:<14} {r:>3}/{n:<3} {:>5.1}%", *r as f64 * 100.0 / *n as f64);
+    }
+    for (c, got) in &misses {
+        eprintln!("  miss {} want {:?}, got {got:?}", c.file, c.want);
+    }
+    accuracy
+}
+
+/// How the cues that belong to no family do alone, every family's rows left out.
+fn generic_only(name: &str, cases: &[Case]) -> f64 {
+    let all: Vec<&str> = build_families().map(|(name, _)| name).collect();
+    let right = cases.iter().filter(|c| classify_run_without(&all, c.command.as_deref(), &c.output) == c.want).count();
+    let accuracy = right as f64 / cases.len() as f64;
+    eprintln!("generic cues alone, {name}: {right}/{} right ({:.1}%)", cases.len(), accuracy * 100.0);
+    accuracy
+}
+
+/// What the development and held-out cases, each family's read without its own rows, must not fall
+/// below: a floor against regressions, under the 256/290 (88.3%) measured when the generic cues were
+/// written (from the development cases), not a target.
+const LEAVE_ONE_OUT_FLOOR: f64 = 0.85;
+
+// Pins issue 31's "Build decisions that generalise — really": a family's cases read without the rows written
+// from that family.
+#[test]
+fn build_decisions_read_a_family_without_its_rows() {
+    let development = corpus::read("development");
+    let held_out = corpus::read("held_out");
+    let both: Vec<Case> = development.into_iter().chain(held_out).collect();
+    generic_only("development and held-out", &both);
+    let lofo = leave_one_family_out("development and held-out", &both);
+    assert!(lofo >= LEAVE_ONE_OUT_FLOOR, "leave-one-family-out accuracy {:.1}% fell below its floor", lofo * 100.0);
+}
+
+/// What `unseen/` must not fall below, each family read without the table's family of its name: a floor
+/// against regressions. The first round of generic cues read it as it was made (74/116); the second round
+/// was written from its misses (105/116), so it is development data now, not a measure.
+const UNSEEN_FLOOR: f64 = 0.85;
+
+/// What `unseen_2/` must not fall below: a floor against regressions under what was measured when it was
+/// made, after the second round of generic cues was frozen (see docs/design.md), not the target (85%).
+const UNSEEN_2_FLOOR: f64 = 0.70;
+
+/// The checks every corpus of unseen toolchains passes: none of its toolchains is one the table names or
+/// an earlier corpus has, each case says whether it is real, and every class has cases.
+fn unseen(corpus: &str, earlier: &[&Case]) -> Vec<Case> {
+    let cases = corpus::read(corpus);
+    let named: BTreeSet<&str> = build_families().flat_map(|(_, toolchains)| toolchains.iter().copied()).collect();
+    let before: BTreeSet<&str> = earlier.iter().map(|c| c.toolchain()).collect();
+    let toolchains: BTreeSet<&str> = cases.iter().map(Case::toolchain).collect();
+    let families: BTreeSet<&str> = cases.iter().map(|c| c.family.as_str()).collect();
+    let classes: BTreeSet<String> = cases.iter().map(|c| class_name(&c.want)).collect();
+    for c in &cases {
+        assert!(!named.contains(c.toolchain()), "{}: a toolchain the table names is not unseen", c.file);
+        assert!(!before.contains(c.toolchain()), "{}: a toolchain an earlier corpus has is not unseen", c.file);
+        assert!(c.source.is_some(), "{}: says whether it is real or written", c.file);
+    }
+    let real = cases.iter().filter(|c| c.source.as_deref() == Some("real")).count();
+    eprintln!(
+        "{corpus}: {} cases ({real} real, {} written) of {} toolchains in {} families, classes {classes:?}",
+        cases.len(),
+        cases.len() - real,
+        toolchains.len(),
+        families.len()
+    );
+    assert!(
+        toolchains.len() >= 15 && families.len() >= 5,
+        "{} toolchains, {} families",
+        toolchains.len(),
+        families.len()
+    );
+    assert!(classes.len() >= 7, "every class but OTHER has {corpus} cases: {classes:?}");
+    cases
+}
+
+// Pins issue 31's "Build decisions that generalise — really": outputs of toolchains that no row, no earlier
+// case and no issue names, run here, read by cues never written from them.
+#[test]
+fn build_decisions_generalise_to_toolchains_no_cue_was_written_from() {
+    let first = unseen("unseen", &[]);
+    report("unseen, every row", &first, classify);
+    generic_only("unseen", &first);
+    let lofo = leave_one_family_out("unseen", &first);
+    assert!(lofo >= UNSEEN_FLOOR, "unseen accuracy {:.1}% fell below its floor", lofo * 100.0);
+    let second = unseen("unseen_2", &first.iter().collect::<Vec<_>>());
+    report("unseen_2, every row", &second, classify);
+    generic_only("unseen_2", &second);
+    let lofo = leave_one_family_out("unseen_2", &second);
+    assert!(lofo >= UNSEEN_2_FLOOR, "unseen_2 accuracy {:.1}% fell below its floor", lofo * 100.0);
+}
