@@ -6,7 +6,6 @@
 use crate::wine::Project;
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn feature_new_numbers_features_and_writes_their_state() {
     let p = Project::new();
     let out = p.ws(&["feature", "new", "user-auth", "--mode", "quick", "--json"]).ok().json();
@@ -31,7 +30,6 @@ fn branch_exists(p: &Project, branch: &str) -> bool {
 /// takes the half-made feature back (or keeps the finished one) and makes
 /// its own whole.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_feature_new_killed_at_each_step_is_taken_back_by_the_next() {
     for point in ["intent", "staged", "branch", "worktree", "meta", "renamed"] {
         let p = Project::new();

@@ -11,7 +11,6 @@ fn crlf(text: &str) -> String {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_crlf_task_list_reads_as_lf_and_keeps_its_line_ends_when_ticked() {
     let p = Project::new();
     let f = p.feature("api");
@@ -39,7 +38,6 @@ fn a_crlf_task_list_reads_as_lf_and_keeps_its_line_ends_when_ticked() {
 /// kill: the check's own process is killed, and what it left behind
 /// holding its output is not waited for).
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn checks_of_a_crlf_feature_run_in_cmd_and_prove_it() {
     let p = Project::new();
     let f = p.feature("login");
@@ -76,7 +74,6 @@ fn checks_of_a_crlf_feature_run_in_cmd_and_prove_it() {
 /// `.meta.json` checked out with CRLF line ends (and written back by the
 /// binary) is read as it is.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_crlf_meta_json_is_read_and_rewritten() {
     let p = Project::new();
     let f = p.feature("x");

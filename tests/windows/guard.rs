@@ -20,7 +20,6 @@ fn decision(out: &crate::wine::Done) -> Option<(String, String)> {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn an_edit_of_meta_json_is_denied_in_every_spelling() {
     let p = Project::new();
     let f = p.feature("x");
@@ -45,7 +44,6 @@ fn an_edit_of_meta_json_is_denied_in_every_spelling() {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn the_other_state_files_are_denied_and_other_files_pass() {
     let p = Project::new();
     let f = p.feature("x");
@@ -70,7 +68,6 @@ fn the_other_state_files_are_denied_and_other_files_pass() {
 /// An Edit of tasks.md that only ticks a checkbox is denied (the command
 /// records it), also in a tasks.md with Windows line ends.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_checkbox_only_edit_of_a_crlf_tasks_md_is_denied() {
     let p = Project::new();
     let f = p.feature("x");

@@ -57,7 +57,6 @@ fn valid(out: &crate::wine::Done) {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn every_event_exits_zero_with_valid_json_whatever_its_input() {
     let p = Project::new();
     p.feature("x");
@@ -84,7 +83,6 @@ fn every_event_exits_zero_with_valid_json_whatever_its_input() {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn session_start_names_the_active_feature() {
     let p = Project::new();
     let f = p.feature("login");
@@ -99,7 +97,6 @@ fn session_start_names_the_active_feature() {
 /// A panic in a hook answers valid JSON and exit 0, and leaves a line in
 /// the problems log: panics unwind on windows-gnu as they do on Linux.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_panic_in_a_hook_still_answers_valid_json() {
     let p = Project::new();
     let out = p
@@ -160,7 +157,6 @@ fn to_loop(p: &Project, s: &str, tests: &str) -> String {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn stop_holds_a_pipeline_whose_tests_fail_in_cmd_and_lets_it_end_when_they_pass() {
     const PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
     let p = Project::new();
@@ -203,7 +199,6 @@ fn stop_holds_a_pipeline_whose_tests_fail_in_cmd_and_lets_it_end_when_they_pass(
 /// does, waited for the poller: here for ever, as Slack cannot be reached
 /// and the poller keeps trying.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn the_slack_poller_a_hook_started_held_the_hooks_output_open() {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};

@@ -18,7 +18,6 @@ fn reason(out: &crate::wine::Done) -> Option<String> {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_second_sessions_edit_is_refused_in_every_spelling_naming_the_holder() {
     let p = Project::new();
     p.write("src/main.rs", "fn main() {}\n");
@@ -58,7 +57,6 @@ fn a_second_sessions_edit_is_refused_in_every_spelling_naming_the_holder() {
 
 /// A file still to be made (a Write) is one file in either case too.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_new_file_is_leased_once_whatever_its_case() {
     let p = Project::new();
     p.start("sess-a");
@@ -72,7 +70,6 @@ fn a_new_file_is_leased_once_whatever_its_case() {
 /// Eight sessions ask for one free file at the same moment, each spelling
 /// it its own way: exactly one gets it, the others are refused naming it.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn eight_sessions_racing_for_one_file_get_one_lease() {
     let p = Project::new();
     p.write("src/hot.rs", "// hot\n");
@@ -114,7 +111,6 @@ fn eight_sessions_racing_for_one_file_get_one_lease() {
 /// `lease take` and `lease release` by hand, with Windows paths relative
 /// to the current folder.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn leases_taken_and_released_by_hand_with_windows_paths() {
     let p = Project::new();
     p.write("src/a.rs", "a\n");

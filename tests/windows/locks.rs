@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::wine::{Project, helper, win, wine};
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn concurrent_event_writers_lose_no_event() {
     let p = Project::new();
     std::thread::scope(|scope| {
@@ -32,7 +31,6 @@ fn concurrent_event_writers_lose_no_event() {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn features_made_at_once_get_a_number_each() {
     let p = Project::new();
     let names: Vec<String> = std::thread::scope(|scope| {
@@ -54,7 +52,6 @@ fn features_made_at_once_get_a_number_each() {
 /// `phase start` failed with "cannot replace …\.meta.json: Access denied"
 /// when a `feature show` had it open.)
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_state_file_replaced_under_its_readers_is_always_whole() {
     let p = Project::new();
     let f = p.feature("x");
@@ -104,7 +101,6 @@ fn hold_open(file: &std::path::Path, seconds: u32) -> std::process::Child {
 /// that replaces it, never fails it; one that holds it past the replace's
 /// patience (3 s) fails it with the file named, and the file is whole.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_replace_waits_for_a_reader_holding_the_file_then_names_it() {
     let p = Project::new();
     let f = p.feature("x");

@@ -7,10 +7,11 @@
 //! with drive letters and backslashes, CRLF files, locks and processes.
 //!
 //! `scripts/test-windows.sh` builds the binaries, makes the Wine prefix and
-//! runs these tests with `--ignored`, naming the binaries' folder in
-//! `PHASEGATE_WINDOWS_BIN`. In a plain `cargo test` every test here is
-//! ignored, never passed: it needs that build and Wine. Run with
-//! `--ignored`, a test without them fails and says why.
+//! runs these tests (`cargo test --test windows`), naming the binaries'
+//! folder in `PHASEGATE_WINDOWS_BIN`. The target is `test = false`: a plain
+//! `cargo test` neither builds nor runs it, so it skips no test and passes
+//! none it did not run; run without that build or Wine, each test fails and
+//! says why. (`scripts/test.sh` lints it: `--all-targets` leaves it out.)
 //!
 //! The figures of a run under Wine are about correctness, never speed.
 #![allow(clippy::disallowed_methods)]

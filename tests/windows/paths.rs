@@ -10,7 +10,6 @@ use crate::wine::{Exe, Project, assert_plain, win};
 /// Regression: `feature new` printed the feature's folder as
 /// `\\?\Z:\…\docs\features\001-x` (a canonicalised root on Windows).
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn feature_new_printed_a_verbatim_path() {
     let p = Project::new();
     let out = p.ws(&["feature", "new", "x"]).ok();
@@ -23,7 +22,6 @@ fn feature_new_printed_a_verbatim_path() {
 /// binaries sit in target\windows\…\debug, below the checkout's
 /// `.claude-plugin`.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn version_printed_a_verbatim_plugin_json() {
     let p = Project::new();
     let out = p.ws(&["--version"]).ok();
@@ -37,7 +35,6 @@ fn version_printed_a_verbatim_plugin_json() {
 /// Regression: the session record stored `"worktree": "\\?\Z:\…"` beside
 /// `"cwd": "Z:\…"` (git's work directory, canonicalised).
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn the_session_record_stored_a_verbatim_worktree() {
     let p = Project::new();
     p.start("s-1");
@@ -62,7 +59,6 @@ fn the_session_record_stored_a_verbatim_worktree() {
 /// backslashes, forward slashes, another case, relative to the current
 /// folder.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_feature_folder_is_found_however_it_is_spelled() {
     let p = Project::new();
     let f = p.feature("auth");
@@ -87,7 +83,6 @@ fn a_feature_folder_is_found_however_it_is_spelled() {
 /// forward slashes, and SessionStart tells inside from outside whatever the
 /// case of the session's folder.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn a_worktree_is_made_and_recognised_from_windows_paths() {
     let p = Project::new();
     p.ws(&["feature", "new", "auth", "--worktree"]).ok();
@@ -124,7 +119,6 @@ fn a_worktree_is_made_and_recognised_from_windows_paths() {
 /// Nothing phasegate writes holds a verbatim path: every file under the
 /// runtime folder and the feature folders after a session's work.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn no_file_phasegate_writes_holds_a_verbatim_path() {
     let p = Project::new();
     let f = p.feature("x");

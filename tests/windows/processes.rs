@@ -71,7 +71,6 @@ fn ends_within(child: &mut Child, limit: Duration) -> bool {
 /// (and under Wine is Linux's, whose ids are not Windows process ids): a
 /// watch whose Claude Code crashed ran on for ever.
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn process_liveness_read_proc_so_a_crashed_sessions_watch_ran_on() {
     let p = Project::new();
     // Claude Code gone before the watch starts: it ends after its first round.
@@ -102,7 +101,6 @@ fn hostname() -> String {
 }
 
 #[test]
-#[ignore = "needs the Windows build and Wine: scripts/test-windows.sh"]
 fn pipeline_reset_takes_over_the_lock_of_a_crashed_process_only() {
     let p = Project::new();
     let f = p.ws_as("s-1", &["pipeline", "start", "auth", "--request", "Add login"]).ok().json()["feature"]

@@ -17,8 +17,8 @@ pub const HELPERS_DIR: &str = "PHASEGATE_WINDOWS_HELPERS";
 /// Wine's loader (default `/usr/lib/wine/wine64`, where Debian puts it).
 pub const WINE: &str = "PHASEGATE_WINE";
 
-/// What every run needs, checked once: a test run with `--ignored` and
-/// without the build or Wine fails here, naming what is missing.
+/// What every run needs, checked once: a test run without the build or
+/// Wine fails here, naming what is missing.
 struct Setup {
     wine: PathBuf,
     bin: PathBuf,
