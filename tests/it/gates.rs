@@ -195,8 +195,19 @@ fn edit_ledger(env: &TestEnv, f: &str, change: impl FnOnce(&mut Value)) {
     std::fs::write(env.path(&path), serde_json::to_string_pretty(&l).unwrap()).unwrap();
 }
 
+/// A person clears the marks of `f` at a terminal (the question only a
+/// person answers).
+fn person_clears(env: &TestEnv, f: &str) {
+    let asked = env.ws(&["tamper", "clear", "--feature", f, "--headless", "--json"]).ok().json();
+    let q = asked["question"].as_str().unwrap().to_owned();
+    env.ws_terminal(&["question", "answer", &q, "Yes", "--by", "ana"]).ok();
+    env.ws(&["tamper", "clear", "--feature", f]).ok();
+}
+
 /// Regression: an `evidence.json` rewritten through Bash was accepted by
-/// `finish`: a check that exited 1 turned into 0.
+/// `finish`: a check that exited 1 turned into 0. The hand edit is marked;
+/// and once a person cleared the mark (the file counts as phasegate's
+/// again), its records still prove nothing: `verify run` did not write them.
 #[test]
 fn a_ledger_edited_by_hand_proves_nothing() {
     let env = TestEnv::new();
@@ -208,6 +219,8 @@ fn a_ledger_edited_by_hand_proves_nothing() {
         l["requirements"][0]["checks"][0]["exitCode"] = json!(0);
         l["requirements"][0]["status"] = json!("proven");
     });
+    env.ws(&["finish"]).code(1).stderr_has(&format!("docs/features/{f}/evidence.json changed"));
+    person_clears(&env, &f);
     env.ws(&["finish"])
         .code(1)
         .stderr_has("1 record not written by `verify run` here")
@@ -216,15 +229,23 @@ fn a_ledger_edited_by_hand_proves_nothing() {
 }
 
 /// Regression: a ledger copied from another clone (or made on another
-/// machine) proved the feature here.
+/// machine, with its own key) proved the feature here.
 #[test]
 fn a_ledger_from_another_clone_proves_nothing_until_it_runs_here() {
+    let spec = "# Spec\n\n## Requirements\n\n- **R1**: it works\n";
+    let elsewhere = TestEnv::new();
+    let e = elsewhere.feature("search", "standard");
+    elsewhere.write(&format!("docs/features/{e}/spec.md"), spec);
+    elsewhere.write(&format!("docs/features/{e}/tasks.md"), "## Checks\n\n- R1: `true`\n");
+    let machine = elsewhere.outer().join("another-machine");
+    elsewhere.ws(&["verify", "run"]).env("XDG_STATE_HOME", machine.to_str().unwrap()).ok();
     let env = TestEnv::new();
     let f = env.feature("search", "standard");
-    env.write(&format!("docs/features/{f}/spec.md"), "# Spec\n\n## Requirements\n\n- **R1**: it works\n");
+    assert_eq!(e, f);
+    env.write(&format!("docs/features/{f}/spec.md"), spec);
     env.write(&format!("docs/features/{f}/tasks.md"), "## Checks\n\n- R1: `true`\n");
-    let elsewhere = env.outer().join("another-machine");
-    env.ws(&["verify", "run"]).env("XDG_STATE_HOME", elsewhere.to_str().unwrap()).ok();
+    let ledger = format!("docs/features/{f}/evidence.json");
+    env.write(&ledger, &elsewhere.read(&ledger));
     env.ws(&["finish"]).code(1).stderr_has("not written by `verify run` here");
     env.ws(&["verify", "run"]).ok();
     env.ws(&["finish"]).ok();
@@ -357,4 +378,131 @@ fn a_pipeline_review_the_main_session_wrote_is_not_the_reviewers() {
     let agent = brief["agent"].as_str().unwrap();
     claude.subagent(S, "p1", agent, brief["prompt"].as_str().unwrap(), review);
     claude.ws_as(S, &["pipeline", "review", "sonnet", "--feature", &f]).code(1).stderr_has("ran on claude-opus-5-5");
+}
+
+/// A hook as Claude Code runs it, in `env`'s repository.
+fn hook(env: &TestEnv, event: &str, input: Value) -> crate::util::Done {
+    let mut input = input;
+    input["session_id"] = json!(S);
+    input["cwd"] = json!(env.root());
+    Run::new(crate::util::HOOK, &[event], env.root()).stdin(input.to_string()).ok()
+}
+
+/// Regression: an `evidence.json` rewritten through Bash was accepted, and
+/// the PostToolUse hook of that Bash command said nothing. Now the hook
+/// marks the feature as tampered and says so; status, finish, verify status
+/// and the report show it until a person clears it; the pull request says
+/// who cleared it.
+#[test]
+fn a_ledger_rewritten_through_bash_is_marked_until_a_person_clears_it() {
+    let env = TestEnv::new();
+    let f = proven(&env);
+    let path = format!("docs/features/{f}/evidence.json");
+    let ledger = env.read(&path);
+    std::fs::write(env.path(&path), ledger.replace("\"durationMs\"", "\"durationMs\" ")).unwrap();
+    let post = hook(
+        &env,
+        "post-tool-use",
+        json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "sed -i … evidence.json"}}),
+    );
+    assert!(
+        post.stdout.contains(&format!("changed {f}'s state outside phasegate's commands"))
+            && post.stdout.contains(&format!("{path} changed")),
+        "{}",
+        post.report()
+    );
+    // Said once: the same change is not news at the next command.
+    let again = hook(&env, "post-tool-use", json!({"hook_event_name": "PostToolUse", "tool_name": "Bash"}));
+    assert!(!again.stdout.contains("outside phasegate's commands"), "{}", again.report());
+    env.ws(&["status"])
+        .ok()
+        .stdout_has(&format!("tampered: {f}: 1 state file change made outside phasegate's commands"));
+    env.ws(&["verify", "status"]).ok().stdout_has("tampered:");
+    env.ws(&["finish"]).code(1).stderr_has(&format!("{f} cannot finish: 1 state file change"));
+    env.ws(&["tamper", "list"]).code(1).stdout_has(&format!("{path} changed (after a Bash command of session"));
+    let html = env.ws(&["report", "--out", "-"]).ok().stdout;
+    assert!(html.contains("badge tampered"), "the report shows it");
+    // Running the checks again rewrites the ledger: the mark stands.
+    env.ws(&["verify", "run"]).ok();
+    env.ws(&["finish"]).code(1).stderr_has("cannot finish");
+    // Only a person clears it: the model cannot, a person at a terminal can.
+    let asked = env.ws(&["tamper", "clear", "--headless", "--json"]).ok().json();
+    assert_eq!(asked["state"], "asked", "{asked}");
+    let q = asked["question"].as_str().unwrap().to_owned();
+    env.ws(&["question", "answer", &q, "Yes"]).env("CLAUDECODE", "1").code(1).stderr_has("never the model");
+    env.ws_terminal(&["question", "answer", &q, "Yes", "--by", "ana"]).ok();
+    let cleared = env.ws(&["tamper", "clear", "--json"]).ok().json();
+    assert_eq!(cleared["state"], "cleared", "{cleared}");
+    env.ws(&["tamper", "list"]).ok();
+    let done = env.ws(&["finish"]).ok().json();
+    let body = done["prBody"].as_str().unwrap();
+    assert!(
+        body.contains("State files changed outside phasegate's commands") && body.contains("cleared by ana (terminal)"),
+        "{body}"
+    );
+}
+
+/// A suspension marker removed by hand (the feature no longer waits for a
+/// person) and a `.meta.json` edited by hand are marked, by the hook or by
+/// the next command that writes the file; what git brings back is not.
+#[test]
+fn a_marker_removed_or_a_state_edited_by_hand_is_marked_and_git_is_not() {
+    let env = TestEnv::new();
+    let f = env.feature("search", "standard");
+    env.write(&format!("docs/features/{f}/spec.md"), "# Spec\n\n## Requirements\n\n- **R1**: it works\n");
+    env.ws(&["verify", "waive", "R1", "--reason", "manual", "--headless"]).ok();
+    std::fs::remove_file(env.path(&format!(".claude/suspended/{f}.json"))).unwrap();
+    let post = hook(&env, "post-tool-use", json!({"hook_event_name": "PostToolUse", "tool_name": "Bash"}));
+    assert!(post.stdout.contains(&format!(".claude/suspended/{f}.json removed")), "{}", post.report());
+    // A hand edit of .meta.json, found by the next writer before it replaces it.
+    let g = env.feature("other", "standard");
+    env.ws(&["phase", "start", "specify", "--feature", &g]).ok();
+    let meta = format!("docs/features/{g}/.meta.json");
+    let edited = env.read(&meta).replace("\"mode\": \"standard\"", "\"mode\": \"hotfix\"");
+    std::fs::write(env.path(&meta), edited).unwrap();
+    env.ws(&["phase", "start", "design", "--feature", &g]).code(0);
+    env.ws(&["tamper", "list", "--feature", &g]).code(1).stdout_has(&format!("{meta} changed (before"));
+    // What git holds is not tampering: the committed version restored.
+    let h = env.feature("third", "standard");
+    crate::util::commit_all(env.root());
+    env.ws(&["phase", "start", "specify", "--feature", &h]).ok();
+    let meta = format!("docs/features/{h}/.meta.json");
+    let out =
+        std::process::Command::new("git").args(["checkout", "--", &meta]).current_dir(env.root()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    env.ws(&["tamper", "list", "--feature", &h]).ok();
+}
+
+/// Regression: Write and Edit reached `evidence.json` through a symbolic or
+/// a hard link.
+#[cfg(unix)]
+#[test]
+fn a_write_through_a_link_to_a_state_file_is_refused() {
+    let env = TestEnv::new();
+    let f = proven(&env);
+    let evidence = env.path(&format!("docs/features/{f}/evidence.json"));
+    let soft = env.path("notes.json");
+    std::os::unix::fs::symlink(&evidence, &soft).unwrap();
+    let hard = env.path("copy.json");
+    std::fs::hard_link(&evidence, &hard).unwrap();
+    for path in [&soft, &hard] {
+        let out = hook(
+            &env,
+            "pre-tool-use",
+            json!({"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"file_path": path, "content": "{}"}}),
+        );
+        assert!(
+            out.stdout.contains("deny") && out.stdout.contains("another name of"),
+            "{}: {}",
+            path.display(),
+            out.report()
+        );
+    }
+    let plain = env.path("plain.json");
+    let out = hook(
+        &env,
+        "pre-tool-use",
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": {"file_path": plain, "content": "{}"}}),
+    );
+    assert!(!out.stdout.contains("deny"), "{}", out.report());
 }

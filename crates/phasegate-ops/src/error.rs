@@ -326,6 +326,12 @@ pub enum Refusal {
     )]
     CompletedByReviewer { phase: Phase, feature: String },
 
+    // Tampering.
+    #[error("{feature} cannot finish: {summary}")]
+    Tampered { feature: String, summary: String },
+    #[error("the marks of {feature} wait for a person's answer to {question}: nothing is cleared until they say yes")]
+    ClearWaits { feature: String, question: String },
+
     // The report.
     #[error("{path} is not a phasegate report: it is not replaced. Choose another --out, or move the file away first")]
     NotAReport { path: String },

@@ -208,7 +208,9 @@ impl<'a> HookCtx<'a> {
 
     /// The project around the session, or why there is none.
     pub fn project(&self) -> Result<&Project, &StoreError> {
-        self.project.get_or_init(|| Project::discover(&self.dir())).as_ref()
+        self.project
+            .get_or_init(|| Project::discover(&self.dir()).map(|p| p.with_key_dir(self.env.key_dir.clone())))
+            .as_ref()
     }
 
     /// The project of the working tree at `root` (one [`Self::repo_of`]
@@ -218,7 +220,7 @@ impl<'a> HookCtx<'a> {
         if self.repo().is_some_and(|r| r.current_root == root) {
             return self.project().ok().map(Cow::Borrowed);
         }
-        Project::discover(root).ok().map(Cow::Owned)
+        Project::discover(root).ok().map(|p| Cow::Owned(p.with_key_dir(self.env.key_dir.clone())))
     }
 
     /// SessionStart after `/compact`: the startup context is still in the

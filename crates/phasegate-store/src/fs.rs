@@ -51,6 +51,16 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, StoreError> {
 /// [`read_optional`] with another size limit (a journal holds several
 /// state files).
 pub fn read_optional_up_to(path: &Path, max: u64) -> Result<Option<String>, StoreError> {
+    let Some(bytes) = read_regular_bytes(path, max)? else { return Ok(None) };
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| StoreError::Corrupt { path: path.to_owned(), detail: format!("not UTF-8 text ({e})") })
+}
+
+/// The bytes of the regular file at `path` of at most `max` bytes; None
+/// when nothing is there. Anything else at the path (a link, a directory,
+/// a FIFO, a device) is an error naming it, and is never opened.
+pub fn read_regular_bytes(path: &Path, max: u64) -> Result<Option<Vec<u8>>, StoreError> {
     let meta = match fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -75,9 +85,7 @@ pub fn read_optional_up_to(path: &Path, max: u64) -> Result<Option<String>, Stor
     if bytes.len() as u64 > max {
         return Err(StoreError::TooLarge { path: path.to_owned(), size: bytes.len() as u64, max });
     }
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|e| StoreError::Corrupt { path: path.to_owned(), detail: format!("not UTF-8 text ({e})") })
+    Ok(Some(bytes))
 }
 
 /// Reads a UTF-8 state file that must exist.

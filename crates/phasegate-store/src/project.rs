@@ -300,6 +300,21 @@ impl Project {
         Ok(listed)
     }
 
+    /// The features whose state files phasegate witnessed in this clone
+    /// (what a look for tampering checks): only the active ones when the
+    /// index of active features is fresh, so finished features cost nothing.
+    pub fn witnessed_features(&self) -> Vec<Feature> {
+        let runtime = self.runtime_dir();
+        let Ok(dirs) = fs::read_dir(runtime.join("witness")) else { return Vec::new() };
+        let active = index::read_fresh(&runtime, &self.stamp()).map(|i| i.active);
+        dirs.flatten()
+            .filter_map(|d| d.file_name().to_str().map(str::to_owned))
+            .filter(|name| active.as_ref().is_none_or(|a| a.contains(name)))
+            .filter(|name| slug::split_feature_name(name).is_some())
+            .map(|name| self.feature_named(&name))
+            .collect()
+    }
+
     pub(crate) fn stamp(&self) -> Stamp {
         Stamp::now(&self.features_dir(), self.repo.as_ref().map(|r| r.head_file()).as_deref())
     }

@@ -29,6 +29,7 @@ mod schema;
 mod sessions;
 mod slack;
 mod status;
+mod tamper;
 mod tasks;
 mod validate;
 mod verify;
@@ -108,6 +109,9 @@ enum Command {
     /// Done means proven: run a feature's checks into its evidence ledger, read it, waive with a person's yes.
     #[command(subcommand)]
     Verify(verify::VerifyCommand),
+    /// State files changed outside phasegate's commands: list the marks, clear them with a person's yes.
+    #[command(subcommand)]
+    Tamper(tamper::TamperCommand),
     #[command(hide = true)]
     Generate(generate::GenerateArgs),
 }
@@ -156,6 +160,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Cost(a) => cost::cmd_cost(a, ctx),
         Command::Report(a) => report::cmd_report(a, ctx),
         Command::Verify(cmd) => verify::run(cmd, ctx),
+        Command::Tamper(cmd) => tamper::run(cmd, ctx),
         Command::Generate(a) => generate::cmd_generate(a, ctx),
     }
 }

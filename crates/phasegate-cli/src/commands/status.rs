@@ -54,6 +54,11 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
                 r.name, p.summary, r.name
             ))?;
         }
+        for r in &rows {
+            if let Some(t) = &r.tampered {
+                ctx.out.line(format!("tampered: {}: {t}", r.name))?;
+            }
+        }
         for r in rows.iter().filter(|r| r.error.is_some()) {
             ctx.out.line(format!("error: {}", r.error.as_deref().unwrap_or_default()))?;
         }

@@ -773,7 +773,7 @@ pub use crate::slug::norm;
 /// <feature>`). The model cannot record their answer:
 /// it comes from Slack, the question dialog, `/phasegate:answer` typed by
 /// the person, or a terminal outside Claude Code.
-pub const PERSON_ONLY_TASKS: [&str; 3] = ["verify-waive ", "kb-promote ", "budget "];
+pub const PERSON_ONLY_TASKS: [&str; 4] = ["verify-waive ", "kb-promote ", "budget ", "tamper-clear "];
 
 /// The tags of the questions only a person may answer besides those: a
 /// task's review escalation (accept as it is, skip, abort) and the PM's

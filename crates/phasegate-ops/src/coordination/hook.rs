@@ -134,7 +134,7 @@ fn fast(ctx: &HookCtx<'_>, file: Option<&Path>) -> Option<(Project, RepoLayout, 
         Some(f) => ctx.repo_of(f)?,
         None => ctx.repo()?,
     };
-    Some((Project::from_layout(layout.clone()), layout, session))
+    Some((Project::from_layout(layout.clone()).with_key_dir(ctx.env.key_dir.clone()), layout, session))
 }
 
 fn came_lines(came: &Came) -> Vec<String> {

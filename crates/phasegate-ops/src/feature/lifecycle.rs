@@ -163,6 +163,12 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     if v.kind == Verdict::Blocked {
         return Err(Refusal::TransitionBlocked { phase: Phase::Finish, message: v.message.unwrap_or_default() }.into());
     }
+    // A state file changed outside phasegate's commands holds the feature
+    // until a person has looked (and cleared the mark).
+    let marks = crate::proof::tamper::marks(&feature, env.now, "before `finish`")?;
+    if let Some(summary) = crate::proof::tamper::summary(feature.name(), &marks) {
+        return Err(Refusal::Tampered { feature: feature.name().to_owned(), summary }.into());
+    }
     // Done means proven: every requirement by a check that passed on the
     // tree as it is now (or waived by a person), as the mode requires.
     let proof = proof::proof(env, &project, &feature, &meta)?;
@@ -226,7 +232,31 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
             proof.summary()
         ),
         to_commit,
-        pr_body: proof.pr_body(),
+        pr_body: proof.pr_body() + &cleared_note(&feature),
         proof,
     })
+}
+
+/// What the pull request says of marks of tampering a person cleared:
+/// nothing when there were none.
+fn cleared_note(feature: &phasegate_store::Feature) -> String {
+    let cleared = feature.cleared_marks().unwrap_or_default();
+    if cleared.is_empty() {
+        return String::new();
+    }
+    let mut out =
+        String::from("\n**State files changed outside phasegate's commands** (looked at and cleared by a person):\n");
+    for c in &cleared {
+        for m in &c.marks {
+            out.push_str(&format!(
+                "- `{}` {} ({}), cleared by {} at {}\n",
+                m.file,
+                m.how,
+                m.seen,
+                c.by,
+                phasegate_core::time::stamp(c.at)
+            ));
+        }
+    }
+    out
 }

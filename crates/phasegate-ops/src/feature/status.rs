@@ -43,6 +43,10 @@ pub struct Row {
     /// What an active feature cost so far (USD; its transcripts priced).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// Its state files changed outside phasegate's commands, until a person
+    /// clears the marks (one line; `tamper list` has them all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tampered: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -101,9 +105,14 @@ pub(crate) fn status_and_costs(env: &Env) -> OpResult<(String, Vec<Row>, Option<
     let (markers, bad) = project.markers()?;
     let listed = project.list()?;
     let proofs: Vec<Option<ProofRow>> = listed.iter().map(|l| proof_row(env, &project, l)).collect();
+    let tampered: Vec<Option<String>> = listed
+        .iter()
+        .map(|l| crate::proof::tamper::summary(l.feature.name(), &crate::proof::tamper::standing(&l.feature, env.now)))
+        .collect();
     let mut rows: Vec<Row> = listed.into_iter().map(row).collect();
-    for (r, p) in rows.iter_mut().zip(proofs) {
+    for ((r, p), t) in rows.iter_mut().zip(proofs).zip(tampered) {
         r.proof = p;
+        r.tampered = t;
     }
     // One read of every transcript (through its cache) for every feature.
     let costs = cost::collect(&project, env, None).ok();
@@ -188,6 +197,7 @@ fn row(l: Listed) -> Row {
             suspended: None,
             proof: None,
             cost_usd: None,
+            tampered: None,
             error: None,
         },
         Err(e) => Row {
@@ -201,6 +211,7 @@ fn row(l: Listed) -> Row {
             suspended: None,
             proof: None,
             cost_usd: None,
+            tampered: None,
             error: Some(e.to_string()),
         },
     }

@@ -22,7 +22,7 @@ pub mod pre_tool_use;
 /// mentions. Returns the log's path; None outside a repository.
 pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -> Option<std::path::PathBuf> {
     let layout = HookCtx::new(input, env, None).repo()?;
-    let project = phasegate_store::Project::from_layout(layout);
+    let project = phasegate_store::Project::from_layout(layout).with_key_dir(env.key_dir.clone());
     let log = project.hook_problems();
     let line = phasegate_store::coordination::events::HookProblem {
         at: env.now,
@@ -34,10 +34,11 @@ pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -
 }
 
 /// Every contributor, in the order their answers are combined.
-fn contributors() -> [&'static dyn Contributor; 8] {
+fn contributors() -> [&'static dyn Contributor; 9] {
     [
         &pre_tool_use::STATE_FILES,
         &crate::feature::ACTIVE_FEATURES,
+        &crate::proof::TAMPER,
         &crate::tasks::TASKS,
         &crate::knowledge::KNOWLEDGE,
         &crate::pipeline::LOOP,

@@ -23,11 +23,31 @@ pub static STATE_FILES: StateFiles = StateFiles;
 
 impl Contributor for StateFiles {
     fn pre_tool_use(&self, ctx: &HookCtx<'_>) -> ToolVote {
-        match check(ctx.input) {
+        match check(ctx.input).or_else(|| through_a_link(ctx)) {
             Some(deny) => ToolVote::Deny(deny.reason),
             None => ToolVote::Pass,
         }
     }
+}
+
+/// A write that reaches a state file through a symbolic link (the path
+/// resolved is one) or a hard link (another name of a file phasegate
+/// witnessed): refused as the state file itself would be. A path with no
+/// link costs one look at its folders.
+fn through_a_link(ctx: &HookCtx<'_>) -> Option<Deny> {
+    let resolved = ctx.edited_file()?;
+    let target = match state::protected(&resolved) {
+        Some(_) => resolved,
+        None => ctx.project().ok()?.linked_state_file(&resolved)?,
+    };
+    let file = state::protected(&target)?;
+    Some(Deny {
+        reason: format!(
+            "phasegate: this path is another name of {} (a link), workflow state that only workflow-state writes; do not write it. Instead: {}",
+            target.display(),
+            file.written_by
+        ),
+    })
 }
 
 /// Why an edit is refused, and what to run instead.

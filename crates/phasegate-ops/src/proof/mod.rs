@@ -9,14 +9,18 @@
 //! - `state`: the ledger judged at the tree as it is now, which `finish`,
 //!   the verify phase's approval, the pipeline's completion, `status` and
 //!   the reviewer's brief read;
-//! - `waive`: a person's waiver, through a question only a person answers.
+//! - `waive`: a person's waiver, through a question only a person answers;
+//! - `tamper`: state files changed outside phasegate's commands, shown
+//!   until a person clears the marks.
 
 mod run;
 mod sources;
 mod state;
+pub mod tamper;
 mod waive;
 
 pub use run::{CHECK_ENV, Ran, run, run_feature};
 pub use sources::{Listed, Listing, Sources, list, sources};
 pub use state::{Proof, proof, status};
+pub(crate) use tamper::TAMPER;
 pub use waive::{Waived, WaiverState, answered_waivers, waive};

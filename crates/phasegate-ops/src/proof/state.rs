@@ -30,6 +30,10 @@ pub struct Proof {
     pub judgement: Option<Judgement>,
     /// The command that brings it up to date.
     pub command: String,
+    /// Its state files changed outside phasegate's commands, until a person
+    /// clears the marks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tampered: Option<String>,
     #[serde(skip)]
     pub ledger: Option<Ledger>,
 }
@@ -151,6 +155,7 @@ pub fn proof(env: &Env, project: &Project, feature: &Feature, meta: &Meta) -> Op
         ran_at: ledger.as_ref().map(|l| l.ran_at),
         judgement,
         command: format!("workflow-state verify run --feature {}", feature.name()),
+        tampered: super::tamper::summary(feature.name(), &super::tamper::standing(feature, env.now)),
         ledger,
     })
 }

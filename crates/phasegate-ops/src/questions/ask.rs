@@ -416,6 +416,7 @@ fn person_only(q: &Question) -> OpError {
         Some(("verify-waive", r)) => format!("whether {r} of {} is done without proof", q.slug),
         Some(("budget", f)) => format!("whether {f} goes on past its budget"),
         Some(("kb-promote", item)) => format!("whether {item} goes into CLAUDE.md"),
+        Some(("tamper-clear", f)) => format!("whether the marks of tampering of {f} are cleared"),
         _ => format!("{} of {}", q.question, q.slug),
     };
     Refusal::PersonOnly { id: q.id.clone(), what }.into()

@@ -12,9 +12,10 @@ use phasegate_store::{Feature, Project};
 use crate::env::Env;
 use crate::error::{OpError, OpResult};
 
-/// The project around the working directory.
+/// The project around the working directory, whose writers witness the
+/// state files they write with the user's key.
 pub fn project(env: &Env) -> OpResult<Project> {
-    Ok(Project::discover(&env.cwd)?)
+    Ok(Project::discover(&env.cwd)?.with_key_dir(env.key_dir.clone()))
 }
 
 /// The working tree holding `path` (a file that need not exist, or a

@@ -139,6 +139,12 @@ fn seen_of(meta: &std::fs::Metadata) -> Seen {
 /// The largest state file read to check it (a ledger may be megabytes).
 const MAX_WITNESSED: u64 = 64 * 1024 * 1024;
 
+/// A witnessed state file's bytes when it is a regular file (a FIFO or a
+/// device put in its place is never opened).
+fn read(path: &std::path::Path) -> Option<Vec<u8>> {
+    fs::read_regular_bytes(path, MAX_WITNESSED).ok()?
+}
+
 impl super::Feature {
     fn written_dir(&self) -> PathBuf {
         self.runtime().join("witness").join(self.name()).join("written")
@@ -208,7 +214,7 @@ impl super::Feature {
                 if entry.seen == Some(seen_of(&meta)) {
                     return None;
                 }
-                let content = std::fs::read(&path).ok().filter(|c| c.len() as u64 <= MAX_WITNESSED)?;
+                let content = fs::read_regular_bytes(&path, MAX_WITNESSED).ok()??;
                 if mac(key, rel, &content) == *want {
                     let seen = Written { mac: entry.mac.clone(), seen: Some(seen_of(&meta)) };
                     let _ = fs::write_cache(
@@ -227,9 +233,7 @@ impl super::Feature {
 
     fn mark(&self, rel: &str, how: Tampering, at: chrono::DateTime<chrono::Utc>, seen: &str) -> TamperMark {
         let content = match how {
-            Tampering::Edited => {
-                std::fs::read(self.root().join(rel)).ok().map(|c| phasegate_core::seal::sha256_hex(&c))
-            }
+            Tampering::Edited => read(&self.root().join(rel)).map(|c| phasegate_core::seal::sha256_hex(&c)),
             Tampering::Removed => None,
         };
         TamperMark { file: rel.to_owned(), how, at, seen: seen.to_owned(), content }
@@ -266,6 +270,11 @@ impl super::Feature {
         }
     }
 
+    /// The marks a person cleared, with who and when.
+    pub fn cleared_marks(&self) -> Result<Vec<Cleared>, StoreError> {
+        Ok(self.read_marks()?.cleared)
+    }
+
     /// Keeps `found`, but each change once (a file marked again with the
     /// same content is the same change).
     pub fn add_marks(&self, found: Vec<TamperMark>) -> Result<Vec<TamperMark>, StoreError> {
@@ -296,10 +305,8 @@ impl super::Feature {
         let cleared = std::mem::take(&mut marks.marks);
         if let Some(key) = self.sealer().key() {
             for m in &cleared {
-                let entry = Written {
-                    mac: std::fs::read(self.root().join(&m.file)).ok().map(|c| mac(key, &m.file, &c)),
-                    seen: None,
-                };
+                let entry =
+                    Written { mac: read(&self.root().join(&m.file)).map(|c| mac(key, &m.file, &c)), seen: None };
                 fs::create_dir_all(&self.written_dir())?;
                 fs::write_atomic(
                     &self.written_dir().join(slot(&m.file)),
@@ -313,5 +320,32 @@ impl super::Feature {
             fs::write_atomic(&self.marks_path(), &serde_json::to_vec_pretty(&marks).expect("marks serialise"))?;
         }
         Ok(cleared)
+    }
+}
+
+impl crate::Project {
+    /// The state file phasegate witnessed that `file` is another name of (a
+    /// hard link to it): only a file with several links pays for the look.
+    #[cfg(unix)]
+    pub fn linked_state_file(&self, file: &std::path::Path) -> Option<PathBuf> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::symlink_metadata(file).ok().filter(|m| m.is_file() && m.nlink() > 1)?;
+        for feature in self.witnessed_features() {
+            let Ok(entries) = fs::regular_files(&feature.written_dir()) else { continue };
+            for (name, _) in entries {
+                let Some(rel) = name.strip_suffix(".json").map(|r| r.replace('%', "/")) else { continue };
+                let path = self.root().join(&rel);
+                if std::fs::symlink_metadata(&path).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino()) {
+                    return Some(path);
+                }
+            }
+        }
+        None
+    }
+
+    /// Hard links are not looked at where the system cannot tell them.
+    #[cfg(not(unix))]
+    pub fn linked_state_file(&self, _file: &std::path::Path) -> Option<PathBuf> {
+        None
     }
 }

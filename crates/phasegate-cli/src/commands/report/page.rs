@@ -32,6 +32,7 @@ h3 { font-size: 15px; margin: 0 0 6px; }
 .badge.proven { background: #dcfce7; color: var(--green); }
 .badge.open { background: #fee2e2; color: var(--red); }
 .badge.stale, .badge.suspended { background: #fef3c7; color: var(--amber); }
+.badge.tampered { background: #fee2e2; color: #b91c1c; font-weight: 600; }
 .feature { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 14px 16px; margin-bottom: 14px; }
 .feature .cols { display: flex; flex-wrap: wrap; gap: 18px; align-items: flex-start; }
 figure { margin: 0; }
@@ -158,6 +159,9 @@ fn card(h: &mut String, row: &Row, column: Column) {
     );
     if let Some(q) = &row.suspended {
         let _ = write!(h, "<span class=\"badge suspended\">waits on {}</span>", esc(q));
+    }
+    if let Some(t) = &row.tampered {
+        let _ = write!(h, "<span class=\"badge tampered\" title=\"{}\">tampered</span>", esc(t));
     }
     if let Some(p) = &row.proof {
         let class = match (p.proven, p.stale) {

@@ -35,6 +35,9 @@ pub fn cmd_status(a: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         for w in p.waivers() {
             ctx.out.line(format!("  {w}"))?;
         }
+        if let Some(t) = &p.tampered {
+            ctx.out.line(format!("  tampered: {t}"))?;
+        }
     }
     Ok(if p.proven() { ExitStatus::Success } else { ExitStatus::Refused })
 }
