@@ -62,6 +62,9 @@ cargo fmt --all -- --check
 
 echo "phasegate: cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# tests/windows is test = false (scripts/test-windows.sh runs it under
+# Wine), which --all-targets leaves out.
+cargo clippy --locked -p phasegate --test windows -- -D warnings
 
 echo "phasegate: building and running the tests"
 cargo test --workspace --locked "$@"

@@ -46,6 +46,7 @@ pub(crate) struct Ctx<'a> {
 
 /// Entry point of `workflow-state`.
 pub fn main() -> ExitCode {
+    phasegate_ops::env::keep_own_stdio();
     let cli = match commands::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => {

@@ -12,7 +12,7 @@ pub fn report() -> String {
             out.push_str("plugin: not found (no CLAUDE_PLUGIN_ROOT, no .claude-plugin/plugin.json above this binary)\n")
         }
         Some(root) => {
-            let manifest = root.join(".claude-plugin/plugin.json");
+            let manifest = env::plugin_manifest(&root);
             match env::plugin_version(&root) {
                 Ok(v) => out.push_str(&format!("plugin: phasegate {v} ({})\n", manifest.display())),
                 Err(e) => out.push_str(&format!("plugin: {e}\n")),

@@ -62,6 +62,9 @@ impl Event {
 }
 
 pub fn main() -> ExitCode {
+    // A background process it starts (the Slack poller) must not hold the
+    // answer's pipe open (Windows).
+    phasegate_ops::env::keep_own_stdio();
     let arg = std::env::args().nth(1).unwrap_or_default();
     let Some(event) = Event::parse(&arg) else {
         let _ = writeln!(

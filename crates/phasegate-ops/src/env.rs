@@ -120,7 +120,13 @@ pub fn plugin_root() -> Option<PathBuf> {
         return Some(root);
     }
     let exe = sfs::current_exe()?;
-    exe.ancestors().skip(1).take(5).find(|d| sfs::is_file(&d.join(".claude-plugin/plugin.json"))).map(PathBuf::from)
+    exe.ancestors().skip(1).take(5).find(|d| sfs::is_file(&plugin_manifest(d))).map(PathBuf::from)
+}
+
+/// The plugin's manifest in the plugin folder `root`:
+/// `.claude-plugin/plugin.json`.
+pub fn plugin_manifest(root: &Path) -> PathBuf {
+    sfs::join_slashed(root, ".claude-plugin/plugin.json")
 }
 
 /// `workflow-state`'s path beside this binary (both are built and installed
@@ -134,6 +140,13 @@ pub fn workflow_state_path() -> Option<PathBuf> {
 /// starts in the background.
 pub fn workflow_state() -> Option<PathBuf> {
     workflow_state_path().filter(|p| sfs::is_file(p))
+}
+
+/// Keeps this process's standard handles from the processes it starts
+/// (Windows; see [`phasegate_store::process::keep_own_stdio`]): what both
+/// binaries do first.
+pub fn keep_own_stdio() {
+    phasegate_store::process::keep_own_stdio();
 }
 
 /// Whether the process `pid` has ended, where the system can tell
@@ -163,7 +176,7 @@ pub enum PluginVersionError {
 
 /// The installed plugin's version: `version` in `<root>/.claude-plugin/plugin.json`.
 pub fn plugin_version(root: &Path) -> Result<String, PluginVersionError> {
-    let path = root.join(".claude-plugin/plugin.json");
+    let path = plugin_manifest(root);
     let text = sfs::read_to_string(&path)?;
     let json: serde_json::Value = match serde_json::from_str(&text) {
         Ok(json) => json,

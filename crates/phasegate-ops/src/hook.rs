@@ -132,6 +132,8 @@ pub struct HookCtx<'a> {
     pub env: &'a Env,
     /// `workflow-state`, for what a hook starts in the background.
     pub workflow_state: Option<&'a Path>,
+    /// The session's folder, resolved once (see [`HookCtx::dir`]).
+    dir: PathBuf,
     project: OnceCell<Result<Project, StoreError>>,
     /// The repositories found with [`HookCtx::repo_of`], by the path asked
     /// (the session's folder and the edited file, at most).
@@ -150,7 +152,12 @@ pub const HOOK_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2
 
 impl<'a> HookCtx<'a> {
     pub fn new(input: &'a HookInput, env: &'a Env, workflow_state: Option<&'a Path>) -> HookCtx<'a> {
-        HookCtx { input, env, workflow_state, project: OnceCell::new(), located: Default::default() }
+        // Resolved as the CLI resolves its working directory: Claude Code
+        // may spell it with forward slashes or another case on Windows, and
+        // the session's record, its leases and its repository are then
+        // found and stored under one name.
+        let dir = phasegate_store::fs::canonical_or_same(&input.dir(env));
+        HookCtx { input, env, workflow_state, dir, project: OnceCell::new(), located: Default::default() }
     }
 
     /// The repository around `path` (a file that need not exist, or a
@@ -192,9 +199,11 @@ impl<'a> HookCtx<'a> {
         Env { lock_timeout: self.env.lock_timeout.min(HOOK_LOCK_WAIT), ..self.env.clone() }
     }
 
-    /// The directory the session works in.
+    /// The directory the session works in: the input's `cwd`, else
+    /// `CLAUDE_PROJECT_DIR`, else this process's; links resolved, in the
+    /// plain form (`C:\x` on Windows).
     pub fn dir(&self) -> PathBuf {
-        self.input.dir(self.env)
+        self.dir.clone()
     }
 
     /// The project around the session, or why there is none.

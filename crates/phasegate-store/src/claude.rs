@@ -60,12 +60,12 @@ impl std::fmt::Display for Unread {
 /// folder, `~/.claude`) and is a regular file: a transcript is only read
 /// there.
 pub fn confined(path: &Path, allowed: &Path) -> Result<PathBuf, Unread> {
-    let real = match std::fs::canonicalize(path) {
+    let real = match dunce::canonicalize(path) {
         Ok(r) => r,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Unread::Missing),
         Err(e) => return Err(Unread::Io(format!("{}: {e}", path.display()))),
     };
-    let root = std::fs::canonicalize(allowed).unwrap_or_else(|_| allowed.to_owned());
+    let root = crate::fs::canonical_or_same(allowed);
     if !real.starts_with(&root) {
         return Err(Unread::Outside { lands: real });
     }

@@ -138,9 +138,9 @@ impl Project {
             // Gone (Claude Code removes transcripts after its cleanup
             // period): what was read of it before still counts.
             Err(Unread::Missing) => {
-                let was = std::fs::canonicalize(transcript.parent().unwrap_or(transcript))
+                let was = crate::fs::canonical(transcript.parent().unwrap_or(transcript))
                     .map(|dir| dir.join(transcript.file_name().unwrap_or_default()))
-                    .unwrap_or_else(|_| transcript.to_owned());
+                    .unwrap_or_else(|| transcript.to_owned());
                 return self.cached_transcript(&was).map(Cached::into_transcript).ok_or(Unread::Missing);
             }
             Err(why) => return Err(why),

@@ -149,7 +149,7 @@ fn write_atomic_as(path: &Path, contents: &[u8], private: bool) -> Result<(), St
         }
     }
     tmp.as_file().sync_data().at("flush", tmp.path().to_owned())?;
-    tmp.persist(path).map_err(|e| e.error).at("replace", path)?;
+    replace(tmp, path).at("replace", path)?;
     sync_dir(dir);
     Ok(())
 }
@@ -170,8 +170,49 @@ pub fn write_cache(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
         Err(e) => return Err(e).at("create a temporary file in", dir),
     };
     tmp.write_all(contents).at("write", tmp.path().to_owned())?;
-    tmp.persist(path).map_err(|e| e.error).at("replace", path)?;
+    replace(tmp, path).at("replace", path)?;
     Ok(())
+}
+
+/// How long a replace waits for the readers of the file it replaces, on a
+/// Windows disk where it cannot replace a file someone has open.
+#[cfg(windows)]
+const REPLACE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Renames the finished temporary file `tmp` over `path`. On Windows a
+/// reader that has `path` open at that moment (a hook reading `.meta.json`
+/// while a command writes it) makes the classic replace (MoveFileEx, what
+/// tempfile's `persist` calls) fail with access denied: std's `rename`
+/// then replaces with POSIX semantics (Windows 10 1607 and later, on NTFS:
+/// the reader keeps the old file), and where the file system cannot (Wine,
+/// FAT, some network shares) the rename is tried again until the readers
+/// let go, at most `REPLACE_PATIENCE` (every read of a state file is one
+/// bounded read). A temporary file not renamed is removed.
+fn replace(tmp: tempfile::NamedTempFile, path: &Path) -> std::io::Result<()> {
+    #[cfg(not(windows))]
+    {
+        tmp.persist(path).map(drop).map_err(|e| e.error)
+    }
+    #[cfg(windows)]
+    {
+        let temp = tmp.into_temp_path();
+        let start = std::time::Instant::now();
+        let mut pause = std::time::Duration::from_millis(1);
+        loop {
+            match fs::rename(&temp, path) {
+                Ok(()) => {
+                    // Renamed: nothing is left to remove.
+                    let _ = temp.keep();
+                    return Ok(());
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied && start.elapsed() < REPLACE_PATIENCE => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_millis(50));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
 }
 
 /// Creates a directory and its parents, failing on a non-directory in the way.
@@ -256,13 +297,13 @@ pub fn confine(root: &Path, path: &Path) -> Result<(), StoreError> {
     let Some(rel) = below(root, path) else {
         return Err(StoreError::Outside { path: path.to_owned(), root: root.to_owned(), link: None });
     };
-    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let canonical_root = canonical_or_same(root);
     let mut at = root.to_path_buf();
     for part in rel.components() {
         at.push(part);
         let Ok(meta) = fs::symlink_metadata(&at) else { return Ok(()) };
         if meta.file_type().is_symlink() {
-            let resolved = at.canonicalize().ok();
+            let resolved = canonical(&at);
             let inside = resolved.as_ref().is_some_and(|r| r.starts_with(&canonical_root));
             if !inside {
                 return Err(StoreError::Outside {
@@ -299,6 +340,13 @@ pub fn own_path(base: &Path, path: &Path) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// `base` joined with `rel`, a `/`-separated relative path, one segment at
+/// a time: a path shown to a person then has the platform's separator
+/// throughout (`C:\x\docs\features` on Windows, not `C:\x\docs/features`).
+pub fn join_slashed(base: &Path, rel: &str) -> PathBuf {
+    rel.split('/').filter(|s| !s.is_empty()).fold(base.to_path_buf(), |p, s| p.join(s))
 }
 
 /// `path` relative to `base` when below it (for messages).
@@ -365,9 +413,13 @@ pub fn exists(path: &Path) -> bool {
 }
 
 /// `path` absolute, with `..` and every link resolved; None when it does
-/// not exist or cannot be resolved.
+/// not exist or cannot be resolved. On Windows the plain form (`C:\x`),
+/// not the verbatim one `canonicalize` gives (`\\?\C:\x`) unless only
+/// the verbatim form can name it (a path past 260 characters, a reserved
+/// name): every path phasegate prints, stores or compares is resolved
+/// here, so all of them take one form.
 pub fn canonical(path: &Path) -> Option<PathBuf> {
-    path.canonicalize().ok()
+    dunce::canonicalize(path).ok()
 }
 
 /// `path` resolved as [`canonical`] does, or as given when it cannot be.
@@ -488,6 +540,14 @@ mod tests {
         assert!(err.contains("docs/features") && err.contains("outside"), "{err}");
         std::os::unix::fs::symlink(root.join("docs"), root.join("docs2")).unwrap();
         confine(&root, &root.join("docs2/x")).unwrap();
+    }
+
+    #[test]
+    fn slashed_paths_join_one_segment_at_a_time() {
+        let base = Path::new("/repo");
+        assert_eq!(join_slashed(base, "docs/features"), base.join("docs").join("features"));
+        assert_eq!(join_slashed(base, "/a//b/"), base.join("a").join("b"));
+        assert_eq!(join_slashed(base, ""), base);
     }
 
     // A path naming `..` below the root passed the check (it compared the

@@ -63,7 +63,7 @@ fn normalize(p: &Path) -> PathBuf {
     let trimmed = p.to_string_lossy();
     let trimmed = trimmed.trim_end_matches('/');
     let p = if trimmed.is_empty() { Path::new("/") } else { Path::new(trimmed) };
-    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
+    crate::fs::canonical_or_same(p)
 }
 
 fn open(dir: &Path) -> Result<Repository, StoreError> {

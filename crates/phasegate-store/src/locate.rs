@@ -31,7 +31,11 @@ pub fn locate(path: &Path) -> Option<RepoLayout> {
                 Ok(c) => gitdir.join(c.trim()),
                 Err(_) => gitdir.clone(),
             };
-            (clean(&common), gitdir.file_name().map(|n| n.to_string_lossy().into_owned()))
+            // Resolved: git writes the `gitdir:` line in its own spelling
+            // (`C:/x/.git/worktrees/w` on Windows), and the main root is
+            // named from it.
+            let common = crate::fs::canonical(&common).unwrap_or_else(|| clean(&common));
+            (common, gitdir.file_name().map(|n| n.to_string_lossy().into_owned()))
         } else {
             return None;
         };

@@ -2,12 +2,13 @@
 //! final gate's reviewer.
 //!
 //! The deadline holds whatever the command does: at the deadline its whole
-//! process group is killed, and output is collected only until then. A test
-//! that leaves a background child holding stdout (a dev server, say) would
-//! otherwise keep the reader, and the Stop hook, waiting until Claude Code's
-//! own hook timeout. After the command exits normally its group is killed
-//! too (leftover background children of a test run are not wanted) and
-//! reading stops after a short grace period.
+//! process group is killed (a job object on Windows: see [`Tree`]), and
+//! output is collected only until then. A test that leaves a background
+//! child holding stdout (a dev server, say) would otherwise keep the
+//! reader, and the Stop hook, waiting until Claude Code's own hook timeout.
+//! After the command exits normally its group is killed too (leftover
+//! background children of a test run are not wanted) and reading stops
+//! after a short grace period.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -46,15 +47,8 @@ pub fn run(
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        // The child leads a process group of its own, so the group can be
-        // killed without touching us.
-        cmd.process_group(0);
-    }
-    let mut child = cmd.spawn()?;
-    if let (Some(text), Some(mut pipe)) = (stdin.map(str::to_owned), child.stdin.take()) {
+    let mut child = Tree::spawn(cmd)?;
+    if let (Some(text), Some(mut pipe)) = (stdin.map(str::to_owned), child.stdin()) {
         thread::spawn(move || {
             let _ = pipe.write_all(text.as_bytes());
         });
@@ -104,12 +98,7 @@ pub fn run_shell_tail(
     for (k, v) in env {
         cmd.env(k, v);
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    let child = cmd.spawn()?;
+    let child = Tree::spawn(cmd)?;
     let mut held: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
     let mut total: u64 = 0;
     let (status, timed_out) = supervise(child, deadline, |_, bytes| {
@@ -137,23 +126,93 @@ pub fn run_shell(line: &str, dir: &Path, timeout: Duration) -> std::io::Result<F
     }
 }
 
+/// A command started so that everything it starts ends with it: it leads
+/// a process group of its own on Unix (killed with `killpg`), and runs in a
+/// job object on Windows (ended with TerminateJobObject; process-wrap
+/// starts it suspended, so nothing it starts escapes the job). Windows has
+/// no process groups, and there a process left behind also holds this
+/// process's own stdout and stderr (a child gets every inheritable handle
+/// of its parent, whatever stdio it is given): the caller reading this
+/// process's output would wait for it.
+struct Tree {
+    #[cfg(not(windows))]
+    child: std::process::Child,
+    #[cfg(windows)]
+    child: Box<dyn process_wrap::std::ChildWrapper>,
+}
+
+impl Tree {
+    fn spawn(cmd: Command) -> std::io::Result<Tree> {
+        #[cfg(windows)]
+        let child = process_wrap::std::CommandWrap::from(cmd).wrap(process_wrap::std::JobObject).spawn()?;
+        #[cfg(not(windows))]
+        let child = {
+            let mut cmd = cmd;
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::CommandExt;
+                // The group can be killed without touching us.
+                cmd.process_group(0);
+            }
+            cmd.spawn()?
+        };
+        Ok(Tree { child })
+    }
+
+    fn stdin(&mut self) -> Option<std::process::ChildStdin> {
+        #[cfg(windows)]
+        return self.child.stdin().take();
+        #[cfg(not(windows))]
+        self.child.stdin.take()
+    }
+
+    /// Its stdout and stderr.
+    fn pipes(&mut self) -> [Option<Box<dyn Read + Send>>; 2] {
+        #[cfg(windows)]
+        let (out, err) = (self.child.stdout().take(), self.child.stderr().take());
+        #[cfg(not(windows))]
+        let (out, err) = (self.child.stdout.take(), self.child.stderr.take());
+        [out.map(|p| Box::new(p) as Box<dyn Read + Send>), err.map(|p| Box::new(p) as Box<dyn Read + Send>)]
+    }
+
+    fn try_wait(&mut self) -> std::io::Result<Option<std::process::ExitStatus>> {
+        self.child.try_wait()
+    }
+
+    /// Ends every process of the tree that still runs.
+    fn kill_all(&mut self) {
+        #[cfg(unix)]
+        {
+            use nix::sys::signal::{Signal, killpg};
+            use nix::unistd::Pid;
+            if let Ok(raw) = i32::try_from(self.child.id()) {
+                let _ = killpg(Pid::from_raw(raw), Signal::SIGKILL);
+            }
+        }
+        #[cfg(windows)]
+        {
+            let _ = self.child.start_kill();
+        }
+    }
+
+    /// Ends the command itself, and its status once it has ended.
+    fn kill_and_wait(&mut self) -> Option<std::process::ExitStatus> {
+        let _ = self.child.kill();
+        self.child.wait().ok()
+    }
+}
+
 /// Reads `child`'s stdout (0) and stderr (1) into `sink` as they come, until
 /// it exits and its pipes are drained (or a short grace after its exit), or
 /// until `deadline`, when its process group is killed. Its status (None
 /// when killed) and whether the deadline struck.
 fn supervise(
-    mut child: std::process::Child,
+    mut child: Tree,
     deadline: Instant,
     mut sink: impl FnMut(usize, Vec<u8>),
 ) -> std::io::Result<(Option<std::process::ExitStatus>, bool)> {
     let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
-    for (i, pipe) in [
-        child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
-        child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>),
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (i, pipe) in child.pipes().into_iter().enumerate() {
         let Some(mut pipe) = pipe else { continue };
         let tx = tx.clone();
         thread::spawn(move || {
@@ -178,13 +237,12 @@ fn supervise(
         if status.is_none() {
             if let Some(s) = child.try_wait()? {
                 status = Some(s);
-                kill_group(child.id());
+                child.kill_all();
                 drain_until = Some(Instant::now() + DRAIN_GRACE);
             } else if Instant::now() >= deadline {
                 timed_out = true;
-                kill_group(child.id());
-                let _ = child.kill();
-                status = child.wait().ok();
+                child.kill_all();
+                status = child.kill_and_wait();
                 drain_until = Some(Instant::now() + DRAIN_GRACE);
             }
         }
@@ -208,24 +266,68 @@ fn supervise(
     Ok((status, timed_out))
 }
 
-fn kill_group(pid: u32) {
-    #[cfg(unix)]
+/// Whether the process `pid` has ended: Windows is asked (OpenProcess,
+/// then GetExitCodeProcess); elsewhere the system's list of processes in
+/// `/proc`. None where neither can tell (the caller asks otherwise).
+pub fn is_gone(pid: u32) -> Option<bool> {
+    #[cfg(windows)]
     {
-        use nix::sys::signal::{Signal, killpg};
-        use nix::unistd::Pid;
-        if let Ok(raw) = i32::try_from(pid) {
-            let _ = killpg(Pid::from_raw(raw), Signal::SIGKILL);
-        }
+        windows_gone(pid)
     }
-    #[cfg(not(unix))]
-    let _ = pid;
+    #[cfg(not(windows))]
+    {
+        let proc = Path::new("/proc");
+        proc.is_dir().then(|| !proc.join(pid.to_string()).exists())
+    }
 }
 
-/// Whether the process `pid` has ended, where the system lists its
-/// processes in `/proc`; None where it does not (the caller asks otherwise).
-pub fn is_gone(pid: u32) -> Option<bool> {
-    let proc = Path::new("/proc");
-    proc.is_dir().then(|| !proc.join(pid.to_string()).exists())
+/// Windows' answer. A process that ended while someone still holds a
+/// handle to it has an exit code; one whose last handle closed has no id
+/// any more, and OpenProcess fails with ERROR_INVALID_PARAMETER: gone too.
+/// Access denied (a process of another user, or a protected one) means it
+/// is there; any other failure tells nothing. (Under Wine, `/proc` is the
+/// Linux one: its ids are not Windows process ids, and it must not be
+/// asked.)
+#[cfg(windows)]
+fn windows_gone(pid: u32) -> Option<bool> {
+    /// What OpenProcess fails with when no process has the id.
+    const ERROR_INVALID_PARAMETER: i32 = 87;
+    /// What it fails with when the process is not ours to ask about.
+    const ERROR_ACCESS_DENIED: i32 = 5;
+    match process_alive::state(pid.into()) {
+        process_alive::State::Alive => Some(false),
+        process_alive::State::Dead => Some(true),
+        // `state` returns as soon as OpenProcess fails, so the thread's
+        // last error is still OpenProcess's (the crate's version is pinned
+        // and tests/windows holds this under Wine).
+        process_alive::State::Unknown => match std::io::Error::last_os_error().raw_os_error() {
+            Some(ERROR_INVALID_PARAMETER) => Some(true),
+            Some(ERROR_ACCESS_DENIED) => Some(false),
+            _ => None,
+        },
+    }
+}
+
+/// Keeps this process's own stdin, stdout and stderr from every process it
+/// starts, on Windows; nothing to do elsewhere (a Unix child given other
+/// stdio does not keep them). A Windows child gets every inheritable handle
+/// of its parent whatever stdio it is given, and the handles a process is
+/// started with are inheritable: the background Slack poller a hook starts,
+/// meant to outlive it, kept the hook's stdout open, so Claude Code, reading
+/// the hook's answer to its end, waited for the poller. Each standard
+/// handle is replaced by a duplicate that is not inheritable, and the
+/// original closed (wezterm's `filedescriptor`: DuplicateHandle,
+/// SetStdHandle); a child told to inherit one still gets it, as std
+/// duplicates it for that child. Called first thing by both binaries; best
+/// effort (a handle that cannot be duplicated is left as it is).
+pub fn keep_own_stdio() {
+    #[cfg(windows)]
+    {
+        use filedescriptor::{FileDescriptor, StdioDescriptor};
+        let _ = FileDescriptor::redirect_stdio(&std::io::stdin(), StdioDescriptor::Stdin);
+        let _ = FileDescriptor::redirect_stdio(&std::io::stdout(), StdioDescriptor::Stdout);
+        let _ = FileDescriptor::redirect_stdio(&std::io::stderr(), StdioDescriptor::Stderr);
+    }
 }
 
 /// Finds `program` on PATH (or as a path).

@@ -125,7 +125,7 @@ impl Project {
     }
 
     pub fn features_dir(&self) -> PathBuf {
-        self.root.join(FEATURES_DIR)
+        sfs::join_slashed(&self.root, FEATURES_DIR)
     }
 
     /// Where phasegate keeps runtime files (locks, journals, session records,
@@ -351,9 +351,9 @@ impl Project {
     fn resolve_named(&self, given: &str, cwd: &Path) -> Result<Feature, ResolveError> {
         let as_path = cwd.join(given);
         if sfs::exists_entry(&as_path.join(META_FILE)) {
-            let dir = as_path.canonicalize().at("resolve", &as_path)?;
+            let dir = dunce::canonicalize(&as_path).at("resolve", &as_path)?;
             if dir.parent() == Some(self.features_dir().as_path())
-                || dir.parent() == self.features_dir().canonicalize().ok().as_deref()
+                || dir.parent() == sfs::canonical(&self.features_dir()).as_deref()
             {
                 let f = self.feature_for_dir(dir);
                 f.confine()?;
@@ -428,7 +428,7 @@ impl Project {
     pub fn worktree_path(&self, meta: &Meta) -> Option<PathBuf> {
         let rel = meta.worktree.as_deref()?;
         phasegate_core::feature::check_worktree(rel).ok()?;
-        let path = self.root.join(rel);
+        let path = sfs::join_slashed(&self.root, rel);
         sfs::confine(&self.root, &path).ok()?;
         Some(path)
     }
@@ -442,8 +442,8 @@ impl Project {
     /// Whether `cwd` is inside the feature's worktree.
     pub fn worktree_status(&self, meta: &Meta, cwd: &Path) -> WorktreeStatus {
         let Some(path) = self.worktree_path(meta) else { return WorktreeStatus::NoWorktree };
-        let Ok(canonical) = path.canonicalize() else { return WorktreeStatus::Missing { worktree: path } };
-        let here = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+        let Some(canonical) = sfs::canonical(&path) else { return WorktreeStatus::Missing { worktree: path } };
+        let here = sfs::canonical_or_same(cwd);
         if here.starts_with(&canonical) {
             WorktreeStatus::Inside { worktree: canonical }
         } else {
@@ -509,8 +509,8 @@ fn names(features: &[Feature]) -> String {
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
+    match (sfs::canonical(a), sfs::canonical(b)) {
+        (Some(a), Some(b)) => a == b,
         _ => a == b,
     }
 }

@@ -291,7 +291,7 @@ impl Project {
 /// link to it, resolves to one path, so one file has one lease.
 pub fn resolve_file(path: &Path) -> PathBuf {
     let lexical = phasegate_core::paths::lexical(path);
-    if let Ok(real) = lexical.canonicalize() {
+    if let Some(real) = fs::canonical(&lexical) {
         return real;
     }
     // A file still to be made: its nearest existing folder, resolved.
@@ -299,7 +299,7 @@ pub fn resolve_file(path: &Path) -> PathBuf {
     let mut at = lexical.as_path();
     while let Some(parent) = at.parent() {
         rest.push(at.file_name().map(|n| n.to_os_string()).unwrap_or_default());
-        if let Ok(real) = parent.canonicalize() {
+        if let Some(real) = fs::canonical(parent) {
             let mut out = real;
             out.extend(rest.iter().rev());
             return out;

@@ -382,7 +382,7 @@ fn sweep_leftovers(parent: &Path, name: &str, now: std::time::SystemTime) {
 pub fn index_dir(runtime: &Path, root: &Path) -> PathBuf {
     // One name however the root is spelled (git's work directory ends with a
     // slash; a hook's path may run through a link).
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+    let root = crate::fs::canonical_or_same(root);
     let key = root.to_string_lossy();
     runtime.join("knowledge-index").join(format!("{:016x}", fnv1a64(key.as_bytes())))
 }

@@ -95,6 +95,7 @@ fn host() -> String {
         .ok()
         .filter(|h| !h.is_empty())
         .or_else(|| std::env::var("HOSTNAME").ok())
+        .or_else(|| std::env::var("COMPUTERNAME").ok())
         .unwrap_or_else(|| "unknown".into())
 }
 
@@ -110,9 +111,9 @@ fn pid_alive(pid: u32) -> bool {
     }
     #[cfg(not(unix))]
     {
-        // Without a way to ask, only age makes the lock stale.
-        let _ = pid;
-        true
+        // Windows is asked; where it cannot tell, only age makes the lock
+        // stale.
+        crate::process::is_gone(pid) != Some(true)
     }
 }
 

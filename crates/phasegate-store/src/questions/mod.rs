@@ -69,11 +69,11 @@ impl Unreadable {
 
 impl Project {
     pub fn suspended_dir(&self) -> PathBuf {
-        self.root().join(SUSPENDED_DIR)
+        crate::fs::join_slashed(self.root(), SUSPENDED_DIR)
     }
 
     pub fn questions_dir(&self) -> PathBuf {
-        self.root().join(QUESTIONS_DIR)
+        crate::fs::join_slashed(self.root(), QUESTIONS_DIR)
     }
 
     /// `.claude/suspended/<slug>.json`.
@@ -87,7 +87,7 @@ impl Project {
     }
 
     pub fn preferences_path(&self) -> PathBuf {
-        self.root().join(PREFERENCES_PATH)
+        crate::fs::join_slashed(self.root(), PREFERENCES_PATH)
     }
 
     pub fn questions_config_path(&self) -> PathBuf {
