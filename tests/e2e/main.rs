@@ -16,6 +16,7 @@ mod coordination;
 mod cost;
 mod distribution;
 mod install;
+mod interrupt;
 mod knowledge;
 mod markdown_commands;
 mod plugin_validate;

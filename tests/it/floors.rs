@@ -105,7 +105,7 @@ fn out_of_order(krate: &str, order: &[&str]) -> Vec<String> {
 fn core_capabilities_import_only_the_kernel_and_those_listed_before_them() {
     let bad = out_of_order(
         "phasegate-core",
-        &["feature", "questions", "tasks", "pipeline", "proof", "cost", "knowledge", "coordination"],
+        &["feature", "questions", "tasks", "pipeline", "proof", "cost", "knowledge", "coordination", "interrupt"],
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
@@ -129,6 +129,7 @@ fn ops_capabilities_import_only_the_kernel_and_those_listed_before_them() {
         "pipeline",
         "retro",
         "oversight",
+        "interrupt",
         "hooks",
     ];
     let bad = out_of_order("phasegate-ops", &order);

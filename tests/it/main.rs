@@ -22,6 +22,7 @@ mod hook_pre_tool_use;
 mod hook_session_start;
 mod hook_stop;
 mod index;
+mod interrupt;
 mod knowledge;
 mod knowledge_briefs;
 mod knowledge_hooks;

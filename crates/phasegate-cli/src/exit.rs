@@ -22,6 +22,8 @@ pub enum ExitStatus {
     /// Slack refused a call or could not be reached. Nothing was lost: a
     /// question stays as it was and the next poll tries again.
     Unavailable,
+    /// Stopped by Ctrl-C (the runner): what it ran was asked to end.
+    Interrupted,
 }
 
 impl ExitStatus {
@@ -31,6 +33,7 @@ impl ExitStatus {
             ExitStatus::Refused => 1,
             ExitStatus::Error => 2,
             ExitStatus::Unavailable => 3,
+            ExitStatus::Interrupted => 130,
         }
     }
 

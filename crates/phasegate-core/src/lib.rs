@@ -16,6 +16,8 @@
 //!   lifecycle, admission, the index, CLAUDE.md promotion, retrospectives.
 //! - [`coordination`]: sessions sharing a repository, file leases, the wait
 //!   graph, the monitor and the PM's decisions, event routing, ideation.
+//! - [`interrupt`]: a turn ended on an API error (a usage limit, an
+//!   overloaded API): what was in flight and when it may go on.
 //!
 //! A capability depends on the kernel and on capabilities listed before it,
 //! never sideways. Callers pass in the clock and file contents.
@@ -41,6 +43,7 @@ pub mod witness;
 pub mod coordination;
 pub mod cost;
 pub mod feature;
+pub mod interrupt;
 pub mod knowledge;
 pub mod pipeline;
 pub mod proof;

@@ -1,6 +1,6 @@
 //! `phasegate-hook <event>`: Claude Code hooks (SessionStart,
 //! UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop,
-//! SessionEnd). A hook never breaks a session: every problem, even a panic,
+//! SessionEnd, StopFailure). A hook never breaks a session: every problem, even a panic,
 //! becomes a short message in valid hook JSON and exit 0; only a deliberate
 //! block uses the blocking protocol. The decisions are phasegate-ops'; this
 //! crate reads the input and prints the answer.
@@ -31,6 +31,7 @@ enum Event {
     Stop,
     SubagentStop,
     SessionEnd,
+    StopFailure,
 }
 
 impl Event {
@@ -43,6 +44,7 @@ impl Event {
             "stop" => Some(Event::Stop),
             "subagent-stop" => Some(Event::SubagentStop),
             "session-end" => Some(Event::SessionEnd),
+            "stop-failure" => Some(Event::StopFailure),
             _ => None,
         }
     }
@@ -56,7 +58,8 @@ impl Event {
             | Event::PostToolUse
             | Event::Stop
             | Event::SubagentStop
-            | Event::SessionEnd => json!({ "systemMessage": message }).to_string(),
+            | Event::SessionEnd
+            | Event::StopFailure => json!({ "systemMessage": message }).to_string(),
         }
     }
 }
@@ -69,7 +72,7 @@ pub fn main() -> ExitCode {
     let Some(event) = Event::parse(&arg) else {
         let _ = writeln!(
             std::io::stderr(),
-            "usage: phasegate-hook session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|subagent-stop|session-end\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
+            "usage: phasegate-hook session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|subagent-stop|session-end|stop-failure\n(reads Claude Code's hook input JSON on stdin; register it in hooks/hooks.json)"
         );
         return ExitCode::from(2);
     };
@@ -177,6 +180,10 @@ fn answer(event: Event, input: &HookInput, note: Option<String>) -> String {
         Event::SessionEnd => {
             hooks::session_end(input, &Env::lenient());
             String::new()
+        }
+        Event::StopFailure => {
+            let message = hooks::stop_failure(input, &Env::lenient());
+            if message.is_empty() { String::new() } else { json!({ "systemMessage": clip(&message) }).to_string() }
         }
         // No environment, no repository: the reply's first lines only.
         Event::SubagentStop => match questions::subagent_stop(input) {

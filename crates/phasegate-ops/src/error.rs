@@ -332,6 +332,10 @@ pub enum Refusal {
     #[error("the marks of {feature} wait for a person's answer to {question}: nothing is cleared until they say yes")]
     ClearWaits { feature: String, question: String },
 
+    // The runner.
+    #[error("another `workflow-state run` runs in this repository{}: one runner per repository (stop it with Ctrl-C, or wait for it)", .pid.map(|p| format!(" (pid {p})")).unwrap_or_default())]
+    RunnerRuns { pid: Option<u32> },
+
     // The report.
     #[error("{path} is not a phasegate report: it is not replaced. Choose another --out, or move the file away first")]
     NotAReport { path: String },

@@ -52,6 +52,11 @@ pub struct HookInput {
     pub prompt: Option<String>,
     /// PostToolUse's `duration_ms`: how long the tool ran.
     pub duration_ms: Option<u64>,
+    /// StopFailure's `error` (`rate_limit`, `overloaded`, …).
+    pub error: Option<String>,
+    /// StopFailure's `error_details`: what the user saw, when Claude Code
+    /// says more than `last_assistant_message`.
+    pub error_details: Option<String>,
     /// The input was larger than the hook reads: only `tool_name` was taken
     /// from its start.
     pub too_large: bool,
@@ -93,6 +98,12 @@ impl HookInput {
             source: string("source"),
             prompt: string("prompt"),
             duration_ms: obj.get("duration_ms").and_then(Value::as_u64),
+            error: string("error"),
+            // Text as documented; anything else is kept as its JSON.
+            error_details: obj.get("error_details").filter(|v| !v.is_null()).map(|v| match v.as_str() {
+                Some(s) => s.to_owned(),
+                None => v.to_string(),
+            }),
             too_large: false,
         })
     }
@@ -291,6 +302,12 @@ pub trait Contributor: Sync {
 
     /// The session ended (SessionEnd cannot block or add context).
     fn session_end(&self, _ctx: &HookCtx<'_>) {}
+
+    /// A turn ended on an API error (StopFailure cannot block): a line
+    /// for the user, if any.
+    fn stop_failure(&self, _ctx: &HookCtx<'_>) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The most context SessionStart adds (Claude Code previews anything over

@@ -18,7 +18,8 @@
 //! 4. `feature` (phases, reviews, worktrees, finish);
 //! 5. `tasks` and `pipeline`, the two ways a feature's work runs;
 //! 6. `retro` and `oversight` (monitor, PM, status views), which look back
-//!    over the work;
+//!    over the work, then `interrupt` (a turn ended on an API error: what
+//!    was in flight, when it may go on, and the runner that carries on);
 //! 7. `hooks`, the registry that folds every capability's contributor into
 //!    each hook event.
 #![cfg_attr(test, allow(clippy::disallowed_methods))]
@@ -37,6 +38,7 @@ pub mod cost;
 pub mod feature;
 pub mod hooks;
 pub mod install;
+pub mod interrupt;
 pub mod knowledge;
 pub mod oversight;
 pub mod pipeline;

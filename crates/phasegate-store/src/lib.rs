@@ -21,6 +21,7 @@ pub mod failpoint;
 pub mod feature;
 pub mod fs;
 pub mod git;
+pub mod interrupt;
 pub mod journal;
 pub mod knowledge;
 pub mod locate;

@@ -195,6 +195,23 @@ impl Tree {
         }
     }
 
+    /// Asks every process of the tree to end (SIGTERM to the group; on
+    /// Windows the job is ended, there is no asking).
+    fn terminate(&mut self) {
+        #[cfg(unix)]
+        {
+            use nix::sys::signal::{Signal, killpg};
+            use nix::unistd::Pid;
+            if let Ok(raw) = i32::try_from(self.child.id()) {
+                let _ = killpg(Pid::from_raw(raw), Signal::SIGTERM);
+            }
+        }
+        #[cfg(windows)]
+        {
+            let _ = self.child.start_kill();
+        }
+    }
+
     /// Ends the command itself, and its status once it has ended.
     fn kill_and_wait(&mut self) -> Option<std::process::ExitStatus> {
         let _ = self.child.kill();
@@ -264,6 +281,80 @@ fn supervise(
         }
     }
     Ok((status, timed_out))
+}
+
+/// How a command run in the foreground ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ran {
+    /// Its exit code; None when a signal ended it.
+    pub exit: Option<i32>,
+    /// The signal that ended it (Unix).
+    pub signal: Option<i32>,
+    pub stdout: String,
+    /// `stop` was set, and it was ended for it.
+    pub stopped: bool,
+}
+
+/// Runs `program args…` in `dir` as long as it takes (a Claude Code
+/// session): its stdout collected, its stderr the user's, its stdin empty,
+/// in a process group of its own. When `stop` is set, it is asked to end
+/// (SIGTERM to its group; Windows ends its job) and, after `grace`, killed.
+pub fn run_until_stopped(
+    program: &Path,
+    args: &[String],
+    dir: &Path,
+    envs: &[(String, String)],
+    stop: &std::sync::atomic::AtomicBool,
+    grace: Duration,
+) -> std::io::Result<Ran> {
+    use std::sync::atomic::Ordering;
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(dir).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let mut child = Tree::spawn(cmd)?;
+    let [out, _] = child.pipes();
+    let reader = out.map(|mut pipe| {
+        thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    });
+    let mut stopped = false;
+    let mut asked_at: Option<Instant> = None;
+    let status = loop {
+        if let Some(s) = child.try_wait()? {
+            break s;
+        }
+        if stop.load(Ordering::SeqCst) {
+            stopped = true;
+            match asked_at {
+                None => {
+                    child.terminate();
+                    asked_at = Some(Instant::now());
+                }
+                Some(at) if at.elapsed() >= grace => {
+                    child.kill_all();
+                    if let Some(s) = child.kill_and_wait() {
+                        break s;
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        thread::sleep(Duration::from_millis(50));
+    };
+    // What it left running in its group ends with it.
+    child.kill_all();
+    let stdout =
+        reader.and_then(|r| r.join().ok()).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+    #[cfg(not(unix))]
+    let signal = None;
+    Ok(Ran { exit: status.code(), signal, stdout, stopped })
 }
 
 /// Whether the process `pid` has ended: Windows is asked (OpenProcess,

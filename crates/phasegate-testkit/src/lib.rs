@@ -88,6 +88,6 @@ pub use claude::{
 };
 pub use npm::NpmRegistry;
 pub use request::{RecordedRequest, Route, SUBAGENT_MARKER, ToolResult};
-pub use scenario::{Expectation, Scenario, ToolUse, Turn, Usage};
+pub use scenario::{ApiError, Expectation, Scenario, ToolUse, Turn, Usage};
 pub use server::{AUXILIARY_REPLY, MISMATCH_REPLY, MockApi};
 pub use slack::{FakeSlack, SlackRequest, SlackTokenKind};

@@ -182,6 +182,17 @@ pub struct Turn {
     /// What happens outside the session while its request waits (a person
     /// answering in a terminal): run before the turn is answered.
     pub(crate) meanwhile: Vec<Arc<dyn Fn() + Send + Sync>>,
+    /// The request is answered with this HTTP error instead of a message.
+    pub(crate) error: Option<ApiError>,
+}
+
+/// An error answer as the Messages API sends it: a status, headers and a
+/// JSON error body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
 }
 
 /// The token counts an answer's `usage` reports, as the Messages API
@@ -210,17 +221,61 @@ impl Turn {
             expectations: Vec::new(),
             usage: None,
             meanwhile: Vec::new(),
+            error: None,
         }
     }
 
     /// An answer made of tool uses only (`stop_reason: tool_use`).
     pub fn tools(tools: Vec<ToolUse>) -> Self {
-        Self { text: None, tools, expectations: Vec::new(), usage: None, meanwhile: Vec::new() }
+        Self { text: None, tools, expectations: Vec::new(), usage: None, meanwhile: Vec::new(), error: None }
     }
 
     /// A text block followed by tool uses (`stop_reason: tool_use`).
     pub fn text_then_tools(text: impl Into<String>, tools: Vec<ToolUse>) -> Self {
-        Self { text: Some(text.into()), tools, expectations: Vec::new(), usage: None, meanwhile: Vec::new() }
+        Self {
+            text: Some(text.into()),
+            tools,
+            expectations: Vec::new(),
+            usage: None,
+            meanwhile: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// The request is answered with an HTTP error, as the real API sends it.
+    pub fn api_error(error: ApiError) -> Self {
+        Self { error: Some(error), ..Self::tools(Vec::new()) }
+    }
+
+    /// A usage limit, as the API tells a subscriber: 429 with `retry-after`
+    /// and the unified rate-limit headers, the window resetting at `reset`
+    /// (seconds since the epoch), its claim `five_hour` or `seven_day`.
+    /// Claude Code says "You've hit your 5-hour limit · resets …" when it
+    /// signs in with a subscription's token (`CLAUDE_CODE_OAUTH_TOKEN`).
+    pub fn usage_limit(reset: i64, claim: &str) -> Self {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+        let window = if claim == "five_hour" { "5h" } else { "7d" };
+        Self::api_error(ApiError {
+            status: 429,
+            headers: vec![
+                ("retry-after".into(), (reset - now).max(0).to_string()),
+                ("anthropic-ratelimit-unified-status".into(), "rejected".into()),
+                ("anthropic-ratelimit-unified-reset".into(), reset.to_string()),
+                (format!("anthropic-ratelimit-unified-{window}-status"), "rejected".into()),
+                (format!("anthropic-ratelimit-unified-{window}-reset"), reset.to_string()),
+                ("anthropic-ratelimit-unified-representative-claim".into(), claim.into()),
+            ],
+            body: json!({"type": "error", "error": {"type": "rate_limit_error", "message": "This request would exceed your account's rate limit. Please try again later."}}),
+        })
+    }
+
+    /// 529: the API is overloaded.
+    pub fn overloaded() -> Self {
+        Self::api_error(ApiError {
+            status: 529,
+            headers: Vec::new(),
+            body: json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        })
     }
 
     /// Runs `act` when the request arrives, before the turn answers it:
@@ -290,6 +345,9 @@ impl Turn {
     /// One line describing the answer, for reports.
     pub(crate) fn describe(&self) -> String {
         let mut parts = Vec::new();
+        if let Some(e) = &self.error {
+            parts.push(format!("HTTP {}", e.status));
+        }
         if let Some(text) = &self.text {
             parts.push(format!("text {:?}", text::head(text, 80)));
         }

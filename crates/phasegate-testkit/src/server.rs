@@ -176,9 +176,14 @@ fn handle(state: &Mutex<State>, mut request: tiny_http::Request) {
         state.requests.push(recorded);
         answer
     };
-    let response = Response::from_data(answer.body).with_status_code(answer.status).with_header(
+    let mut response = Response::from_data(answer.body).with_status_code(answer.status).with_header(
         Header::from_bytes("Content-Type", answer.content_type).expect("phasegate-testkit: a static header is valid"),
     );
+    for (name, value) in &answer.headers {
+        if let Ok(h) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+            response.add_header(h);
+        }
+    }
     // The client may have gone away (e.g. killed on timeout); nothing to do then.
     let _ = request.respond(response);
 }
@@ -188,11 +193,12 @@ struct Answer {
     status: u16,
     content_type: &'static str,
     body: Vec<u8>,
+    headers: Vec<(String, String)>,
 }
 
 impl Answer {
     fn json(status: u16, value: &Value) -> Self {
-        Self { status, content_type: "application/json", body: value.to_string().into_bytes() }
+        Self { status, content_type: "application/json", body: value.to_string().into_bytes(), headers: Vec::new() }
     }
 }
 
@@ -215,6 +221,8 @@ struct State {
     tool_uses_sent: u64,
     /// The usage the turn being answered reports.
     usage: Option<Usage>,
+    /// The HTTP error the turn being answered is.
+    error: Option<crate::scenario::ApiError>,
 }
 
 impl State {
@@ -228,6 +236,7 @@ impl State {
             messages_sent: 0,
             tool_uses_sent: 0,
             usage: None,
+            error: None,
         }
     }
 
@@ -241,7 +250,14 @@ impl State {
             }
             ("POST", "/v1/messages") => {
                 self.usage = None;
+                self.error = None;
                 let content = self.messages_reply(req, read_error, raw);
+                if let Some(e) = self.error.take() {
+                    let mut answer = Answer::json(e.status, &e.body);
+                    answer.headers = e.headers;
+                    answer.headers.push(("request-id".into(), format!("req_pgtk_{:04}", req.index)));
+                    return answer;
+                }
                 let usage = self.usage.take().unwrap_or(Usage { input: 10, output: 5, cache_read: 0, cache_write: 0 });
                 let stop_reason = if content.iter().any(|b| b["type"] == "tool_use") { "tool_use" } else { "end_turn" };
                 let model = req.model().unwrap_or("claude-mock").to_owned();
@@ -256,6 +272,7 @@ impl State {
                         status: 200,
                         content_type: "text/event-stream",
                         body: sse(&message_id, &model, &content, stop_reason, usage).into_bytes(),
+                        headers: Vec::new(),
                     }
                 } else {
                     Answer::json(200, &message(&message_id, &model, content, stop_reason, usage))
@@ -344,6 +361,10 @@ impl State {
         }
         let mut content = Vec::new();
         self.usage = turn.usage;
+        if let Some(e) = &turn.error {
+            self.error = Some(e.clone());
+            return content;
+        }
         if let Some(text) = &turn.text {
             content.push(text_block(text));
         }

@@ -25,6 +25,7 @@ mod report;
 mod retro;
 mod review;
 mod rounds;
+mod run;
 mod schema;
 mod sessions;
 mod slack;
@@ -106,6 +107,7 @@ enum Command {
     Commit(commit::CommitArgs),
     Cost(cost::CostArgs),
     Report(report::ReportArgs),
+    Run(run::RunArgs),
     /// Done means proven: run a feature's checks into its evidence ledger, read it, waive with a person's yes.
     #[command(subcommand)]
     Verify(verify::VerifyCommand),
@@ -138,6 +140,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Review(cmd) => review::run(cmd, ctx),
         Command::Feature(cmd) => feature::run(cmd, ctx),
         Command::Status(args) => status::cmd_status(args, ctx),
+        Command::Run(args) => run::cmd_run(args, ctx),
         Command::Next(args) => next::cmd_next(args, ctx),
         Command::Worktree(cmd) => worktree::run(cmd, ctx),
         Command::Finish(args) => finish::cmd_finish(args, ctx),

@@ -67,6 +67,9 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         for line in status::interrupted(&ctx.env)? {
             ctx.out.line(format!("interrupted: {line}"))?;
         }
+        for line in phasegate_ops::interrupt::standing(&ctx.env)? {
+            ctx.out.line(format!("paused: {line}"))?;
+        }
     }
     if !args.json
         && let Some(line) = phasegate_ops::oversight::view::summary(&ctx.env)

@@ -34,7 +34,7 @@ pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -
 }
 
 /// Every contributor, in the order their answers are combined.
-fn contributors() -> [&'static dyn Contributor; 9] {
+fn contributors() -> [&'static dyn Contributor; 10] {
     [
         &pre_tool_use::STATE_FILES,
         &crate::feature::ACTIVE_FEATURES,
@@ -45,6 +45,7 @@ fn contributors() -> [&'static dyn Contributor; 9] {
         &crate::questions::QUESTIONS,
         &crate::coordination::COORDINATION,
         &crate::cost::COST,
+        &crate::interrupt::INTERRUPT,
     ]
 }
 
@@ -80,6 +81,14 @@ pub fn user_prompt(input: &HookInput, env: &Env) -> String {
 pub fn post_tool_use(input: &HookInput, env: &Env) -> String {
     let ctx = HookCtx::new(input, env, None);
     let lines: Vec<String> = contributors().iter().flat_map(|c| c.post_tool_use(&ctx)).collect();
+    clip(&lines.join("\n"), MAX_CONTEXT)
+}
+
+/// StopFailure: every contributor is told; their lines are joined (for the
+/// user: the event cannot block or reach the model).
+pub fn stop_failure(input: &HookInput, env: &Env) -> String {
+    let ctx = HookCtx::new(input, env, None);
+    let lines: Vec<String> = contributors().iter().flat_map(|c| c.stop_failure(&ctx)).collect();
     clip(&lines.join("\n"), MAX_CONTEXT)
 }
 

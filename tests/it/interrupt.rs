@@ -1,0 +1,113 @@
+//! Interrupted, never lost (issue 33): the StopFailure hook records a turn
+//! that Claude Code ended on an API error, with what was in flight and when
+//! the work may go on; status and the next SessionStart say it in one line;
+//! a turn of that session that ends well clears it.
+
+use chrono::{Duration, Utc};
+use serde_json::{Value, json};
+
+use crate::util::{HOOK, Run, TestEnv};
+
+const S: &str = "8b4bfb6c-590e-4b80-8d56-b0eb48d2d24a";
+
+fn hook(env: &TestEnv, event: &str, session: &str, input: Value) -> crate::util::Done {
+    let mut input = input;
+    input["session_id"] = json!(session);
+    input["cwd"] = json!(env.root());
+    Run::new(HOOK, &[event], env.root()).stdin(input.to_string()).env("TZ", "UTC").ok()
+}
+
+fn stop_failure(env: &TestEnv, session: &str, error: &str, said: &str) -> crate::util::Done {
+    hook(
+        env,
+        "stop-failure",
+        session,
+        json!({"hook_event_name": "StopFailure", "error": error, "last_assistant_message": said}),
+    )
+}
+
+/// `h:mm am/pm` as Claude Code prints a reset in zone UTC.
+fn printed(t: chrono::DateTime<Utc>) -> String {
+    t.format("%-I:%M%P").to_string()
+}
+
+#[test]
+fn a_usage_limit_is_recorded_with_what_was_in_flight_and_said_until_its_reset() {
+    let env = TestEnv::new();
+    let f = env.feature("export", "standard");
+    env.ws(&["phase", "start", "specify"]).ok();
+    let reset = Utc::now() + Duration::hours(2);
+    let said = format!("You've hit your 5-hour limit · resets {} (UTC)", printed(reset));
+    let out = stop_failure(&env, S, "rate_limit", &said);
+    let message: Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    let message = message["systemMessage"].as_str().unwrap().to_owned();
+    let until = format!("until {} (UTC)", reset.format("%H:%M"));
+    assert!(message.contains("paused by a usage limit") && message.contains(&until), "{message}");
+    assert!(message.contains(&format!("phase specify of {f} was in progress")), "{message}");
+    assert!(message.contains("go on with `/phasegate:specify`"), "{message}");
+    // Status, and a new session's start, say it; a resumed one knows it is its own.
+    env.ws(&["status"]).ok().stdout_has(&format!("paused: session 8b4bfb6c was paused by a usage limit {until}"));
+    let start = |session: &str| {
+        hook(&env, "session-start", session, json!({"hook_event_name": "SessionStart", "source": "startup"})).stdout
+    };
+    assert!(start("another-session").contains("session 8b4bfb6c was paused by a usage limit"));
+    assert!(start(S).contains("this session was paused by a usage limit"));
+    // A turn of that session that ends well: it is over.
+    hook(&env, "stop", S, json!({"hook_event_name": "Stop", "stop_hook_active": false}));
+    assert!(!env.ws(&["status"]).ok().stdout.contains("paused:"));
+    assert!(!start("third-session").contains("was paused"));
+}
+
+#[test]
+fn server_errors_back_off_longer_each_time_and_a_billing_error_waits_for_a_person() {
+    let env = TestEnv::new();
+    env.feature("export", "standard");
+    let record = || -> Value {
+        let path = env.path(&format!(".git/phasegate/interrupted/{S}.json"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let said = "API Error: Repeated 529 Overloaded errors. The API is at capacity — this is usually temporary.";
+    stop_failure(&env, S, "server_error", said);
+    let first = record();
+    assert_eq!((first["cause"].as_str(), first["attempt"].as_u64()), (Some("server-error"), Some(1)), "{first}");
+    assert_eq!(first["resume"]["from"], "back-off");
+    stop_failure(&env, S, "server_error", said);
+    let second = record();
+    let secs = |r: &Value| {
+        let at = chrono::DateTime::parse_from_rfc3339(r["at"].as_str().unwrap()).unwrap();
+        let resume = chrono::DateTime::parse_from_rfc3339(r["resume"]["at"].as_str().unwrap()).unwrap();
+        (resume - at).num_seconds()
+    };
+    assert_eq!((secs(&first), secs(&second)), (30, 60), "{first}\n{second}");
+    stop_failure(&env, S, "billing_error", "Credit balance is too low");
+    let third = record();
+    assert_eq!(third["resume"]["kind"], "person", "{third}");
+    env.ws(&["status"]).ok().stdout_has("was stopped by an API error a person must fix");
+}
+
+#[test]
+fn a_stop_failure_hook_with_bad_input_or_outside_a_repository_says_nothing_and_exits_0() {
+    let env = TestEnv::new();
+    for input in ["", "not json", "[]", r#"{"error": 7, "last_assistant_message": null}"#] {
+        let out = Run::new(HOOK, &["stop-failure"], env.root()).stdin(input).ok();
+        assert!(!out.stdout.contains("paused"), "{input}: {}", out.report());
+    }
+    let outside = tempfile::tempdir().unwrap();
+    let out = Run::new(HOOK, &["stop-failure"], outside.path())
+        .stdin(json!({"session_id": S, "cwd": outside.path(), "error": "rate_limit"}).to_string())
+        .ok();
+    assert!(out.stdout.trim().is_empty(), "{}", out.report());
+    assert!(!outside.path().join(".phasegate").exists(), "nothing is written outside a repository");
+}
+
+#[test]
+fn what_the_user_saw_is_kept_scrubbed_and_short() {
+    let env = TestEnv::new();
+    env.feature("export", "standard");
+    let said = format!("API Error 401 · token sk-ant-api03-{} rejected {}", "a".repeat(40), "x".repeat(900));
+    stop_failure(&env, S, "authentication_failed", &said);
+    let text = std::fs::read_to_string(env.path(&format!(".git/phasegate/interrupted/{S}.json"))).unwrap();
+    assert!(!text.contains("sk-ant-api03-aaaa"), "{text}");
+    let r: Value = serde_json::from_str(&text).unwrap();
+    assert!(r["said"].as_str().unwrap().len() <= 300, "{r}");
+}
