@@ -314,3 +314,135 @@ fn the_stop_hook_reports_a_repository_git_refuses() {
     assert!(message.contains("not owned by current user") && message.contains("the stop is allowed"), "{message}");
     assert!(start.stdout.contains("not owned by current user"), "{}", start.report());
 }
+
+/// A hook of `session` with `input` (the common fields added).
+fn hook_as(env: &TestEnv, event: &str, session: &str, input: serde_json::Value) -> crate::util::Done {
+    let mut input = input;
+    input["session_id"] = json!(session);
+    input["cwd"] = json!(env.root());
+    Run::new(HOOK, &[event], env.root()).stdin(input.to_string()).ok()
+}
+
+fn edit_as(env: &TestEnv, session: &str, rel: &str) -> crate::util::Done {
+    hook_as(
+        env,
+        "pre-tool-use",
+        session,
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Edit",
+               "tool_input": {"file_path": env.path(rel), "old_string": "a", "new_string": "b"}}),
+    )
+}
+
+fn denied(done: &crate::util::Done) -> bool {
+    done.stdout.contains("\"permissionDecision\":\"deny\"")
+}
+
+/// Sets a session record's heartbeat (the time written in it and the file's
+/// time) to `at`, and its process to `pid` when given.
+fn set_heartbeat(env: &TestEnv, session: &str, at: chrono::DateTime<chrono::Utc>, pid: Option<u32>) {
+    let path = env.path(&format!(".git/phasegate/sessions/{session}.json"));
+    let mut record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    record["heartbeat_at"] = json!(phasegate_core::time::stamp(at));
+    if let Some(pid) = pid {
+        record["pid"] = json!(pid);
+    }
+    std::fs::write(&path, record.to_string()).unwrap();
+    std::fs::File::options().write(true).open(&path).unwrap().set_modified(at.into()).unwrap();
+}
+
+/// A process id no process has (above every system's largest): a session
+/// whose Claude Code has ended.
+const ENDED_PROCESS: u32 = 0x7FFF_FFF0;
+
+/// Issue 31: the clock set back an hour while a session worked put its last
+/// heartbeat an hour "ahead": it read as gone ("clock-ahead") and another
+/// session could write the file it leased. A heartbeat from the future is
+/// now believed until the clock reaches it while the session's process
+/// runs, and the session's next hook beats in the clock's new time.
+#[test]
+fn a_clock_set_back_an_hour_while_a_session_works_read_it_as_gone() {
+    let env = TestEnv::new();
+    env.write("src/a.rs", "a\n");
+    hook_as(&env, "session-start", "sess-a", json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    hook_as(&env, "session-start", "sess-b", json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    assert_eq!(edit_as(&env, "sess-a", "src/a.rs").stdout, "");
+    // sess-a's last hook ran before the clock went back an hour.
+    let an_hour_ahead = chrono::Utc::now() + chrono::Duration::hours(1);
+    set_heartbeat(&env, "sess-a", an_hour_ahead, None);
+    let refused = edit_as(&env, "sess-b", "src/a.rs");
+    assert!(denied(&refused) && refused.stdout.contains("leased by session sess-a"), "{}", refused.report());
+    let sessions = env.ws(&["sessions", "list", "--json"]).ok().json();
+    let a = sessions.as_array().unwrap().iter().find(|s| s["id"] == "sess-a").unwrap().clone();
+    assert_eq!(a["presence"], "live", "{a}");
+    assert!(a["health"]["clock_ahead_seconds"].as_i64().unwrap() > 3500, "the skew is shown: {a}");
+    env.ws(&["monitor", "check", "--json"]).ok().stdout_has("\"alerts\":[]");
+    // Its next hook is an ordinary heartbeat, in the clock's time now.
+    let said = hook_as(
+        &env,
+        "user-prompt-submit",
+        "sess-a",
+        json!({"hook_event_name": "UserPromptSubmit", "prompt": "go on"}),
+    );
+    assert!(!said.stdout.contains("counted as down"), "{}", said.report());
+    let record = env.path(".git/phasegate/sessions/sess-a.json");
+    let beat: chrono::DateTime<chrono::Utc> = std::fs::metadata(&record).unwrap().modified().unwrap().into();
+    assert!((chrono::Utc::now() - beat).num_seconds().abs() < 60, "the heartbeat follows the clock: {beat}");
+    assert!(denied(&edit_as(&env, "sess-b", "src/a.rs")));
+    // A session whose process has ended: its heartbeat from the future is
+    // not believed, and its file is free.
+    set_heartbeat(&env, "sess-a", an_hour_ahead, Some(ENDED_PROCESS));
+    let granted = edit_as(&env, "sess-b", "src/a.rs");
+    assert!(!denied(&granted), "{}", granted.report());
+    assert!(granted.stdout.contains("ahead of this clock and its process has ended"), "{}", granted.report());
+}
+
+/// Issue 31: `lease take` through a symbolic or a hard link granted a second
+/// lease on a file another session held (the edit hook already denied the
+/// edit). A lease names the file: every spelling and link of it meets the
+/// one lease, and a link out of the repository leases nothing.
+#[cfg(unix)]
+#[test]
+fn lease_take_through_a_symbolic_or_hard_link_granted_a_second_lease() {
+    let env = TestEnv::new();
+    env.write("src/a.rs", "a\n");
+    std::os::unix::fs::symlink(env.path("src/a.rs"), env.path("link.rs")).unwrap();
+    std::os::unix::fs::symlink("a.rs", env.path("src/rel-link.rs")).unwrap();
+    std::fs::hard_link(env.path("src/a.rs"), env.path("hard.rs")).unwrap();
+    let taken = env.ws_as("sess-a", &["lease", "take", "src/a.rs"]).ok().json();
+    assert_eq!((taken["action"].as_str(), taken["lease"]["path"].as_str()), (Some("GRANT"), Some("src/a.rs")));
+    for other in ["link.rs", "src/rel-link.rs", "hard.rs", "docs/../src/a.rs"] {
+        let refused = env.ws_as("sess-b", &["lease", "take", other]).code(1).json();
+        assert_eq!(refused["action"], "DENY", "{other}: {refused}");
+        assert_eq!(
+            (refused["owner"].as_str(), refused["path"].as_str()),
+            (Some("sess-a"), Some("src/a.rs")),
+            "{other}"
+        );
+    }
+    // The holder taking it through a link holds the one lease it has.
+    env.ws_as("sess-a", &["lease", "take", "hard.rs"]).ok();
+    let leases = env.ws(&["lease", "list", "--json"]).ok().json();
+    let held: Vec<(&str, &str)> = leases["leases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["path"].as_str().unwrap(), l["holder"].as_str().unwrap()))
+        .collect();
+    assert_eq!(held, [("src/a.rs", "sess-a")]);
+    // Released through a link, it is free; taken again through a hard link,
+    // that lease holds the file under its every name.
+    env.ws_as("sess-a", &["lease", "release", "link.rs"]).ok();
+    env.ws_as("sess-b", &["lease", "take", "hard.rs"]).ok();
+    for other in ["src/a.rs", "link.rs"] {
+        assert_eq!(env.ws_as("sess-a", &["lease", "take", other]).code(1).json()["owner"], "sess-b", "{other}");
+    }
+    assert!(denied(&edit_as(&env, "sess-a", "src/a.rs")), "the edit hook agrees");
+    // A link out of the repository.
+    let outside = env.outer().join("elsewhere.rs");
+    std::fs::write(&outside, "x\n").unwrap();
+    std::os::unix::fs::symlink(&outside, env.path("out.rs")).unwrap();
+    env.ws_as("sess-b", &["lease", "take", "out.rs"])
+        .code(2)
+        .stderr_has("out.rs (a link to ")
+        .stderr_has("is outside the repository");
+}
