@@ -560,3 +560,20 @@ fn feature_new_killed_at_random_leaves_no_orphan_worktree_or_branch() {
     }
     assert!(mid_checkout > 0, "no kill landed between the worktree's start and the feature's: the test proves nothing");
 }
+
+/// Issue 31: `report --out` replaced any file that merely mentioned the
+/// report's generator line (notes quoting it, a page about phasegate). Only
+/// a file that begins as a report does is replaced.
+#[test]
+fn report_out_replaced_a_file_that_merely_mentions_the_marker() {
+    let env = TestEnv::new();
+    let notes = "<html><body><p>phasegate's report says\n<meta name=\"generator\" content=\"phasegate report\">\nin its head</p></body></html>\n";
+    let mine = env.write("notes.html", notes);
+    env.ws(&["report", "--out", "notes.html"]).code(1).stderr_has("is not a phasegate report: it is not replaced");
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), notes);
+    // An earlier report is still replaced.
+    env.ws(&["report", "--out", "r.html"]).ok();
+    let first = env.read("r.html");
+    assert!(first.starts_with("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"generator\" content=\"phasegate report\">\n"), "{first}");
+    env.ws(&["report", "--out", "r.html"]).ok();
+}
