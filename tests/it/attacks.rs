@@ -577,3 +577,61 @@ fn report_out_replaced_a_file_that_merely_mentions_the_marker() {
     assert!(first.starts_with("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"generator\" content=\"phasegate report\">\n"), "{first}");
     env.ws(&["report", "--out", "r.html"]).ok();
 }
+
+/// Issue 31: a knowledge folder (or the knowledge index's folder) that is a
+/// link out of the repository made PreToolUse give no gotchas, silently. A
+/// session is told once, at its first edit, and not at every edit after.
+#[cfg(unix)]
+#[test]
+fn a_knowledge_folder_linked_out_made_pre_tool_use_silently_give_no_gotchas() {
+    const LESSON: &str = "Wrap every migration's DDL in one transaction: a failed step otherwise leaves half a schema";
+    let told = "no gotchas are given before edits in this session";
+    for linked in [".phasegate/knowledge", ".git/phasegate/knowledge-index"] {
+        let env = TestEnv::new();
+        env.kb_gotcha(LESSON, "relation exists", &["--path", "db/1.sql"]);
+        env.write("db/2.sql", "a\n");
+        let outside = env.outer().join("moved-out");
+        std::fs::rename(env.path(linked), &outside).unwrap();
+        std::os::unix::fs::symlink(&outside, env.path(linked)).unwrap();
+        let first = edit_as(&env, "s-1", "db/2.sql");
+        assert!(first.stdout.contains(told) && first.stdout.contains("symbolic link"), "{linked}: {}", first.report());
+        assert!(!first.stdout.contains("Wrap every migration"), "{linked}: nothing is read through the link");
+        for again in [edit_as(&env, "s-1", "db/2.sql"), edit_as(&env, "s-1", "db/3.sql")] {
+            assert!(!again.stdout.contains(told), "{linked}: said once: {}", again.report());
+        }
+        assert!(edit_as(&env, "s-2", "db/2.sql").stdout.contains(told), "{linked}: each session is told");
+    }
+}
+
+/// Issue 31: kill -9 during `kb record` left temporary files: the index's
+/// half-built folder stayed ten minutes beside it, whatever ran meanwhile.
+/// The next write removes what a writer that has ended left, as the state
+/// files' temporaries are.
+#[test]
+fn a_killed_kb_record_left_temporary_files() {
+    const LESSON: &str = "Wrap every migration's DDL in one transaction: a failed step otherwise leaves half a schema";
+    let env = TestEnv::new();
+    let leftovers = || -> Vec<String> {
+        let mut found = Vec::new();
+        for dir in [env.path(".phasegate"), env.path(".git/phasegate")] {
+            for e in walkdir::WalkDir::new(dir).into_iter().flatten() {
+                let name = e.file_name().to_string_lossy();
+                if (name.starts_with(".phasegate-") && name.ends_with(".tmp"))
+                    || name.contains(".building-")
+                    || name.contains(".old-")
+                {
+                    found.push(e.path().display().to_string());
+                }
+            }
+        }
+        found
+    };
+    let args = ["kb", "record", "--type", "gotcha", "--content", LESSON, "--path", "db/1.sql", "--evidence", "x"];
+    let killed = env.ws(&args).env("PHASEGATE_FAILPOINT", "kb-index:built").output();
+    assert_eq!(killed.code, None, "{}", killed.report());
+    // A writer killed before its rename, too.
+    env.write(".phasegate/knowledge/.phasegate-AbC123.tmp", "half an item");
+    assert_eq!(leftovers().len(), 2, "the kills left their files: {:?}", leftovers());
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", LESSON, "--path", "db/2.sql", "--evidence", "y"]).ok();
+    assert_eq!(leftovers(), Vec::<String>::new());
+}
