@@ -314,3 +314,324 @@ fn the_stop_hook_reports_a_repository_git_refuses() {
     assert!(message.contains("not owned by current user") && message.contains("the stop is allowed"), "{message}");
     assert!(start.stdout.contains("not owned by current user"), "{}", start.report());
 }
+
+/// A hook of `session` with `input` (the common fields added).
+fn hook_as(env: &TestEnv, event: &str, session: &str, input: serde_json::Value) -> crate::util::Done {
+    let mut input = input;
+    input["session_id"] = json!(session);
+    input["cwd"] = json!(env.root());
+    Run::new(HOOK, &[event], env.root()).stdin(input.to_string()).ok()
+}
+
+fn edit_as(env: &TestEnv, session: &str, rel: &str) -> crate::util::Done {
+    hook_as(
+        env,
+        "pre-tool-use",
+        session,
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Edit",
+               "tool_input": {"file_path": env.path(rel), "old_string": "a", "new_string": "b"}}),
+    )
+}
+
+fn denied(done: &crate::util::Done) -> bool {
+    done.stdout.contains("\"permissionDecision\":\"deny\"")
+}
+
+/// Sets a session record's heartbeat (the time written in it and the file's
+/// time) to `at`, and its process to `pid` when given.
+fn set_heartbeat(env: &TestEnv, session: &str, at: chrono::DateTime<chrono::Utc>, pid: Option<u32>) {
+    let path = env.path(&format!(".git/phasegate/sessions/{session}.json"));
+    let mut record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    record["heartbeat_at"] = json!(phasegate_core::time::stamp(at));
+    if let Some(pid) = pid {
+        record["pid"] = json!(pid);
+    }
+    std::fs::write(&path, record.to_string()).unwrap();
+    std::fs::File::options().write(true).open(&path).unwrap().set_modified(at.into()).unwrap();
+}
+
+/// A process id no process has (above every system's largest): a session
+/// whose Claude Code has ended.
+const ENDED_PROCESS: u32 = 0x7FFF_FFF0;
+
+/// Issue 31: the clock set back an hour while a session worked put its last
+/// heartbeat an hour "ahead": it read as gone ("clock-ahead") and another
+/// session could write the file it leased. A heartbeat from the future is
+/// now believed until the clock reaches it while the session's process
+/// runs, and the session's next hook beats in the clock's new time.
+#[test]
+fn a_clock_set_back_an_hour_while_a_session_works_read_it_as_gone() {
+    let env = TestEnv::new();
+    env.write("src/a.rs", "a\n");
+    hook_as(&env, "session-start", "sess-a", json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    hook_as(&env, "session-start", "sess-b", json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    assert_eq!(edit_as(&env, "sess-a", "src/a.rs").stdout, "");
+    // sess-a's last hook ran before the clock went back an hour.
+    let an_hour_ahead = chrono::Utc::now() + chrono::Duration::hours(1);
+    set_heartbeat(&env, "sess-a", an_hour_ahead, None);
+    let refused = edit_as(&env, "sess-b", "src/a.rs");
+    assert!(denied(&refused) && refused.stdout.contains("leased by session sess-a"), "{}", refused.report());
+    let sessions = env.ws(&["sessions", "list", "--json"]).ok().json();
+    let a = sessions.as_array().unwrap().iter().find(|s| s["id"] == "sess-a").unwrap().clone();
+    assert_eq!(a["presence"], "live", "{a}");
+    assert!(a["health"]["clock_ahead_seconds"].as_i64().unwrap() > 3500, "the skew is shown: {a}");
+    env.ws(&["monitor", "check", "--json"]).ok().stdout_has("\"alerts\":[]");
+    // Its next hook is an ordinary heartbeat, in the clock's time now.
+    let said = hook_as(
+        &env,
+        "user-prompt-submit",
+        "sess-a",
+        json!({"hook_event_name": "UserPromptSubmit", "prompt": "go on"}),
+    );
+    assert!(!said.stdout.contains("counted as down"), "{}", said.report());
+    let record = env.path(".git/phasegate/sessions/sess-a.json");
+    let beat: chrono::DateTime<chrono::Utc> = std::fs::metadata(&record).unwrap().modified().unwrap().into();
+    assert!((chrono::Utc::now() - beat).num_seconds().abs() < 60, "the heartbeat follows the clock: {beat}");
+    assert!(denied(&edit_as(&env, "sess-b", "src/a.rs")));
+    // A session whose process has ended: its heartbeat from the future is
+    // not believed, and its file is free.
+    set_heartbeat(&env, "sess-a", an_hour_ahead, Some(ENDED_PROCESS));
+    let granted = edit_as(&env, "sess-b", "src/a.rs");
+    assert!(!denied(&granted), "{}", granted.report());
+    assert!(granted.stdout.contains("ahead of this clock and its process has ended"), "{}", granted.report());
+}
+
+/// Issue 31: `lease take` through a symbolic or a hard link granted a second
+/// lease on a file another session held (the edit hook already denied the
+/// edit). A lease names the file: every spelling and link of it meets the
+/// one lease, and a link out of the repository leases nothing.
+#[cfg(unix)]
+#[test]
+fn lease_take_through_a_symbolic_or_hard_link_granted_a_second_lease() {
+    let env = TestEnv::new();
+    env.write("src/a.rs", "a\n");
+    std::os::unix::fs::symlink(env.path("src/a.rs"), env.path("link.rs")).unwrap();
+    std::os::unix::fs::symlink("a.rs", env.path("src/rel-link.rs")).unwrap();
+    std::fs::hard_link(env.path("src/a.rs"), env.path("hard.rs")).unwrap();
+    let taken = env.ws_as("sess-a", &["lease", "take", "src/a.rs"]).ok().json();
+    assert_eq!((taken["action"].as_str(), taken["lease"]["path"].as_str()), (Some("GRANT"), Some("src/a.rs")));
+    for other in ["link.rs", "src/rel-link.rs", "hard.rs", "docs/../src/a.rs"] {
+        let refused = env.ws_as("sess-b", &["lease", "take", other]).code(1).json();
+        assert_eq!(refused["action"], "DENY", "{other}: {refused}");
+        assert_eq!(
+            (refused["owner"].as_str(), refused["path"].as_str()),
+            (Some("sess-a"), Some("src/a.rs")),
+            "{other}"
+        );
+    }
+    // The holder taking it through a link holds the one lease it has.
+    env.ws_as("sess-a", &["lease", "take", "hard.rs"]).ok();
+    let leases = env.ws(&["lease", "list", "--json"]).ok().json();
+    let held: Vec<(&str, &str)> = leases["leases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["path"].as_str().unwrap(), l["holder"].as_str().unwrap()))
+        .collect();
+    assert_eq!(held, [("src/a.rs", "sess-a")]);
+    // Released through a link, it is free; taken again through a hard link,
+    // that lease holds the file under its every name.
+    env.ws_as("sess-a", &["lease", "release", "link.rs"]).ok();
+    env.ws_as("sess-b", &["lease", "take", "hard.rs"]).ok();
+    for other in ["src/a.rs", "link.rs"] {
+        assert_eq!(env.ws_as("sess-a", &["lease", "take", other]).code(1).json()["owner"], "sess-b", "{other}");
+    }
+    assert!(denied(&edit_as(&env, "sess-a", "src/a.rs")), "the edit hook agrees");
+    // A link out of the repository.
+    let outside = env.outer().join("elsewhere.rs");
+    std::fs::write(&outside, "x\n").unwrap();
+    std::os::unix::fs::symlink(&outside, env.path("out.rs")).unwrap();
+    env.ws_as("sess-b", &["lease", "take", "out.rs"])
+        .code(2)
+        .stderr_has("out.rs (a link to ")
+        .stderr_has("is outside the repository");
+}
+
+/// Issue 31: a killed `feature new --worktree` could still leave an orphan
+/// worktree and branch (1 in 150 kills). libgit2 writes each file of the
+/// checkout in place, so a kill mid-checkout leaves a file holding the
+/// beginning of its content, which read as the user's change; and a
+/// `feature new` killed while taking an earlier one back (git's record
+/// removed, the folder not yet) left a folder that was "not a git working
+/// tree". Both are taken back now; the user's work is still kept.
+#[test]
+fn a_killed_feature_new_left_an_orphan_worktree_and_branch() {
+    let branch_exists = |env: &TestEnv, b: &str| {
+        git2::Repository::open(env.root()).unwrap().find_branch(b, git2::BranchType::Local).is_ok()
+    };
+    let killed_at_worktree = || {
+        let env = TestEnv::new();
+        env.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+        crate::util::commit_all(env.root());
+        let killed =
+            env.ws(&["feature", "new", "x", "--worktree"]).env("PHASEGATE_FAILPOINT", "feature-new:worktree").output();
+        assert_eq!(killed.code, None, "{}", killed.report());
+        env
+    };
+    type Cut = fn(&TestEnv);
+    let cuts: [(&str, Cut); 3] = [
+        ("a file cut short", |env| {
+            let file = env.path(".worktrees/001-x/src/lib.rs");
+            let text = std::fs::read(&file).unwrap();
+            std::fs::write(&file, &text[..text.len() / 2]).unwrap();
+        }),
+        ("a file opened, nothing written yet", |env| {
+            std::fs::write(env.path(".worktrees/001-x/README.md"), "").unwrap()
+        }),
+        ("git's record removed by an undo killed in turn", |env| {
+            std::fs::remove_dir_all(env.path(".git/worktrees/001-x")).unwrap();
+        }),
+    ];
+    for (what, cut) in cuts {
+        let env = killed_at_worktree();
+        cut(&env);
+        let out = env.ws(&["feature", "new", "y", "--worktree", "--json"]).ok().json();
+        assert_eq!(out["name"], "001-y", "{what}: {out}");
+        assert_eq!(out["interrupted"]["kept"], json!([]), "{what}: {out}");
+        assert!(!env.path(".worktrees/001-x").exists(), "{what}: the worktree is taken back");
+        assert!(!branch_exists(&env, "feature/001-x"), "{what}: the branch is taken back");
+        env.ws(&["status"]).ok().stdout.lines().for_each(|l| assert!(!l.contains("interrupted"), "{what}: {l}"));
+    }
+    // The user's work is kept: a changed file (not a beginning of the
+    // committed one), in a worktree that is a git working tree or not.
+    for record_gone in [false, true] {
+        let env = killed_at_worktree();
+        env.write(".worktrees/001-x/src/lib.rs", "pub fn one() -> u32 {\n    2\n}\n");
+        if record_gone {
+            std::fs::remove_dir_all(env.path(".git/worktrees/001-x")).unwrap();
+        }
+        let out = env.ws(&["feature", "new", "y", "--worktree", "--json"]).ok().json();
+        let kept = out["interrupted"]["kept"].to_string();
+        assert!(kept.contains("worktree .worktrees/001-x holds a change (src/lib.rs)"), "{kept}");
+        assert_eq!(env.read(".worktrees/001-x/src/lib.rs"), "pub fn one() -> u32 {\n    2\n}\n");
+        assert!(branch_exists(&env, "feature/001-x"));
+        assert_eq!(out["name"], "002-y", "its number stays taken");
+    }
+}
+
+/// Issue 31: the same finding under real kills at random moments, in a
+/// repository whose checkout takes long enough to be cut: after every kill
+/// the next `feature new` leaves no worktree or branch without its feature.
+#[test]
+fn feature_new_killed_at_random_leaves_no_orphan_worktree_or_branch() {
+    let env = TestEnv::new();
+    // A file large enough that a kill lands inside its checkout.
+    let big: String = (0..200_000).map(|i| format!("line {i}\n")).collect();
+    env.write("big.txt", &big);
+    crate::util::commit_all(env.root());
+    let mut mid_checkout = 0;
+    for round in 0..40u64 {
+        let mut child = Command::new(WORKFLOW_STATE)
+            .args(["feature", "new", &format!("k{round}"), "--worktree"])
+            .current_dir(env.root())
+            .env("XDG_STATE_HOME", crate::util::state_home())
+            .env("PHASEGATE_TEST_OUTSIDE_CLAUDE_CODE", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(2_000 + (round * 7_919) % 40_000));
+        let _ = child.kill();
+        let _ = child.wait();
+        let intent = env.path(".git/phasegate/journal/feature-new.json");
+        if intent.exists() && std::fs::read_to_string(&intent).is_ok_and(|t| t.contains("\"worktree_planned\":true")) {
+            mid_checkout += 1;
+        }
+        // The next creation takes back whatever the kill left.
+        let out = env.ws(&["feature", "new", &format!("n{round}"), "--json"]).ok().json();
+        assert!(out["interrupted"].is_null() || out["interrupted"]["kept"] == json!([]), "round {round}: {out}");
+        let repo = git2::Repository::open(env.root()).unwrap();
+        for b in repo.branches(Some(git2::BranchType::Local)).unwrap() {
+            let name = b.unwrap().0.name().unwrap().unwrap().to_owned();
+            if let Some(feature) = name.strip_prefix("feature/") {
+                assert!(
+                    env.path(&format!("docs/features/{feature}/.meta.json")).exists(),
+                    "round {round}: orphan {name}"
+                );
+            }
+        }
+        for wt in std::fs::read_dir(env.path(".worktrees")).into_iter().flatten() {
+            let name = wt.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(
+                env.path(&format!("docs/features/{name}/.meta.json")).exists(),
+                "round {round}: orphan .worktrees/{name}"
+            );
+        }
+    }
+    assert!(mid_checkout > 0, "no kill landed between the worktree's start and the feature's: the test proves nothing");
+}
+
+/// Issue 31: `report --out` replaced any file that merely mentioned the
+/// report's generator line (notes quoting it, a page about phasegate). Only
+/// a file that begins as a report does is replaced.
+#[test]
+fn report_out_replaced_a_file_that_merely_mentions_the_marker() {
+    let env = TestEnv::new();
+    let notes = "<html><body><p>phasegate's report says\n<meta name=\"generator\" content=\"phasegate report\">\nin its head</p></body></html>\n";
+    let mine = env.write("notes.html", notes);
+    env.ws(&["report", "--out", "notes.html"]).code(1).stderr_has("is not a phasegate report: it is not replaced");
+    assert_eq!(std::fs::read_to_string(&mine).unwrap(), notes);
+    // An earlier report is still replaced.
+    env.ws(&["report", "--out", "r.html"]).ok();
+    let first = env.read("r.html");
+    assert!(first.starts_with("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"generator\" content=\"phasegate report\">\n"), "{first}");
+    env.ws(&["report", "--out", "r.html"]).ok();
+}
+
+/// Issue 31: a knowledge folder (or the knowledge index's folder) that is a
+/// link out of the repository made PreToolUse give no gotchas, silently. A
+/// session is told once, at its first edit, and not at every edit after.
+#[cfg(unix)]
+#[test]
+fn a_knowledge_folder_linked_out_made_pre_tool_use_silently_give_no_gotchas() {
+    const LESSON: &str = "Wrap every migration's DDL in one transaction: a failed step otherwise leaves half a schema";
+    let told = "no gotchas are given before edits in this session";
+    for linked in [".phasegate/knowledge", ".git/phasegate/knowledge-index"] {
+        let env = TestEnv::new();
+        env.kb_gotcha(LESSON, "relation exists", &["--path", "db/1.sql"]);
+        env.write("db/2.sql", "a\n");
+        let outside = env.outer().join("moved-out");
+        std::fs::rename(env.path(linked), &outside).unwrap();
+        std::os::unix::fs::symlink(&outside, env.path(linked)).unwrap();
+        let first = edit_as(&env, "s-1", "db/2.sql");
+        assert!(first.stdout.contains(told) && first.stdout.contains("symbolic link"), "{linked}: {}", first.report());
+        assert!(!first.stdout.contains("Wrap every migration"), "{linked}: nothing is read through the link");
+        for again in [edit_as(&env, "s-1", "db/2.sql"), edit_as(&env, "s-1", "db/3.sql")] {
+            assert!(!again.stdout.contains(told), "{linked}: said once: {}", again.report());
+        }
+        assert!(edit_as(&env, "s-2", "db/2.sql").stdout.contains(told), "{linked}: each session is told");
+    }
+}
+
+/// Issue 31: kill -9 during `kb record` left temporary files: the index's
+/// half-built folder stayed ten minutes beside it, whatever ran meanwhile.
+/// The next write removes what a writer that has ended left, as the state
+/// files' temporaries are.
+#[test]
+fn a_killed_kb_record_left_temporary_files() {
+    const LESSON: &str = "Wrap every migration's DDL in one transaction: a failed step otherwise leaves half a schema";
+    let env = TestEnv::new();
+    let leftovers = || -> Vec<String> {
+        let mut found = Vec::new();
+        for dir in [env.path(".phasegate"), env.path(".git/phasegate")] {
+            for e in walkdir::WalkDir::new(dir).into_iter().flatten() {
+                let name = e.file_name().to_string_lossy();
+                if (name.starts_with(".phasegate-") && name.ends_with(".tmp"))
+                    || name.contains(".building-")
+                    || name.contains(".old-")
+                {
+                    found.push(e.path().display().to_string());
+                }
+            }
+        }
+        found
+    };
+    let args = ["kb", "record", "--type", "gotcha", "--content", LESSON, "--path", "db/1.sql", "--evidence", "x"];
+    let killed = env.ws(&args).env("PHASEGATE_FAILPOINT", "kb-index:built").output();
+    assert_eq!(killed.code, None, "{}", killed.report());
+    // A writer killed before its rename, too.
+    env.write(".phasegate/knowledge/.phasegate-AbC123.tmp", "half an item");
+    assert_eq!(leftovers().len(), 2, "the kills left their files: {:?}", leftovers());
+    env.ws(&["kb", "record", "--type", "gotcha", "--content", LESSON, "--path", "db/2.sql", "--evidence", "y"]).ok();
+    assert_eq!(leftovers(), Vec::<String>::new());
+}

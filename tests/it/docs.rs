@@ -309,6 +309,72 @@ fn the_exit_codes_of_the_readme_skill_md_and_help_agree() {
     );
 }
 
+/// `workflow-state <path…> <flag>`'s standard output.
+fn help_of(path: &[String], flag: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_workflow-state")).args(path).arg(flag).output().unwrap();
+    assert!(out.status.success(), "{path:?} {flag}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The subcommands a help page lists under "Commands:" (`help` left out).
+fn listed_commands(page: &str) -> Vec<String> {
+    let Some((_, list)) = page.split_once("Commands:\n") else { return Vec::new() };
+    list.lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Issue 31, "The command line": `workflow-state --help` printed a whole
+/// paragraph per command. Each command and subcommand now has a one-line
+/// summary for `-h` and the command lists, the first paragraph of its
+/// `--help` (so never a sentence cut short), and `--help` keeps the long
+/// text, the top level's exit codes among it.
+#[test]
+fn every_subcommands_h_summary_is_one_line_and_help_keeps_the_long_text() {
+    let dangling =
+        [",", ":", ";", "(", "-", "—", " and", " or", " the", " a", " an", " of", " to", " with", " for", " in"];
+    let mut paths: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    let mut wrong = Vec::new();
+    while let Some(path) = paths.pop() {
+        seen += 1;
+        let short = help_of(&path, "-h");
+        let long = help_of(&path, "--help");
+        let summary = short.split("\n\n").next().unwrap();
+        let shown = format!("workflow-state {}", path.join(" "));
+        let balanced = |open: char, close: char| summary.matches(open).count() == summary.matches(close).count();
+        if summary.contains('\n') || summary.chars().count() > 80 || summary.is_empty() {
+            wrong.push(format!("{shown} -h: not one line of at most 80 characters: {summary:?}"));
+        } else if dangling.iter().any(|d| summary.ends_with(d))
+            || !balanced('(', ')')
+            || !balanced('[', ']')
+            || summary.matches('`').count() % 2 == 1
+        {
+            wrong.push(format!("{shown} -h: cut mid-sentence: {summary:?}"));
+        }
+        let first = long.split("\n\n").next().unwrap();
+        if first.trim_end_matches('.') != summary {
+            wrong.push(format!("{shown}: --help begins {first:?}, not with the -h summary {summary:?}"));
+        }
+        if long.len() < short.len() {
+            wrong.push(format!("{shown}: --help says less than -h"));
+        }
+        for name in listed_commands(&short) {
+            paths.push(path.iter().cloned().chain([name]).collect());
+        }
+    }
+    assert!(seen > 100, "only {seen} commands were found: the walk through `-h` broke");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The exit codes stay in the long help only.
+    let (short, long) = (help_of(&[], "-h"), help_of(&[], "--help"));
+    assert!(long.contains("Exit codes: 0 success/allowed, 1 refused by a workflow rule"), "{long}");
+    assert!(!short.contains("Exit codes"), "-h is the summary and the list: {short}");
+    assert_eq!(listed_commands(&short), listed_commands(&long), "-h and --help list the same commands");
+}
+
 /// Issue "Room to grow": the seven phase commands are one template. They
 /// differ only in the phase's name, description, result and guide (and
 /// implement and verify, which run the project's code, may use any command).

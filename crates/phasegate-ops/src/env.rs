@@ -155,6 +155,12 @@ pub fn process_gone(pid: u32) -> Option<bool> {
     phasegate_store::process::is_gone(pid)
 }
 
+/// The process that started this one (a hook's: the session's Claude
+/// Code); None where the system does not tell.
+pub fn parent_process() -> Option<u32> {
+    phasegate_store::process::parent_id()
+}
+
 /// The version of the binaries: every crate, `plugin.json` and the npm
 /// packages take the workspace version (scripts/version.sh stamps it).
 pub const BINARY_VERSION: &str = env!("CARGO_PKG_VERSION");

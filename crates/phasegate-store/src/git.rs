@@ -179,7 +179,7 @@ pub fn undo_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str,
     let record = worktree_record(layout, name);
     let mut worktree_gone = true;
     if planned.worktree && (crate::fs::exists_entry(path) || crate::fs::exists_entry(&record)) {
-        match holds_work(path, planned.branch_at) {
+        match holds_work(&repo, path, planned.branch_at) {
             Ok(None) => {
                 if let Ok(wt) = repo.find_worktree(name) {
                     let mut opts = WorktreePruneOptions::new();
@@ -230,19 +230,46 @@ pub fn undo_worktree(layout: &RepoLayout, name: &str, path: &Path, branch: &str,
 
 /// Why the folder `path` of a worktree that was being made at commit `base`
 /// holds work (None: removing it loses nothing). A file that differs from
-/// `base` or is not in it (and is not ignored) is work; a file missing (a
-/// checkout cut short) is not. A folder that is not a working tree yet may
-/// hold git's `.git` file only.
-fn holds_work(path: &Path, base: Option<&str>) -> Result<Option<String>, StoreError> {
+/// `base` or is not in it (and is not ignored) is work; a file missing, or
+/// one that holds the beginning of its committed content only (a checkout
+/// cut short: libgit2 writes each file in place), is not: all of it is in
+/// the commit. A folder that is not a git working tree (its record half
+/// made, or half removed by an undo that was killed in turn) is compared
+/// with `base` through the main repository `main`, file by file, the same
+/// way; without a `base` it may hold git's `.git` file only.
+fn holds_work(main: &Repository, path: &Path, base: Option<&str>) -> Result<Option<String>, StoreError> {
     let Ok(meta) = fs::symlink_metadata(path) else { return Ok(None) };
     if !meta.is_dir() {
         return Ok(Some("is not a folder".to_owned()));
     }
-    let Ok(repo) = Repository::open(path) else {
-        let mut entries = fs::read_dir(path).at("list", path)?;
-        let only_git_file = entries.all(|e| e.is_ok_and(|e| e.file_name() == ".git"));
-        return Ok((!only_git_file).then(|| "holds files and is not a git working tree".to_owned()));
+    let changed = match Repository::open(path) {
+        Ok(repo) => changed_in_worktree(&repo, path, base)?,
+        Err(_) => {
+            let base_tree = base.and_then(|at| Oid::from_str(at).ok()).and_then(|o| main.find_commit(o).ok());
+            match base_tree.and_then(|c| c.tree().ok()) {
+                Some(tree) => {
+                    let mut changed = Vec::new();
+                    files_beyond(main, &tree, path, Path::new(""), &mut changed)?;
+                    changed
+                }
+                None => {
+                    let mut entries = fs::read_dir(path).at("list", path)?;
+                    let only_git_file = entries.all(|e| e.is_ok_and(|e| e.file_name() == ".git"));
+                    return Ok((!only_git_file).then(|| "holds files and is not a git working tree".to_owned()));
+                }
+            }
+        }
     };
+    Ok(match changed.as_slice() {
+        [] => None,
+        [one] => Some(format!("holds a change ({one})")),
+        [first, ..] => Some(format!("holds {} changes ({first}, ...)", changed.len())),
+    })
+}
+
+/// The files of the working tree `repo` (at `path`) that are work against
+/// `base` (its HEAD without one), as [`holds_work`] counts them.
+fn changed_in_worktree(repo: &Repository, path: &Path, base: Option<&str>) -> Result<Vec<String>, StoreError> {
     let tree = match base {
         Some(at) => Oid::from_str(at).and_then(|o| repo.find_commit(o)).and_then(|c| c.tree()),
         None => repo.head().and_then(|h| h.peel_to_tree()),
@@ -251,16 +278,73 @@ fn holds_work(path: &Path, base: Option<&str>) -> Result<Option<String>, StoreEr
     let mut opts = DiffOptions::new();
     opts.include_untracked(true).recurse_untracked_dirs(true).include_ignored(false).include_typechange(true);
     let diff = repo.diff_tree_to_workdir(Some(&tree), Some(&mut opts)).map_err(|e| StoreError::git(path, e))?;
-    let changed: Vec<String> = diff
+    Ok(diff
         .deltas()
         .filter(|d| d.status() != git2::Delta::Deleted)
+        .filter(|d| {
+            // A file the checkout was writing when it was killed.
+            let cut_short = d.status() == git2::Delta::Modified
+                && d.new_file().path().is_some_and(|rel| beginning_of(repo, d.old_file().id(), &path.join(rel)));
+            !cut_short
+        })
         .filter_map(|d| d.new_file().path().map(|p| p.to_string_lossy().into_owned()))
-        .collect();
-    Ok(match changed.as_slice() {
-        [] => None,
-        [one] => Some(format!("holds a change ({one})")),
-        [first, ..] => Some(format!("holds {} changes ({first}, ...)", changed.len())),
-    })
+        .collect())
+}
+
+/// Whether the regular file at `file` holds the beginning of blob `blob`
+/// (all of it, or none).
+fn beginning_of(repo: &Repository, blob: Oid, file: &Path) -> bool {
+    let Ok(blob) = repo.find_blob(blob) else { return false };
+    if !fs::symlink_metadata(file).is_ok_and(|m| m.is_file() && m.len() <= blob.size() as u64) {
+        return false;
+    }
+    fs::read(file).is_ok_and(|bytes| blob.content().starts_with(&bytes))
+}
+
+/// Adds to `out` the files under `dir` (the folder `rel` of a worktree that
+/// is not a working tree) that are not in `tree` as its beginning, as
+/// [`holds_work`] counts them; git's `.git` file at the top is not one.
+fn files_beyond(
+    repo: &Repository,
+    tree: &git2::Tree<'_>,
+    dir: &Path,
+    rel: &Path,
+    out: &mut Vec<String>,
+) -> Result<(), StoreError> {
+    let here = dir.join(rel);
+    for entry in fs::read_dir(&here).at("list", &here)? {
+        let entry = entry.at("list", &here)?;
+        let name = rel.join(entry.file_name());
+        if name == Path::new(".git") {
+            continue;
+        }
+        let kind = entry.file_type().at("inspect", entry.path())?;
+        let in_tree = tree.get_path(&name).ok().map(|e| (e.kind(), e.id()));
+        let fine = match in_tree {
+            Some((Some(git2::ObjectType::Tree), _)) if kind.is_dir() => {
+                files_beyond(repo, tree, dir, &name, out)?;
+                true
+            }
+            Some((Some(git2::ObjectType::Blob), id)) if kind.is_file() => beginning_of(repo, id, &entry.path()),
+            Some((Some(git2::ObjectType::Blob), id)) if kind.is_symlink() => {
+                match (fs::read_link(entry.path()), repo.find_blob(id)) {
+                    (Ok(t), Ok(b)) => t.as_os_str().as_encoded_bytes() == b.content(),
+                    _ => false,
+                }
+            }
+            // A folder the tree lacks: its files count, not the folder (an
+            // empty one holds nothing).
+            None if kind.is_dir() => {
+                files_beyond(repo, tree, dir, &name, out)?;
+                true
+            }
+            _ => false,
+        };
+        if !fine {
+            out.push(name.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    Ok(())
 }
 
 /// Whether the worktree at `path` has no change to a tracked file and no

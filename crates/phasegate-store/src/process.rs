@@ -359,7 +359,8 @@ pub fn run_until_stopped(
 
 /// Whether the process `pid` has ended: Windows is asked (OpenProcess,
 /// then GetExitCodeProcess); elsewhere the system's list of processes in
-/// `/proc`. None where neither can tell (the caller asks otherwise).
+/// `/proc`, or without one (macOS, the BSDs) `kill(pid, 0)`. None where
+/// none can tell (the caller asks otherwise).
 pub fn is_gone(pid: u32) -> Option<bool> {
     #[cfg(windows)]
     {
@@ -368,7 +369,44 @@ pub fn is_gone(pid: u32) -> Option<bool> {
     #[cfg(not(windows))]
     {
         let proc = Path::new("/proc");
-        proc.is_dir().then(|| !proc.join(pid.to_string()).exists())
+        match proc.is_dir() {
+            true => Some(!proc.join(pid.to_string()).exists()),
+            false => signal_gone(pid),
+        }
+    }
+}
+
+/// `kill(pid, 0)`: no such process, or one that is there (perhaps not
+/// ours to signal). Ids 0 and above `i32::MAX` name groups, not a process.
+#[cfg(unix)]
+fn signal_gone(pid: u32) -> Option<bool> {
+    use nix::errno::Errno;
+    use nix::sys::signal::kill;
+    use nix::unistd::Pid;
+    let raw = i32::try_from(pid).ok().filter(|p| *p > 0)?;
+    match kill(Pid::from_raw(raw), None) {
+        Ok(()) | Err(Errno::EPERM) => Some(false),
+        Err(Errno::ESRCH) => Some(true),
+        Err(_) => None,
+    }
+}
+
+#[cfg(all(not(unix), not(windows)))]
+fn signal_gone(_pid: u32) -> Option<bool> {
+    None
+}
+
+/// The process that started this one: for a hook, Claude Code itself (it
+/// runs hooks without a shell, and `bin/phasegate-hook` execs the binary).
+/// None where the standard library does not tell (Windows).
+pub fn parent_id() -> Option<u32> {
+    #[cfg(unix)]
+    {
+        Some(std::os::unix::process::parent_id())
+    }
+    #[cfg(not(unix))]
+    {
+        None
     }
 }
 

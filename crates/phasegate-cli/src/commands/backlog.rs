@@ -5,6 +5,8 @@ use phasegate_ops::feature::backlog;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// The active features in the order /phasegate:auto takes them.
+///
 /// The active features in the order the backlog runner (/phasegate:auto)
 /// takes them: each with its next command, features whose answer arrived
 /// first, suspended ones listed apart and skipped.

@@ -7,6 +7,8 @@ use phasegate_ops::commit;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Commit the named paths with your own git, its hooks running.
+///
 /// Commit the named paths with your own git (its hooks run): `git add -A`
 /// and `git commit` of those paths only. A path that neither exists nor is
 /// tracked is skipped, and nothing to commit is no error, so a step that

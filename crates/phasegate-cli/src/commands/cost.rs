@@ -7,6 +7,8 @@ use phasegate_ops::cost;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// What a feature cost, phase by phase, from Claude Code's transcripts.
+///
 /// What a feature cost, phase by phase: the usage Claude Code recorded in
 /// the transcripts of the sessions that worked on it (sub-agents' too),
 /// each request counted once and attributed to the phase whose window holds

@@ -6,6 +6,8 @@ use phasegate_ops::feature::lifecycle as feature;
 use super::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Finish a feature: mark it completed and keep its review summary.
+///
 /// Finish a feature: status completed, .review-history.md and the scratch
 /// verdict deleted, the review summary (iterations, outcomes, notes per
 /// phase) kept in .meta.json. Prints the summary and the files to commit.

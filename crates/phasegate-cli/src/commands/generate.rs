@@ -8,6 +8,8 @@ use phasegate_core::feature::command;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Write the generated files (the phase commands).
+///
 /// Writes the generated files: `commands` writes `commands/<phase>.md` for
 /// every phase from `Phase::facts()` (into --dir, the plugin's folder).
 #[derive(Debug, Args)]

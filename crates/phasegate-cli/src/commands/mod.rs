@@ -37,10 +37,15 @@ mod verify;
 pub(crate) mod watch;
 mod worktree;
 
-/// Exact workflow state for phasegate: phase transitions, `.meta.json`,
-/// review loops and worktrees. Exit codes: 0 success/allowed, 1 refused by a
-/// workflow rule, 2 usage error or unreadable/invalid state, 3 Slack refused
-/// or could not be reached (nothing lost; the next poll retries).
+/// Exact workflow state for phasegate's phases, reviews and worktrees.
+///
+/// The binary decides whether the workflow may move on: phase transitions,
+/// `.meta.json`, review loops, tasks, questions, sessions and worktrees.
+/// `workflow-state <command> --help` says what a command does in full.
+///
+/// Exit codes: 0 success/allowed, 1 refused by a workflow rule, 2 usage
+/// error or unreadable/invalid state, 3 Slack refused or could not be
+/// reached (nothing lost; the next poll retries).
 #[derive(Debug, Parser)]
 #[command(name = "workflow-state", version, max_term_width = 100)]
 pub struct Cli {
@@ -51,6 +56,8 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Validate(validate::ValidateArgs),
+    /// Start, complete and inspect phases.
+    ///
     /// Start, complete and inspect phases (the seed's updatePhaseState, partial-phase detection).
     #[command(subcommand)]
     Phase(phase::PhaseCommand),
@@ -66,10 +73,14 @@ enum Command {
     #[command(subcommand)]
     Worktree(worktree::WorktreeCommand),
     Finish(finish::FinishArgs),
+    /// Pipeline mode: the autonomous plan, review and implementation loop.
+    ///
     /// Pipeline mode: the autonomous requirements → plan → review → implementation loop.
     #[command(subcommand)]
     Pipeline(pipeline::PipelineCommand),
     Schema(schema::SchemaArgs),
+    /// The implementer round loop of a phase.
+    ///
     /// The implementer round loop of a phase: brief, prompts with the prior Q&A, STATUS replies, answers.
     #[command(subcommand)]
     Rounds(rounds::RoundsCommand),
@@ -80,12 +91,18 @@ enum Command {
     /// Questions in Slack: check the setup, poll the threads for answers.
     #[command(subcommand)]
     Slack(slack::SlackCommand),
+    /// The feature's task list: list, next ready task, checkboxes.
+    ///
     /// The feature's task list as data: list, the next ready task(s), and its checkboxes.
     #[command(subcommand)]
     Tasks(tasks::TasksCommand),
+    /// The monitor: stuck tasks, deadlocks, sessions down, the PM's decisions.
+    ///
     /// The monitor (seed 004 §7): stuck tasks, deadlocks, sessions down, and the PM's decisions.
     #[command(subcommand)]
     Monitor(monitor::MonitorCommand),
+    /// The repository's events: what is pending, and acknowledging it.
+    ///
     /// The repository's events (seed 004 §2): pending ones with their next step, acknowledging.
     #[command(subcommand)]
     Events(events::EventsCommand),
@@ -96,21 +113,26 @@ enum Command {
     #[command(subcommand)]
     Sessions(sessions::SessionsCommand),
     Watch(watch::WatchArgs),
+    /// The brainstorm phase's ideation sub-phases (seed 004 §3).
+    ///
     /// The brainstorm phase's ideation sub-phases (seed 004 §3): signals, prompt, advance, handoff.
     #[command(subcommand)]
     Ideation(ideation::IdeationCommand),
     /// The knowledge base: gotchas, patterns and decisions learned from builds.
     #[command(subcommand)]
     Kb(kb::KbCommand),
-    /// The retrospective of a feature's build: facts, the agent's brief, record, trend.
     Retro(retro::RetroArgs),
     Commit(commit::CommitArgs),
     Cost(cost::CostArgs),
     Report(report::ReportArgs),
     Run(run::RunArgs),
+    /// Done means proven: run a feature's checks, read the ledger, waive.
+    ///
     /// Done means proven: run a feature's checks into its evidence ledger, read it, waive with a person's yes.
     #[command(subcommand)]
     Verify(verify::VerifyCommand),
+    /// State files changed outside phasegate's commands: list, clear.
+    ///
     /// State files changed outside phasegate's commands: list the marks, clear them with a person's yes.
     #[command(subcommand)]
     Tamper(tamper::TamperCommand),

@@ -10,8 +10,7 @@ use phasegate_ops::interrupt::runner::{self, End, Event, Options, Ui};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Run Claude Code sessions without a person at the keyboard, through usage
-/// limits and crashes.
+/// Run Claude Code unattended, through usage limits and crashes.
 ///
 /// Starts `claude -p <prompt>` (the backlog, `/phasegate:auto`, unless
 /// --pipeline or --prompt says otherwise) under a session id of its own. When

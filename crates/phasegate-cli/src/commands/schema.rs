@@ -6,6 +6,8 @@ use phasegate_ops::OpError;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Print the JSON Schema of a file phasegate reads or writes.
+///
 /// Print the JSON Schema of a file phasegate reads or writes: meta,
 /// verdict, question, questions-config, review-cycles, implement-config,
 /// routing-config, ideation, knowledge-item, context-config, retro-reply,

@@ -5,6 +5,8 @@ use phasegate_ops::feature::status::{self, Row};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Show every feature: phase, proof, cost so far, next command.
+///
 /// Show all features: phase, partial phases, open concerns, proof (how many
 /// requirements are proven at the tree as it is), cost so far (USD, from
 /// the sessions' transcripts), next command. A

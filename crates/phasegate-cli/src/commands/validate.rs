@@ -8,8 +8,10 @@ use phasegate_ops::feature::phase;
 use super::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Check a phase transition. Prints {"allowed", "type": proceed|warning|blocked,
-/// "message"}; exits 0 when allowed, 1 when blocked, 2 on a usage or state error.
+/// Check a phase transition.
+///
+/// Prints {"allowed", "type": proceed|warning|blocked, "message"}; exits 0 when
+/// allowed, 1 when blocked, 2 on a usage or state error.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// The phase to move to.

@@ -9,6 +9,8 @@ use phasegate_ops::oversight::view::{self, Overview, SessionView};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Watch the sessions working on this repository.
+///
 /// Watch the sessions working on this repository, refreshed every
 /// --interval seconds until Ctrl-C: each session's lifecycle state (IDLE,
 /// LOADING, ACTIVE, COMPLETE, ERROR) and heartbeat, file leases, who waits

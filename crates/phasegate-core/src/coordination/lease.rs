@@ -351,7 +351,7 @@ fn expired(request: &LeaseRequest, held: &Lease, why: String, now: DateTime<Utc>
 fn down_because(holder: &SessionId, h: Health) -> String {
     match h.liveness {
         Liveness::ClockAhead => format!(
-            "File owner {holder}'s heartbeat is {} s ahead of this clock, beyond the tolerance",
+            "File owner {holder}'s heartbeat is {} s ahead of this clock and its process has ended",
             h.clock_ahead_seconds.unwrap_or_default()
         ),
         Liveness::Down | Liveness::Live => {
@@ -527,9 +527,14 @@ mod tests {
         let LeaseDecision::Grant { reason, .. } = decide(&req, Some((&lease, Some(&ended)))) else { panic!() };
         assert_eq!(reason, "File owner a has ended (COMPLETE); its lease expired - granting to b");
 
-        let skewed = session("a", Priority::Critical, t0() + TimeDelta::hours(2));
+        // Two hours ahead: the clock was set back while it worked; it keeps
+        // the file while its process runs, not once it has ended.
+        let mut skewed = session("a", Priority::Critical, t0() + TimeDelta::hours(2));
+        let d = decide(&req, Some((&lease, Some(&skewed))));
+        assert!(matches!(d, LeaseDecision::Deny { .. }), "{d:?}");
+        skewed.process_ended = true;
         let LeaseDecision::Grant { reason, .. } = decide(&req, Some((&lease, Some(&skewed)))) else { panic!() };
-        assert!(reason.contains("7200 s ahead of this clock"), "{reason}");
+        assert!(reason.contains("7200 s ahead of this clock and its process has ended"), "{reason}");
     }
 
     #[test]

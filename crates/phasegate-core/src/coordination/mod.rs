@@ -33,7 +33,9 @@ pub use ideation::{
     ArtifactType, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError, IdeationPhase, IdeationState, Risk,
     SpecInput, TransitionDecision, evaluate_transition,
 };
-pub use lease::{Lease, LeaseDecision, LeasePath, LeaseReason, LeaseRequest, Owner, PathCase, decide_request};
+pub use lease::{
+    Lease, LeaseDecision, LeasePath, LeasePathError, LeaseReason, LeaseRequest, Owner, PathCase, decide_request,
+};
 pub use monitor::{ActiveTask, Alert, AlertDetails, MonitorInput, MonitorReport, Severity, monitor_due, run_monitor};
 pub use pm::{
     Assignment, CHECK_AGAIN_IN, EscalationOption, FollowUp, PmAction, PmDecision, Target, handle_conflict,

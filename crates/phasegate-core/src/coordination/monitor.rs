@@ -20,8 +20,9 @@
 //!   closed without SessionEnd, which happens every day: it is
 //!   [`Presence::Gone`], no alert. One that is IDLE, COMPLETE or in ERROR
 //!   has ended, which is no alert either. The alert says `Component {id}
-//!   not responding` (severity error); a clock beyond the tolerance counts
-//!   as not responding and the report shows by how much.
+//!   not responding` (severity error); a heartbeat beyond the clock
+//!   tolerance whose process has ended counts as not responding, and the
+//!   report shows by how much (see `session::health`).
 //! - Deadlocks: waits whose waiter or holder is not live are left out: the
 //!   holder's leases have expired (or the waiter is gone), so nobody is
 //!   stuck for good. Severity critical.
@@ -548,8 +549,10 @@ mod tests {
     }
 
     #[test]
-    fn a_session_with_its_clock_far_ahead_is_reported_not_responding_with_the_skew() {
-        let s = session("ahead", SessionState::Active, -TimeDelta::hours(1));
+    fn a_session_with_its_clock_far_ahead_is_reported_not_responding_with_the_skew_once_its_process_ended() {
+        let mut s = session("ahead", SessionState::Active, -TimeDelta::hours(1));
+        assert!(run(std::slice::from_ref(&s), &[], &[], &[]).raise.is_empty(), "live while its process runs");
+        s.process_ended = true;
         let r = run(&[s], &[], &[], &[]);
         assert_eq!(r.raise[0].message, "Component ahead not responding");
         assert_eq!(r.report.sessions[0].health.clock_ahead_seconds, Some(3600));

@@ -13,17 +13,24 @@
 //! - Down after 5 minutes, exactly §7.2's `last_heartbeat > datetime('now',
 //!   '-5 minutes')`: a session is live while its heartbeat is *strictly*
 //!   newer than five minutes ago, so a heartbeat exactly 5:00 old is down.
-//! - Clock skew: each session stamps its heartbeat with its own clock. A
-//!   heartbeat in the future is read as written "now" (age 0), so skew never
-//!   makes a session look dead early or gives a negative age. It is trusted
-//!   only up to [`CLOCK_SKEW_TOLERANCE`] ahead (5 minutes, Kerberos' default
-//!   tolerance): beyond that the session counts as not live
-//!   ([`Liveness::ClockAhead`]) and the report names the skew, so a wrong
-//!   clock can never keep a dead session's leases for hours. A dead session
-//!   therefore looks live at most 10 minutes after its last heartbeat. A
-//!   clock that runs *behind* shortens its own grace by the difference; one
-//!   timestamp cannot reveal that, and sessions of one repository share a
-//!   machine in practice.
+//! - The heartbeat is the *last* sign of life in the order the session gave
+//!   them, not the latest time stamped (the store reads the record file's
+//!   modification time, which every sign of life sets): a session whose
+//!   clock was set back beats normally from its next hook on.
+//! - A heartbeat in the future: the clock was set back after the session's
+//!   last hook (or another machine's clock runs ahead). It is read as
+//!   written "now" (age 0), so a clock moving back never makes a working
+//!   session look gone and never gives a negative age. Up to
+//!   [`CLOCK_SKEW_TOLERANCE`] ahead (5 minutes, Kerberos' default tolerance)
+//!   it counts as an ordinary heartbeat. Further ahead it is believed until
+//!   the clock reaches it, unless the machine sees that the session's
+//!   process has ended ([`SessionRecord::process_ended`]): then it counts as
+//!   not live ([`Liveness::ClockAhead`]) and the report names the skew, so a
+//!   clock set back can neither let another session write a working
+//!   session's files nor keep a dead session's leases until the clock
+//!   catches up. A clock that runs *behind* shortens its own grace by the
+//!   difference; one timestamp cannot reveal that, and sessions of one
+//!   repository share a machine in practice.
 //! - Priority orders work when two sessions want the same file: `low` <
 //!   `normal` < `high` < `critical`, `normal` by default.
 
@@ -138,6 +145,16 @@ pub struct SessionRecord {
     /// other, to that loop.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owns_loop: Option<String>,
+    /// The Claude Code process the session's hooks run under (their
+    /// parent), on the machine that wrote the record; None where the system
+    /// does not tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    /// That process has ended, as the store saw when it read the record (a
+    /// fact of the reading, never stored): what decides a heartbeat from
+    /// the future.
+    #[serde(skip)]
+    pub process_ended: bool,
 }
 
 impl SessionRecord {
@@ -156,6 +173,8 @@ impl SessionRecord {
             priority: Priority::default(),
             load: 0,
             owns_loop: None,
+            pid: None,
+            process_ended: false,
         }
     }
 
@@ -171,7 +190,7 @@ impl SessionRecord {
     }
 
     pub fn health(&self, now: DateTime<Utc>) -> Health {
-        health(self.heartbeat_at, now)
+        health(self.heartbeat_at, now, self.process_ended)
     }
 
     /// SessionEnd: the session is COMPLETE, by §1.2's arrows only. A session
@@ -258,12 +277,13 @@ impl Presence {
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 pub enum Liveness {
-    /// Heartbeat less than 5 minutes old (or ahead by at most the tolerance).
+    /// Heartbeat less than 5 minutes old, or in the future (see
+    /// [`health`]).
     Live,
     /// Heartbeat 5 minutes old or older.
     Down,
-    /// Heartbeat further ahead of this clock than the tolerance: not
-    /// trusted, so not live; fix the clock of the session's machine.
+    /// Heartbeat further ahead of this clock than the tolerance, and the
+    /// session's process has ended: not trusted, so not live.
     ClockAhead,
 }
 
@@ -292,12 +312,14 @@ pub struct Health {
 }
 
 /// The liveness rule: live while the heartbeat is strictly newer than 5
-/// minutes ago; a future heartbeat counts as now if within the tolerance and
-/// not at all beyond it.
-pub fn health(heartbeat_at: DateTime<Utc>, now: DateTime<Utc>) -> Health {
+/// minutes ago. A heartbeat in the future counts as now: within the
+/// tolerance always, beyond it while the session's process is not known to
+/// have ended (`process_ended`), since a clock set back while the session
+/// works puts its last heartbeat there.
+pub fn health(heartbeat_at: DateTime<Utc>, now: DateTime<Utc>, process_ended: bool) -> Health {
     let age = now - heartbeat_at;
     let ahead = -age;
-    let liveness = if ahead > CLOCK_SKEW_TOLERANCE {
+    let liveness = if ahead > CLOCK_SKEW_TOLERANCE && process_ended {
         Liveness::ClockAhead
     } else if age < DOWN_AFTER {
         Liveness::Live
@@ -363,45 +385,56 @@ mod tests {
     #[test]
     fn down_at_exactly_five_minutes_as_the_seeds_strict_comparison() {
         let hb = t0();
-        let at = |d: TimeDelta| health(hb, hb + d).liveness;
+        let at = |d: TimeDelta| health(hb, hb + d, false).liveness;
         assert_eq!(at(TimeDelta::zero()), Liveness::Live);
         assert_eq!(at(TimeDelta::minutes(5) - TimeDelta::milliseconds(1)), Liveness::Live);
         assert_eq!(at(TimeDelta::minutes(5)), Liveness::Down);
         assert_eq!(at(TimeDelta::hours(3)), Liveness::Down);
-        assert_eq!(health(hb, hb + TimeDelta::seconds(301)).age_seconds, 301);
+        assert_eq!(health(hb, hb + TimeDelta::seconds(301), false).age_seconds, 301);
+        // A process that ended changes nothing about a heartbeat in the past.
+        assert_eq!(health(hb, hb + TimeDelta::minutes(1), true).liveness, Liveness::Live);
     }
 
     #[test]
     fn a_heartbeat_slightly_ahead_counts_as_now_and_is_reported() {
         let now = t0();
-        let h = health(now + TimeDelta::minutes(2), now);
+        let h = health(now + TimeDelta::minutes(2), now, false);
         assert_eq!(h, Health { liveness: Liveness::Live, age_seconds: 0, clock_ahead_seconds: Some(120) });
         // Sub-second differences are not worth a report.
-        assert_eq!(health(now + TimeDelta::milliseconds(400), now).clock_ahead_seconds, None);
-        // Exactly at the tolerance still counts.
-        assert_eq!(health(now + CLOCK_SKEW_TOLERANCE, now).liveness, Liveness::Live);
+        assert_eq!(health(now + TimeDelta::milliseconds(400), now, false).clock_ahead_seconds, None);
+        // Exactly at the tolerance still counts, whatever the process.
+        assert_eq!(health(now + CLOCK_SKEW_TOLERANCE, now, true).liveness, Liveness::Live);
     }
 
+    // Regression (issue 31, "clock set back"): the clock set back an hour
+    // while a session worked made its heartbeat an hour "ahead", read as
+    // not live, and another session could take its files.
     #[test]
-    fn a_heartbeat_far_ahead_never_keeps_a_session_live() {
+    fn a_clock_set_back_while_a_session_works_keeps_it_live_until_its_process_ends() {
         let now = t0();
-        let h = health(now + CLOCK_SKEW_TOLERANCE + TimeDelta::seconds(1), now);
-        assert_eq!(h.liveness, Liveness::ClockAhead);
+        let written_before_the_change = now + TimeDelta::hours(1);
+        let h = health(written_before_the_change, now, false);
+        assert_eq!((h.liveness, h.age_seconds, h.clock_ahead_seconds), (Liveness::Live, 0, Some(3600)));
+        // Believed until the clock reaches it, then the usual 5 minutes.
+        assert!(health(written_before_the_change, now + TimeDelta::minutes(64), false).liveness.is_live());
+        assert_eq!(health(written_before_the_change, now + TimeDelta::minutes(65), false).liveness, Liveness::Down);
+        // Its process has ended: a heartbeat beyond the tolerance is not trusted.
+        let h = health(now + CLOCK_SKEW_TOLERANCE + TimeDelta::seconds(1), now, true);
+        assert_eq!((h.liveness, h.clock_ahead_seconds), (Liveness::ClockAhead, Some(301)));
         assert!(!h.liveness.is_live());
-        assert_eq!(h.clock_ahead_seconds, Some(301));
         let year_2099 = Utc.with_ymd_and_hms(2099, 1, 1, 0, 0, 0).unwrap();
-        assert!(!health(year_2099, now).liveness.is_live());
+        assert!(!health(year_2099, now, true).liveness.is_live());
     }
 
     #[test]
-    fn a_dead_session_with_a_clock_ahead_is_down_at_most_ten_minutes_after_its_last_heartbeat() {
+    fn a_dead_session_with_a_clock_slightly_ahead_is_down_at_most_ten_minutes_after_its_last_heartbeat() {
         // The session's clock is 4 minutes ahead; it dies right after this heartbeat.
         let real = t0();
         let hb = real + TimeDelta::minutes(4);
-        assert!(health(hb, real + TimeDelta::minutes(8)).liveness.is_live());
-        assert_eq!(health(hb, real + TimeDelta::minutes(9)).liveness, Liveness::Down);
+        assert!(health(hb, real + TimeDelta::minutes(8), false).liveness.is_live());
+        assert_eq!(health(hb, real + TimeDelta::minutes(9), false).liveness, Liveness::Down);
         let worst = real + CLOCK_SKEW_TOLERANCE;
-        assert_eq!(health(worst, real + CLOCK_SKEW_TOLERANCE + DOWN_AFTER).liveness, Liveness::Down);
+        assert_eq!(health(worst, real + CLOCK_SKEW_TOLERANCE + DOWN_AFTER, false).liveness, Liveness::Down);
     }
 
     #[test]

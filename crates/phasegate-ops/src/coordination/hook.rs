@@ -14,12 +14,12 @@
 
 use std::path::Path;
 
-use phasegate_core::coordination::{LeaseDecision, LeasePath, LeaseReason, PathCase, SessionRecord};
+use phasegate_core::coordination::{LeaseDecision, LeaseReason, PathCase, SessionRecord};
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
 
-use super::registry::{self, Came};
+use super::registry::{self, Beat, Came};
 use super::{events, leases};
 use crate::error::OpResult;
 use crate::hook::{Contributor, HOOK_LOCK_WAIT, HookCtx, StopVote, ToolVote, clip, one_line};
@@ -36,12 +36,16 @@ impl Contributor for Coordination {
     fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
         let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return Vec::new() };
         let Some(repo) = project.repo() else { return Vec::new() };
-        let (me, came) = match registry::ensure(project, &session, &ctx.dir(), &repo.current_root, ctx.env.now) {
-            Ok(r) => r,
-            Err(e) => {
-                return vec![format!("phasegate: the session could not be registered: {}", one_line(&e.to_string()))];
-            }
-        };
+        let (me, came) =
+            match registry::ensure(project, &session, &ctx.dir(), &repo.current_root, Beat::from_hook(ctx.env.now)) {
+                Ok(r) => r,
+                Err(e) => {
+                    return vec![format!(
+                        "phasegate: the session could not be registered: {}",
+                        one_line(&e.to_string())
+                    )];
+                }
+            };
         let mut lines = came_lines(&came);
         lines.extend(notices(project, &session));
         if !ctx.compacted() {
@@ -53,7 +57,9 @@ impl Contributor for Coordination {
 
     fn user_prompt(&self, ctx: &HookCtx<'_>) -> Vec<String> {
         let Some((project, layout, session)) = fast(ctx, None) else { return Vec::new() };
-        let Ok((me, came)) = registry::alive(&project, &session, &ctx.dir(), &layout.current_root, ctx.env.now) else {
+        let Ok((me, came)) =
+            registry::alive(&project, &session, &ctx.dir(), &layout.current_root, Beat::from_hook(ctx.env.now))
+        else {
             return Vec::new();
         };
         let mut lines = came_lines(&came);
@@ -66,7 +72,9 @@ impl Contributor for Coordination {
         let file = ctx.edited_file();
         let Some((project, layout, session)) = fast(ctx, file.as_deref()) else { return ToolVote::Pass };
         let now = ctx.env.now;
-        let Ok((mut me, came)) = registry::alive(&project, &session, &ctx.dir(), &layout.current_root, now) else {
+        let Ok((mut me, came)) =
+            registry::alive(&project, &session, &ctx.dir(), &layout.current_root, Beat::from_hook(now))
+        else {
             return ToolVote::Pass;
         };
         let mut context = came_lines(&came);
@@ -93,7 +101,9 @@ impl Contributor for Coordination {
 
     fn post_tool_use(&self, ctx: &HookCtx<'_>) -> Vec<String> {
         let Some((project, layout, session)) = fast(ctx, None) else { return Vec::new() };
-        let Ok((me, came)) = registry::alive(&project, &session, &ctx.dir(), &layout.current_root, ctx.env.now) else {
+        let Ok((me, came)) =
+            registry::alive(&project, &session, &ctx.dir(), &layout.current_root, Beat::from_hook(ctx.env.now))
+        else {
             return Vec::new();
         };
         let mut lines = came_lines(&came);
@@ -222,12 +232,11 @@ fn lease_vote(
 ) -> OpResult<LeaseVote> {
     let case = PathCase::native();
     let root = phasegate_store::fs::canonical_or_same(&layout.current_root);
-    let Ok(path) = LeasePath::within(&file.display().to_string(), &root.display().to_string(), case) else {
+    // A hard link to a leased file is that file.
+    let Ok(path) = leases::lease_of(project, file, &root) else {
         // Outside the working tree: not a file leases cover.
         return Ok(LeaseVote::Quiet);
     };
-    // A hard link to a leased file is that file.
-    let path = phasegate_store::coordination::leases::hard_linked_lease(project, file, &root).unwrap_or(path);
     if path.as_str().split('/').next().is_some_and(|first| first.eq_ignore_ascii_case(".git")) {
         return Ok(LeaseVote::Quiet);
     }

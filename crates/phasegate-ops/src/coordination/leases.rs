@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::coordination::{
-    Lease, LeaseDecision, LeasePath, LeaseReason, LeaseRequest, Owner, PathCase, SessionRecord, Wait, decide_request,
-    handle_conflict,
+    Lease, LeaseDecision, LeasePath, LeasePathError, LeaseReason, LeaseRequest, Owner, PathCase, SessionRecord, Wait,
+    decide_request, handle_conflict,
 };
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
@@ -246,12 +246,19 @@ pub fn task_started(
 ) -> OpResult<Option<TaskLeases>> {
     let Some(session) = env.session(None)? else { return Ok(None) };
     let case = PathCase::native();
-    let (mut me, _) = super::registry::alive(project, &session, &env.cwd, code_dir, env.now)?;
+    let (mut me, _) =
+        super::registry::alive(project, &session, &env.cwd, code_dir, super::registry::Beat::at(env.now))?;
     super::registry::working(project, &mut me, Some(feature), Some(&task.id), task.priority, env.now)?;
     let mut out = TaskLeases { session: session.to_string(), leased: Vec::new(), not_leased: Vec::new() };
     let mut taken = Vec::new();
+    let root = phasegate_store::fs::canonical_or_same(code_dir);
     for file in &task.files {
-        let path = match LeasePath::parse(file) {
+        // The file the task names, as an edit of it will name it (links
+        // resolved): one file, one lease.
+        let path = match LeasePath::parse(file).and_then(|p| {
+            let resolved = phasegate_store::coordination::leases::resolve_file(&root.join(p.as_str()));
+            lease_of(project, &resolved, &root)
+        }) {
             Ok(p) => p,
             Err(e) => {
                 out.not_leased.push(e.to_string());
@@ -306,7 +313,7 @@ pub fn take(env: &Env, raw: &str) -> OpResult<Acquired> {
     };
     let path = lease_path(&project, env, raw)?;
     let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
-    let (mut me, _) = super::registry::alive(&project, &session, &env.cwd, &root, env.now)?;
+    let (mut me, _) = super::registry::alive(&project, &session, &env.cwd, &root, super::registry::Beat::at(env.now))?;
     super::registry::working(&project, &mut me, None, None, None, env.now)?;
     acquire(&project, &me, &path, LeaseReason::FirstEdit, PathCase::native(), env)
 }
@@ -323,7 +330,9 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
     };
     let released = match raw {
         Some(raw) => {
-            let path = lease_path(&project, env, raw)?;
+            // A lease listed under a path that no longer leads anywhere is
+            // released by that name.
+            let path = lease_path(&project, env, raw).or_else(|e| LeasePath::parse(raw).map_err(|_| e))?;
             let _lock = project.leases_lock(env.lock_timeout)?;
             match project.remove_lease(&path, Some(&holder), case) {
                 true => {
@@ -338,12 +347,44 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
     Ok(released.iter().map(ToString::to_string).collect())
 }
 
-/// A path given on the command line: relative to the working directory
-/// (or absolute), made relative to its working tree's root.
+/// A path given on the command line, as leases know the file: relative to
+/// the working directory (or absolute), read as the edit hook reads a tool
+/// call's path (`..` applied, links resolved, a hard link to a leased file
+/// is that file: [`lease_of`]), relative to the root of the working tree
+/// that holds the file. A lease names the file, never one spelling of it,
+/// so `lease take` through a link and an edit through another name meet at
+/// one lease. A link out of the repository leases nothing: refused.
 fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
-    let abs = env.cwd.join(raw);
-    let root = session::working_tree(&abs).unwrap_or_else(|| project.root().to_owned());
-    LeasePath::within(&abs.display().to_string(), &root.display().to_string(), PathCase::native())
-        .or_else(|_| LeasePath::parse(raw))
-        .invalid_input()
+    let given = env.cwd.join(raw);
+    let file = phasegate_store::coordination::leases::resolve_file(&given);
+    let same_repo = |l: &phasegate_store::git::RepoLayout| {
+        project.repo().is_some_and(|mine| {
+            phasegate_store::fs::canonical_or_same(&mine.common_dir)
+                == phasegate_store::fs::canonical_or_same(&l.common_dir)
+        })
+    };
+    let Some(layout) = phasegate_store::locate::locate(&file).filter(same_repo) else {
+        let lexical = phasegate_core::paths::lexical(&given);
+        let how = match file == lexical {
+            true => String::new(),
+            false => format!(" (a link to {})", file.display()),
+        };
+        return Err(OpError::invalid(format!(
+            "{raw}{how} is outside the repository at {}: leases cover the files of its working trees only",
+            project.root().display()
+        )));
+    };
+    let root = phasegate_store::fs::canonical_or_same(&layout.current_root);
+    lease_of(project, &file, &root).invalid_input()
+}
+
+/// The lease of `file` (a path already resolved as [`resolve_file`] does)
+/// in the working tree at `root` (resolved too): its path below the root,
+/// or, for a file with several hard links, the path of a lease another of
+/// its names holds.
+///
+/// [`resolve_file`]: phasegate_store::coordination::leases::resolve_file
+pub fn lease_of(project: &Project, file: &Path, root: &Path) -> Result<LeasePath, LeasePathError> {
+    let path = LeasePath::within(&file.display().to_string(), &root.display().to_string(), PathCase::native())?;
+    Ok(phasegate_store::coordination::leases::hard_linked_lease(project, file, root).unwrap_or(path))
 }

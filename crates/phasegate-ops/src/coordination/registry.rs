@@ -28,18 +28,46 @@ pub enum Came {
     BackFromDown { silent_minutes: i64 },
 }
 
+/// Where a sign of life comes from, and what it knows of the session's
+/// process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Beat {
+    pub now: DateTime<Utc>,
+    /// The session's Claude Code process, when a hook gives the beat (its
+    /// parent); None from a command, whose parent is a shell.
+    pub pid: Option<u32>,
+}
+
+impl Beat {
+    /// A command's sign of life: it knows the time only.
+    pub fn at(now: DateTime<Utc>) -> Beat {
+        Beat { now, pid: None }
+    }
+
+    /// A hook's: Claude Code runs it, so its parent is the session's process.
+    pub fn from_hook(now: DateTime<Utc>) -> Beat {
+        Beat { now, pid: crate::env::parent_process() }
+    }
+}
+
 /// The session's record, made or refreshed for a hook run in `cwd` (in the
 /// working tree `worktree`): a missing or ended record starts as LOADING; a
-/// record in ERROR starts over. The heartbeat is `now`.
+/// record in ERROR starts over. The heartbeat is `beat.now`; a hook's beat
+/// also names the session's process.
 pub fn ensure(
     project: &Project,
     session: &SessionId,
     cwd: &Path,
     worktree: &Path,
-    now: DateTime<Utc>,
+    beat: Beat,
 ) -> Result<(SessionRecord, Came), StoreError> {
+    let now = beat.now;
     let existing = project.session(session).unwrap_or(None);
-    let (record, came) = fresh_or_kept(existing.clone(), session, cwd, worktree, now);
+    let (mut record, came) = fresh_or_kept(existing.clone(), session, cwd, worktree, now);
+    if beat.pid.is_some() {
+        record.pid = beat.pid;
+        record.process_ended = false;
+    }
     // Nothing but the heartbeat changed: one `utimensat`, no rewrite.
     let same = existing.is_some_and(|mut e| {
         e.heartbeat_at = record.heartbeat_at;
@@ -63,13 +91,22 @@ pub fn alive(
     session: &SessionId,
     cwd: &Path,
     worktree: &Path,
-    now: DateTime<Utc>,
+    beat: Beat,
 ) -> Result<(SessionRecord, Came), StoreError> {
+    let now = beat.now;
     match project.session(session) {
         Ok(Some(mut r)) if r.state.holds_work() => {
             let health = r.health(now);
-            project.touch_session(session, now);
             r.heartbeat(now);
+            // A process not on record yet (a record older than the field, or
+            // a session started again) is written once; else one `utimensat`.
+            let new_process = beat.pid.filter(|p| r.pid != Some(*p));
+            if let Some(pid) = new_process {
+                (r.pid, r.process_ended) = (Some(pid), false);
+            }
+            if new_process.is_none() || project.save_session(&r).is_err() {
+                project.touch_session(session, now);
+            }
             // Silent past the limit matters only if something could have
             // been taken meanwhile: a task, a lease, a pipeline loop. (Asked
             // only then: every hook of a live session passes here.)
@@ -80,7 +117,7 @@ pub fn alive(
             };
             Ok((r, came))
         }
-        _ => ensure(project, session, cwd, worktree, now),
+        _ => ensure(project, session, cwd, worktree, beat),
     }
 }
 
@@ -237,7 +274,7 @@ pub fn set_priority(env: &env::Env, given: Option<&str>, priority: Priority) -> 
         OpError::invalid("whose priority? run it inside a Claude Code session or pass --session <id>")
     })?;
     let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
-    let (mut r, _) = alive(&project, &id, &env.cwd, &root, env.now)?;
+    let (mut r, _) = alive(&project, &id, &env.cwd, &root, Beat::at(env.now))?;
     r.priority = priority;
     project.save_session(&r)?;
     Ok(r)

@@ -25,7 +25,7 @@ use phasegate_core::knowledge::IndexEntry;
 use phasegate_core::session::SessionId;
 use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
-use phasegate_store::knowledge::given::{GivenItem, add_given, given_path, read_given};
+use phasegate_store::knowledge::given::{GivenItem, add_given, add_told, given_path, read_given};
 use phasegate_store::knowledge::{IndexDir, IndexFault, KNOWLEDGE_DIR, index_dir};
 use serde_json::Value;
 
@@ -107,8 +107,11 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
     let session = ctx.session()?;
     let layout = ctx.repo_of(&abs)?;
     let items = layout.current_root.join(KNOWLEDGE_DIR);
-    if !knowledge_folder(&layout.current_root, &items) {
-        return None;
+    let runtime = layout.common_dir.join("phasegate");
+    match knowledge_folder(&layout.current_root, &items, &runtime) {
+        Ok(true) => {}
+        Ok(false) => return None,
+        Err(problem) => return tell_once(&given_path(&runtime, &session), &problem),
     }
     let config = jit_config(&layout.current_root);
     if !config.enabled {
@@ -119,7 +122,7 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
         return None;
     }
     let action = if tool == "Write" && !phasegate_store::fs::exists(&abs) { "CREATE" } else { "UPDATE" };
-    let log_path = given_path(&layout.common_dir.join("phasegate"), &session);
+    let log_path = given_path(&runtime, &session);
     let new = new_gotchas(ctx, &layout, &items, &rel, action, &log_path)?;
     let refs: Vec<&IndexEntry> = new.iter().collect();
     let (text, shown) = render(&rel, &refs, config.max_bytes)?;
@@ -131,16 +134,36 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
 
 /// Whether the tree at `root` has a knowledge folder of its own: a folder,
 /// and not through a link out of the tree (an index built before the link
-/// was made must not answer for it). Two stats on the common path.
-fn knowledge_folder(root: &Path, items: &Path) -> bool {
+/// was made must not answer for it). Two stats on the common path. A
+/// knowledge folder that leads out of the repository, or an index folder
+/// (`knowledge-index` in `runtime`) that is a link, is a problem to name:
+/// no gotcha is read or indexed through it.
+fn knowledge_folder(root: &Path, items: &Path, runtime: &Path) -> Result<bool, String> {
     let dot = items.parent().unwrap_or(items);
     use phasegate_store::fs::{EntryKind, entry_kind};
-    match (entry_kind(dot), entry_kind(items)) {
+    let own = match (entry_kind(dot), entry_kind(items)) {
         (Some(EntryKind::Dir), Some(EntryKind::Dir)) => true,
         (Some(d), Some(i)) if d == EntryKind::Link || i == EntryKind::Link => {
-            phasegate_store::fs::confine(root, items).is_ok() && phasegate_store::fs::is_dir(items)
+            phasegate_store::fs::confine(root, items).map_err(|e| e.to_string())?;
+            phasegate_store::fs::is_dir(items)
         }
         _ => false,
+    };
+    if own {
+        phasegate_store::fs::own_path(runtime, &runtime.join("knowledge-index")).map_err(|e| e.to_string())?;
+    }
+    Ok(own)
+}
+
+/// The knowledge base cannot be read (`problem`): said once per session,
+/// at the first edit that would have been given gotchas, so the session
+/// knows why none come, without a line at every edit. Said again only
+/// when the session's log cannot record it.
+fn tell_once(log_path: &Path, problem: &str) -> Option<String> {
+    let said = format!("phasegate: no gotchas are given before edits in this session: {}", hook::one_line(problem));
+    match add_told(log_path, "knowledge-unreadable") {
+        Ok(false) => None,
+        Ok(true) | Err(_) => Some(hook::clip(&said, 600)),
     }
 }
 

@@ -20,9 +20,20 @@ use crate::feature::status::{self, Row};
 use crate::retro;
 use crate::session;
 
-/// The line every report carries in its `<head>`: a file at `--out` is
-/// replaced only when it has it (it is an earlier report).
-pub const MARKER: &str = r#"<meta name="generator" content="phasegate report">"#;
+/// How every report begins, byte for byte, its generator line last: a file
+/// at `--out` is replaced only when it begins so (it is an earlier report),
+/// not when it merely mentions that line somewhere (a page about phasegate,
+/// notes quoting it).
+pub const HEAD: &str = concat!(
+    "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
+    r#"<meta name="generator" content="phasegate report">"#,
+    "\n"
+);
+
+/// Whether `text` is a report phasegate wrote: it begins with [`HEAD`].
+pub fn is_report(text: &str) -> bool {
+    text.starts_with(HEAD)
+}
 
 /// How many finished features the board shows (the latest).
 pub const DONE_SHOWN: usize = 8;
@@ -147,7 +158,7 @@ pub fn default_out(env: &Env) -> OpResult<PathBuf> {
 
 /// Writes the page to `out` (relative to the working directory; None: the
 /// default place, created when missing), atomically. A file already there
-/// is replaced only when it is an earlier report; a link or anything that
+/// is replaced only when it is an earlier report ([`is_report`]); a link or anything that
 /// is not a regular file is never written through.
 pub fn write(env: &Env, out: Option<&Path>, html: &str) -> OpResult<PathBuf> {
     let path = match out {
@@ -162,7 +173,7 @@ pub fn write(env: &Env, out: Option<&Path>, html: &str) -> OpResult<PathBuf> {
     };
     match phasegate_store::fs::read_optional_up_to(&path, 64 << 20) {
         Ok(None) => {}
-        Ok(Some(text)) if text.contains(MARKER) => {}
+        Ok(Some(text)) if is_report(&text) => {}
         Ok(Some(_)) | Err(StoreError::TooLarge { .. } | StoreError::Corrupt { .. }) => {
             return Err(Refusal::NotAReport { path: path.display().to_string() }.into());
         }

@@ -193,10 +193,18 @@ fn clock_skew_never_gives_a_wrong_deny_or_keeps_a_dead_lease() {
     let a = phasegate_core::session::SessionId::parse(A).unwrap();
     p.touch_session(&a, t.clock.now() + chrono::Duration::minutes(4));
     denied(edit(&t, B, "src/a.rs"));
-    // Two hours ahead is beyond the tolerance: not trusted, the lease expires.
+    // Two hours ahead (the clock was set back while A worked): believed
+    // while A's process runs.
     p.touch_session(&a, t.clock.now() + chrono::Duration::hours(2));
+    denied(edit(&t, B, "src/a.rs"));
+    // A's process has ended: beyond the tolerance the heartbeat is not
+    // trusted, and the lease expires.
+    let mut record = p.session(&a).unwrap().unwrap();
+    // Above every system's largest process id: no process has it.
+    record.pid = Some(0x7FFF_FFF0);
+    p.save_session(&record).unwrap();
     let ToolVote::Context(said) = edit(&t, B, "src/a.rs") else { panic!("a wrong clock kept a lease") };
-    assert!(said.contains("ahead of this clock"), "{said}");
+    assert!(said.contains("ahead of this clock and its process has ended"), "{said}");
 }
 
 #[test]

@@ -48,8 +48,12 @@ impl Project {
         self.sessions_dir().join(format!("{}.json", session.file_stem()))
     }
 
-    /// The record of `session`, with its heartbeat from the file's time
-    /// (whichever is later). None when there is none. A record in the older
+    /// The record of `session`, with its heartbeat from the file's time:
+    /// every sign of life sets it, so it is the last one given, even when
+    /// the clock was set back meanwhile and the time written in the record
+    /// lies ahead of it (the record's own time only when the file's cannot
+    /// be read). Whether the session's process has ended is looked up
+    /// (`process_ended`). None when there is none. A record in the older
     /// pipeline-owner shape is read as a session owning that loop.
     pub fn session(&self, session: &SessionId) -> Result<Option<SessionRecord>, StoreError> {
         let path = self.session_file(session);
@@ -71,11 +75,10 @@ impl Project {
                 }
             },
         };
-        if let Some(touched) = modified(&path)
-            && touched > record.heartbeat_at
-        {
+        if let Some(touched) = modified(&path) {
             record.heartbeat_at = touched;
         }
+        record.process_ended = record.pid.is_some_and(|pid| crate::process::is_gone(pid) == Some(true));
         Ok(Some(record))
     }
 

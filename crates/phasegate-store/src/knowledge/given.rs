@@ -32,6 +32,9 @@ pub struct GivenItem {
 pub struct GivenLog {
     #[serde(default)]
     pub items: Vec<GivenItem>,
+    /// Problems the session was told of, each once (`knowledge-unreadable`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub told: Vec<String>,
 }
 
 impl GivenLog {
@@ -94,6 +97,23 @@ pub fn add_given(path: &Path, items: &[GivenItem]) -> Result<(), StoreError> {
         log.items.drain(..extra);
     }
     fs::write_cache(path, &serde_json::to_vec(&log).expect("serialises"))
+}
+
+/// Notes in the log at `path` that the session was told of `what`: true
+/// the first time, false when it was told before (under the log's lock,
+/// so two hooks at once tell it once).
+pub fn add_told(path: &Path, what: &str) -> Result<bool, StoreError> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let _lock = FileLock::acquire(&path.with_extension("lock"), Duration::from_millis(200))?;
+    let mut log = read_given(path);
+    if log.told.iter().any(|t| t == what) {
+        return Ok(false);
+    }
+    log.told.push(what.to_owned());
+    fs::write_cache(path, &serde_json::to_vec(&log).expect("serialises"))?;
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -332,6 +332,7 @@ impl Project {
             let _ = std::fs::remove_dir_all(&building);
             return Err(e);
         }
+        crate::failpoint::hit("kb-index:built");
         let old = parent.join(format!(".{name}.old-{}", std::process::id()));
         // A link in the index's place is moved away as a link, never
         // followed.
@@ -353,25 +354,26 @@ impl Project {
 const LEFTOVER_AGE: Duration = Duration::from_secs(600);
 
 /// Removes the folders a killed rebuild of the index `name` left beside it
-/// (`.<name>.building-<pid>`, `.<name>.old-<pid>`) once they are
-/// [`LEFTOVER_AGE`] old; a running rebuild's are younger. Best effort: the
-/// index is a cache.
+/// (`.<name>.building-<pid>`, `.<name>.old-<pid>`): at once when the
+/// process `<pid>` has ended (a `kill -9` during `kb record`), else once
+/// they are [`LEFTOVER_AGE`] old (where the system cannot tell; a running
+/// rebuild's are younger). Best effort: the index is a cache.
 fn sweep_leftovers(parent: &Path, name: &str, now: std::time::SystemTime) {
     let Ok(entries) = std::fs::read_dir(parent) else { return };
     let (building, old) = (format!(".{name}.building-"), format!(".{name}.old-"));
     for entry in entries.flatten() {
         let file_name = entry.file_name();
         let file_name = file_name.to_string_lossy();
-        if !(file_name.starts_with(&building) || file_name.starts_with(&old)) {
+        let Some(pid) = file_name.strip_prefix(&building).or_else(|| file_name.strip_prefix(&old)) else {
             continue;
-        }
-        // Only a real folder (never a link's target) of the right age.
-        let stale = entry
-            .metadata()
-            .ok()
-            .filter(|m| m.is_dir())
-            .and_then(|m| m.modified().ok())
-            .is_some_and(|at| now.duration_since(at).is_ok_and(|age| age >= LEFTOVER_AGE));
+        };
+        let ended =
+            pid.parse::<u32>().is_ok_and(|pid| pid != std::process::id() && crate::process::is_gone(pid) == Some(true));
+        // Only a real folder (never a link's target), its writer gone or
+        // of the right age.
+        let stale = entry.metadata().ok().filter(|m| m.is_dir()).is_some_and(|m| {
+            ended || m.modified().is_ok_and(|at| now.duration_since(at).is_ok_and(|age| age >= LEFTOVER_AGE))
+        });
         if stale {
             let _ = std::fs::remove_dir_all(entry.path());
         }
@@ -402,20 +404,29 @@ mod tests {
     fn a_killed_rebuilds_folders_were_left_beside_the_index_forever() {
         let parent = tempfile::tempdir().unwrap();
         let p = parent.path();
-        for leftover in [".abc.building-4242", ".abc.old-4242", ".abc.building-7", ".other.building-4242", "abc"] {
+        // Process 1 runs (a rebuild under way); no process has the other
+        // id (above every system's largest): a rebuild that was killed.
+        let ended = 0x7FFF_FFF0;
+        let names = [".abc.building-1", ".abc.old-1", ".abc.building-x", ".other.building-1", "abc"];
+        for leftover in names.iter().map(|n| n.to_string()).chain([format!(".abc.building-{ended}")]) {
             std::fs::create_dir_all(p.join(leftover)).unwrap();
         }
+        let left = || {
+            let mut left: Vec<String> =
+                std::fs::read_dir(p).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+            left.sort();
+            left
+        };
         let now = std::time::SystemTime::now();
-        // A rebuild under way (younger than the limit) is left alone.
+        // A rebuild under way (younger than the limit) is left alone; one
+        // whose process ended (killed) is removed at once.
         sweep_leftovers(p, "abc", now);
-        assert!(p.join(".abc.building-4242").exists());
+        let all_but_the_ended = [".abc.building-1", ".abc.building-x", ".abc.old-1", ".other.building-1", "abc"];
+        assert_eq!(left(), all_but_the_ended, "process {ended} ended");
         // Ten minutes on, its folders are a killed rebuild's: removed; the
         // index itself and another index's folders stay.
         sweep_leftovers(p, "abc", now + LEFTOVER_AGE);
-        let mut left: Vec<String> =
-            std::fs::read_dir(p).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
-        left.sort();
-        assert_eq!(left, vec![".other.building-4242", "abc"]);
+        assert_eq!(left(), vec![".other.building-1", "abc"]);
     }
 
     // A `knowledge-index` folder that is a link out of the repository was

@@ -5,6 +5,8 @@ use phasegate_ops::coordination::events;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Acknowledge events: handled, or dismissed.
+///
 /// Acknowledge events (handled, or dismissed): they are no longer pending
 /// or offered. Exit 1 when none of the ids was pending.
 #[derive(Debug, Args)]

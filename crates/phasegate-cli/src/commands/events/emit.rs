@@ -5,6 +5,8 @@ use phasegate_ops::coordination::events;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Append an event by hand.
+///
 /// Append an event by hand (the binaries emit their own at each
 /// transition): `spec.approved`, `build.completed`, `task.failed`, … It is
 /// routed and offered like any other.

@@ -5,6 +5,8 @@ use phasegate_ops::coordination::events;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// The events waiting to settle, each with its next step.
+///
 /// Events waiting to settle, each with what happened (a conflict's file and
 /// sessions, an alert's message), the next step the routing table suggests
 /// (`.phasegate/routing.config.json` overrides it; a feature's next step is

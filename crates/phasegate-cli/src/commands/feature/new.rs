@@ -7,14 +7,15 @@ use phasegate_ops::feature::lifecycle as feature;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Create docs/features/<NNN>-<slug>/ with its .meta.json and print the
-/// folder. The name is a slug (`user-auth`) or a description the slug is
-/// made from (`"add search"` → add-search). With --worktree also a branch
+/// Create docs/features/<NNN>-<slug>/ with its .meta.json and print the folder.
+///
+/// The name is a slug (`user-auth`) or a description the slug is made from
+/// (`"add search"` → add-search). With --worktree also a branch
 /// feature/<NNN>-<slug> and a git worktree in .worktrees/<NNN>-<slug>. All or
 /// nothing: a creation that fails takes back what it made, and one that was
-/// killed is taken back by the next `feature new` (printed after the
-/// folder), except a branch or worktree that holds your work since, which
-/// is kept and named, its number never given to another feature.
+/// killed is taken back by the next `feature new` (printed after the folder),
+/// except a branch or worktree that holds your work since, which is kept and
+/// named, its number never given to another feature.
 #[derive(Debug, Args)]
 pub struct NewArgs {
     /// A slug (letters, digits, '-', '_', '.') or a short description.

@@ -6,6 +6,8 @@ use phasegate_ops::feature::lifecycle as feature;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Print which feature a command would act on, and its state.
+///
 /// Print which feature a command would act on: name, folder, worktree path,
 /// artifacts present and its .meta.json.
 #[derive(Debug, Args)]

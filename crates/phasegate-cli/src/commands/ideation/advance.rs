@@ -6,6 +6,8 @@ use phasegate_ops::coordination::ideation;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Move ideation one sub-phase on when the seed's rule holds.
+///
 /// Evaluate the sub-phase's transition rule (seed 004 §3.3) and move one
 /// phase on when it holds: NARROWING needs target-user, problem and
 /// solution-concept; VALIDATING mvp-features, a differentiator and an

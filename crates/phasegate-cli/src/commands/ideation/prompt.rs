@@ -6,6 +6,8 @@ use phasegate_ops::coordination::ideation;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// The current sub-phase's prompt: instructions, questions, confidence.
+///
 /// The current sub-phase's prompt (seed 004 §3.5): its instructions, what
 /// we know so far, 2–3 focused questions to ask, the current confidence;
 /// and what moving on still needs.

@@ -7,6 +7,8 @@ use phasegate_ops::coordination::ideation::{self, Signal};
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Record an artifact the conversation established.
+///
 /// Record an artifact the conversation established: target-user, problem,
 /// solution-concept, mvp-features, differentiator or brief.
 #[derive(Debug, Args)]
@@ -24,6 +26,8 @@ pub struct ArtifactArgs {
     feature: FeatureArg,
 }
 
+/// Record a decision the user made.
+///
 /// Record a decision the user made; `--type validation` for an assumption
 /// checked with evidence (VALIDATING needs three).
 #[derive(Debug, Args)]

@@ -6,8 +6,9 @@ use phasegate_ops::coordination::ideation;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Begin ideation for the feature in EXPLORING (`ideation.json` in its
-/// folder). Run again, it says where ideation stands.
+/// Begin ideation for the feature in EXPLORING (`ideation.json` in its folder).
+///
+/// Run again, it says where ideation stands.
 #[derive(Debug, Args)]
 pub struct StartArgs {
     /// The idea, as the user put it, in a sentence.

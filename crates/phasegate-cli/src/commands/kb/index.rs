@@ -5,6 +5,8 @@ use phasegate_ops::knowledge::base;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Rebuild the knowledge base's index from the items.
+///
 /// Rebuild the knowledge base's index from the items, fresh or not (it is
 /// a cache: every command rebuilds it when stale or when a file of it fails
 /// its check; hooks use it as it is). Exit 2 when it cannot be written.

@@ -5,6 +5,8 @@ use phasegate_ops::knowledge::base;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Check the knowledge base's files, its index and CLAUDE.md's block.
+///
 /// Check the knowledge base: every file readable against its schema (and
 /// within its size and nesting bounds), ids naming their files, superseding
 /// items that exist and no circle of them, no two live items that say the

@@ -6,6 +6,8 @@ use phasegate_ops::knowledge::base;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// List the knowledge base's items, by type then confidence.
+///
 /// The items, by type then confidence (superseded ones with --all); files
 /// that cannot be read are named.
 #[derive(Debug, Args)]

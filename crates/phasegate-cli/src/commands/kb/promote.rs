@@ -8,13 +8,14 @@ use crate::commands::question::SessionArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Put a lesson into CLAUDE.md (seed 004 §6.3), only with the user's yes.
-/// The item must have confidence at least 0.9, be seen at least 3 times in
-/// 2 or more features, and not be there yet (else exit 1, saying which
-/// condition fails). The first run asks the user a blocking question
-/// (`status: asked`, with AskUserQuestion's input in an interactive
-/// session); once a person answered, the next run writes the item into the
-/// block of CLAUDE.md that phasegate owns (`promoted`) or leaves it
-/// (`declined`). While the question is open: exit 1, nothing written.
+///
+/// The item must have confidence at least 0.9, be seen at least 3 times in 2 or
+/// more features, and not be there yet (else exit 1, saying which condition
+/// fails). The first run asks the user a blocking question (`status: asked`,
+/// with AskUserQuestion's input in an interactive session); once a person
+/// answered, the next run writes the item into the block of CLAUDE.md that
+/// phasegate owns (`promoted`) or leaves it (`declined`). While the question is
+/// open: exit 1, nothing written.
 #[derive(Debug, Args)]
 pub struct PromoteArgs {
     /// The item's id.

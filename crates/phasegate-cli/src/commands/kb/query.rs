@@ -5,6 +5,8 @@ use phasegate_ops::knowledge::base;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// The gotchas for a file, and the patterns and decisions for topics.
+///
 /// Seed 004 §10.1's query: the gotchas for a file (and action) — not
 /// superseded; pattern and action matching or unset; confidence at least
 /// 0.6; the file's own pattern first, then by confidence; at most 5 — and

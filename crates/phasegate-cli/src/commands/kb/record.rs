@@ -6,12 +6,13 @@ use phasegate_ops::knowledge::base::{self, RecordInput};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Record a lesson (seed 004 §10.1). It needs evidence (the failure
-/// output, or what shows it) and must say what CLAUDE.md, the README and the
-/// file do not already say. A similar item with higher or equal confidence
-/// is reinforced instead; a lower one is superseded. Exit 1 when the lesson
-/// is not admitted (the reason says what to do), 2 for bad input or a
-/// knowledge file that cannot be read.
+/// Record a lesson (seed 004 §10.1).
+///
+/// It needs evidence (the failure output, or what shows it) and must say what
+/// CLAUDE.md, the README and the file do not already say. A similar item with
+/// higher or equal confidence is reinforced instead; a lower one is superseded.
+/// Exit 1 when the lesson is not admitted (the reason says what to do), 2 for
+/// bad input or a knowledge file that cannot be read.
 #[derive(Debug, Args)]
 pub struct RecordArgs {
     /// gotcha (a mistake to avoid), pattern (an approach that worked) or

@@ -5,6 +5,8 @@ use phasegate_ops::knowledge::base::{self, Reinforcement};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Change an item's confidence: seen again, it helped, or it did not.
+///
 /// Seed 004 §10.2's lifecycle for one item: seen again with new evidence
 /// (0.85 once seen twice); it was in a brief and prevented the failure
 /// (0.95); or it did not help (confidence lowered by 0.1; below 0.6 it

@@ -5,6 +5,8 @@ use phasegate_ops::knowledge::base;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Retire an item: superseded by another, or obsolete.
+///
 /// Retire an item (seed 004 §10.2's deprecation): superseded by another, or
 /// obsolete for a reason; it no longer appears in queries. Exit 1 when the
 /// successor's own successors lead back to the item (a circle would retire

@@ -4,6 +4,8 @@ use clap::Args;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Every lease, its holder and whether the holder is live; the waits.
+///
 /// Every lease: path, holder, its feature and task, since when, and
 /// whether the holder is live (a lease of a session down or gone has
 /// expired: the next request takes the file). Also the waits.

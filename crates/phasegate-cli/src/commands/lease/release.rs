@@ -5,6 +5,8 @@ use phasegate_ops::coordination::leases;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Give a lease back: this session's, or another's with --session.
+///
 /// Give a lease back: this session's, or another session's with
 /// `--session` (when its owner asked, or the user decided). Without a
 /// path, every lease of that session.

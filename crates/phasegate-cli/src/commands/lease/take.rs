@@ -6,6 +6,8 @@ use phasegate_ops::coordination::leases;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Lease a file for this session before editing it.
+///
 /// Lease a file for this session before editing it (an edit takes the
 /// lease anyway): GRANT when free or its holder is down, PREEMPT with
 /// higher priority, else DENY (exit 1, naming the holder).

@@ -5,6 +5,8 @@ use phasegate_ops::oversight::monitor;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Run the monitor's check once, and let the PM decide.
+///
 /// Check once: stuck tasks (database 5 min, tests 15, anything else 10),
 /// deadlocks in the wait graph, sessions down (silent 5 min); raise each
 /// alert once in 30 minutes; let the PM decide (WATCH, ESCALATE over 20

@@ -9,6 +9,8 @@ use phasegate_ops::oversight::monitor;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Keep checking when due; print each new alert, decision and event.
+///
 /// Keep checking: every --interval seconds (default 120) run the monitor's
 /// check when it is due (one check every 2 minutes however many watchers
 /// run), print a line per new alert and PM decision and per event offered

@@ -9,6 +9,8 @@ use phasegate_ops::feature::phase;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Summarise the feature before running a phase.
+///
 /// Summarise the feature before running a phase: the transition check, the
 /// phase's state (partial? with the choices to offer), concerns left open by
 /// earlier phases, the worktree check; with no active feature, how to start

@@ -8,6 +8,8 @@ use phasegate_ops::feature::phase;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Mark a phase completed, merging the given fields into its record.
+///
 /// Mark a phase completed, merging the given fields into its record (the
 /// seed's updatePhaseState). Prints the phase's record.
 #[derive(Debug, Args)]

@@ -7,6 +7,8 @@ use phasegate_ops::feature::phase;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Print a phase's state: not-started, partial or completed.
+///
 /// Print a phase's state: not-started, partial (started, not completed) or
 /// completed, with its record.
 #[derive(Debug, Args)]

@@ -8,8 +8,9 @@ use phasegate_ops::feature::phase::{self, Target};
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Mark a phase started (refused with exit 1 when `validate` blocks it). A
-/// partial phase resumes where it stopped unless --fresh; --review-only sends
+/// Mark a phase started (refused with exit 1 when `validate` blocks it).
+///
+/// A partial phase resumes where it stopped unless --fresh; --review-only sends
 /// the existing result straight to the reviewer. With --new, the feature is
 /// created first from the user's words (a slug or a description), so a first
 /// run needs one command.

@@ -8,6 +8,8 @@ use crate::commands::question::SessionArg;
 use crate::commands::slack;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Hand a paused pipeline's decision to a person.
+///
 /// Hand a paused pipeline's decision to a person: a blocking question with
 /// the pause's reason and message. A pipeline runs unattended, so it
 /// suspends the feature (`.claude/suspended/<feature>.json`) and goes to

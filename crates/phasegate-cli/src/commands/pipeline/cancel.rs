@@ -6,6 +6,8 @@ use phasegate_ops::pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Cancel the implementation loop; a working pipeline pauses.
+///
 /// Cancel the implementation loop: the Stop hook stops holding the session at
 /// once, and a working pipeline pauses (needs_user_input, cancelled) so it
 /// can be resumed or reset later. A completed or paused run is left as it is.

@@ -9,6 +9,8 @@ use phasegate_ops::pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Check a pipeline file exactly as every loader reads it.
+///
 /// Check a pipeline file exactly as every loader reads it (its schema: `workflow-state
 /// schema <kind>`). Every problem names the field and the expected values;
 /// exit 2 when the file does not match.

@@ -6,6 +6,8 @@ use phasegate_ops::pipeline::ownership;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Make this Claude Code session the pipeline's owner.
+///
 /// Make this Claude Code session the pipeline's owner (after /clear, a
 /// restart, or in a new session): its Stop hook now enforces the loop, and
 /// no other session's does. A loop that expired picks up again. The session

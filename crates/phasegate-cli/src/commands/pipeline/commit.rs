@@ -5,6 +5,8 @@ use clap::Args;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Commit a completed pipeline's work with your git.
+///
 /// Commit a completed pipeline's work with your git (its hooks run): the
 /// code that changed since the run began and is not committed (phasegate's
 /// own files left out), then the feature's folder. Nothing to commit is no

@@ -6,6 +6,8 @@ use phasegate_ops::pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Check the pipeline setup: plugin files, state, configuration, tools.
+///
 /// Check the pipeline setup: plugin files, state and configuration files,
 /// .task ignored by git, tools on PATH. Exits 0 when every check passes, 1
 /// otherwise; each failure says how to fix it.

@@ -7,6 +7,8 @@ use phasegate_ops::pipeline::gate;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Run the final gate: the configured external reviewer.
+///
 /// Run the final gate: the configured external reviewer (the Codex CLI by
 /// default) reviews the plan or the code, its JSON answer is checked and
 /// recorded as .task/review-codex.json. When the reviewer is not installed,

@@ -6,6 +6,8 @@ use phasegate_ops::pipeline::gate;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Report that the worker finished fixing the last round's findings.
+///
 /// Report that the worker (planner or implementer) finished fixing the
 /// findings of the last round: reviews may start again, from sonnet. Until
 /// then no review is recorded. Exits 1 when no fix is in progress.

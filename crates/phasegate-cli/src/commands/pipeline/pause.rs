@@ -7,8 +7,9 @@ use phasegate_ops::pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Pause the pipeline for the user (state needs_user_input). Exits 1 when it
-/// is not in a working state.
+/// Pause the pipeline for the user (state needs_user_input).
+///
+/// Exits 1 when it is not in a working state.
 #[derive(Debug, Args)]
 pub struct PauseArgs {
     /// needs_clarification, review_loop_exceeded, unrecoverable_error, loop_limit, final_gate_unavailable, cancelled or stale.

@@ -6,6 +6,8 @@ use phasegate_ops::pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Recover from error: back to the state that failed.
+///
 /// Phase-aware recovery: from error back to the state that failed; its
 /// review round restarts from the first reviewer.
 #[derive(Debug, Args)]

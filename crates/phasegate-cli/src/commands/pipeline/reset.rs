@@ -6,6 +6,8 @@ use phasegate_ops::pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Reset the pipeline to idle.
+///
 /// Reset the pipeline to idle: the run's gates, pause and failure, the loop,
 /// the reviews and the worker signal are cleared (the request, the approved
 /// requirements and the plan stay). Guarded by .task/.orchestrator.lock; a

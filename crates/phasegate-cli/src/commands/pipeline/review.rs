@@ -9,6 +9,8 @@ use phasegate_ops::pipeline::gate;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Record the review of one stage of the current gate.
+///
 /// Record the review of one stage of the current gate (plan review in
 /// plan_reviewing, code review in implementing_loop), in the order sonnet →
 /// opus → final, for the version of the work as it is now. Inside Claude

@@ -6,6 +6,8 @@ use phasegate_ops::pipeline::gate;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Print the brief for the next review of the current gate.
+///
 /// Print the brief for the next sonnet or opus review of the current gate:
 /// the agent to spawn, its model, and its prompt (for the code gate with the
 /// change since implementation began). The brief is noted: `pipeline

@@ -6,6 +6,8 @@ use phasegate_ops::pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Read the worker's signal and say what the orchestrator does.
+///
 /// Read .task/worker-signal.json (checked against its schema) and say what the
 /// orchestrator does: ask the user the worker's questions, go on, or fail.
 #[derive(Debug, Args)]

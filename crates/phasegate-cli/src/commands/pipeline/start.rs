@@ -6,6 +6,8 @@ use phasegate_ops::pipeline::lifecycle;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Start a pipeline: a new feature, owned by this session.
+///
 /// Start a pipeline: create the feature (docs/features/<NNN>-<slug>/ with a
 /// .task/ folder), owned by this Claude Code session, in requirements_gathering.
 #[derive(Debug, Args)]

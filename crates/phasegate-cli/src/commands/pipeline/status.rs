@@ -7,6 +7,8 @@ use phasegate_ops::pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Show the pipeline's state in detail.
+///
 /// Show the pipeline's state in detail: owner, pause or failure, both review
 /// gates with their loop counts and limits, the loop, and the next action.
 #[derive(Debug, Args)]

@@ -8,6 +8,8 @@ use phasegate_ops::session::resolve_pipeline;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Run the plan's tests as the Stop hook does, then its checks.
+///
 /// Run the test commands of .task/plan-refined.json in the code directory,
 /// exactly as the Stop hook does (same timeout, same success and failure
 /// patterns), then, when they pass, its checks into the evidence ledger

@@ -7,10 +7,12 @@ use phasegate_ops::pipeline::lifecycle;
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Move the pipeline to the next state. Illegal transitions are refused
-/// (exit 1) with the legal ones; a transition whose requirement is not met
-/// (a missing or invalid file, an unpassed review gate, failing tests) is
-/// refused with what is missing. `complete` also closes the feature.
+/// Move the pipeline to the next state.
+///
+/// Illegal transitions are refused (exit 1) with the legal ones; a transition
+/// whose requirement is not met (a missing or invalid file, an unpassed review
+/// gate, failing tests) is refused with what is missing. `complete` also closes
+/// the feature.
 #[derive(Debug, Args)]
 pub struct TransitionArgs {
     /// The state to move to.

@@ -6,10 +6,11 @@ use phasegate_ops::questions::ask as questions;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Answer a question by id (or by feature: its suspension). An option may be
-/// picked by number or label. A question posted in Slack is told the answer
-/// in its thread (`slack`: told at once, or by the background poller). Exit
-/// 1 when it is already answered.
+/// Answer a question by id (or by feature: its suspension).
+///
+/// An option may be picked by number or label. A question posted in Slack is
+/// told the answer in its thread (`slack`: told at once, or by the background
+/// poller). Exit 1 when it is already answered.
 #[derive(Debug, Args)]
 pub struct AnswerArgs {
     /// The question id (`001-auth.2`) or the feature of a suspension.

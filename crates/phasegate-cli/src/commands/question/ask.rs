@@ -11,12 +11,13 @@ use super::SessionArg;
 use crate::commands::{FeatureArg, input, slack};
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Ask a question (seed 004 §11.9's JSON). Prints where it went: `ask-user`
-/// (with the AskUserQuestion input), `suspend` (blocking, headless: the
-/// feature waits in .claude/suspended/<feature>.json), `queue` (non-blocking:
-/// go on with the default), `answered` (a stored preference or an earlier
-/// answer), or `already-asked`. Exit 1 when the feature already waits on
-/// another question.
+/// Ask a question (seed 004 §11.9's JSON).
+///
+/// Prints where it went: `ask-user` (with the AskUserQuestion input), `suspend`
+/// (blocking, headless: the feature waits in .claude/suspended/<feature>.json),
+/// `queue` (non-blocking: go on with the default), `answered` (a stored
+/// preference or an earlier answer), or `already-asked`. Exit 1 when the
+/// feature already waits on another question.
 #[derive(Debug, Args)]
 pub struct AskArgs {
     /// The question (`-` for stdin); `workflow-state schema question` shows the stored form.

@@ -5,6 +5,8 @@ use phasegate_ops::questions::ask as questions;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Show one question's stored file, or its dialog's input.
+///
 /// Show one question's stored file; with `--dialog`, the input to ask it
 /// with the AskUserQuestion tool (a question only a person may answer is
 /// recorded from the person's choice in that dialog). Exit codes: 0 shown,

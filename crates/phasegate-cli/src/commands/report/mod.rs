@@ -10,13 +10,16 @@ use crate::{CmdResult, Ctx, ExitStatus};
 mod charts;
 mod page;
 
+/// Write one self-contained HTML page of the repository.
+///
 /// Write one HTML page to open from disk or attach to a pull request or a
 /// CI run (no server, no script, nothing fetched): the features as a board
 /// by phase; per feature its cost by phase as a bar chart, its agents and
 /// tasks, and its proof; the trends of the last recorded retrospectives
 /// (cost, first-pass success, gotcha effectiveness) as line charts; the
 /// sessions, leases and questions waiting for a person right now. A file
-/// already at --out is replaced only when it is an earlier report. Exit
+/// already at --out is replaced only when it is an earlier report (it
+/// begins as phasegate's reports do, not merely mentions one). Exit
 /// codes: 0 written, 1 --out holds a file that is not a report (nothing
 /// written), 2 it could not be written or the state could not be read.
 #[derive(Debug, Args)]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use phasegate_core::cost::{FeatureCost, Tally};
 use phasegate_ops::feature::status::Row;
-use phasegate_ops::oversight::report::{Card, Column, MARKER, Report};
+use phasegate_ops::oversight::report::{Card, Column, HEAD, Report};
 use phasegate_ops::oversight::view::SessionView;
 
 use super::charts::{self, Bar};
@@ -77,8 +77,7 @@ pub fn render(r: &Report) -> String {
     let active = r.cards.iter().filter(|c| c.column != Column::Done).count();
     let _ = write!(
         h,
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n{MARKER}\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+        "{HEAD}<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>phasegate · {} · {stamp}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         esc(&r.project)
     );

@@ -11,6 +11,8 @@ mod facts;
 mod record;
 mod trend;
 
+/// The retrospective of a feature's build: facts, brief, record, trend.
+///
 /// The retrospective of a feature's build (seed 004 §6): the facts (planned
 /// against changed files, each task's attempts, failures, review cycles,
 /// durations and given gotchas, the metrics and their trend) and the brief

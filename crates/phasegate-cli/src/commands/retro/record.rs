@@ -8,6 +8,8 @@ use phasegate_ops::retro;
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Apply the retrospective agent's reply by seed 004 §6.3's rules.
+///
 /// Apply the retrospective agent's reply (its schema: `workflow-state
 /// schema retro-reply`) by seed 004 §6.3's rules: divergences get the
 /// seed's classes; a proposed gotcha is recorded when its task

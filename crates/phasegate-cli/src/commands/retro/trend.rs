@@ -5,6 +5,8 @@ use phasegate_ops::retro;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// The metrics and cost of every feature with a retrospective.
+///
 /// Seed 004 §6.3's metrics (first_pass_success, gotcha_effectiveness,
 /// build_duration_minutes) and the cost (cost_usd) of every feature with a
 /// recorded retrospective, and each metric's trend over the last 5.

@@ -7,6 +7,8 @@ use phasegate_ops::feature::review;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Print the reviewer's brief for a phase: the agent and its prompt.
+///
 /// Print the reviewer's brief for a phase: which agent to spawn and its
 /// prompt (the previous and current artifact, what the next phase needs,
 /// the last iteration's open issues, concerns earlier phases left open; for

@@ -11,6 +11,8 @@ use phasegate_ops::witness::Given;
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Record one reviewer verdict and print the loop's decision.
+///
 /// Record one reviewer verdict: append it to .review-history.md, count the
 /// iteration, and print the loop's decision (revise, approved, cap-reached;
 /// the last two complete the phase). Inside Claude Code the verdict is the

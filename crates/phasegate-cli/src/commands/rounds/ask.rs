@@ -13,6 +13,7 @@ use crate::commands::{FeatureArg, input, slack};
 use crate::{CmdResult, Ctx, ExitStatus};
 
 /// Hand the open question to a person (see `question ask` for the routes).
+///
 /// Without --file it is asked as a blocking question with the implementer's
 /// words.
 #[derive(Debug, Args)]

@@ -7,6 +7,8 @@ use phasegate_ops::questions::rounds;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// After the cap: check that the artifact lists every open question.
+///
 /// After the cap: check that the phase's artifact has an `## Open
 /// Questions` section listing every question that stayed open. Exit 1 (with
 /// the missing ones) if not.

@@ -7,6 +7,8 @@ use phasegate_ops::questions::rounds;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Print the next implementer call as JSON.
+///
 /// Print the next implementer call as JSON: agent, model, the file to save
 /// its reply in, and the prompt (brief, protocol, `## Prior … Q&A`). An
 /// answer that arrived for the open question is taken in first. Exit 1 while

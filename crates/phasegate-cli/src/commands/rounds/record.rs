@@ -9,6 +9,8 @@ use phasegate_ops::questions::rounds;
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Record the implementer's reply and print the decision.
+///
 /// Record the implementer's reply and print the decision: `complete` (the
 /// document is written to the phase's artifact), `answer` (a question to
 /// answer) or `cap-reached`. A reply that breaks the STATUS protocol exits 2

@@ -9,6 +9,8 @@ use phasegate_ops::questions::rounds;
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Start the phase's round loop with the orchestrator's brief.
+///
 /// Start the phase's round loop with the orchestrator's brief (an open loop
 /// is kept unless --fresh). Prints the loop's state as JSON.
 #[derive(Debug, Args)]

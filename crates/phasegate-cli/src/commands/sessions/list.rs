@@ -4,6 +4,8 @@ use clap::Args;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Every session: its state, liveness, feature, task, priority, leases.
+///
 /// Every session: its lifecycle state (IDLE, LOADING, ACTIVE, COMPLETE,
 /// ERROR), whether it is live (a heartbeat within 5 minutes), its feature,
 /// task, priority and leases.

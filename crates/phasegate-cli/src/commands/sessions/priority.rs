@@ -5,6 +5,8 @@ use phasegate_core::coordination::Priority;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Set this session's priority for conflicts over a file.
+///
 /// Set this session's priority (low, normal, high, critical): when two
 /// sessions want one file, higher-priority work preempts the owner. A task
 /// with `priority: …` in tasks.md sets it at `tasks start`.

@@ -6,6 +6,8 @@ use phasegate_slack::{Client, SlackError, Token, TokenKind};
 use super::transport::{self, Patience, Tokens};
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Check the Slack setup without posting anything.
+///
 /// Check the Slack setup without posting anything (unless --post): the
 /// channels in .phasegate/questions.config.json, the token (auth.test: which
 /// workspace, bot or user), and a thread read in each channel, which says

@@ -15,6 +15,8 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// posting) to finish: a pass may itself wait on Slack's rate limits.
 const PASS_WAIT: Duration = Duration::from_secs(120);
 
+/// Poll the open questions' Slack threads once.
+///
 /// Poll the open questions once: post new ones to their Slack channel, read
 /// their threads, take the first reply from a person as the answer (once,
 /// however many pollers run), acknowledge it in the thread, remind once when

@@ -7,6 +7,8 @@ use crate::commands::FeatureArg;
 use crate::commands::question::SessionArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Clear the feature's marks of tampering, with a person's yes.
+///
 /// Clear the feature's marks of tampering, with a person's yes: the first
 /// run asks a blocking question only a person can answer (in the question
 /// dialog, in Slack, by typing `/phasegate:answer <id> yes`, or in a

@@ -6,6 +6,8 @@ use phasegate_ops::proof::tamper;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Show the feature's state files changed outside phasegate.
+///
 /// Show the feature's state files changed outside phasegate's commands
 /// (`.meta.json`, `evidence.json`, a suspension marker, a pipeline's state
 /// or review… written through Bash, edited or removed by hand): each with

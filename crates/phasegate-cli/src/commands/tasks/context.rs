@@ -6,6 +6,8 @@ use phasegate_ops::tasks::marks as tasks;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// The task's context package for its delegate.
+///
 /// The task's context package for its delegate (seed 003): CONTEXT
 /// (excerpts of spec.md, design.md and plan.md, at most 6,000 bytes, and the
 /// tasks it builds on), TASK (with its files and details), SUCCESS (its

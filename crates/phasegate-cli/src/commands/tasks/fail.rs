@@ -9,6 +9,8 @@ use crate::commands::question::SessionArg;
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Mark a task in progress failed and apply the build decision.
+///
 /// Mark a task in progress failed (`[!]`) and apply seed 004's build
 /// decision to its validation output: SYNTAX_ERROR retries below 3
 /// attempts, MISSING_DEPENDENCY installs and retries, CONFLICT rebases and
@@ -63,6 +65,8 @@ pub fn cmd_fail(args: FailArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     Ok(ExitStatus::Success)
 }
 
+/// Ask the build to stop, or withdraw the request.
+///
 /// Ask the build to stop (seed 004's stop signal): `tasks next` hands out
 /// nothing and `tasks start` is refused until `--clear`.
 #[derive(Debug, Args)]

@@ -6,6 +6,8 @@ use phasegate_ops::tasks::marks as tasks;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Every task of the feature's tasks.md, as data.
+///
 /// Every task of the feature's tasks.md: id, line, checkbox (`pending`,
 /// `in-progress`, `done`, `skipped`, `failed`), title, agent, review,
 /// review focus, dependencies, files, "Done when", checkpoint, and its phase

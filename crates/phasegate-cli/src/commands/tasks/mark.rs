@@ -6,10 +6,8 @@ use phasegate_ops::tasks::marks::{self as tasks, MarkAction as Action};
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Set a task's checkbox in tasks.md: complete `[x]` or skip `[-]`.
-/// Written atomically under the feature's lock. Exit 1 when the change is
-/// refused (with why; also when the feature is no longer active), 2 for an
-/// unknown task or unreadable file.
+// Set a task's checkbox in tasks.md: complete `[x]` or skip `[-]` (the
+// help is `TasksCommand`'s variants': one struct, two commands).
 #[derive(Debug, Args)]
 pub struct MarkArgs {
     /// The task id (T1).
@@ -18,10 +16,11 @@ pub struct MarkArgs {
     feature: FeatureArg,
 }
 
-/// Mark a ready task (or a failed one, to retry) in progress: `[~]`. It
-/// records a checkpoint (the start commit and a snapshot of the working
-/// tree) and who implements the task. Exit 1 when the task is not ready,
-/// the feature is suspended or no longer active, or the build stopped.
+/// Mark a ready task (or a failed one, to retry) in progress: `[~]`.
+///
+/// It records a checkpoint (the start commit and a snapshot of the working
+/// tree) and who implements the task. Exit 1 when the task is not ready, the
+/// feature is suspended or no longer active, or the build stopped.
 #[derive(Debug, Args)]
 pub struct StartArgs {
     /// The task id (T1).

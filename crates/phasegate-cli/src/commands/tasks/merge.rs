@@ -7,6 +7,8 @@ use crate::commands::FeatureArg;
 use crate::commands::question::SessionArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Bring a task's branch back into the feature's code folder.
+///
 /// Bring a task's branch back into the feature's code folder (a fast
 /// forward, else a merge commit; a file with local changes is never
 /// overwritten) and remove its worktree. A conflict changes nothing and

@@ -22,12 +22,18 @@ pub enum TasksCommand {
     Next(next::NextArgs),
     Start(mark::StartArgs),
     /// Tick a task done: `[x]`.
+    ///
+    /// Written atomically under the feature's lock. Exit 1 when the change
+    /// is refused (with why; also when the feature is no longer active), 2
+    /// for an unknown task or unreadable file.
     Complete(mark::MarkArgs),
     /// Skip a task: `[-]`.
+    ///
+    /// Written atomically under the feature's lock. Exit 1 when the change
+    /// is refused (with why; also when the feature is no longer active), 2
+    /// for an unknown task or unreadable file.
     Skip(mark::MarkArgs),
-    /// Mark a task in progress failed (`[!]`) and apply the build decision to its validation output.
     Fail(fail::FailArgs),
-    /// Ask the build to stop, or withdraw the request.
     Stop(fail::StopArgs),
     Context(context::ContextArgs),
     Worktree(worktree::WorktreeArgs),

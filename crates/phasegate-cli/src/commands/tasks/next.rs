@@ -10,6 +10,8 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// parallelism, few enough to review and merge.
 const DEFAULT_BATCH: u32 = 4;
 
+/// The next ready task, or a batch of them with --parallel.
+///
 /// The next ready task: phases in order (a phase starts when every task of
 /// the earlier ones is done or skipped), dependencies done, seed 004's layer
 /// order, a checkpoint after the tasks before it, the feature not suspended,

@@ -10,6 +10,8 @@ use crate::commands::question::SessionArg;
 use crate::commands::{FeatureArg, input};
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Record the reviewer's reply for the task's current cycle.
+///
 /// Record the reviewer's reply for the task's current cycle: the verdict
 /// JSON when the reply holds one, else seed 003's first-line patterns
 /// (APPROVED, LGTM, NEEDS REVISION, -1, ...) and keyword rule. Inside

@@ -6,6 +6,8 @@ use phasegate_ops::tasks::review as task_review;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Begin or resume the task's review with the chosen reviewer.
+///
 /// Begin the task's review with the chosen reviewer, or resume it at its
 /// current cycle (a new session picks up where a killed one stopped), and
 /// print the seed's REVIEW REQUEST [Cycle: n/max] prompt, the agent to

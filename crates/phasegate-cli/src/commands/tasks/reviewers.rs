@@ -6,6 +6,8 @@ use phasegate_ops::tasks::review as task_review;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// The facts for choosing a task's reviewer.
+///
 /// The facts for choosing a task's reviewer (seed 003): the task, its
 /// implementer, its change since `tasks start` (files from git), the review
 /// priorities the change calls for (security, data integrity, architecture,

@@ -6,6 +6,8 @@ use phasegate_ops::tasks;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Give a started task of a parallel batch its own worktree.
+///
 /// Give a started task of a parallel batch its own git worktree
 /// (`.worktrees/<feature>--<task>`) and branch (`task/<feature>/<task>`)
 /// from the HEAD of the feature's code folder. Its delegate works and

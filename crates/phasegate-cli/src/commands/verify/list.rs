@@ -6,6 +6,8 @@ use phasegate_ops::proof;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Show each requirement with the checks that name it.
+///
 /// Show each requirement of the feature (spec.md's R1, R2, …; a
 /// pipeline's acceptance criteria) with the checks that name it, and the
 /// requirements no check names. Runs nothing. Exit codes: 0 listed, 2 a

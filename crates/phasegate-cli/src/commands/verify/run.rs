@@ -7,6 +7,8 @@ use super::requirement_line;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Run every check of the feature into its evidence ledger.
+///
 /// Run every check of the feature and record the evidence ledger
 /// (docs/features/<feature>/evidence.json): each check in the feature's
 /// working tree (its worktree when it has one), bounded in time

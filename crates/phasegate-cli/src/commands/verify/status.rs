@@ -6,6 +6,8 @@ use phasegate_ops::proof;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Read the feature's evidence ledger at the tree as it is.
+///
 /// Read the feature's evidence ledger at the tree as it is now: how many
 /// requirements are proven, which are not and why, and whether the ledger
 /// is stale (a file changed since the checks ran: a stale ledger proves

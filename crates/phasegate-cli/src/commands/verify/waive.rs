@@ -7,16 +7,17 @@ use crate::commands::FeatureArg;
 use crate::commands::question::SessionArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Ask a person whether a requirement may be done without proof. A person
-/// may waive a requirement, never the model: the first run asks a blocking
-/// question only a person can answer (in Slack, in the question dialog, by
-/// typing `/phasegate:answer <id> <answer>`, or in a terminal outside Claude
-/// Code), with the reason; once they said yes, the next run (or the next
-/// `verify run`) records the waiver in the ledger with the reason and when.
-/// Exit codes: 0 asked, waived or declined (the message says which), 1 the
-/// requirement is proven already or the question waits for its answer, 2 a
-/// requirement the spec lacks, no reason on the first run, or a spec it
-/// cannot read.
+/// Ask a person whether a requirement may be done without proof.
+///
+/// A person may waive a requirement, never the model: the first run asks a
+/// blocking question only a person can answer (in Slack, in the question
+/// dialog, by typing `/phasegate:answer <id> <answer>`, or in a terminal
+/// outside Claude Code), with the reason; once they said yes, the next run (or
+/// the next `verify run`) records the waiver in the ledger with the reason and
+/// when. Exit codes: 0 asked, waived or declined (the message says which), 1
+/// the requirement is proven already or the question waits for its answer, 2 a
+/// requirement the spec lacks, no reason on the first run, or a spec it cannot
+/// read.
 #[derive(Debug, Args)]
 pub struct WaiveArgs {
     /// The requirement (`R3`; a pipeline's acceptance criterion `AC2`).

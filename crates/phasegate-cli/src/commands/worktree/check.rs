@@ -6,8 +6,10 @@ use phasegate_ops::feature::worktree;
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};
 
-/// Check the current directory against the feature's worktree. Exits 0 when
-/// inside it (or the feature has none), 1 when outside or when it is missing.
+/// Check the current directory against the feature's worktree.
+///
+/// Exits 0 when inside it (or the feature has none), 1 when outside or when it
+/// is missing.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
