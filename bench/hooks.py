@@ -113,6 +113,10 @@ def main():
             ("SubagentStop, a reviewer", [HOOK, "subagent-stop"], plain,
              hook_input(plain, "SubagentStop", agent_type="phasegate:chain-reviewer",
                         last_assistant_message="APPROVED", stop_hook_active=False), None),
+            ("StopFailure, a usage limit (recorded)", [HOOK, "stop-failure"], plain,
+             hook_input(plain, "StopFailure", error="rate_limit",
+                        last_assistant_message="You've hit your 5-hour limit \u00b7 resets 3pm (Europe/Berlin)"),
+             None),
         ]
         for name, argv, cwd, stdin, env in cases:
             out = run(argv, cwd, stdin, env)

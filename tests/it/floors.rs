@@ -128,8 +128,8 @@ fn ops_capabilities_import_only_the_kernel_and_those_listed_before_them() {
         "tasks",
         "pipeline",
         "retro",
-        "oversight",
         "interrupt",
+        "oversight",
         "hooks",
     ];
     let bad = out_of_order("phasegate-ops", &order);

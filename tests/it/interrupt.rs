@@ -111,3 +111,74 @@ fn what_the_user_saw_is_kept_scrubbed_and_short() {
     let r: Value = serde_json::from_str(&text).unwrap();
     assert!(r["said"].as_str().unwrap().len() <= 300, "{r}");
 }
+
+/// A process id no process has (above every system's largest).
+const ENDED_PROCESS: u32 = 0x7FFF_FFF0;
+
+fn edit(env: &TestEnv, session: &str, rel: &str) -> crate::util::Done {
+    hook(
+        env,
+        "pre-tool-use",
+        session,
+        json!({"hook_event_name": "PreToolUse", "tool_name": "Edit",
+               "tool_input": {"file_path": env.path(rel), "old_string": "a", "new_string": "b"}}),
+    )
+}
+
+/// Gives a session's record the process `pid` and a heartbeat `silent` ago.
+fn crashed(env: &TestEnv, session: &str, silent: Duration) {
+    let path = env.path(&format!(".git/phasegate/sessions/{session}.json"));
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let at = Utc::now() - silent;
+    record["pid"] = json!(ENDED_PROCESS);
+    record["heartbeat_at"] = json!(phasegate_core::time::stamp(at));
+    std::fs::write(&path, record.to_string()).unwrap();
+    std::fs::File::options().write(true).open(&path).unwrap().set_modified(at.into()).unwrap();
+}
+
+/// Issue 33, "Crashes heal at once": a session whose Claude Code process
+/// is gone (killed 20 s ago, no SessionEnd) gives up its lease at the next
+/// look, not 5 minutes later. One a usage limit paused keeps its lease
+/// through SessionEnd and an hour of silence with its process gone, and the
+/// session refused is told until when; after the reset and the grace, the
+/// file is free.
+#[test]
+fn a_crashed_session_frees_its_files_at_once_and_a_paused_one_keeps_them_until_its_reset() {
+    let env = TestEnv::new();
+    env.write("src/a.rs", "a\n");
+    env.write("src/b.rs", "a\n");
+    let (a, b, c) = ("sess-a-crashes", "sess-b-waits", "sess-c-paused");
+    for s in [a, b, c] {
+        hook(&env, "session-start", s, json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    }
+    assert_eq!(edit(&env, a, "src/a.rs").stdout, "");
+    assert_eq!(edit(&env, c, "src/b.rs").stdout, "");
+    crashed(&env, a, Duration::seconds(20));
+    let granted = edit(&env, b, "src/a.rs");
+    assert!(!granted.stdout.contains("\"deny\""), "{}", granted.report());
+    assert!(granted.stdout.contains("Claude Code process has ended"), "{}", granted.report());
+
+    let reset = Utc::now() + Duration::hours(2);
+    stop_failure(&env, c, "rate_limit", &format!("You've hit your 5-hour limit · resets {} (UTC)", printed(reset)));
+    hook(&env, "session-end", c, json!({"hook_event_name": "SessionEnd", "reason": "other"}));
+    crashed(&env, c, Duration::hours(1));
+    let refused = edit(&env, b, "src/b.rs");
+    assert!(refused.stdout.contains("\"deny\""), "{}", refused.report());
+    let until = format!("paused by a usage limit or an API error until {} UTC", reset.format("%Y-%m-%d %H:%M"));
+    assert!(
+        refused.stdout.contains(&until) && refused.stdout.contains("keeps the file until then"),
+        "{}",
+        refused.report()
+    );
+    let listed = env.ws(&["lease", "list", "--json"]).ok().json();
+    assert!(listed.to_string().contains(c), "{listed}");
+    env.ws(&["watch", "--once"]).ok().stdout_has(&format!("paused until {} UTC", reset.format("%H:%M")));
+
+    // The reset and the grace passed, and nobody carried on: the file is free.
+    let path = env.path(&format!(".git/phasegate/interrupted/{c}.json"));
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    record["resume"]["at"] = json!(phasegate_core::time::stamp(Utc::now() - Duration::minutes(6)));
+    std::fs::write(&path, record.to_string()).unwrap();
+    let granted = edit(&env, b, "src/b.rs");
+    assert!(!granted.stdout.contains("\"deny\""), "{}", granted.report());
+}

@@ -17,9 +17,9 @@
 //!    feature costs, and its budget);
 //! 4. `feature` (phases, reviews, worktrees, finish);
 //! 5. `tasks` and `pipeline`, the two ways a feature's work runs;
-//! 6. `retro` and `oversight` (monitor, PM, status views), which look back
-//!    over the work, then `interrupt` (a turn ended on an API error: what
-//!    was in flight, when it may go on, and the runner that carries on);
+//! 6. `retro`, then `interrupt` (a turn ended on an API error: what was in
+//!    flight, when it may go on, and the runner that carries on), then
+//!    `oversight` (monitor, PM, status views), which looks over all of it;
 //! 7. `hooks`, the registry that folds every capability's contributor into
 //!    each hook event.
 #![cfg_attr(test, allow(clippy::disallowed_methods))]

@@ -45,7 +45,7 @@ mod worktree;
 ///
 /// Exit codes: 0 success/allowed, 1 refused by a workflow rule, 2 usage
 /// error or unreadable/invalid state, 3 Slack refused or could not be
-/// reached (nothing lost; the next poll retries).
+/// reached (nothing lost; the next poll retries), 130 `run` stopped by Ctrl-C.
 #[derive(Debug, Parser)]
 #[command(name = "workflow-state", version, max_term_width = 100)]
 pub struct Cli {

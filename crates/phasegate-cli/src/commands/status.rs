@@ -72,6 +72,9 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         for line in phasegate_ops::interrupt::standing(&ctx.env)? {
             ctx.out.line(format!("paused: {line}"))?;
         }
+        if let Some(line) = phasegate_ops::interrupt::runner(&ctx.env) {
+            ctx.out.line(line)?;
+        }
     }
     if !args.json
         && let Some(line) = phasegate_ops::oversight::view::summary(&ctx.env)

@@ -65,7 +65,13 @@ pub fn presence_text(s: &SessionView) -> String {
     let silent = s.health.age_seconds / 60;
     match (s.presence, s.health.liveness) {
         (_, Liveness::ClockAhead) => format!("clock {}s ahead", s.health.clock_ahead_seconds.unwrap_or_default()),
-        (Presence::Live, Liveness::Live | Liveness::Down) => format!("live, seen {}s ago", s.health.age_seconds),
+        (_, Liveness::Paused) => match s.health.paused_until {
+            Some(until) => format!("paused until {} UTC", until.format("%H:%M")),
+            None => "paused".to_owned(),
+        },
+        (Presence::Live, Liveness::Live | Liveness::Down | Liveness::Ended) => {
+            format!("live, seen {}s ago", s.health.age_seconds)
+        }
         (Presence::Idle, _) => format!("idle, seen {silent} min ago"),
         (Presence::Gone, _) => format!("gone (silent {silent} min, held nothing)"),
         (Presence::Down, _) => format!("down (silent {silent} min)"),
@@ -169,6 +175,10 @@ fn render(o: &Overview, env: &Env, interval: u64, once: bool) -> Vec<String> {
             .collect(),
         "none active",
     );
+    if !o.interrupted.is_empty() || o.runner.is_some() {
+        let lines = o.interrupted.iter().chain(&o.runner).map(|l| format!("  {l}")).collect();
+        section(format!("INTERRUPTED ({})", o.interrupted.len()), lines, "none");
+    }
     out.push(String::new());
     out.push(match o.last_check {
         Some(t) => format!("Monitor last checked at {} UTC.", hm(t)),

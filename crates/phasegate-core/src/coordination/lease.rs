@@ -334,7 +334,14 @@ pub fn decide_request(
             requester: request.requester.clone(),
             owner: holder.clone(),
             path: held.path.clone(),
-            reason: format!("File owned by {holder}"),
+            reason: match health.paused_until {
+                Some(until) => format!(
+                    "File owned by {holder}, paused by an interruption until {} UTC (it keeps its files until {} min after)",
+                    until.format("%Y-%m-%d %H:%M"),
+                    super::session::PAUSE_GRACE.num_minutes()
+                ),
+                None => format!("File owned by {holder}"),
+            },
             suggestion: DENY_SUGGESTION,
         }),
     }
@@ -354,7 +361,8 @@ fn down_because(holder: &SessionId, h: Health) -> String {
             "File owner {holder}'s heartbeat is {} s ahead of this clock and its process has ended",
             h.clock_ahead_seconds.unwrap_or_default()
         ),
-        Liveness::Down | Liveness::Live => {
+        Liveness::Ended => format!("File owner {holder}'s Claude Code process has ended"),
+        Liveness::Down | Liveness::Live | Liveness::Paused => {
             format!("File owner {holder} is down (no heartbeat for {} min)", h.age_seconds / 60)
         }
     }

@@ -41,5 +41,5 @@ pub use pm::{
     Assignment, CHECK_AGAIN_IN, EscalationOption, FollowUp, PmAction, PmDecision, Target, handle_conflict,
     handle_stuck_task, redistribute,
 };
-pub use session::{Health, Liveness, Presence, SessionRecord, SessionState};
+pub use session::{Health, Liveness, PAUSE_GRACE, Presence, SessionRecord, SessionState};
 pub use waits::Wait;

@@ -31,6 +31,15 @@
 //!   catches up. A clock that runs *behind* shortens its own grace by the
 //!   difference; one timestamp cannot reveal that, and sessions of one
 //!   repository share a machine in practice.
+//! - A session whose Claude Code process the machine sees has ended (its
+//!   id is the hooks' parent, recorded by them) is gone at the next look,
+//!   whatever its heartbeat ([`Liveness::Ended`]): a crashed or killed
+//!   session's leases and claims go at once, not 5 minutes later (issue 33).
+//! - A session a usage limit or an API error paused (its StopFailure hook
+//!   recorded when work may resume) keeps what it holds until that time
+//!   plus [`PAUSE_GRACE`], process or heartbeat or not
+//!   ([`Liveness::Paused`]), and whoever it refuses is told until when: its
+//!   runner, or its person, carries on at the reset.
 //! - Priority orders work when two sessions want the same file: `low` <
 //!   `normal` < `high` < `critical`, `normal` by default.
 
@@ -45,6 +54,10 @@ pub const DOWN_AFTER: TimeDelta = TimeDelta::minutes(5);
 
 /// How far ahead of the reader's clock a heartbeat may lie and still count.
 pub const CLOCK_SKEW_TOLERANCE: TimeDelta = TimeDelta::minutes(5);
+
+/// How long after its resume time a paused session keeps what it holds:
+/// one heartbeat's span, for the runner (or Claude Code) to start again.
+pub const PAUSE_GRACE: TimeDelta = DOWN_AFTER;
 
 /// §1.2's lifecycle states.
 #[derive(
@@ -155,6 +168,11 @@ pub struct SessionRecord {
     /// the future.
     #[serde(skip)]
     pub process_ended: bool,
+    /// When work may resume after an interruption its StopFailure hook
+    /// recorded (a usage limit's reset, a back-off), as the store saw when
+    /// it read the record; never stored here.
+    #[serde(skip)]
+    pub paused_until: Option<DateTime<Utc>>,
 }
 
 impl SessionRecord {
@@ -175,6 +193,7 @@ impl SessionRecord {
             owns_loop: None,
             pid: None,
             process_ended: false,
+            paused_until: None,
         }
     }
 
@@ -189,8 +208,18 @@ impl SessionRecord {
         Ok(())
     }
 
+    /// The heartbeat rule ([`health`]), after the two facts that overrule
+    /// it: paused until a resume time still to come (plus the grace), or
+    /// its process ended.
     pub fn health(&self, now: DateTime<Utc>) -> Health {
-        health(self.heartbeat_at, now, self.process_ended)
+        let mut h = health(self.heartbeat_at, now, self.process_ended);
+        if let Some(until) = self.paused_until.filter(|u| now < *u + PAUSE_GRACE) {
+            h.liveness = Liveness::Paused;
+            h.paused_until = Some(until);
+        } else if self.process_ended && h.liveness == Liveness::Live {
+            h.liveness = Liveness::Ended;
+        }
+        h
     }
 
     /// SessionEnd: the session is COMPLETE, by §1.2's arrows only. A session
@@ -285,6 +314,12 @@ pub enum Liveness {
     /// Heartbeat further ahead of this clock than the tolerance, and the
     /// session's process has ended: not trusted, so not live.
     ClockAhead,
+    /// The session's Claude Code process has ended (crashed, killed, or
+    /// closed without a SessionEnd), as this machine sees: not live.
+    Ended,
+    /// Paused by a usage limit or an API error until a resume time still
+    /// to come (plus [`PAUSE_GRACE`]): it keeps what it holds.
+    Paused,
 }
 
 crate::named!(Liveness, "liveness");
@@ -292,8 +327,8 @@ crate::named!(Liveness, "liveness");
 impl Liveness {
     pub fn is_live(self) -> bool {
         match self {
-            Liveness::Live => true,
-            Liveness::Down | Liveness::ClockAhead => false,
+            Liveness::Live | Liveness::Paused => true,
+            Liveness::Down | Liveness::ClockAhead | Liveness::Ended => false,
         }
     }
 }
@@ -309,6 +344,9 @@ pub struct Health {
     /// does by a second or more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_ahead_seconds: Option<i64>,
+    /// Paused until then ([`Liveness::Paused`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused_until: Option<DateTime<Utc>>,
 }
 
 /// The liveness rule: live while the heartbeat is strictly newer than 5
@@ -330,6 +368,7 @@ pub fn health(heartbeat_at: DateTime<Utc>, now: DateTime<Utc>, process_ended: bo
         liveness,
         age_seconds: age.num_seconds().max(0),
         clock_ahead_seconds: Some(ahead.num_seconds()).filter(|s| *s > 0),
+        paused_until: None,
     }
 }
 
@@ -399,7 +438,10 @@ mod tests {
     fn a_heartbeat_slightly_ahead_counts_as_now_and_is_reported() {
         let now = t0();
         let h = health(now + TimeDelta::minutes(2), now, false);
-        assert_eq!(h, Health { liveness: Liveness::Live, age_seconds: 0, clock_ahead_seconds: Some(120) });
+        assert_eq!(
+            h,
+            Health { liveness: Liveness::Live, age_seconds: 0, clock_ahead_seconds: Some(120), paused_until: None }
+        );
         // Sub-second differences are not worth a report.
         assert_eq!(health(now + TimeDelta::milliseconds(400), now, false).clock_ahead_seconds, None);
         // Exactly at the tolerance still counts, whatever the process.
@@ -472,6 +514,38 @@ mod tests {
         failed.state = SessionState::Error;
         failed.end(t0()).unwrap();
         assert_eq!(failed.state, SessionState::Error, "ERROR is final");
+    }
+
+    /// Issue 33, "Crashes heal at once": a session whose process ended is
+    /// gone at the next look, not 5 minutes later; one paused by a limit
+    /// stays until its reset plus the grace, its process gone or not.
+    #[test]
+    fn a_crashed_session_is_gone_at_once_and_a_paused_one_stays_until_its_reset() {
+        let now = t0() + TimeDelta::minutes(10);
+        let mut crashed = record();
+        crashed.heartbeat_at = now - TimeDelta::seconds(20);
+        crashed.process_ended = true;
+        assert_eq!(crashed.health(now).liveness, Liveness::Ended);
+        assert!(!crashed.health(now).liveness.is_live());
+
+        let mut paused = crashed.clone();
+        paused.heartbeat_at = now - TimeDelta::hours(2);
+        paused.paused_until = Some(now + TimeDelta::hours(1));
+        let h = paused.health(now);
+        assert_eq!((h.liveness, h.paused_until), (Liveness::Paused, Some(now + TimeDelta::hours(1))));
+        assert!(h.liveness.is_live(), "a paused session keeps its leases");
+        let later = now + TimeDelta::hours(1) + PAUSE_GRACE - TimeDelta::seconds(1);
+        assert_eq!(paused.health(later).liveness, Liveness::Paused, "within the grace");
+        let after = now + TimeDelta::hours(1) + PAUSE_GRACE;
+        assert_eq!(paused.health(after).liveness, Liveness::Down, "after the grace, the heartbeat rule again");
+
+        let mut resumed = record();
+        resumed.heartbeat_at = now;
+        assert_eq!(
+            resumed.health(now).liveness,
+            Liveness::Live,
+            "a process not known to have ended: the heartbeat rules"
+        );
     }
 
     #[test]

@@ -158,15 +158,28 @@ pub fn deny_message(path: &LeasePath, owner: &SessionId, record: Option<&Session
                 (None, Some(t)) => format!("working on task {t}"),
                 (None, None) => "editing it".to_owned(),
             };
-            let seen = r.health(now).age_seconds / 60;
-            format!("{work}; {}, last seen {seen} min ago", r.state)
+            let h = r.health(now);
+            match h.paused_until {
+                Some(until) => format!(
+                    "{work}; paused by a usage limit or an API error until {} UTC",
+                    until.format("%Y-%m-%d %H:%M")
+                ),
+                None => format!("{work}; {}, last seen {} min ago", r.state, h.age_seconds / 60),
+            }
         }
         None => "no record".to_owned(),
     };
     let o = owner.short();
     let p = phasegate_core::paths::shell_word(path.as_str());
+    let ends = match record.and_then(|r| r.health(now).paused_until) {
+        Some(_) => format!(
+            "it keeps the file until then plus {} min, for the work to go on at that step",
+            phasegate_core::coordination::PAUSE_GRACE.num_minutes()
+        ),
+        None => format!("the lease ends when {o} ends, or 5 min after it goes silent"),
+    };
     format!(
-        "phasegate: {path} is leased by session {o} ({doing}), so this edit is refused: two sessions editing one file overwrite each other. Wait (the lease ends when {o} ends, or 5 min after it goes silent), take other work, or ask the user whether to release it: `workflow-state lease release {p} --session {o}`."
+        "phasegate: {path} is leased by session {o} ({doing}), so this edit is refused: two sessions editing one file overwrite each other. Wait ({ends}), take other work, or ask the user whether to release it: `workflow-state lease release {p} --session {o}`."
     )
 }
 

@@ -220,7 +220,18 @@ fn activate(record: &mut SessionRecord, now: DateTime<Utc>) {
 /// Nothing of it holds another session back any more. A record that cannot
 /// be read or written is returned as the problem, after the leases and
 /// waits are gone anyway.
+///
+/// A session an interruption paused (its StopFailure hook recorded a resume
+/// time still to come: a usage limit's reset, a back-off) is not ended: the
+/// process goes, the work does not. Its record and leases stay, live until
+/// the resume time plus the grace (see `SessionRecord::health`), for the
+/// runner or the person who carries on with it.
 pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout: std::time::Duration) -> OpResult<()> {
+    if let Ok(Some(i)) = project.interruptions().get(session)
+        && i.waits().is_some_and(|at| now < at + phasegate_core::coordination::PAUSE_GRACE)
+    {
+        return Ok(());
+    }
     let mut problem = None;
     match project.session(session) {
         Ok(Some(mut r)) => match r.end(now) {

@@ -216,6 +216,41 @@ pub fn standing(env: &Env) -> OpResult<Vec<String>> {
         .collect())
 }
 
+/// The runner (`workflow-state run`) of this repository, as a line for
+/// `status`, `watch` and the report: what it does now, its runs, windows
+/// and spend. None when no runner ever ran here, or its last one ended more
+/// than a day ago. A runner whose process is gone without saying so (killed)
+/// is named as such.
+pub fn runner_line(project: &Project, now: DateTime<Utc>) -> Option<String> {
+    use phasegate_core::interrupt::RunnerNow;
+    let state = project.runner_state().ok().flatten()?;
+    let session = state.session.get(..8).unwrap_or(&state.session);
+    let gone = phasegate_store::process::is_gone(state.pid) == Some(true);
+    let doing = match &state.now {
+        RunnerNow::Ended { at, why } => {
+            if now - *at > chrono::TimeDelta::days(1) {
+                return None;
+            }
+            format!("ended at {}: {why}", clock(*at, None, now))
+        }
+        _ if gone => format!(
+            "process {} is gone (killed?); `workflow-state run --resume {}` carries on",
+            state.pid, state.session
+        ),
+        RunnerNow::Running { since } => format!("claude runs since {}", clock(*since, None, now)),
+        RunnerNow::Waiting { until, why } => format!("waiting {why} until {}", clock(*until, None, now)),
+    };
+    Some(format!(
+        "runner (pid {}, session {session}, {}): {doing}; {} run(s), {} window(s), ${:.2} spent",
+        state.pid, state.prompt, state.runs, state.windows, state.spent_usd
+    ))
+}
+
+/// [`runner_line`] of the repository `env` is in (None outside one).
+pub fn runner(env: &Env) -> Option<String> {
+    runner_line(&crate::session::project(env).ok()?, env.now)
+}
+
 /// A turn of `session` ended well: its interruption is over, and so are
 /// the others whose time to go on has passed (whoever starts a session
 /// after the reset is told at its start, and goes on).

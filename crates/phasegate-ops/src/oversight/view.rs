@@ -61,6 +61,12 @@ pub struct Overview {
     pub events: Vec<PendingEvent>,
     pub features: Vec<FeatureView>,
     pub last_check: Option<DateTime<Utc>>,
+    /// Sessions an API error interrupted, one line each
+    /// (`crate::interrupt::line`), and the runner's line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub interrupted: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runner: Option<String>,
     /// Files that could not be read.
     pub problems: Vec<String>,
 }
@@ -187,6 +193,17 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         events,
         features,
         last_check: project.monitor_state().last_check,
+        interrupted: crate::interrupt::list(&project)
+            .iter()
+            .map(|i| {
+                format!(
+                    "session {} was {}",
+                    i.session.get(..8).unwrap_or(&i.session),
+                    crate::interrupt::line(i, env.now)
+                )
+            })
+            .collect(),
+        runner: crate::interrupt::runner_line(&project, env.now),
         problems,
     })
 }

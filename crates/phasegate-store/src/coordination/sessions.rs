@@ -53,7 +53,8 @@ impl Project {
     /// the clock was set back meanwhile and the time written in the record
     /// lies ahead of it (the record's own time only when the file's cannot
     /// be read). Whether the session's process has ended is looked up
-    /// (`process_ended`). None when there is none. A record in the older
+    /// (`process_ended`), and until when an interruption pauses it
+    /// (`paused_until`). None when there is none. A record in the older
     /// pipeline-owner shape is read as a session owning that loop.
     pub fn session(&self, session: &SessionId) -> Result<Option<SessionRecord>, StoreError> {
         let path = self.session_file(session);
@@ -79,6 +80,8 @@ impl Project {
             record.heartbeat_at = touched;
         }
         record.process_ended = record.pid.is_some_and(|pid| crate::process::is_gone(pid) == Some(true));
+        // An interruption that cannot be read pauses nothing.
+        record.paused_until = self.interruptions().get(session).ok().flatten().and_then(|i| i.waits());
         Ok(Some(record))
     }
 

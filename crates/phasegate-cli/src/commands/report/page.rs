@@ -362,6 +362,13 @@ fn trends(h: &mut String, r: &Report) {
 fn now(h: &mut String, r: &Report) {
     let o = &r.overview;
     h.push_str("<section id=\"now\"><h2>Right now</h2>\n");
+    if !o.interrupted.is_empty() || o.runner.is_some() {
+        let _ = writeln!(h, "<h3>Interrupted ({})</h3><ul class=\"interrupted\">", o.interrupted.len());
+        for line in o.interrupted.iter().chain(&o.runner) {
+            let _ = writeln!(h, "<li>{}</li>", esc(line));
+        }
+        h.push_str("</ul>\n");
+    }
     let _ = writeln!(h, "<h3>Sessions ({})</h3>", o.sessions.len());
     if o.sessions.is_empty() {
         h.push_str("<p class=\"muted\">No session is at work.</p>\n");
