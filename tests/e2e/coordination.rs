@@ -221,11 +221,12 @@ fn the_pm_decides_at_19_21_and_31_minutes_a_brainstorm_walks_ideation_and_an_eve
         Turn::tools(vec![ToolUse::bash(format!(
             "{} && {} && cat docs/features/003-habits/handoff.md",
             ideation("confidence 0.8"),
-            ideation("advance"),
+            ideation("artifact brief 'Shift-aware habit reminders for night-shift nurses' --confidence 0.8"),
         ))])
         .expect_tool_result_contains("VALIDATING → REFINING"),
         Turn::text("Ideation is complete.")
             .expect_tool_result_contains("Ideation is COMPLETE")
+            .expect_tool_result_contains("| Brief | required | yes |")
             .expect_tool_result_contains("| Idea Summary | required | yes |"),
     ]));
     let out = f.claude().prompt("/phasegate:brainstorm habits for night-shift nurses").run(&api);

@@ -348,7 +348,8 @@ pub struct Open {
 }
 
 impl Judgement {
-    /// `3/4 proven`, `3/4 proven, 1 waived`, with `(stale)` when it is.
+    /// `3/4 proven`, `3/4 proven, 1 waived`; when the code changed since
+    /// the checks ran, how many requirements that leaves stale.
     pub fn summary(&self) -> String {
         let mut s = format!("{}/{} proven", self.proven_count, self.total);
         if self.waived > 0 {
@@ -362,15 +363,47 @@ impl Judgement {
             ));
         }
         if self.stale {
-            s.push_str(" (stale: the tree changed since `verify run`)");
+            match self.stale_ids().len() {
+                0 => s.push_str("; the code changed since `verify run`"),
+                n => s.push_str(&format!(
+                    "; {n} stale: proven before the code changed, not since (run `verify run` again)"
+                )),
+            }
         }
         s
     }
 
-    /// The requirements that hold the gate, as `R2 (failed: `x` exited 1)`.
+    /// The requirements that were proven at their check's run, but on
+    /// another tree than this one.
+    pub fn stale_ids(&self) -> Vec<&str> {
+        self.statuses.iter().filter(|r| r.stale).map(|r| r.id.as_str()).collect()
+    }
+
+    /// The proof holds only because the code changed since the checks ran:
+    /// every requirement that holds the gate was proven before, and
+    /// running them again (`verify run`) is all it takes.
+    pub fn only_stale(&self) -> bool {
+        self.note.is_none()
+            && self.open.iter().filter(|o| !o.allowed).all(|o| self.stale_ids().contains(&o.id.as_str()))
+            && !self.stale_ids().is_empty()
+    }
+
+    /// What holds the gate, each in a few words: `R2 (failed: `x` exited
+    /// 1)`, and the stale ones together: `R1, R3 stale (proven before the
+    /// code changed)`.
     pub fn blocking(&self) -> Vec<String> {
-        let open = self.open.iter().filter(|o| !o.allowed).map(|o| format!("{} ({}: {})", o.id, o.status, o.why));
-        open.chain(self.note.clone()).collect()
+        let stale = self.stale_ids();
+        let mut out: Vec<String> = self
+            .open
+            .iter()
+            .filter(|o| !o.allowed && !stale.contains(&o.id.as_str()))
+            .map(|o| format!("{} ({}: {})", o.id, o.status, o.why))
+            .collect();
+        if !stale.is_empty() {
+            out.push(format!("{} stale (proven before the code changed)", stale.join(", ")));
+        }
+        out.extend(self.note.clone());
+        out
     }
 }
 
@@ -437,9 +470,14 @@ pub fn judge(
                     ),
                 )),
                 None => Some((ProofStatus::NotRun, format!("`{}` has not run since it was declared", d.command))),
+                // Run on another tree: what passed there is stale, what
+                // failed there failed (and proves nothing here either).
                 Some(c) if c.tree != current_tree => {
                     j.stale = true;
-                    Some((ProofStatus::Proven, "stale: the tree changed since it ran".to_owned()))
+                    match c.failure() {
+                        Some(f) => Some((ProofStatus::Failed, format!("{f} at the last run"))),
+                        None => Some((ProofStatus::Proven, "stale: the code changed since it ran".to_owned())),
+                    }
                 }
                 Some(c) => c.failure().map(|f| (ProofStatus::Failed, f)),
             };
@@ -629,8 +667,28 @@ mod tests {
         assert_eq!(hot.blocking(), ["R3 (failed: `jest` exited 1)"], "hotfix: unchecked is allowed, a failure is not");
         let stale = judged(&l, "tree-b", ProofRule::DeclaredChecks);
         assert!(!stale.proven && stale.stale && stale.proven_count == 0, "{stale:?}");
-        assert!(stale.summary().ends_with("(stale: the tree changed since `verify run`)"));
-        assert!(stale.blocking()[0].starts_with("R1 (proven: stale: the tree changed since it ran)"));
+        assert_eq!(
+            stale.summary(),
+            "0/3 proven; 1 stale: proven before the code changed, not since (run `verify run` again)"
+        );
+        assert_eq!(
+            stale.blocking(),
+            ["R3 (failed: `jest` exited 1 at the last run)", "R1 stale (proven before the code changed)"]
+        );
+        assert!(!stale.only_stale(), "R3 failed: running the checks again is not all it takes");
+        // Only R1 declared: running the checks again is all it takes.
+        let (r, c) = declared();
+        let only_r1 = judge(
+            &l,
+            Declared { requirements: &r[..1], checks: &c[..1] },
+            &key(),
+            F,
+            "tree-b",
+            ProofRule::EveryRequirement,
+        );
+        assert!(only_r1.only_stale() && !only_r1.proven, "{only_r1:?}");
+        assert_eq!(only_r1.statuses[0].status, ProofStatus::NotRun);
+        assert!(only_r1.statuses[0].stale);
     }
 
     /// Regression: `finish` trusted each requirement's `status` over the

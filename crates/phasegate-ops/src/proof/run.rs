@@ -9,7 +9,6 @@ use std::time::Duration;
 use phasegate_core::proof::{
     self, CheckDecl, CheckRun, Declared, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RequirementProof, Waiver,
 };
-use phasegate_store::proof::ProofNote;
 use phasegate_store::{Feature, Project, fs, process};
 use serde::Serialize;
 
@@ -102,7 +101,6 @@ pub fn run_feature(project: &Project, feature: &Feature, env: &Env, timeout: Opt
     drop(ledger_lock);
     let declared = Declared { requirements: &sources.requirements, checks: &sources.checks };
     let judgement = proof::judge(&ledger, declared, &key, feature.name(), &after.id, meta.mode.proof());
-    project.save_proof_note(feature.name(), &ProofNote { summary: judgement.summary(), ran_at: env.now });
     let ledger_path = fs::relative(&feature.evidence_path(), project.root()).display().to_string();
     let message = message(feature, &judgement, &changed_by_checks, &ledger_path);
     Ok(Ran {

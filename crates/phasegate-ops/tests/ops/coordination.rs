@@ -615,15 +615,23 @@ fn ideation_walks_every_sub_phase_and_hands_a_brief_to_specify() {
     }
     assert_eq!(rec(Signal::Risk { summary: "hospitals block apps" }).phase, P::Refining);
 
-    assert_eq!(rec(Signal::Confidence(0.75)).phase, P::Refining, "0.75 is not above 0.75");
-    let done = rec(Signal::Confidence(0.8));
+    // Confidence alone does not complete it: the brief is what is left.
+    let ready = rec(Signal::Confidence(0.8));
+    assert_eq!(ready.phase, P::Refining);
+    assert!(ready.next.reasons[0].contains("ideation completes when the brief is captured"), "{:?}", ready.next);
+    let done =
+        rec(Signal::Artifact { kind: T::Brief, summary: "Shift-aware habit reminders for nurses", confidence: 0.8 });
     assert_eq!(done.phase, P::Complete);
     assert!(done.message.contains(&format!("docs/features/{f}/handoff.md")), "{}", done.message);
     let shown = ideation::show(&env, Some(&f)).unwrap();
     assert_eq!(shown.phase, P::Complete);
-    assert!(!advance().moved, "complete is complete");
+    assert!(
+        matches!(refusal(ideation::advance(&env, Some(&f))), Refusal::IdeationDone { .. }),
+        "after COMPLETE nothing moves, as for every recording"
+    );
     let handoff = t.read(&Repo::in_feature(&f, "handoff.md"));
-    assert!(handoff.contains("| Brief | required | no |"), "{handoff}");
+    assert!(handoff.contains("| Brief | required | yes |"), "{handoff}");
+    assert!(!handoff.contains("Missing (required)"), "{handoff}");
     assert!(handoff.contains("- Validated: nurses want it"), "{handoff}");
     let pending = events::pending(&t.env(), None).unwrap().events;
     assert_eq!(pending[0].event_type, "ideation.completed");

@@ -10,9 +10,10 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// phase on when it holds: NARROWING needs target-user, problem and
 /// solution-concept; VALIDATING mvp-features, a differentiator and an
 /// average confidence above 0.6; REFINING 3 validations and a risk;
-/// COMPLETE a confidence above 0.75 or a brief. COMPLETE writes handoff.md
-/// and emits ideation.completed. Staying is not an error (exit 0): the
-/// output says what is missing.
+/// COMPLETE the brief artifact (the specify phase needs it). COMPLETE
+/// writes handoff.md and emits ideation.completed. Staying is not an error
+/// (exit 0): the output says what is missing. After COMPLETE nothing moves:
+/// exit 1.
 #[derive(Debug, Args)]
 pub struct AdvanceArgs {
     #[arg(long)]

@@ -1,0 +1,266 @@
+//! Regressions from the second full walk of a feature and a pipeline in
+//! the real Claude Code (issue 31, "What the walk, the attack and new
+//! toolchains found"): one test per bug, named after it.
+
+use serde_json::{Value, json};
+
+use crate::util::{HOOK, Run, TestEnv, commit_all};
+
+const S: &str = "session-1";
+const PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
+
+/// What SessionStart tells the model in `env`.
+fn session_start(env: &TestEnv) -> String {
+    let input = json!({
+        "session_id": "s-walk", "transcript_path": "/tmp/t.jsonl", "cwd": env.root(),
+        "hook_event_name": "SessionStart", "source": "startup"
+    });
+    let out = Run::new(HOOK, &["session-start"], env.root()).stdin(input.to_string()).ok();
+    let v: Value = out.json();
+    v["hookSpecificOutput"]["additionalContext"].as_str().unwrap_or_default().to_owned()
+}
+
+/// A standard feature whose verify phase is complete, proven by one
+/// passing check on the committed tree.
+fn verified(env: &TestEnv) -> String {
+    let f = env.feature("search", "standard");
+    env.write("src/search.py", "def search(): return 1\n");
+    env.write(&format!("docs/features/{f}/spec.md"), "# Spec\n\n## Requirements\n\n- **R1**: search finds a title\n");
+    env.write(&format!("docs/features/{f}/tasks.md"), "# Tasks\n\n- [x] T1: search\n\n## Checks\n\n- R1: `true`\n");
+    env.ws(&["phase", "start", "verify", "--feature", &f]).ok();
+    env.ws(&["verify", "run", "--feature", &f]).ok();
+    env.ws(&["phase", "complete", "verify", "--feature", &f]).ok();
+    commit_all(env.root());
+    f
+}
+
+/// Bug 7: a stale ledger sent the model to a finish that refused:
+/// SessionStart said "proof 3/3 proven … Next: /phasegate:finish",
+/// `status` showed "0/1 stale" and still suggested finish, the finish brief
+/// said "proceed", and `finish` exited 1. Everywhere the ledger is read, a
+/// stale proof now says so and names `verify run`, which runs as printed.
+#[test]
+fn a_stale_ledger_sends_the_model_to_a_finish_that_refuses() {
+    let env = TestEnv::new();
+    let f = verified(&env);
+    let run = format!("workflow-state verify run --feature {f}");
+    // Proven: finish is next, everywhere.
+    assert!(
+        session_start(&env).contains(&format!("proof 1/1 proven. Next: /phasegate:finish")),
+        "{}",
+        session_start(&env)
+    );
+    let row = |env: &TestEnv| env.ws(&["status", "--json"]).ok().json()[0].clone();
+    assert_eq!(row(&env)["next"], "/phasegate:finish");
+    // The code changes after the checks ran.
+    env.write("src/search.py", "def search(): return 2\n");
+    let told = session_start(&env);
+    assert!(told.contains("proof stale: the code changed since `verify run`"), "{told}");
+    assert!(told.contains(&format!("Next: {run}")) && !told.contains("/phasegate:finish"), "{told}");
+    let status = env.ws(&["status"]).ok().stdout;
+    assert!(status.contains(&format!("proof of {f}: stale: run `{run}`")), "{status}");
+    assert!(!status.contains("/phasegate:finish"), "{status}");
+    assert_eq!(row(&env)["next"], run.as_str());
+    let next = env.ws(&["next", "--feature", &f, "--json"]).ok().json();
+    assert_eq!(next["command"], run.as_str(), "{next}");
+    let brief = env.ws(&["phase", "brief", "finish", "--feature", &f]).ok().stdout;
+    assert!(brief.contains("transition to finish: BLOCKED: the proof is stale"), "{brief}");
+    assert!(brief.contains(&format!("Run `{run}`, then finish")) && !brief.contains("proceed"), "{brief}");
+    // The refusal says plainly that the proof is stale and what to run.
+    let refused = env.ws(&["finish", "--feature", &f]).code(1);
+    assert!(
+        refused.stderr.contains(&format!(
+            "{f}'s proof is stale: the checks of 1/1 requirements passed, but the code changed since `verify run` ran them. Run them again: `{run}`"
+        )),
+        "{}",
+        refused.report()
+    );
+    assert!(!refused.stderr.contains("(proven: stale"), "{}", refused.report());
+    // The command printed everywhere, run as printed, brings finish back.
+    let args: Vec<&str> = run.split_whitespace().skip(1).collect();
+    env.ws(&args).ok();
+    assert!(session_start(&env).contains("Next: /phasegate:finish"));
+    assert_eq!(row(&env)["next"], "/phasegate:finish");
+    let brief = env.ws(&["phase", "brief", "finish", "--feature", &f]).ok().stdout;
+    assert!(brief.contains("transition to finish: proceed"), "{brief}");
+    env.ws(&["finish", "--feature", &f]).ok();
+}
+
+/// Bug 1: the report showed no proof for a finished feature, though its
+/// section is "Cost and proof by feature" and the README promises it: the
+/// proof row was read only for active features. A finished feature's proof
+/// is what `finish` accepted, its ledger at the tree its checks ran on; the
+/// code moving on since (the next feature) does not make it stale.
+#[test]
+fn the_report_shows_no_proof_for_a_finished_feature() {
+    let env = TestEnv::new();
+    let f = verified(&env);
+    env.ws(&["finish", "--feature", &f]).ok();
+    commit_all(env.root());
+    env.write("src/other.py", "x = 1\n");
+    let html = env.ws(&["report", "--out", "-"]).ok().stdout;
+    let section = html.split("<section id=\"features\">").nth(1).unwrap().split("</section>").next().unwrap();
+    assert!(section.contains(&format!("id=\"f-{f}\"")), "the finished feature is in the section:\n{section}");
+    assert!(section.contains("Proof: 1/1 proven when it finished"), "{section}");
+    assert!(
+        section.contains("<td>R1</td><td>search finds a title</td><td class=\"status-proven\">proven</td>"),
+        "{section}"
+    );
+    assert!(!section.contains("The tree changed since the checks ran"), "{section}");
+    let card = html.split(&format!("data-feature=\"{f}\"")).nth(1).unwrap().split("</a>").next().unwrap();
+    assert!(card.contains("badge proven") && card.contains("proof 1/1"), "{card}");
+}
+
+/// Bug 3: ideation completed without its required brief. In REFINING, a
+/// confidence above 75% recorded before the brief completed ideation; the
+/// brief was then refused while handoff.md said "Missing (required):
+/// capture it before running /phasegate:specify". After COMPLETE, `ideation
+/// confidence` exited 1 but `ideation advance` exited 0.
+#[test]
+fn ideation_completes_without_its_required_brief() {
+    let env = TestEnv::new();
+    let f = env.feature("habits", "standard");
+    let ws = |args: &[&str]| {
+        let mut all = vec!["ideation"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--feature", &f]);
+        env.ws(&all)
+    };
+    ws(&["start", "A habit tracker for night-shift nurses"]).ok();
+    for (kind, text) in [
+        ("target-user", "night-shift nurses"),
+        ("problem", "habits break on rotating shifts"),
+        ("solution-concept", "shift-aware reminders"),
+        ("mvp-features", "reminders, streaks"),
+        ("differentiator", "knows the rota"),
+    ] {
+        ws(&["artifact", kind, text, "--confidence", "0.8"]).ok();
+    }
+    for v in ["nurses want it", "rotas are digital", "reminders help"] {
+        ws(&["decision", v, "--type", "validation"]).ok();
+    }
+    ws(&["risk", "hospitals block apps"]).ok();
+    assert_eq!(ws(&["show", "--json"]).ok().json()["phase"], "REFINING");
+    // A high confidence before the brief: still REFINING, and the brief is
+    // named as the one thing left.
+    let ready = ws(&["confidence", "0.9", "--json"]).ok().json();
+    assert_eq!(ready["phase"], "REFINING", "{ready}");
+    let why = ready["next"]["reasons"][0].as_str().unwrap();
+    assert!(why.contains("ideation completes when the brief is captured (the specify phase needs it)"), "{why}");
+    assert!(!why.contains(" and "), "one condition, said as one: {why}");
+    let advance = ws(&["advance"]).ok().stdout;
+    assert!(advance.contains("Still REFINING: no brief artifact yet"), "{advance}");
+    // The brief completes it, and the handoff has it.
+    let done = ws(&["artifact", "brief", "Shift-aware habit reminders for nurses", "--confidence", "0.8", "--json"])
+        .ok()
+        .json();
+    assert_eq!(done["phase"], "COMPLETE", "{done}");
+    let handoff = env.read(&format!("docs/features/{f}/handoff.md"));
+    assert!(handoff.contains("| Brief | required | yes |") && !handoff.contains("Missing (required)"), "{handoff}");
+    assert!(handoff.contains("## Brief\n\nShift-aware habit reminders for nurses\n"), "{handoff}");
+    // After COMPLETE nothing moves: advance refuses as the recordings do.
+    ws(&["confidence", "0.95"]).code(1).stderr_has("is complete");
+    ws(&["advance"]).code(1).stderr_has("is complete");
+}
+
+/// A pipeline at its implementation loop whose plan's acceptance check is
+/// `check` (its tests pass).
+fn pipeline_checked_by(env: &TestEnv, check: &str) -> String {
+    let f = env.to_loop(S, "echo 'All tests passed'", 5);
+    let path = format!("docs/features/{f}/.task/plan-refined.json");
+    let mut plan: Value = serde_json::from_str(&env.read(&path)).unwrap();
+    plan["test_plan"]["checks"] = json!([{"requirements": ["AC1"], "command": check}]);
+    std::fs::write(env.path(&path), plan.to_string()).unwrap();
+    f
+}
+
+/// Bug 4: the Stop hook contradicted itself: "the plan's tests fail: the
+/// plan's tests pass, but its acceptance criteria are not proven (0/2)".
+#[test]
+fn the_stop_hook_contradicts_itself() {
+    let env = TestEnv::new();
+    let f = pipeline_checked_by(&env, "echo 'AC1 not met'; exit 1");
+    env.approve_code(S, &f);
+    let input = json!({
+        "session_id": S, "transcript_path": "/tmp/t.jsonl", "cwd": env.root(),
+        "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": PROMISE
+    });
+    let out = Run::new(HOOK, &["stop"], env.root()).stdin(input.to_string()).ok().json();
+    let reason = out["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("the plan's tests pass, but its acceptance criteria are not proven: 0/1 proven"),
+        "{reason}"
+    );
+    assert!(reason.contains("AC1 (failed: `echo 'AC1 not met'; exit 1` exited 1)"), "{reason}");
+    assert!(!reason.contains("tests fail"), "{reason}");
+    // `pipeline test` says the same, as one message.
+    let test = env.ws_as(S, &["pipeline", "test"]).code(1).json();
+    let summary = test["summary"].as_str().unwrap();
+    assert!(summary.starts_with("the plan's tests pass, but its acceptance criteria are not proven"), "{summary}");
+}
+
+/// Bug 5: `pipeline check plan-refined` accepted a plan with no
+/// `test_plan.checks`; both plan reviews and the code gate passed it, and
+/// only the final Stop hook refused, after spending loop iterations. It is
+/// refused where the plan is checked: by `pipeline check` and before the
+/// plan's review.
+#[test]
+fn pipeline_check_accepts_a_plan_with_no_test_plan_checks() {
+    let env = TestEnv::new();
+    let f = env.pipeline(S);
+    env.write_task(&f, "user-story.json", &TestEnv::fixture("user-story.json"));
+    let mut plan: Value = serde_json::from_str(&TestEnv::fixture("plan-refined.json")).unwrap();
+    plan["test_plan"].as_object_mut().unwrap().remove("checks");
+    env.write_task(&f, "plan-refined.json", &plan.to_string());
+    let refused = env.ws_as(S, &["pipeline", "check", "plan-refined"]).code(2);
+    refused.stderr_has("test_plan.checks is empty: give each acceptance criterion of the user story (AC1) a check");
+    for to in ["plan_drafting", "plan_refining"] {
+        env.ws_as(S, &["pipeline", "transition", to]).ok();
+    }
+    env.ws_as(S, &["pipeline", "transition", "plan_reviewing"]).code(1).stderr_has("test_plan.checks is empty");
+    assert_eq!(env.run_state(&f)["state"], "plan_refining", "no review is spent on it");
+    // A check naming a criterion the story lacks, and none for AC1: refused too.
+    plan["test_plan"]["checks"] = json!([{"requirements": ["AC9"], "command": "true"}]);
+    env.write_task(&f, "plan-refined.json", &plan.to_string());
+    env.ws_as(S, &["pipeline", "check", "plan-refined"])
+        .code(2)
+        .stderr_has("test_plan.checks[0] names AC9, which is not an acceptance criterion of the user story (AC1)")
+        .stderr_has("no check in test_plan.checks names AC1");
+    // Every criterion checked: accepted, and its review can begin.
+    plan["test_plan"]["checks"] = json!([{"requirements": ["AC1"], "command": "sh test.sh"}]);
+    env.write_task(&f, "plan-refined.json", &plan.to_string());
+    env.ws_as(S, &["pipeline", "check", "plan-refined"]).ok().stdout_has("is a valid plan-refined file");
+    env.ws_as(S, &["pipeline", "transition", "plan_reviewing"]).ok();
+}
+
+/// Bug 6: `verify list` on a pipeline told the model to add `## Checks`
+/// lines to plan-refined.json, a JSON file; its checks belong in
+/// `test_plan.checks`.
+#[test]
+fn verify_list_on_a_pipeline_tells_the_model_to_add_checks_lines_to_a_json_file() {
+    let env = TestEnv::new();
+    let f = env.pipeline(S);
+    let mut story: Value = serde_json::from_str(&TestEnv::fixture("user-story.json")).unwrap();
+    story["acceptance_criteria"].as_array_mut().unwrap().push(json!({
+        "id": "AC2", "scenario": "Wrong password", "given": "a user", "when": "the password is wrong", "then": "refused"
+    }));
+    env.write_task(&f, "user-story.json", &story.to_string());
+    env.write_task(&f, "plan-refined.json", &TestEnv::fixture("plan-refined.json"));
+    let listed = env.ws(&["verify", "list", "--feature", &f]).ok().stdout;
+    assert!(listed.contains("AC2 Wrong password — no check"), "{listed}");
+    assert!(!listed.contains("## Checks"), "{listed}");
+    assert!(
+        listed.contains(&format!(
+            "No check names AC2: add one per criterion to `test_plan.checks` in docs/features/{f}/.task/plan-refined.json"
+        )),
+        "{listed}"
+    );
+    // The command it names runs as printed, and names the same gap.
+    env.ws(&["pipeline", "check", "plan-refined", "--feature", &f])
+        .code(2)
+        .stderr_has("no check in test_plan.checks names AC2");
+    // A phased feature is still told about tasks.md.
+    let g = env.feature("login", "standard");
+    env.write(&format!("docs/features/{g}/spec.md"), "# Spec\n\n## Requirements\n\n- **R1**: it logs in\n");
+    env.ws(&["verify", "list", "--feature", &g]).ok().stdout_has("under `## Checks` in docs/features/");
+}
