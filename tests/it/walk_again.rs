@@ -264,3 +264,96 @@ fn verify_list_on_a_pipeline_tells_the_model_to_add_checks_lines_to_a_json_file(
     env.write(&format!("docs/features/{g}/spec.md"), "# Spec\n\n## Requirements\n\n- **R1**: it logs in\n");
     env.ws(&["verify", "list", "--feature", &g]).ok().stdout_has("under `## Checks` in docs/features/");
 }
+
+/// The deepest parentheses in `s` outside backticks (a command's own
+/// parentheses are not the sentence's).
+fn paren_depth(s: &str) -> usize {
+    let (mut depth, mut deepest, mut code) = (0usize, 0usize, false);
+    for ch in s.chars() {
+        match ch {
+            '`' => code = !code,
+            '(' if !code => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' if !code => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Friction: finish refused with "not proven (0/3 proven (stale …)): R1
+/// (proven: stale …)": parentheses inside parentheses, a stale requirement
+/// called "proven", and staleness said twice. The refusal now counts in its
+/// parentheses, then says once what holds each requirement.
+#[test]
+fn the_not_proven_refusal_nests_parentheses_and_calls_stale_proven() {
+    let env = TestEnv::new();
+    let f = env.feature("search", "standard");
+    env.write("src/search.py", "def search(): return 1\n");
+    env.write(
+        &format!("docs/features/{f}/spec.md"),
+        "# Spec\n\n## Requirements\n\n- **R1**: finds\n- **R2**: pages\n- **R3**: ranks\n",
+    );
+    env.write(
+        &format!("docs/features/{f}/tasks.md"),
+        "# Tasks\n\n- [x] T1: search\n\n## Checks\n\n- R1, R2: `true`\n- R3: `test -f ranked`\n",
+    );
+    env.ws(&["phase", "start", "verify", "--feature", &f]).ok();
+    env.ws(&["verify", "run", "--feature", &f]).code(1);
+    commit_all(env.root());
+    env.write("src/search.py", "def search(): return 2\n");
+    let refused = env.ws(&["finish", "--feature", &f]).code(1);
+    let said = refused.stderr.trim();
+    assert!(
+        said.contains(&format!(
+            "{f} is not proven (0/3 proven, 2 stale): R3 (failed: `test -f ranked` exited 1 at the last run); R1, R2 stale (proven before the code changed). Run `workflow-state verify run --feature {f}`"
+        )),
+        "{}",
+        refused.report()
+    );
+    assert_eq!(paren_depth(said), 1, "no parentheses inside parentheses: {said}");
+    assert!(!said.contains("proven: stale"), "a stale requirement is not called proven: {said}");
+    // `verify status` and `verify run` say it the same way.
+    let status = env.ws(&["verify", "status", "--feature", &f]).code(1).stdout;
+    assert!(status.contains(&format!("{f}: 0/3 proven, 2 stale (mode standard")), "{status}");
+    assert!(status.lines().all(|l| paren_depth(l) <= 1), "{status}");
+    let ran = env.ws(&["verify", "run", "--feature", &f]).code(1);
+    assert!(paren_depth(&ran.stdout) <= 1 && paren_depth(&ran.stderr) <= 1, "{}", ran.report());
+}
+
+/// Friction: the retrospective never saw the failed check that verify
+/// fixed: the ledger kept only the last run. It now keeps the runs before
+/// it (what failed in each), and the retrospective's facts and brief name
+/// the check, how often it failed, and that it passes now.
+#[test]
+fn the_retrospective_never_sees_the_failed_check_verify_fixed() {
+    let env = TestEnv::new();
+    let f = env.feature("export", "standard");
+    env.write(&format!("docs/features/{f}/spec.md"), "# Spec\n\n## Requirements\n\n- **R1**: exports a file\n");
+    env.write(
+        &format!("docs/features/{f}/tasks.md"),
+        "# Tasks\n\n- [x] T1: export\n\n## Checks\n\n- R1: `test -f out.csv || { echo 'out.csv is missing'; exit 3; }`\n",
+    );
+    env.ws(&["verify", "run", "--feature", &f]).code(1);
+    env.ws(&["verify", "run", "--feature", &f]).code(1);
+    env.write("out.csv", "a,b\n");
+    env.ws(&["verify", "run", "--feature", &f]).ok();
+    let ledger: Value = serde_json::from_str(&env.read(&format!("docs/features/{f}/evidence.json"))).unwrap();
+    assert_eq!(ledger["earlier"].as_array().map(Vec::len), Some(2), "{ledger}");
+    // The ledger still reads against its schema.
+    env.ws(&["verify", "status", "--feature", &f]).ok();
+    let facts = env.ws(&["retro", "--json", "--feature", &f]).ok().json();
+    let failures = facts["verifyFailures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{facts}");
+    let v = &failures[0];
+    assert_eq!(v["requirements"], json!(["R1"]));
+    assert_eq!(v["failedRuns"], 2);
+    assert_eq!(v["passesNow"], true);
+    assert!(v["failure"].as_str().unwrap().ends_with("exited 3"), "{v}");
+    assert!(v["output"].as_str().unwrap().contains("out.csv is missing"), "{v}");
+    let prompt = facts["prompt"].as_str().unwrap();
+    assert!(prompt.contains("VERIFY (checks that failed in a `verify run`)"), "{prompt}");
+    assert!(prompt.contains("failed in 2 runs") && prompt.contains("passes now: verify fixed it"), "{prompt}");
+}

@@ -96,6 +96,8 @@ pub fn run_feature(project: &Project, feature: &Feature, env: &Env, timeout: Opt
         .collect();
     waivers.extend(answered_waivers(env, project, feature)?);
     let mut ledger = ledger_of(feature, &sources, &runs, &waivers, env, &before.id, changed_by_checks.clone());
+    // The runs before this one stay, for the retrospective.
+    ledger.earlier = previous.as_ref().map(|l| l.earlier_for_next(&key, feature.name())).unwrap_or_default();
     ledger.seal(&key, feature.name());
     ledger_lock.write(&ledger)?;
     drop(ledger_lock);
@@ -151,6 +153,7 @@ fn ledger_of(
         tree: tree.to_owned(),
         changed_by_checks,
         requirements,
+        earlier: Vec::new(),
     }
 }
 

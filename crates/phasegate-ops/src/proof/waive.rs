@@ -237,6 +237,7 @@ fn record(project: &Project, feature: &Feature, env: &Env, requirement: &str, wa
                 ran_at: env.now,
                 tree: tree.id,
                 changed_by_checks: Vec::new(),
+                earlier: Vec::new(),
                 requirements: s
                     .requirements
                     .iter()
