@@ -214,24 +214,24 @@ pub fn evaluate_transition(phase: IdeationPhase, signals: &Signals) -> Transitio
             let (n, risks) = (signals.validations(), signals.risks.len());
             let mut missing = Vec::new();
             if n < MIN_VALIDATIONS {
-                missing.push(format!("{n} validation decisions, {MIN_VALIDATIONS} needed"));
+                missing.push(format!("{n} of {MIN_VALIDATIONS} validation decisions"));
             }
             if risks == 0 {
                 missing.push("no risk identified yet".to_owned());
             }
-            (format!("{n} validation decisions and {risks} risks identified"), missing)
+            let plural = |k: usize, one: &str| format!("{k} {one}{}", if k == 1 { "" } else { "s" });
+            (format!("{} and {} identified", plural(n, "validation decision"), plural(risks, "risk")), missing)
         }
         IdeationPhase::Refining => {
             let c = signals.confidence;
             let missing = match (signals.has(ArtifactType::Brief), c > COMPLETE_CONFIDENCE) {
                 (true, _) => Vec::new(),
                 (false, true) => vec![format!(
-                    "no brief artifact yet: confidence is {}%, so the idea is ready; ideation completes when the brief is captured (the specify phase needs it)",
+                    "no brief artifact yet: the brief alone completes ideation (the specify phase needs it); the confidence, {}%, says the idea is ready for it",
                     percent(c)
                 )],
                 (false, false) => vec![
-                    "no brief artifact yet: ideation completes when the brief is captured (the specify phase needs it)"
-                        .to_owned(),
+                    "no brief artifact yet: the brief alone completes ideation (the specify phase needs it)".to_owned(),
                 ],
             };
             ("the brief is captured".to_owned(), missing)
@@ -649,7 +649,7 @@ mod tests {
             ..Signals::default()
         };
         let d = evaluate_transition(IdeationPhase::Validating, &s);
-        assert_eq!(d.reasons, ["2 validation decisions, 3 needed", "no risk identified yet"]);
+        assert_eq!(d.reasons, ["2 of 3 validation decisions", "no risk identified yet"]);
         s.decisions.push(decision("validation"));
         assert_eq!(evaluate_transition(IdeationPhase::Validating, &s).reasons, ["no risk identified yet"]);
         s.risks.push(Risk { summary: "nobody pays".into() });
@@ -666,12 +666,13 @@ mod tests {
         assert!(!d.should_transition);
         assert_eq!(
             d.reasons,
-            ["no brief artifact yet: ideation completes when the brief is captured (the specify phase needs it)"]
+            ["no brief artifact yet: the brief alone completes ideation (the specify phase needs it)"]
         );
         s.confidence = 0.9;
         let d = evaluate_transition(IdeationPhase::Refining, &s);
         assert!(!d.should_transition, "confidence alone does not complete it");
-        assert!(d.reasons[0].contains("confidence is 90%, so the idea is ready"), "{:?}", d.reasons);
+        assert!(d.reasons[0].contains("the brief alone completes ideation"), "{:?}", d.reasons);
+        assert!(d.reasons[0].contains("the confidence, 90%, says the idea is ready for it"), "{:?}", d.reasons);
         let s = Signals { confidence: 0.1, ..signals(&[(Brief, 0.2)]) };
         assert_eq!(evaluate_transition(IdeationPhase::Refining, &s).next_phase, Some(IdeationPhase::Complete));
         let d = evaluate_transition(IdeationPhase::Complete, &s);

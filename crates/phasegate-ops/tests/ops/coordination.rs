@@ -618,7 +618,7 @@ fn ideation_walks_every_sub_phase_and_hands_a_brief_to_specify() {
     // Confidence alone does not complete it: the brief is what is left.
     let ready = rec(Signal::Confidence(0.8));
     assert_eq!(ready.phase, P::Refining);
-    assert!(ready.next.reasons[0].contains("ideation completes when the brief is captured"), "{:?}", ready.next);
+    assert!(ready.next.reasons[0].contains("the brief alone completes ideation"), "{:?}", ready.next);
     let done =
         rec(Signal::Artifact { kind: T::Brief, summary: "Shift-aware habit reminders for nurses", confidence: 0.8 });
     assert_eq!(done.phase, P::Complete);
