@@ -370,6 +370,30 @@ fn refinings_rule_reads_as_if_both_conditions_are_needed() {
     assert_eq!(done["phase"], "COMPLETE", "{done}");
 }
 
+/// Friction: verify offered the retrospective before finish. Implement's
+/// completion said `build.completed`, so the session at verify was told
+/// "learn from it while the evidence is fresh: run /phasegate:retro",
+/// before verify had fixed what it found. The build is done when it is
+/// proven: `finish` says it, and the retrospective is offered then.
+#[test]
+fn verify_offers_the_retrospective_before_finish() {
+    let env = TestEnv::new();
+    let f = env.feature("login", "quick");
+    env.write(&format!("docs/features/{f}/spec.md"), "# Spec\n\n## Requirements\n\n- **R1**: it works\n");
+    env.ws(&["phase", "start", "implement", "--feature", &f]).ok();
+    env.ws_terminal(&["phase", "complete", "implement", "--feature", &f]).ok();
+    env.ws(&["phase", "start", "verify", "--feature", &f]).ok();
+    let pending = |env: &TestEnv| env.ws(&["events", "pending"]).ok().stdout;
+    assert!(!pending(&env).contains("build.completed"), "{}", pending(&env));
+    let told = session_start(&env);
+    assert!(!told.contains("/phasegate:retro") && !told.contains("build.completed"), "{told}");
+    env.prove(&f);
+    env.ws(&["finish", "--feature", &f]).ok();
+    assert!(pending(&env).contains(&format!("build.completed for {f}: learn from it")), "{}", pending(&env));
+    let told = session_start(&env);
+    assert!(told.contains(&format!("build.completed for {f}")) && told.contains("/phasegate:retro"), "{told}");
+}
+
 /// Friction: the retrospective never saw the failed check that verify
 /// fixed: the ledger kept only the last run. It now keeps the runs before
 /// it (what failed in each), and the retrospective's facts and brief name
