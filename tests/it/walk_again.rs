@@ -428,3 +428,62 @@ fn the_retrospective_never_sees_the_failed_check_verify_fixed() {
     assert!(prompt.contains("VERIFY (checks that failed in a `verify run`)"), "{prompt}");
     assert!(prompt.contains("failed in 2 runs") && prompt.contains("passes now: verify fixed it"), "{prompt}");
 }
+
+/// `name`'s hook input for `event` in `env`.
+fn hook_as(env: &TestEnv, event: &str, session: &str, extra: Value) {
+    let mut input = json!({"session_id": session, "cwd": env.root(), "hook_event_name": event});
+    input.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    let arg = match event {
+        "SessionStart" => "session-start",
+        _ => "session-end",
+    };
+    Run::new(HOOK, &[arg], env.root()).stdin(input.to_string()).ok();
+}
+
+/// Friction: the report listed 26 ended sessions under "Right now". It
+/// lists the sessions at work, and says how many more ended or went silent
+/// lately, with the command that lists them.
+#[test]
+fn the_report_lists_ended_sessions_under_right_now() {
+    let env = TestEnv::new();
+    for s in ["sess-live", "sess-done-1", "sess-done-2", "sess-done-3"] {
+        hook_as(&env, "SessionStart", s, json!({"source": "startup"}));
+    }
+    for s in ["sess-done-1", "sess-done-2", "sess-done-3"] {
+        hook_as(&env, "SessionEnd", s, json!({"reason": "exit"}));
+    }
+    let html = env.ws(&["report", "--out", "-"]).ok().stdout;
+    let now = html.split("<section id=\"now\">").nth(1).unwrap().split("</section>").next().unwrap();
+    assert!(now.contains("<h3>Sessions at work (1)</h3>"), "{now}");
+    assert!(now.contains("<code>sess-live</code>"), "{now}");
+    assert!(!now.contains("sess-done"), "{now}");
+    assert!(
+        now.contains("3 more ended or went silent in the last hour: <code>workflow-state watch --once</code>"),
+        "{now}"
+    );
+    let listed = env.ws(&["watch", "--once"]).ok().stdout;
+    assert!(listed.contains("sess-done-1"), "the command printed lists them: {listed}");
+}
+
+/// Friction: the report's agent rows changed order between runs: they came
+/// in the order the sub-agents' transcripts were read, and those are named
+/// by random ids. The same agents now give the same rows, the session
+/// itself first, then by name.
+#[test]
+fn agent_rows_change_order_between_runs() {
+    let rows_with = |ids: [&str; 2]| -> Vec<String> {
+        let c = crate::cost::Costed::new();
+        c.append(&crate::cost::line("m1", "claude-sonnet-4-5", 1000, 100));
+        let types = ["phasegate:spec-reviewer", "phasegate:chain-reviewer"];
+        for (i, (id, t)) in ids.iter().zip(types).enumerate() {
+            c.subagent(id, t, &crate::cost::line(&format!("a{i}"), "claude-sonnet-4-5", 500, 50));
+        }
+        let html = c.ws(&["report", "--out", "-"]).ok().stdout;
+        let table = html.split("<table class=\"agents\">").nth(1).unwrap().split("</table>").next().unwrap();
+        table.split("<tr><td>").skip(1).map(|r| r.split("</td>").next().unwrap().to_owned()).collect()
+    };
+    let first = rows_with(["0aaa", "1bbb"]);
+    let second = rows_with(["1bbb", "0aaa"]);
+    assert_eq!(first, ["main", "phasegate:chain-reviewer", "phasegate:spec-reviewer"]);
+    assert_eq!(second, first, "the same agents, the same rows");
+}
