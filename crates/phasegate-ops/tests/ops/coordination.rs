@@ -460,7 +460,13 @@ fn a_down_sessions_task_goes_to_the_least_loaded_live_session_once() {
     marks::mark(&t.env_as(B), Some(&f), "T2", MarkAction::Start, None).unwrap();
     alive_at(&t, 6, &[B, C]);
     let c = monitor::check(&t.env(), false).unwrap();
-    assert!(c.alerts.iter().any(|a| a.message == format!("Component {A} not responding")));
+    assert!(
+        c.alerts
+            .iter()
+            .any(|a| a.message == format!("Session {A} stopped answering 6 min ago; it held task T1 of {f}")),
+        "{:?}",
+        c.alerts
+    );
     let reassigned: Vec<_> =
         c.decisions.iter().filter(|d| d.decision.action == phasegate_core::coordination::PmAction::Reassign).collect();
     assert_eq!(reassigned.len(), 1);
