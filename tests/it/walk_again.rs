@@ -45,11 +45,7 @@ fn a_stale_ledger_sends_the_model_to_a_finish_that_refuses() {
     let f = verified(&env);
     let run = format!("workflow-state verify run --feature {f}");
     // Proven: finish is next, everywhere.
-    assert!(
-        session_start(&env).contains(&format!("proof 1/1 proven. Next: /phasegate:finish")),
-        "{}",
-        session_start(&env)
-    );
+    assert!(session_start(&env).contains("proof 1/1 proven. Next: /phasegate:finish"), "{}", session_start(&env));
     let row = |env: &TestEnv| env.ws(&["status", "--json"]).ok().json()[0].clone();
     assert_eq!(row(&env)["next"], "/phasegate:finish");
     // The code changes after the checks ran.
