@@ -221,11 +221,12 @@ fn the_pm_decides_at_19_21_and_31_minutes_a_brainstorm_walks_ideation_and_an_eve
         Turn::tools(vec![ToolUse::bash(format!(
             "{} && {} && cat docs/features/003-habits/handoff.md",
             ideation("confidence 0.8"),
-            ideation("advance"),
+            ideation("artifact brief 'Shift-aware habit reminders for night-shift nurses' --confidence 0.8"),
         ))])
         .expect_tool_result_contains("VALIDATING → REFINING"),
         Turn::text("Ideation is complete.")
             .expect_tool_result_contains("Ideation is COMPLETE")
+            .expect_tool_result_contains("| Brief | required | yes |")
             .expect_tool_result_contains("| Idea Summary | required | yes |"),
     ]));
     let out = f.claude().prompt("/phasegate:brainstorm habits for night-shift nurses").run(&api);
@@ -258,8 +259,9 @@ fn the_pm_decides_at_19_21_and_31_minutes_a_brainstorm_walks_ideation_and_an_eve
 #[test]
 fn the_plugin_monitor_runs_in_an_interactive_session_and_its_lines_reach_the_model() {
     let f = Fixture::repo();
-    // A session that went silent 10 minutes ago while it held a file (one
-    // that held nothing would be gone, no alert).
+    // A session that went silent 10 minutes ago while it held a file
+    // another session waits for (one that held nothing would be gone, and
+    // one whose file nobody waits for loses its lease quietly: no alert).
     let ghost = "ghost-session";
     let run_hook = |event: &str, input: serde_json::Value| {
         let mut hook = std::process::Command::new(crate::support::bin_dir().join("phasegate-hook"))
@@ -281,6 +283,17 @@ fn the_plugin_monitor_runs_in_an_interactive_session_and_its_lines_reach_the_mod
         serde_json::json!({"session_id": ghost, "cwd": f.repo, "hook_event_name": "PreToolUse", "tool_name": "Write",
                            "tool_input": {"file_path": f.path("src/ghost.rs"), "content": "x"}}),
     );
+    // Another session waits for that file: something is at stake.
+    let waiting = "waiting-session";
+    run_hook(
+        "session-start",
+        serde_json::json!({"session_id": waiting, "cwd": f.repo, "hook_event_name": "SessionStart", "source": "startup"}),
+    );
+    run_hook(
+        "pre-tool-use",
+        serde_json::json!({"session_id": waiting, "cwd": f.repo, "hook_event_name": "PreToolUse", "tool_name": "Write",
+                           "tool_input": {"file_path": f.path("src/ghost.rs"), "content": "y"}}),
+    );
     let record = f.path(&format!(".git/phasegate/sessions/{ghost}.json"));
     let silent = std::time::SystemTime::now() - Duration::from_secs(10 * 60);
     let mut r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
@@ -288,9 +301,9 @@ fn the_plugin_monitor_runs_in_an_interactive_session_and_its_lines_reach_the_mod
     std::fs::write(&record, r.to_string()).unwrap();
     std::fs::File::options().write(true).open(&record).unwrap().set_modified(silent).unwrap();
 
-    let api = MockApi::start(Scenario::new().main(vec![
-        Turn::text("Noted: a session is down.").expect(request_has("Component ghost-session not responding")),
-    ]));
+    let api = MockApi::start(Scenario::new().main(vec![Turn::text("Noted: a session is down.").expect(request_has(
+        "Session ghost-se stopped answering 10 min ago; session waiting- waits for a file it leased",
+    ))]));
     let terminal = f.claude_in_terminal(&api, "");
     let deadline = Instant::now() + Duration::from_secs(90);
     while !api.is_finished() && Instant::now() < deadline {
@@ -304,7 +317,7 @@ fn the_plugin_monitor_runs_in_an_interactive_session_and_its_lines_reach_the_mod
     terminal.kill();
     assert!(!running.is_empty(), "no watcher ran:\n{pane}\n{}", api.report());
     api.assert_finished();
-    assert!(pane.contains("Monitor event: phasegate monitor: error component_down"), "{pane}");
+    assert!(pane.contains("Monitor event: phasegate monitor: error session_down"), "{pane}");
     // The terminal is gone: the watchers seen running notice their session
     // is gone and end (and no other watcher is left).
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -65,7 +65,7 @@ fn implement_writes_a_check_verify_runs_it_and_finish_waits_for_the_proof() {
         // A stale run proves nothing: finish before running the checks again is refused.
         Turn::tools(vec![ToolUse::bash("workflow-state finish --feature 001-search")]),
         Turn::tools(vec![ToolUse::bash("workflow-state verify run --feature 001-search")])
-            .expect_tool_result_contains("R1 (proven: stale: the tree changed since it ran)"),
+            .expect_tool_result_contains("R1 stale (proven before the code changed)"),
         Turn::tools(vec![ToolUse::bash("workflow-state finish --feature 001-search")])
             .expect_tool_result_contains("001-search: 2/2 proven."),
         Turn::text("Verified and finished.").expect_tool_result_contains("\"status\":\"completed\""),

@@ -66,6 +66,16 @@ impl Costed {
         std::fs::OpenOptions::new().append(true).open(&self.transcript).unwrap().write_all(text.as_bytes()).unwrap();
     }
 
+    /// A sub-agent's transcript beside the session's: `agent-<id>.jsonl`
+    /// of type `agent_type`, holding `text`.
+    pub fn subagent(&self, id: &str, agent_type: &str, text: &str) {
+        let dir = self.transcript.with_extension("").join("subagents");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("agent-{id}.jsonl")), text).unwrap();
+        std::fs::write(dir.join(format!("agent-{id}.meta.json")), json!({"agentType": agent_type}).to_string())
+            .unwrap();
+    }
+
     fn cost(&self) -> Value {
         self.ws(&["cost", "--json"]).ok().json()
     }

@@ -336,7 +336,7 @@ fn a_pipelines_criteria_or_checks_changed_after_the_run_prove_nothing() {
     env.ws(&["verify", "status", "--feature", &f])
         .code(1)
         .stdout_has("AC1 (not-run: `false` has not run since it was declared)")
-        .stdout_has("(stale: the tree changed since `verify run`)");
+        .stdout_has("0/1 proven, the code changed since `verify run`");
 }
 
 /// Regression: a task with `review: true` was ticked done with `tasks

@@ -49,6 +49,7 @@ mod task_review;
 mod tasks;
 mod validate;
 mod version;
+mod walk_again;
 mod walk_bugs;
 
 /// Every file in tests/it is a module of this binary.

@@ -74,7 +74,7 @@ fn a_file_changed_after_the_run_makes_the_ledger_stale_and_it_proves_nothing() {
     // An uncommitted edit counts; so does an untracked file; a file git
     // ignores does not, nor phasegate's own state.
     env.write(".gitignore", "build/\n");
-    env.ws(&["verify", "status"]).code(1).stdout_has("(stale: the tree changed since `verify run`)");
+    env.ws(&["verify", "status"]).code(1).stdout_has("0/3 proven, 3 stale");
     env.ws(&["verify", "run"]).ok();
     env.write("build/out.bin", "x");
     env.write(&format!("docs/features/{f}/.review-history.md"), "# history\n");
@@ -84,7 +84,9 @@ fn a_file_changed_after_the_run_makes_the_ledger_stale_and_it_proves_nothing() {
     env.write("src/search.py", "def search(): return 2\n");
     let s = env.ws(&["verify", "status", "--json"]).code(1).json();
     assert_eq!((s["judgement"]["stale"].as_bool(), s["judgement"]["provenCount"].as_u64()), (Some(true), Some(0)));
-    env.ws(&["finish"]).code(1).stderr_has("R1 (proven: stale: the tree changed since it ran)");
+    env.ws(&["finish"]).code(1).stderr_has(&format!(
+        "{f}'s proof is stale: the checks of 3/3 requirements passed, but the code changed since `verify run` ran them. Run them again: `workflow-state verify run --feature {f}`"
+    ));
     // The spec is part of what is proven: a new requirement is not proven by an old run.
     env.ws(&["verify", "run"]).ok();
     env.write(&format!("docs/features/{f}/spec.md"), &format!("{SPEC}- **R4**: Sort by date\n"));

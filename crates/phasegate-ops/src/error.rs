@@ -294,6 +294,10 @@ pub enum Refusal {
     )]
     NotProven { feature: String, summary: String, open: Vec<String> },
     #[error(
+        "{feature}'s proof is stale: the checks of {stale}/{total} requirements passed, but the code changed since `verify run` ran them. Run them again: `workflow-state verify run --feature {feature}`"
+    )]
+    ProofStale { feature: String, stale: usize, total: usize },
+    #[error(
         "another `verify run` of {feature} is running; wait for it (its ledger is written when it ends), then read it with `workflow-state verify status --feature {feature}`"
     )]
     VerifyRunning { feature: String },

@@ -22,6 +22,7 @@ use phasegate_core::knowledge::{
     LessonOutcome, Metric, Metrics, RETRO_FILE, RetroCost, RetroRecord, RetroReply, TaskFailure, TaskRun,
     TemplateChange,
 };
+use phasegate_core::proof::{CheckRun, FailedCheck};
 use phasegate_core::tasks::Mark;
 use phasegate_core::{Agent, Phase};
 use phasegate_store::{Feature, FileWrite, Project, fs};
@@ -90,6 +91,67 @@ pub struct PipelineFacts {
     pub test_commands: Vec<String>,
 }
 
+/// A check that failed in a `verify run` of the build: what verify had to
+/// fix (or still has to), from the ledger's runs.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyFailure {
+    pub command: String,
+    pub requirements: Vec<String>,
+    /// In how many runs it failed, and when first.
+    pub failed_runs: usize,
+    pub first_failed_at: DateTime<Utc>,
+    /// The last failure, in a line, and the last of its output.
+    pub failure: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub output: String,
+    /// It passed in the last run: verify fixed it (a candidate gotcha).
+    pub passes_now: bool,
+}
+
+/// The checks that failed in any run of the feature's ledger, in the order
+/// they first failed.
+fn verify_failures(feature: &Feature) -> Vec<VerifyFailure> {
+    let Ok(Some(ledger)) = feature.ledger() else { return Vec::new() };
+    let mut last: Vec<&CheckRun> = Vec::new();
+    for c in ledger.requirements.iter().flat_map(|r| &r.checks) {
+        if !last.contains(&c) {
+            last.push(c);
+        }
+    }
+    let mut out: Vec<VerifyFailure> = Vec::new();
+    let mut note = |f: FailedCheck, at: DateTime<Utc>| match out.iter_mut().find(|v| v.command == f.command) {
+        Some(v) => {
+            v.failed_runs += 1;
+            v.failure = f.failure;
+            v.output = f.output;
+        }
+        None => out.push(VerifyFailure {
+            command: f.command,
+            requirements: f.requirements,
+            failed_runs: 1,
+            first_failed_at: at,
+            failure: f.failure,
+            output: f.output,
+            passes_now: false,
+        }),
+    };
+    for run in &ledger.earlier {
+        for f in &run.failed {
+            note(f.clone(), run.ran_at);
+        }
+    }
+    for c in &last {
+        if let Some(f) = FailedCheck::of(c) {
+            note(f, c.ran_at);
+        }
+    }
+    for f in &mut out {
+        f.passes_now = last.iter().any(|c| c.command == f.command && c.passed());
+    }
+    out
+}
+
 /// A metric's trend across the last features.
 #[derive(Debug, Clone, Serialize)]
 pub struct TrendLine {
@@ -120,6 +182,9 @@ pub struct Facts {
     pub tasks: Vec<TaskFacts>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pipeline: Option<PipelineFacts>,
+    /// Checks that failed in a `verify run`, in every run the ledger
+    /// keeps, and whether they pass now.
+    pub verify_failures: Vec<VerifyFailure>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metrics: Option<Metrics>,
     pub trend: Vec<TrendLine>,
@@ -289,6 +354,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
         untouched,
         tasks,
         pipeline,
+        verify_failures: if task.is_some() { Vec::new() } else { verify_failures(&feature) },
         metrics,
         trend,
         cost,
@@ -443,6 +509,25 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
         ));
     }
     brief.push("tasks", SectionKind::Task, tasks);
+    if !f.verify_failures.is_empty() {
+        let mut verify = String::from("\nVERIFY (checks that failed in a `verify run`)\n");
+        for v in &f.verify_failures {
+            verify.push_str(&format!(
+                "- {} ({}): failed in {} run{}, first at {}: {}; {}\n",
+                v.command,
+                v.requirements.join(", "),
+                v.failed_runs,
+                if v.failed_runs == 1 { "" } else { "s" },
+                phasegate_core::time::stamp(v.first_failed_at),
+                v.failure,
+                if v.passes_now { "passes now: verify fixed it (a candidate gotcha)" } else { "still fails" },
+            ));
+            if !v.output.trim().is_empty() {
+                verify.push_str(&format!("  output: {}\n", v.output.trim().replace('\n', "\n    ")));
+            }
+        }
+        brief.push("verify", SectionKind::Task, verify);
+    }
     if let Some(m) = &f.metrics {
         brief.push(
             "metrics",

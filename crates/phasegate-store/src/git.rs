@@ -360,6 +360,18 @@ pub fn worktree_is_clean(path: &Path) -> Result<bool, StoreError> {
     Ok(statuses.is_empty())
 }
 
+/// Of `paths` (`/`-separated, from the working tree's root at `root`),
+/// those git shows not committed: changed, added or untracked (ignored
+/// ones do not count). None outside a repository.
+pub fn uncommitted<'a>(root: &Path, paths: &[&'a str]) -> Vec<&'a str> {
+    let Ok(repo) = Repository::open(root) else { return Vec::new() };
+    paths
+        .iter()
+        .copied()
+        .filter(|p| repo.status_file(Path::new(p)).is_ok_and(|s| !s.is_empty() && !s.contains(git2::Status::IGNORED)))
+        .collect()
+}
+
 /// Keeps `pattern` out of `git status` through `.git/info/exclude`.
 pub(crate) fn exclude(common_dir: &Path, pattern: &str) -> Result<(), StoreError> {
     let info = common_dir.join("info");

@@ -75,33 +75,7 @@ fn recover_ledger(feature: &Feature) -> Result<(), StoreError> {
     crate::journal::recover(&ledger_journal(feature), feature.root()).map(drop)
 }
 
-/// A few words on a feature's last `verify run`, kept beside the runtime
-/// state for the hooks (the ledger itself may be megabytes): a cache the
-/// ledger's writers replace, never the truth.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProofNote {
-    /// `2/3 proven`, as the run judged it.
-    pub summary: String,
-    pub ran_at: chrono::DateTime<chrono::Utc>,
-}
-
 impl Project {
-    fn proof_note_path(&self, feature: &str) -> PathBuf {
-        self.runtime_dir().join("proof").join(format!("{feature}.json"))
-    }
-
-    /// Replaces the note of `feature`'s last run (best effort: a cache).
-    pub fn save_proof_note(&self, feature: &str, note: &ProofNote) {
-        let _ = fs::write_cache(&self.proof_note_path(feature), &serde_json::to_vec(note).expect("a note serialises"));
-    }
-
-    /// The note of `feature`'s last run, if one can be read.
-    pub fn proof_note(&self, feature: &str) -> Option<ProofNote> {
-        let text = fs::read_optional_up_to(&self.proof_note_path(feature), 4096).ok()??;
-        serde_json::from_str(&text).ok()
-    }
-
     /// The proof settings (defaults when there is no file).
     pub fn verify_config(&self) -> Result<VerifyConfig, StoreError> {
         let path = self.root().join(VERIFY_CONFIG_PATH);

@@ -1,6 +1,7 @@
 //! `workflow-state status`: every feature, as a table or JSON.
 
 use clap::Args;
+use phasegate_core::feature::ProofStanding;
 use phasegate_ops::feature::status::{self, Row};
 
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -51,10 +52,15 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         }
         for r in rows.iter().filter(|r| r.proof.as_ref().is_some_and(|p| !p.proven)) {
             let p = r.proof.as_ref().expect("filtered");
-            ctx.out.line(format!(
-                "proof of {}: {} (`workflow-state verify status --feature {}`)",
-                r.name, p.summary, r.name
-            ))?;
+            match p.standing {
+                ProofStanding::Stale => {
+                    ctx.out.line(format!("proof of {}: stale: run `{}` ({})", r.name, p.command, p.summary))?
+                }
+                ProofStanding::Proven | ProofStanding::NotProven => ctx.out.line(format!(
+                    "proof of {}: {} (`workflow-state verify status --feature {}`)",
+                    r.name, p.summary, r.name
+                ))?,
+            }
         }
         for r in &rows {
             if let Some(t) = &r.tampered {

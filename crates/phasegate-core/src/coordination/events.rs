@@ -574,7 +574,7 @@ mod tests {
             ("alert.stuck_task", RouteTarget::Pm),
             ("alert.deadlock", RouteTarget::Pm),
             ("alert.build_failed", RouteTarget::Pm),
-            ("alert.component_down", RouteTarget::Pm),
+            ("alert.session_down", RouteTarget::Pm),
             ("conflict.detected", RouteTarget::Pm),
             ("decision.requested", RouteTarget::Pm),
             ("spec.revision_requested", RouteTarget::Specify),
@@ -729,9 +729,16 @@ mod tests {
         assert_eq!(c.about(), "conflict.detected: session s2 asked for src/a.rs, leased by session 3f2a1b9c (DENY)");
         let d = event("alert.deadlock", None, None, serde_json::json!({"message": "Deadlock detected: a -> b -> a"}));
         assert_eq!(d.about(), "alert.deadlock: Deadlock detected: a -> b -> a");
-        let down =
-            event("alert.component_down", None, None, serde_json::json!({"message": "Component s1 not responding"}));
-        assert_eq!(down.about(), "alert.component_down: Component s1 not responding");
+        let down = event(
+            "alert.session_down",
+            None,
+            None,
+            serde_json::json!({"message": "Session s1 stopped answering 6 min ago; it held task T2 of 001-a"}),
+        );
+        assert_eq!(
+            down.about(),
+            "alert.session_down: Session s1 stopped answering 6 min ago; it held task T2 of 001-a"
+        );
         let w = event("work.assigned", Some("001-a"), Some("T2"), serde_json::json!({"from": "s1", "to": "s2"}));
         assert_eq!(w.about(), "work.assigned for 001-a (task T2): from session s1 to session s2");
         let f = event(

@@ -12,8 +12,14 @@
 //! - The average confidence of NARROWING is the mean of the artifacts' own
 //!   confidences, every artifact counted once whatever its type, 0 with no
 //!   artifact (the seed calls `calculateAverageConfidence(signals)` without
-//!   showing it). REFINING uses the overall `signals.confidence`, as the
-//!   seed does. Both comparisons are strict (`> 0.6`, `> 0.75`).
+//!   showing it). The comparison is strict (`> 0.6`).
+//! - REFINING completes when the brief is captured. The seed's §3.3 also
+//!   completes it on an overall confidence above 0.75 without one, but its
+//!   §4.2 refuses to write a spec without the brief: ideation that completed
+//!   on confidence alone handed the specify phase a handoff with its required
+//!   input missing, and the brief could no longer be recorded. So the brief
+//!   is the one condition; a high confidence without it says the brief is
+//!   what is left.
 //! - A decision counts as a validation when its type is exactly
 //!   `validation`; other decision types are kept but not counted.
 //! - An evaluation that does not move says what is missing, so the
@@ -28,8 +34,8 @@
 //!   summary, the seed's `planning/brief.md` and `README.md`) apart from the
 //!   optional ones (target users, problem/solution, MVP scope, research).
 //!   Research is what validation produced: validated assumptions and risks.
-//!   A missing required input is marked and listed, not refused: REFINING
-//!   may complete on confidence alone, and the specify phase decides.
+//!   A missing required input is marked and listed (the brief cannot be
+//!   missing at COMPLETE; the idea summary is the idea itself).
 //! - When an artifact type was captured more than once, the latest counts
 //!   in the brief; the prompt lists them all.
 
@@ -44,7 +50,9 @@ pub const IDEATION_FILE: &str = "ideation.json";
 pub const NARROWING_CONFIDENCE: f64 = 0.6;
 /// §3.3: `validatedAssumptions.length >= 3`.
 pub const MIN_VALIDATIONS: usize = 3;
-/// §3.3: `overallConfidence > 0.75`.
+/// §3.3: `overallConfidence > 0.75`: the idea is ready, and the brief is
+/// what is left (REFINING completes with the brief alone; see the module's
+/// design choices).
 pub const COMPLETE_CONFIDENCE: f64 = 0.75;
 /// §3.3: `signals.decisions.filter(d => d.type === 'validation')`.
 pub const VALIDATION: &str = "validation";
@@ -206,25 +214,27 @@ pub fn evaluate_transition(phase: IdeationPhase, signals: &Signals) -> Transitio
             let (n, risks) = (signals.validations(), signals.risks.len());
             let mut missing = Vec::new();
             if n < MIN_VALIDATIONS {
-                missing.push(format!("{n} validation decisions, {MIN_VALIDATIONS} needed"));
+                missing.push(format!("{n} of {MIN_VALIDATIONS} validation decisions"));
             }
             if risks == 0 {
                 missing.push("no risk identified yet".to_owned());
             }
-            (format!("{n} validation decisions and {risks} risks identified"), missing)
+            let plural = |k: usize, one: &str| format!("{k} {one}{}", if k == 1 { "" } else { "s" });
+            (format!("{} and {} identified", plural(n, "validation decision"), plural(risks, "risk")), missing)
         }
         IdeationPhase::Refining => {
             let c = signals.confidence;
-            let ready = c > COMPLETE_CONFIDENCE || signals.has(ArtifactType::Brief);
-            let missing = match ready {
-                true => Vec::new(),
-                false => vec![format!("confidence is {}%, not above 75%, and no brief artifact yet", percent(c))],
+            let missing = match (signals.has(ArtifactType::Brief), c > COMPLETE_CONFIDENCE) {
+                (true, _) => Vec::new(),
+                (false, true) => vec![format!(
+                    "no brief artifact yet: the brief alone completes ideation (the specify phase needs it); the confidence, {}%, says the idea is ready for it",
+                    percent(c)
+                )],
+                (false, false) => vec![
+                    "no brief artifact yet: the brief alone completes ideation (the specify phase needs it)".to_owned(),
+                ],
             };
-            let met = match signals.has(ArtifactType::Brief) {
-                true => "a brief is captured".to_owned(),
-                false => format!("confidence is {}%, above 75%", percent(c)),
-            };
-            (met, missing)
+            ("the brief is captured".to_owned(), missing)
         }
         IdeationPhase::Complete => {
             return TransitionDecision {
@@ -639,19 +649,30 @@ mod tests {
             ..Signals::default()
         };
         let d = evaluate_transition(IdeationPhase::Validating, &s);
-        assert_eq!(d.reasons, ["2 validation decisions, 3 needed", "no risk identified yet"]);
+        assert_eq!(d.reasons, ["2 of 3 validation decisions", "no risk identified yet"]);
         s.decisions.push(decision("validation"));
         assert_eq!(evaluate_transition(IdeationPhase::Validating, &s).reasons, ["no risk identified yet"]);
         s.risks.push(Risk { summary: "nobody pays".into() });
         assert_eq!(evaluate_transition(IdeationPhase::Validating, &s).next_phase, Some(IdeationPhase::Refining));
     }
 
+    // Regression (issue 31): a confidence above 75% recorded before the
+    // brief completed ideation, and the brief the specify phase needs could
+    // no longer be recorded.
     #[test]
-    fn refining_completes_on_confidence_strictly_above_0_75_or_a_brief() {
+    fn refining_completes_with_the_brief_and_not_on_confidence_alone() {
         let mut s = Signals { confidence: 0.75, ..Signals::default() };
-        assert!(!evaluate_transition(IdeationPhase::Refining, &s).should_transition);
-        s.confidence = 0.76;
-        assert_eq!(evaluate_transition(IdeationPhase::Refining, &s).next_phase, Some(IdeationPhase::Complete));
+        let d = evaluate_transition(IdeationPhase::Refining, &s);
+        assert!(!d.should_transition);
+        assert_eq!(
+            d.reasons,
+            ["no brief artifact yet: the brief alone completes ideation (the specify phase needs it)"]
+        );
+        s.confidence = 0.9;
+        let d = evaluate_transition(IdeationPhase::Refining, &s);
+        assert!(!d.should_transition, "confidence alone does not complete it");
+        assert!(d.reasons[0].contains("the brief alone completes ideation"), "{:?}", d.reasons);
+        assert!(d.reasons[0].contains("the confidence, 90%, says the idea is ready for it"), "{:?}", d.reasons);
         let s = Signals { confidence: 0.1, ..signals(&[(Brief, 0.2)]) };
         assert_eq!(evaluate_transition(IdeationPhase::Refining, &s).next_phase, Some(IdeationPhase::Complete));
         let d = evaluate_transition(IdeationPhase::Complete, &s);

@@ -36,7 +36,10 @@ pub use ideation::{
 pub use lease::{
     Lease, LeaseDecision, LeasePath, LeasePathError, LeaseReason, LeaseRequest, Owner, PathCase, decide_request,
 };
-pub use monitor::{ActiveTask, Alert, AlertDetails, MonitorInput, MonitorReport, Severity, monitor_due, run_monitor};
+pub use monitor::{
+    ActiveTask, Alert, AlertDetails, AtStake, MonitorInput, MonitorReport, SessionDown, Severity, monitor_due,
+    run_monitor,
+};
 pub use pm::{
     Assignment, CHECK_AGAIN_IN, EscalationOption, FollowUp, PmAction, PmDecision, Target, handle_conflict,
     handle_stuck_task, redistribute,

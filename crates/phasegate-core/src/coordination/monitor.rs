@@ -12,17 +12,24 @@
 //!   `duration.minutes`, and 10 min 59 s has run 10 whole minutes.
 //! - Every in-progress task is checked, whatever its session's health, as
 //!   the seed does; a task of a down session raises both alerts.
-//! - Down: the seed alerts for a fixed list of expected components. Here a
-//!   session is expected to answer while it holds work (LOADING or ACTIVE)
-//!   *and* holds something another session may wait for: a lease, a task
-//!   in progress, a place in the wait graph, a pipeline loop
-//!   ([`holds_something`]). A session that went silent holding nothing was
-//!   closed without SessionEnd, which happens every day: it is
-//!   [`Presence::Gone`], no alert. One that is IDLE, COMPLETE or in ERROR
-//!   has ended, which is no alert either. The alert says `Component {id}
-//!   not responding` (severity error); a heartbeat beyond the clock
-//!   tolerance whose process has ended counts as not responding, and the
-//!   report shows by how much (see `session::health`).
+//! - Down: the seed alerts for a fixed list of expected "components"; our
+//!   users run sessions, and want to hear about one only when it left
+//!   something they must act on. A session that went silent while it holds
+//!   work (LOADING or ACTIVE) and holds something another session may wait
+//!   for (a lease, a task in progress, a place in the wait graph, a
+//!   pipeline loop: [`holds_something`]) is [`Presence::Down`]; one holding
+//!   nothing was closed without SessionEnd, which happens every day: it is
+//!   [`Presence::Gone`]. IDLE, COMPLETE or ERROR has ended. Only a down
+//!   session with something at stake ([`AtStake`]: a task in progress, a
+//!   pipeline it runs, a session waiting for its file) is an alert, saying
+//!   what is at stake, with the files it wrote that are not committed:
+//!   `Session 3f2a1b05 stopped answering 6 min ago; it held task T2 of
+//!   001-search; src/query.rs, which it wrote, is not committed`. A session
+//!   that only leased files it wrote is no alert: its leases expire, and
+//!   its files stay in the working tree where `git status` shows them. A
+//!   clock beyond the tolerance counts as not answering and the report
+//!   shows by how much. (Alerts written as `component_down` before read as
+//!   `session_down`.)
 //! - Deadlocks: waits whose waiter or holder is not live are left out: the
 //!   holder's leases have expired (or the waiter is gone), so nobody is
 //!   stuck for good. Severity critical.
@@ -36,7 +43,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::lease::Lease;
+use super::lease::{Lease, LeasePath};
 use super::session::{CLOCK_SKEW_TOLERANCE, Health, Presence, SessionRecord, SessionState};
 use super::waits::{Wait, WaitCycle, find_cycles};
 use crate::priority::Priority;
@@ -116,18 +123,20 @@ pub fn monitor_due(last_check: Option<DateTime<Utc>>, now: DateTime<Utc>) -> boo
 pub enum AlertType {
     StuckTask,
     Deadlock,
-    ComponentDown,
+    #[serde(alias = "component_down")]
+    SessionDown,
 }
 
 crate::named!(AlertType, "alert type");
 
 impl AlertType {
-    /// §7.3: stuck_task → warning, deadlock → critical, component_down → error.
+    /// §7.3: stuck_task → warning, deadlock → critical, component_down
+    /// (our session_down) → error.
     pub fn severity(self) -> Severity {
         match self {
             AlertType::StuckTask => Severity::Warning,
             AlertType::Deadlock => Severity::Critical,
-            AlertType::ComponentDown => Severity::Error,
+            AlertType::SessionDown => Severity::Error,
         }
     }
 
@@ -189,9 +198,9 @@ impl From<&StuckTask> for ActiveTask {
     }
 }
 
-/// One session as the monitor saw it.
+/// One session as the monitor saw it. (Not `deny_unknown_fields`: a
+/// session-down alert carries it flattened beside what is at stake.)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SessionStatus {
     pub session: SessionId,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,6 +215,80 @@ pub struct SessionStatus {
     pub presence: Presence,
 }
 
+/// What a session that stopped answering leaves for others to act on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AtStake {
+    /// Its tasks in progress, as `T2 of 001-search`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<String>,
+    /// The feature whose pipeline loop it runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
+    /// Sessions waiting for a file it leases.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<SessionId>,
+    /// Files it leased (it wrote them) that git shows not committed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uncommitted: Vec<String>,
+}
+
+impl AtStake {
+    /// Whether another session or a person must act on it (files alone
+    /// stay where `git status` shows them).
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty() && self.pipeline.is_none() && self.waiting.is_empty()
+    }
+}
+
+/// A session that stopped answering, and what it leaves at stake.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionDown {
+    #[serde(flatten)]
+    pub status: SessionStatus,
+    #[serde(default, flatten)]
+    pub at_stake: AtStake,
+}
+
+impl SessionDown {
+    /// `Session 3f2a1b05 stopped answering 6 min ago; it held task T2 of
+    /// 001-search; src/query.rs, which it wrote, is not committed`.
+    pub fn message(&self, now: DateTime<Utc>) -> String {
+        let id = crate::session::short_str(self.status.session.as_str());
+        let mut parts = vec![match self.status.health.clock_ahead_seconds {
+            Some(s) => format!(
+                "Session {id} counts as not answering: its clock is {} min ahead of this one (set that machine's clock)",
+                s / 60
+            ),
+            None => format!(
+                "Session {id} stopped answering {} min ago",
+                whole_minutes((now - self.status.heartbeat_at).max(TimeDelta::zero()))
+            ),
+        }];
+        let s = &self.at_stake;
+        let mut held: Vec<String> = s.tasks.iter().map(|t| format!("task {t}")).collect();
+        held.extend(s.pipeline.iter().map(|f| format!("the pipeline of {f}")));
+        if !held.is_empty() {
+            parts.push(format!("it held {}", held.join(" and ")));
+        }
+        if !s.waiting.is_empty() {
+            let ids: Vec<&str> = s.waiting.iter().map(|w| crate::session::short_str(w.as_str())).collect();
+            let one = ids.len() == 1;
+            parts.push(format!(
+                "session{} {} wait{} for a file it leased",
+                if one { "" } else { "s" },
+                ids.join(", "),
+                if one { "s" } else { "" }
+            ));
+        }
+        match s.uncommitted.as_slice() {
+            [] => {}
+            [one] => parts.push(format!("{one}, which it wrote, is not committed")),
+            many => parts.push(format!("{}, which it wrote, are not committed", many.join(", "))),
+        }
+        parts.join("; ")
+    }
+}
+
 /// What an alert is about: its type and the facts behind it (the seed's
 /// `context`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,7 +296,8 @@ pub struct SessionStatus {
 pub enum AlertDetails {
     StuckTask(StuckTask),
     Deadlock(WaitCycle),
-    ComponentDown(SessionStatus),
+    #[serde(alias = "component_down")]
+    SessionDown(SessionDown),
 }
 
 impl AlertDetails {
@@ -221,7 +305,7 @@ impl AlertDetails {
         match self {
             AlertDetails::StuckTask(_) => AlertType::StuckTask,
             AlertDetails::Deadlock(_) => AlertType::Deadlock,
-            AlertDetails::ComponentDown(_) => AlertType::ComponentDown,
+            AlertDetails::SessionDown(_) => AlertType::SessionDown,
         }
     }
 
@@ -233,16 +317,16 @@ impl AlertDetails {
                 None => s.task_id.clone(),
             },
             AlertDetails::Deadlock(c) => c.chain(),
-            AlertDetails::ComponentDown(s) => s.session.to_string(),
+            AlertDetails::SessionDown(s) => s.status.session.to_string(),
         }
     }
 
-    /// §7.3's messages.
-    pub fn message(&self) -> String {
+    /// §7.3's messages; a session down says what it left at stake.
+    pub fn message(&self, now: DateTime<Utc>) -> String {
         match self {
             AlertDetails::StuckTask(s) => format!("Task {} stuck for {} min", s.task_id, s.duration_minutes),
             AlertDetails::Deadlock(c) => c.message(),
-            AlertDetails::ComponentDown(s) => format!("Component {} not responding", s.session),
+            AlertDetails::SessionDown(s) => s.message(now),
         }
     }
 
@@ -250,7 +334,7 @@ impl AlertDetails {
     pub fn source(&self) -> String {
         match self {
             AlertDetails::StuckTask(s) => s.session.to_string(),
-            AlertDetails::Deadlock(_) | AlertDetails::ComponentDown(_) => "monitor".to_owned(),
+            AlertDetails::Deadlock(_) | AlertDetails::SessionDown(_) => "monitor".to_owned(),
         }
     }
 }
@@ -275,7 +359,7 @@ impl Alert {
             severity: details.alert_type().severity(),
             source: details.source(),
             subject: details.subject(),
-            message: details.message(),
+            message: details.message(now),
             created_at: now,
             acknowledged: false,
             details,
@@ -304,6 +388,36 @@ pub struct MonitorInput<'a> {
     pub leases: &'a [Lease],
     /// Alerts raised before (any age; old and acknowledged ones are ignored).
     pub alerts: &'a [Alert],
+    /// The leased files git shows not committed (changed or untracked).
+    pub uncommitted: &'a [LeasePath],
+}
+
+/// What `session`, down, leaves at stake.
+pub fn at_stake(session: &SessionRecord, input: &MonitorInput<'_>) -> AtStake {
+    let id = &session.id;
+    let mut waiting: Vec<SessionId> =
+        input.waits.iter().filter(|w| w.holder == *id && w.waiter != *id).map(|w| w.waiter.clone()).collect();
+    waiting.sort();
+    waiting.dedup();
+    AtStake {
+        tasks: input
+            .tasks
+            .iter()
+            .filter(|t| t.session == *id)
+            .map(|t| match &t.feature {
+                Some(f) => format!("{} of {f}", t.id),
+                None => t.id.clone(),
+            })
+            .collect(),
+        pipeline: session.owns_loop.clone(),
+        waiting,
+        uncommitted: input
+            .leases
+            .iter()
+            .filter(|l| l.holder == *id && input.uncommitted.contains(&l.path))
+            .map(|l| l.path.as_str().to_owned())
+            .collect(),
+    }
 }
 
 /// Whether `session` holds something another session may wait for: a
@@ -389,14 +503,23 @@ pub fn run_monitor(input: MonitorInput<'_>, now: DateTime<Utc>) -> MonitorRun {
     let live_waits: Vec<Wait> = input.waits.iter().filter(|w| live(&w.waiter) && live(&w.holder)).cloned().collect();
     let deadlocks = find_cycles(&live_waits);
 
-    let down = sessions.iter().filter(|s| s.presence == Presence::Down);
+    // Down, with something another session or a person must act on.
+    let down: Vec<SessionDown> = sessions
+        .iter()
+        .filter(|s| s.presence == Presence::Down)
+        .filter_map(|s| {
+            let record = input.sessions.iter().find(|r| r.id == s.session)?;
+            let at_stake = at_stake(record, &input);
+            (!at_stake.is_empty()).then(|| SessionDown { status: s.clone(), at_stake })
+        })
+        .collect();
 
     let candidates = stuck_tasks
         .iter()
         .cloned()
         .map(AlertDetails::StuckTask)
         .chain(deadlocks.iter().cloned().map(AlertDetails::Deadlock))
-        .chain(down.cloned().map(AlertDetails::ComponentDown));
+        .chain(down.into_iter().map(AlertDetails::SessionDown));
 
     let mut raise = Vec::new();
     let mut suppressed = Vec::new();
@@ -453,10 +576,17 @@ mod tests {
     }
 
     fn run(sessions: &[SessionRecord], tasks: &[ActiveTask], waits: &[Wait], alerts: &[Alert]) -> MonitorRun {
-        // Every session of these tests holds a lease, so its going down is
-        // worth an alert (see `a_session_that_vanished_holding_nothing...`).
+        // Every session of these tests holds a lease and a task that has
+        // run a minute, so its going down is worth an alert (see
+        // `a_session_that_vanished_holding_nothing...`).
         let leases: Vec<Lease> = sessions.iter().map(|s| lease_of(s.id.as_str())).collect();
-        run_monitor(MonitorInput { sessions, tasks, waits, leases: &leases, alerts }, now())
+        let mut tasks = tasks.to_vec();
+        for s in sessions {
+            let mut t = task(&format!("T-{}", s.id), None, TimeDelta::minutes(1));
+            t.session = s.id.clone();
+            tasks.push(t);
+        }
+        run_monitor(MonitorInput { sessions, tasks: &tasks, waits, leases: &leases, alerts, uncommitted: &[] }, now())
     }
 
     fn lease_of(holder: &str) -> Lease {
@@ -491,14 +621,31 @@ mod tests {
         let waits = [wait("waiting", "leasing")];
         let tasks = [t];
         let r = run_monitor(
-            MonitorInput { sessions: &sessions, tasks: &tasks, waits: &waits, leases: &leases, alerts: &[] },
+            MonitorInput {
+                sessions: &sessions,
+                tasks: &tasks,
+                waits: &waits,
+                leases: &leases,
+                alerts: &[],
+                uncommitted: &[LeasePath::parse("leasing.rs").unwrap()],
+            },
             now(),
         );
         let mut down: Vec<&str> = r.raise.iter().map(|a| a.subject.as_str()).collect();
         down.sort();
-        assert_eq!(down, ["leasing", "looping", "tasked", "waiting"]);
-        let empty = r.report.sessions.iter().find(|s| s.session.as_str() == "empty").unwrap();
-        assert_eq!(empty.presence, Presence::Gone);
+        // `leasing` is down (its lease expires) but nobody must act on it:
+        // only `waiting` waits for its file, and says so.
+        assert_eq!(down, ["leasing", "looping", "tasked"]);
+        let messages: Vec<&str> = r.raise.iter().map(|a| a.message.as_str()).collect();
+        assert!(messages.contains(&"Session tasked stopped answering 5 min ago; it held task T1 of 001-login"));
+        assert!(messages.contains(&"Session looping stopped answering 5 min ago; it held the pipeline of 001-login"));
+        assert!(messages.contains(
+            &"Session leasing stopped answering 5 min ago; session waiting waits for a file it leased; leasing.rs, which it wrote, is not committed"
+        ));
+        let presence = |id: &str| r.report.sessions.iter().find(|s| s.session.as_str() == id).unwrap().presence;
+        assert_eq!(presence("empty"), Presence::Gone);
+        assert_eq!(presence("waiting"), Presence::Down, "down, but nothing of it is at stake: no alert");
+        assert!(!messages.iter().any(|m| m.contains("waiting stopped")), "{messages:?}");
     }
 
     const SEC: TimeDelta = TimeDelta::seconds(1);
@@ -543,7 +690,13 @@ mod tests {
         ];
         let r = run(&sessions, &[], &[], &[]);
         let messages: Vec<&str> = r.raise.iter().map(|a| a.message.as_str()).collect();
-        assert_eq!(messages, ["Component active not responding", "Component loading not responding"]);
+        assert_eq!(
+            messages,
+            [
+                "Session active stopped answering 5 min ago; it held task T-active of 001-login",
+                "Session loading stopped answering 5 min ago; it held task T-loading of 001-login"
+            ]
+        );
         assert!(r.raise.iter().all(|a| a.severity == Severity::Error && a.source == "monitor"));
         assert_eq!(r.report.sessions.len(), 6);
     }
@@ -554,7 +707,10 @@ mod tests {
         assert!(run(std::slice::from_ref(&s), &[], &[], &[]).raise.is_empty(), "live while its process runs");
         s.process_ended = true;
         let r = run(&[s], &[], &[], &[]);
-        assert_eq!(r.raise[0].message, "Component ahead not responding");
+        assert_eq!(
+            r.raise[0].message,
+            "Session ahead counts as not answering: its clock is 60 min ahead of this one (set that machine's clock); it held task T-ahead of 001-login"
+        );
         assert_eq!(r.report.sessions[0].health.clock_ahead_seconds, Some(3600));
     }
 
@@ -631,7 +787,8 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["raise"][0]["type"], "stuck_task");
         assert_eq!(json["raise"][0]["task_id"], "T1");
-        assert_eq!(json["raise"][1]["type"], "component_down");
+        assert_eq!(json["raise"][1]["type"], "session_down");
+        assert_eq!(json["raise"][1]["tasks"], serde_json::json!(["T-a of 001-login"]));
         assert_eq!(json["report"]["sessions"][0]["health"]["liveness"], "down");
         assert_eq!(serde_json::from_value::<MonitorRun>(json).unwrap(), r);
         assert_eq!(AlertType::Deadlock.event_type(), "alert.deadlock");

@@ -336,7 +336,14 @@ mod tests {
         use crate::coordination::monitor::{AlertDetails, MonitorInput, run_monitor};
         let t = task(TimeDelta::minutes(11));
         let alerts = run_monitor(
-            MonitorInput { sessions: &[], tasks: std::slice::from_ref(&t), waits: &[], leases: &[], alerts: &[] },
+            MonitorInput {
+                sessions: &[],
+                tasks: std::slice::from_ref(&t),
+                waits: &[],
+                leases: &[],
+                alerts: &[],
+                uncommitted: &[],
+            },
             now(),
         )
         .raise;

@@ -113,6 +113,34 @@ impl Keyed {
     pub fn sort_by_order(&mut self, order: &[&str]) {
         self.0.sort_by_key(|(k, _)| order.iter().position(|o| o == k).unwrap_or(usize::MAX));
     }
+
+    /// Sorted by name, `first` ahead of the rest, a number in a name by its
+    /// value (T2 before T10): the same rows in the same order whatever
+    /// order the transcripts were read in.
+    pub fn sort_by_name(&mut self, first: &str) {
+        self.0.sort_by(|(a, _), (b, _)| (a != first).cmp(&(b != first)).then_with(|| natural_cmp(a, b)));
+    }
+}
+
+/// `a` against `b` with each run of digits compared as a number.
+fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    fn runs(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let bytes = s.as_bytes();
+        for i in 1..=bytes.len() {
+            if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
+                out.push((bytes[start].is_ascii_digit(), &s[start..i]));
+                start = i;
+            }
+        }
+        out
+    }
+    fn key((digits, run): (bool, &str)) -> (bool, usize, &str) {
+        let trimmed = if digits { run.trim_start_matches('0') } else { run };
+        (!digits, if digits { trimmed.len() } else { 0 }, trimmed)
+    }
+    runs(a).into_iter().map(key).cmp(runs(b).into_iter().map(key)).then_with(|| a.cmp(b))
 }
 
 impl Serialize for Keyed {
@@ -233,6 +261,17 @@ mod tests {
             serde_json::json!({"input": 100000, "output": 0, "cacheRead": 0, "cacheWrite": 0, "usd": 0.3})
         );
         assert_eq!(json["sessions"], serde_json::json!(["s1", "s2"]));
+    }
+
+    #[test]
+    fn keyed_rows_sort_by_name_with_main_first_and_numbers_by_value() {
+        let mut k = Keyed::default();
+        for name in ["T10", "phasegate:task-implementer", "T2", MAIN_AGENT, "phasegate:chain-reviewer", "T1"] {
+            k.add(name, Tally::default());
+        }
+        k.sort_by_name(MAIN_AGENT);
+        let names: Vec<&str> = k.0.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, [MAIN_AGENT, "T1", "T2", "T10", "phasegate:chain-reviewer", "phasegate:task-implementer"]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub use meta::{
     StartMode, Status, Step, Workflow, check_worktree, parse_meta,
 };
 pub use mode::{Mode, ProofRule};
-pub use next_step::{Next, next_step};
+pub use next_step::{Next, ProofStanding, before_finish, next_step};
 pub use phase::{Artifact, ArtifactSet, Phase};
 pub use reviewer::{BriefInput, CodeUnderReview, review_brief};
 pub use transition::{Validation, ValidationKind, validate, validate_status};

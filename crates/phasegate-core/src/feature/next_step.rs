@@ -43,6 +43,37 @@ pub fn next_step(meta: &Meta) -> Next {
     }
 }
 
+/// Where a feature's proof stands when its next step is finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProofStanding {
+    /// Every requirement proven at the tree as it is (or waived).
+    Proven,
+    /// Proven once, but the code changed since the checks ran.
+    Stale,
+    /// Not proven: a check failed, did not run, or none names a requirement.
+    NotProven,
+}
+
+/// `next`, unless it is finish and `finish` would refuse it for its proof:
+/// then the checks run first (`verify run`), which is all a stale proof
+/// needs and what shows why one is not proven. Never suggests a finish
+/// that would refuse.
+pub fn before_finish(next: Next, feature: &str, proof: ProofStanding) -> Next {
+    if next.phase != Some(Phase::Finish) {
+        return next;
+    }
+    let reason = match proof {
+        ProofStanding::Proven => return next,
+        ProofStanding::Stale => "stale: the code changed since `verify run` proved it; run the checks again",
+        ProofStanding::NotProven => "not proven: `verify run` shows which requirement is not, and why",
+    };
+    Next {
+        phase: Some(Phase::Verify),
+        command: Some(format!("workflow-state verify run --feature {feature}")),
+        reason: format!("feature {feature} is verified, but its proof is {reason}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +93,18 @@ mod tests {
         assert_eq!(next_step(&m).command.as_deref(), Some("/phasegate:design"));
         m.finish(now).unwrap();
         assert_eq!(next_step(&m).command, None);
+    }
+
+    #[test]
+    fn finish_is_never_suggested_while_its_proof_would_refuse_it() {
+        let finish = Next { phase: Some(Phase::Finish), command: Some(Phase::Finish.command()), reason: String::new() };
+        assert_eq!(before_finish(finish.clone(), "001-a", ProofStanding::Proven), finish);
+        let stale = before_finish(finish.clone(), "001-a", ProofStanding::Stale);
+        assert_eq!(stale.command.as_deref(), Some("workflow-state verify run --feature 001-a"));
+        assert!(stale.reason.contains("stale"), "{}", stale.reason);
+        let open = before_finish(finish, "001-a", ProofStanding::NotProven);
+        assert_eq!(open.command.as_deref(), Some("workflow-state verify run --feature 001-a"));
+        let design = Next { phase: Some(Phase::Design), command: Some(Phase::Design.command()), reason: String::new() };
+        assert_eq!(before_finish(design.clone(), "001-a", ProofStanding::Stale), design);
     }
 }

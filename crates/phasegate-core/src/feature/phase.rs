@@ -150,7 +150,10 @@ impl Phase {
                 loading: Loading::Phased,
                 summary: "Implement tasks.md test-first; a fresh reviewer checks the change (phasegate)",
                 produces: "the code",
-                completes_with: Some("build.completed"),
+                // The build is done when it is proven: `finish` says
+                // `build.completed`, after verify has fixed what it found,
+                // so the retrospective reads those fixes too.
+                completes_with: None,
                 approval_needs_proof: false,
             },
             Phase::Verify => &PhaseFacts {
@@ -250,7 +253,7 @@ pub struct PhaseFacts {
     /// What the phase produces, as its command says it ("design.md").
     pub produces: &'static str,
     /// The event its completion emits (seed 004 §2.3's handoffs: the spec
-    /// goes to the build, the build to the retrospective).
+    /// goes to the build; the build goes to the retrospective at `finish`).
     pub completes_with: Option<&'static str>,
     /// Its reviewer's approval counts only with the feature proven (the
     /// evidence ledger, `workflow-state verify run`): verify.

@@ -189,6 +189,51 @@ pub struct PlanCheck {
     pub junit: Option<String>,
 }
 
+/// The ids of a user story's acceptance criteria (`AC1`, …), in order.
+pub fn acceptance_criteria(story: &Value) -> Vec<String> {
+    story
+        .get("acceptance_criteria")
+        .and_then(Value::as_array)
+        .map(|list| list.iter().filter_map(|c| c.get("id").and_then(Value::as_str).map(str::to_owned)).collect())
+        .unwrap_or_default()
+}
+
+/// Whether a plan's checks can prove its story: at least one check, each
+/// acceptance criterion named by one, and no check naming a criterion the
+/// story lacks. `criteria`: the story's, when it can be read (without it,
+/// only an empty list is refused). The pipeline completes only when every
+/// criterion is proven by its checks, so a plan that cannot prove them is
+/// refused where it is checked, before any review or loop is spent on it.
+pub fn plan_proves(checks: &[PlanCheck], criteria: Option<&[String]>) -> Result<(), String> {
+    const SHAPE: &str = r#"{"requirements": ["AC1"], "command": "<the command that proves it>"}"#;
+    if checks.is_empty() {
+        let ids = criteria.filter(|c| !c.is_empty()).map(|c| format!(" ({})", c.join(", "))).unwrap_or_default();
+        return Err(format!(
+            "test_plan.checks is empty: give each acceptance criterion of the user story{ids} a check, {SHAPE}; the pipeline completes only when every criterion is proven by one"
+        ));
+    }
+    let Some(criteria) = criteria else { return Ok(()) };
+    let mut problems = Vec::new();
+    for (i, c) in checks.iter().enumerate() {
+        for r in c.requirements.iter().filter(|r| !criteria.contains(r)) {
+            problems.push(format!(
+                "test_plan.checks[{i}] names {r}, which is not an acceptance criterion of the user story ({})",
+                criteria.join(", ")
+            ));
+        }
+    }
+    let unchecked: Vec<&str> =
+        criteria.iter().filter(|id| !checks.iter().any(|c| c.requirements.contains(id))).map(String::as_str).collect();
+    if !unchecked.is_empty() {
+        problems
+            .push(format!("no check in test_plan.checks names {}: give each a check, {SHAPE}", unchecked.join(", ")));
+    }
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(problems.join("; ")),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Implementation {
     #[serde(default)]
@@ -269,6 +314,39 @@ mod tests {
 
     /// The fast readings of state.json and loop-state.json accept the same
     /// documents as their schemas.
+    #[test]
+    fn a_plan_proves_its_story_only_with_a_check_for_every_criterion() {
+        let check = |ids: &[&str]| PlanCheck {
+            requirements: ids.iter().map(|s| (*s).to_owned()).collect(),
+            command: "true".into(),
+            junit: None,
+        };
+        let story = ["AC1".to_owned(), "AC2".to_owned()];
+        let e = plan_proves(&[], Some(&story)).unwrap_err();
+        assert!(
+            e.starts_with(
+                "test_plan.checks is empty: give each acceptance criterion of the user story (AC1, AC2) a check"
+            ),
+            "{e}"
+        );
+        assert!(plan_proves(&[], None).is_err(), "no story read: an empty list is still refused");
+        assert_eq!(
+            plan_proves(&[check(&["AC1"])], Some(&story)).unwrap_err(),
+            r#"no check in test_plan.checks names AC2: give each a check, {"requirements": ["AC1"], "command": "<the command that proves it>"}"#
+        );
+        let e = plan_proves(&[check(&["AC1", "AC2"]), check(&["AC9"])], Some(&story)).unwrap_err();
+        assert!(
+            e.contains(
+                "test_plan.checks[1] names AC9, which is not an acceptance criterion of the user story (AC1, AC2)"
+            ),
+            "{e}"
+        );
+        assert_eq!(plan_proves(&[check(&["AC1", "AC2"])], Some(&story)), Ok(()));
+        assert_eq!(plan_proves(&[check(&["AC7"])], None), Ok(()), "without the story only emptiness is judged");
+        let story_json = serde_json::json!({"acceptance_criteria": [{"id": "AC1"}, {"id": "AC2"}]});
+        assert_eq!(acceptance_criteria(&story_json), story);
+    }
+
     #[test]
     fn owned_readers_and_schemas_agree() {
         let run = json!({"state": "plan_reviewing", "request": "x", "createdAt": "2026-11-22T10:00:00Z",

@@ -205,13 +205,13 @@ pub fn decide(ctx: &StopContext<'_>, run_tests: impl FnOnce() -> TestOutcome) ->
         ));
     }
     if open.is_empty() {
-        match run_tests() {
-            TestOutcome::Passed => {
+        match run_tests().problem() {
+            None => {
                 return StopDecision::Complete {
                     message: format!("phasegate: pipeline {feature} complete: all reviews approved, tests pass."),
                 };
             }
-            TestOutcome::Failed { summary } => open.push(format!("the plan's tests fail:\n{summary}")),
+            Some(problem) => open.push(problem),
         }
     }
     let cycle = Cycle::new(loop_state.iteration, loop_state.max_iterations);

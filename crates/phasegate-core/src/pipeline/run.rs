@@ -96,7 +96,8 @@ pub struct PipelineRun {
 pub enum Requirement {
     /// A valid `.task/user-story.json`.
     UserStory,
-    /// A valid `.task/plan-refined.json`.
+    /// A valid `.task/plan-refined.json` whose checks can prove the user
+    /// story (every acceptance criterion named by one).
     Plan,
     /// The plan's test commands pass.
     TestsPass,
@@ -183,12 +184,13 @@ impl PipelineRun {
         // Every forward transition has one source, so the target decides.
         match to {
             State::PlanDrafting => &[Requirement::UserStory],
-            State::PlanReviewing => &[Requirement::Plan],
+            // The plan, and that its checks can prove the story: before its
+            // review, and again after it (a revision may have dropped one).
+            State::PlanReviewing | State::Implementing => &[Requirement::Plan],
             State::Complete => &[Requirement::TestsPass],
             State::Idle
             | State::RequirementsGathering
             | State::PlanRefining
-            | State::Implementing
             | State::ImplementingLoop
             | State::Error
             | State::NeedsUserInput => &[],

@@ -7,11 +7,33 @@ use regex::Regex;
 
 use super::files::TestPlan;
 
-/// The outcome of running the plan's test commands.
+/// The outcome of running the plan's test commands, then proving its
+/// acceptance criteria.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TestOutcome {
     Passed,
-    Failed { summary: String },
+    /// A test command failed, or its output says so.
+    Failed {
+        summary: String,
+    },
+    /// The test commands pass, but the acceptance criteria are not proven
+    /// (the plan's `test_plan.checks`, run into the evidence ledger).
+    NotProven {
+        summary: String,
+    },
+}
+
+impl TestOutcome {
+    /// What holds the pipeline, in one message; None when it passed.
+    pub fn problem(&self) -> Option<String> {
+        match self {
+            TestOutcome::Passed => None,
+            TestOutcome::Failed { summary } => Some(format!("the plan's tests fail:\n{summary}")),
+            TestOutcome::NotProven { summary } => {
+                Some(format!("the plan's tests pass, but its acceptance criteria are not proven: {summary}"))
+            }
+        }
+    }
 }
 
 /// One command's run.

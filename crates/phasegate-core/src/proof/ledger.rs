@@ -218,6 +218,80 @@ pub struct Ledger {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changed_by_checks: Vec<String>,
     pub requirements: Vec<RequirementProof>,
+    /// The runs before this one, oldest first, at most [`EARLIER_RUNS`]:
+    /// what verify had to fix is what the retrospective learns from. They
+    /// prove nothing; no gate reads them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<EarlierRun>,
+}
+
+/// How many earlier runs a ledger keeps.
+pub const EARLIER_RUNS: usize = 20;
+/// How much of a failed check's output an earlier run keeps.
+const EARLIER_OUTPUT_BYTES: usize = 1_000;
+
+/// An earlier `verify run`: when, on which tree, and the checks that
+/// failed in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EarlierRun {
+    pub ran_at: DateTime<Utc>,
+    pub tree: String,
+    /// How many checks ran.
+    pub checks: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<FailedCheck>,
+}
+
+/// A check that failed in an earlier run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FailedCheck {
+    pub command: String,
+    pub requirements: Vec<String>,
+    /// What went wrong, in a line: `` `pytest` exited 1 ``.
+    pub failure: String,
+    /// The last of its output, shorter than the run's own record.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub output: String,
+}
+
+impl FailedCheck {
+    /// `run`, when it failed, with the last of its output.
+    pub fn of(run: &CheckRun) -> Option<FailedCheck> {
+        let failure = run.failure()?;
+        let mut output = run.output.clone();
+        if output.len() > EARLIER_OUTPUT_BYTES {
+            let mut at = output.len() - EARLIER_OUTPUT_BYTES;
+            while !output.is_char_boundary(at) {
+                at += 1;
+            }
+            output = output[at..].to_owned();
+        }
+        Some(FailedCheck { command: run.command.clone(), requirements: run.requirements.clone(), failure, output })
+    }
+}
+
+impl Ledger {
+    /// The earlier runs the next run's ledger keeps: these, then this run
+    /// itself (only the records `verify run` wrote here, sealed for
+    /// `feature`), the oldest dropped beyond [`EARLIER_RUNS`].
+    pub fn earlier_for_next(&self, key: &SealKey, feature: &str) -> Vec<EarlierRun> {
+        let mut seen: Vec<&CheckRun> = Vec::new();
+        for c in self.requirements.iter().flat_map(|r| &r.checks) {
+            if !seen.contains(&c) && c.sealed(key, feature) {
+                seen.push(c);
+            }
+        }
+        let failed = seen.iter().filter_map(|c| FailedCheck::of(c)).collect();
+        let mut out = self.earlier.clone();
+        if !seen.is_empty() {
+            out.push(EarlierRun { ran_at: self.ran_at, tree: self.tree.clone(), checks: seen.len(), failed });
+        }
+        let drop = out.len().saturating_sub(EARLIER_RUNS);
+        out.drain(..drop);
+        out
+    }
 }
 
 /// A requirement's status from its check runs and its waiver.
@@ -348,7 +422,9 @@ pub struct Open {
 }
 
 impl Judgement {
-    /// `3/4 proven`, `3/4 proven, 1 waived`, with `(stale)` when it is.
+    /// `3/4 proven`, `3/4 proven, 1 waived`, `0/3 proven, 2 stale`: counts
+    /// only, in no parentheses, so that a sentence can hold it in its own
+    /// (what holds the gate, and why, is `blocking`).
     pub fn summary(&self) -> String {
         let mut s = format!("{}/{} proven", self.proven_count, self.total);
         if self.waived > 0 {
@@ -356,21 +432,51 @@ impl Judgement {
         }
         if self.not_recorded > 0 {
             s.push_str(&format!(
-                " ({} record{} not written by `verify run` here: edited by hand or copied)",
+                ", {} record{} not written by `verify run` here",
                 self.not_recorded,
                 if self.not_recorded == 1 { "" } else { "s" }
             ));
         }
         if self.stale {
-            s.push_str(" (stale: the tree changed since `verify run`)");
+            match self.stale_ids().len() {
+                0 => s.push_str(", the code changed since `verify run`"),
+                n => s.push_str(&format!(", {n} stale")),
+            }
         }
         s
     }
 
-    /// The requirements that hold the gate, as `R2 (failed: `x` exited 1)`.
+    /// The requirements that were proven at their check's run, but on
+    /// another tree than this one.
+    pub fn stale_ids(&self) -> Vec<&str> {
+        self.statuses.iter().filter(|r| r.stale).map(|r| r.id.as_str()).collect()
+    }
+
+    /// The proof holds only because the code changed since the checks ran:
+    /// every requirement that holds the gate was proven before, and
+    /// running them again (`verify run`) is all it takes.
+    pub fn only_stale(&self) -> bool {
+        self.note.is_none()
+            && self.open.iter().filter(|o| !o.allowed).all(|o| self.stale_ids().contains(&o.id.as_str()))
+            && !self.stale_ids().is_empty()
+    }
+
+    /// What holds the gate, each in a few words: `R2 (failed: `x` exited
+    /// 1)`, and the stale ones together: `R1, R3 stale (proven before the
+    /// code changed)`.
     pub fn blocking(&self) -> Vec<String> {
-        let open = self.open.iter().filter(|o| !o.allowed).map(|o| format!("{} ({}: {})", o.id, o.status, o.why));
-        open.chain(self.note.clone()).collect()
+        let stale = self.stale_ids();
+        let mut out: Vec<String> = self
+            .open
+            .iter()
+            .filter(|o| !o.allowed && !stale.contains(&o.id.as_str()))
+            .map(|o| format!("{} ({}: {})", o.id, o.status, o.why))
+            .collect();
+        if !stale.is_empty() {
+            out.push(format!("{} stale (proven before the code changed)", stale.join(", ")));
+        }
+        out.extend(self.note.clone());
+        out
     }
 }
 
@@ -432,14 +538,19 @@ pub fn judge(
                 None if not_recorded > 0 => Some((
                     ProofStatus::NotRun,
                     format!(
-                        "`{}` has no record `verify run` wrote here (the ledger was edited by hand or copied): run `verify run`",
+                        "`{}` has no record `verify run` wrote here: the ledger was edited by hand or copied",
                         d.command
                     ),
                 )),
                 None => Some((ProofStatus::NotRun, format!("`{}` has not run since it was declared", d.command))),
+                // Run on another tree: what passed there is stale, what
+                // failed there failed (and proves nothing here either).
                 Some(c) if c.tree != current_tree => {
                     j.stale = true;
-                    Some((ProofStatus::Proven, "stale: the tree changed since it ran".to_owned()))
+                    match c.failure() {
+                        Some(f) => Some((ProofStatus::Failed, format!("{f} at the last run"))),
+                        None => Some((ProofStatus::Proven, "stale: the code changed since it ran".to_owned())),
+                    }
                 }
                 Some(c) => c.failure().map(|f| (ProofStatus::Failed, f)),
             };
@@ -566,6 +677,7 @@ mod tests {
             tree: "tree-a".into(),
             changed_by_checks: Vec::new(),
             requirements,
+            earlier: Vec::new(),
         };
         l.seal(&key(), F);
         l
@@ -629,8 +741,25 @@ mod tests {
         assert_eq!(hot.blocking(), ["R3 (failed: `jest` exited 1)"], "hotfix: unchecked is allowed, a failure is not");
         let stale = judged(&l, "tree-b", ProofRule::DeclaredChecks);
         assert!(!stale.proven && stale.stale && stale.proven_count == 0, "{stale:?}");
-        assert!(stale.summary().ends_with("(stale: the tree changed since `verify run`)"));
-        assert!(stale.blocking()[0].starts_with("R1 (proven: stale: the tree changed since it ran)"));
+        assert_eq!(stale.summary(), "0/3 proven, 1 stale");
+        assert_eq!(
+            stale.blocking(),
+            ["R3 (failed: `jest` exited 1 at the last run)", "R1 stale (proven before the code changed)"]
+        );
+        assert!(!stale.only_stale(), "R3 failed: running the checks again is not all it takes");
+        // Only R1 declared: running the checks again is all it takes.
+        let (r, c) = declared();
+        let only_r1 = judge(
+            &l,
+            Declared { requirements: &r[..1], checks: &c[..1] },
+            &key(),
+            F,
+            "tree-b",
+            ProofRule::EveryRequirement,
+        );
+        assert!(only_r1.only_stale() && !only_r1.proven, "{only_r1:?}");
+        assert_eq!(only_r1.statuses[0].status, ProofStatus::NotRun);
+        assert!(only_r1.statuses[0].stale);
     }
 
     /// Regression: `finish` trusted each requirement's `status` over the
@@ -730,9 +859,32 @@ mod tests {
             status: TestStatus::Passed,
             time_ms: Some(3),
         });
-        let l = ledger(vec![req("R1", vec![checked], None), req("R2", vec![run(None)], Some(waiver()))]);
+        let mut l = ledger(vec![req("R1", vec![checked], None), req("R2", vec![run(None)], Some(waiver()))]);
+        l.earlier = l.earlier_for_next(&key(), F);
         let value = serde_json::to_value(&l).unwrap();
         crate::schema::Schema::Evidence.check(&value).unwrap();
         assert_eq!(serde_json::from_value::<Ledger>(value).unwrap(), l);
+    }
+
+    #[test]
+    fn a_ledger_keeps_what_failed_in_its_earlier_runs_and_at_most_twenty() {
+        let mut failing = run(Some(1));
+        failing.output = format!("{}\nassert failed", "x".repeat(5_000));
+        let mut l = ledger(vec![req("R1", vec![failing], None), req("R2", vec![run(Some(0))], None)]);
+        let earlier = l.earlier_for_next(&key(), F);
+        assert_eq!(earlier.len(), 1);
+        assert_eq!((earlier[0].checks, earlier[0].failed.len()), (2, 1));
+        let failed = &earlier[0].failed[0];
+        assert_eq!((failed.command.as_str(), failed.failure.as_str()), ("pytest", "`pytest` exited 1"));
+        assert!(failed.output.ends_with("assert failed") && failed.output.len() <= 1_000, "{}", failed.output.len());
+        for _ in 0..30 {
+            l.earlier = l.earlier_for_next(&key(), F);
+        }
+        assert_eq!(l.earlier.len(), EARLIER_RUNS);
+        // A record `verify run` did not write here is not kept.
+        let forged = ledger(vec![req("R1", vec![run(Some(1))], None)]);
+        let mut forged_unsealed = forged.clone();
+        forged_unsealed.requirements[0].checks[0].seal = None;
+        assert!(forged_unsealed.earlier_for_next(&key(), F).is_empty());
     }
 }

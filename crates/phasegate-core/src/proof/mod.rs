@@ -19,8 +19,8 @@ pub use grammar::{
 };
 pub use junit::{Report, test_cases};
 pub use ledger::{
-    CheckRun, Declared, EVIDENCE_FILE, Judgement, LEDGER_VERSION, Ledger, Open, ProofStatus, RequirementProof,
-    RequirementStatus, TestCase, TestStatus, Waiver, judge, status_of,
+    CheckRun, Declared, EARLIER_RUNS, EVIDENCE_FILE, EarlierRun, FailedCheck, Judgement, LEDGER_VERSION, Ledger, Open,
+    ProofStatus, RequirementProof, RequirementStatus, TestCase, TestStatus, Waiver, judge, status_of,
 };
 pub use output::{HELD_BYTES, scrub, secret_name, tail};
 pub use scope::{PIPELINE_SOURCES, counts};

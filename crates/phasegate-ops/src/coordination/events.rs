@@ -525,7 +525,8 @@ pub fn on_task_completed(project: &Project, env: &Env, feature: &str, task: &str
 }
 
 /// A phase completed: specify → `spec.approved` (the spec goes to the
-/// build), implement → `build.completed` (the retrospective learns from it).
+/// build). The build's `build.completed` waits for `finish` (verify may
+/// still fix what it found).
 pub fn on_phase_completed(project: &Project, env: &Env, feature: &str, phase: phasegate_core::Phase) {
     if let Some(event) = phase.facts().completes_with {
         emit_quietly(project, env, event, Some(feature), None, serde_json::json!({"phase": phase.name()}));

@@ -205,7 +205,7 @@ pub struct Advanced {
 
 /// Evaluates §3.3's rule for the current sub-phase and moves one phase on
 /// when it holds. COMPLETE writes the handoff brief and emits
-/// `ideation.completed`. (Recording a signal that meets the rule moves on
+/// `ideation.completed`; after it, nothing moves (refused). (Recording a signal that meets the rule moves on
 /// by itself; this is for a rule met otherwise, or to ask why not.)
 pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
     let (project, feature) = session::resolve(env, given)?;
@@ -213,12 +213,14 @@ pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
     guard.load()?.ensure_active()?;
     let mut state = read(guard.feature())?.ok_or_else(not_started)?;
     let from = state.phase;
+    // Nothing moves after COMPLETE: refused, as every other ideation
+    // command that would change it.
+    if from == IdeationPhase::Complete {
+        return Err(Refusal::IdeationDone { feature: feature.name().to_owned() }.into());
+    }
     let Some(step) = step(&project, &feature, &mut state, env)? else {
         let decision = evaluate_transition(from, &state.signals);
-        let message = match from {
-            IdeationPhase::Complete => "Ideation is complete; the specify phase reads handoff.md.".to_owned(),
-            _ => format!("Still {from}: {}.", decision.reasons.join("; ")),
-        };
+        let message = format!("Still {from}: {}.", decision.reasons.join("; "));
         let shown = shown(&feature, &state, message);
         return Ok(Advanced { moved: false, from, shown, handoff: None, missing_required: Vec::new(), event: None });
     };

@@ -181,6 +181,11 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
     let mut out = Vec::new();
     for (_, mut c) in features {
         c.phases.sort_by_order(&order);
+        // Rows in an order that does not depend on the transcripts'
+        // (sub-agents' files are named by random ids).
+        c.agents.sort_by_name(MAIN_AGENT);
+        c.tasks.sort_by_name("");
+        c.models.sort_by_name("");
         total += c.total;
         for m in &c.unpriced {
             if !unpriced.contains(m) {

@@ -3,7 +3,6 @@
 //! skipped, and one whose answer arrived comes first, to be taken up again.
 
 use phasegate_core::feature::Workflow;
-use phasegate_core::feature::next_step;
 use phasegate_store::questions::Place;
 use serde::Serialize;
 
@@ -86,7 +85,7 @@ pub fn backlog(env: &Env) -> OpResult<Backlog> {
             });
             continue;
         }
-        let n = next_step(&meta);
+        let n = super::status::next_of(env, &project, &l.feature, &meta);
         if n.command.is_none() && !arrived {
             continue;
         }

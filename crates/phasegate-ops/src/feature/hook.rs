@@ -9,13 +9,15 @@ use std::fmt::Write;
 use std::path::Path;
 
 use phasegate_core::feature::command::PromptWords;
-use phasegate_core::feature::next_step;
 use phasegate_core::feature::{Meta, PhaseState, Workflow};
+use phasegate_core::feature::{ProofStanding, before_finish, next_step};
 use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
 
+use crate::env::Env;
 use crate::hook::{Contributor, HookCtx, MAX_LISTED, clip, one_line};
+use crate::proof;
 
 /// SessionStart's lines about the active features.
 pub struct ActiveFeatures;
@@ -82,7 +84,7 @@ impl Contributor for ActiveFeatures {
         lines.insert(0, head);
         let session = ctx.input.session(ctx.env);
         for (i, (l, meta)) in active.iter().enumerate().take(MAX_LISTED) {
-            lines.push(feature_line(project, l, meta, session.as_deref()));
+            lines.push(feature_line(ctx.env, project, l, meta, session.as_deref()));
             if (here.is_none() || here == Some(i))
                 && let Some(w) = worktree_warning(project, meta, &dir)
             {
@@ -96,7 +98,7 @@ impl Contributor for ActiveFeatures {
     }
 }
 
-fn feature_line(project: &Project, l: &Listed, meta: &Meta, session: Option<&str>) -> String {
+fn feature_line(env: &Env, project: &Project, l: &Listed, meta: &Meta, session: Option<&str>) -> String {
     match meta.workflow {
         Workflow::Pipeline => return pipeline_line(l, session),
         Workflow::Phased => {}
@@ -106,22 +108,34 @@ fn feature_line(project: &Project, l: &Listed, meta: &Meta, session: Option<&str
         None => "no phase started yet".to_owned(),
         Some(p) => phase_text(meta, p, max),
     };
-    let next = next_step(meta).command.unwrap_or_else(|| "none".into());
+    let mut next = next_step(meta);
     let concerns: usize = meta.open_concerns_before(Phase::Finish).iter().map(|c| c.concerns.len()).sum();
     let concerns = if concerns > 0 {
         format!("; {concerns} reviewer concern(s) left open at a cap (`workflow-state status`)")
     } else {
         String::new()
     };
-    // In verify, where its proof stands, from the last run's note (the
-    // ledger is read by commands; the hook stays a few stats).
+    // In verify, where its proof stands at the tree as it is (one read of
+    // the tree, in this phase only): a stale ledger is named as such, and
+    // finish is never the next step while it would refuse.
     let proof = match meta.current_phase {
-        Some(Phase::Verify) => match project.proof_note(l.feature.name()) {
-            Some(n) => format!("; proof {} at the last `verify run`", n.summary),
-            None => "; no `verify run` yet".to_owned(),
+        Some(Phase::Verify) if !phasegate_store::fs::exists_entry(&l.feature.evidence_path()) => {
+            "; no `verify run` yet".to_owned()
+        }
+        Some(Phase::Verify) => match proof::proof(env, project, &l.feature, meta) {
+            Ok(p) => {
+                let standing = p.standing();
+                next = before_finish(next, l.feature.name(), standing);
+                match standing {
+                    ProofStanding::Stale => "; proof stale: the code changed since `verify run`".to_owned(),
+                    ProofStanding::Proven | ProofStanding::NotProven => format!("; proof {}", p.summary()),
+                }
+            }
+            Err(e) => format!("; its proof cannot be read: {}", clip(&one_line(&e.to_string()), 200)),
         },
         _ => String::new(),
     };
+    let next = next.command.unwrap_or_else(|| "none".into());
     format!("- {} (mode {}): {state}{concerns}{proof}. Next: {next}", l.feature.name(), meta.mode)
 }
 

@@ -172,6 +172,10 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     // Done means proven: every requirement by a check that passed on the
     // tree as it is now (or waived by a person), as the mode requires.
     let proof = proof::proof(env, &project, &feature, &meta)?;
+    if let Some(j) = proof.judgement.as_ref().filter(|j| j.only_stale()) {
+        let (stale, total) = (j.stale_ids().len(), j.total);
+        return Err(Refusal::ProofStale { feature: feature.name().to_owned(), stale, total }.into());
+    }
     if !proof.proven() {
         return Err(Refusal::NotProven {
             feature: feature.name().to_owned(),

@@ -4,7 +4,9 @@
 
 use phasegate_core::brief::{Brief, BriefKind, SectionKind};
 use phasegate_core::feature::{self as transition, Position, Validation, ValidationKind as Verdict};
-use phasegate_core::feature::{Completion, Meta, PhaseRecord, PhaseState, StartKind, StartMode, Workflow};
+use phasegate_core::feature::{
+    Completion, Meta, PhaseRecord, PhaseState, ProofStanding, StartKind, StartMode, Workflow,
+};
 use phasegate_core::{ArtifactSet, Mode, Phase, time};
 use phasegate_store::{Feature, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
@@ -243,6 +245,30 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase, words: Option<&str>) 
     }
 }
 
+/// Why `finish` would refuse the feature for its proof, with what to run;
+/// None when it is proven.
+fn finish_unproven(env: &Env, project: &phasegate_store::Project, feature: &Feature, meta: &Meta) -> Option<String> {
+    let p = match crate::proof::proof(env, project, feature, meta) {
+        Ok(p) => p,
+        Err(e) => {
+            return Some(format!("its proof cannot be read: {}", phasegate_store::project::one_line(&e.to_string())));
+        }
+    };
+    match p.standing() {
+        ProofStanding::Proven => None,
+        ProofStanding::Stale => Some(format!(
+            "the proof is stale: the code changed since `verify run` proved it. Run `{}`, then finish",
+            p.command
+        )),
+        ProofStanding::NotProven => Some(format!(
+            "not proven ({}): {}. `{}` runs the checks and says what fails",
+            p.summary(),
+            p.blocking().join("; "),
+            p.command
+        )),
+    }
+}
+
 /// The words this session typed with `phase`'s command, if the hook kept
 /// them moments ago.
 fn typed_words(env: &Env, phase: Phase) -> Option<String> {
@@ -263,13 +289,20 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
         feature.dir().display()
     )];
     let v = validate_meta(&feature, &meta, phase);
-    out.push(match v.kind {
-        Verdict::Proceed => match v.message {
+    // Finish refuses a feature that is not proven at the tree as it is:
+    // its brief says so, and what to run, instead of "proceed".
+    let unproven = match (phase, v.kind) {
+        (Phase::Finish, Verdict::Proceed | Verdict::Warning) => finish_unproven(env, &project, &feature, &meta),
+        _ => None,
+    };
+    out.push(match (v.kind, unproven) {
+        (_, Some(why)) => format!("transition to {phase}: BLOCKED: {why}"),
+        (Verdict::Proceed, None) => match v.message {
             Some(m) => format!("transition to {phase}: proceed ({m})"),
             None => format!("transition to {phase}: proceed"),
         },
-        Verdict::Warning => format!("transition to {phase}: WARNING: {}", v.message.unwrap_or_default()),
-        Verdict::Blocked => format!("transition to {phase}: BLOCKED: {}", v.message.unwrap_or_default()),
+        (Verdict::Warning, None) => format!("transition to {phase}: WARNING: {}", v.message.unwrap_or_default()),
+        (Verdict::Blocked, None) => format!("transition to {phase}: BLOCKED: {}", v.message.unwrap_or_default()),
     });
     let record = meta.record(phase);
     let iterations = record.map_or(0, |r| r.iterations);

@@ -2,7 +2,7 @@
 
 use phasegate_core::cost::round_usd;
 use phasegate_core::feature::{Meta, PhaseState, Workflow};
-use phasegate_core::feature::{Next, next_step};
+use phasegate_core::feature::{Next, ProofStanding, before_finish, next_step};
 use phasegate_core::pipeline::{PipelineRun, State};
 use phasegate_core::proof::ProofStatus;
 use phasegate_store::Listed;
@@ -79,6 +79,11 @@ pub struct ProofRow {
     pub short: String,
     pub proven: bool,
     pub stale: bool,
+    /// Proven, stale (running the checks again is all it takes), or not.
+    #[serde(skip)]
+    pub standing: ProofStanding,
+    /// What brings it up to date, or shows it.
+    pub command: String,
     /// Each requirement as the last run left it (the report lists them).
     #[serde(skip)]
     pub requirements: Vec<RequirementRow>,
@@ -111,6 +116,10 @@ pub(crate) fn status_and_costs(env: &Env) -> OpResult<(String, Vec<Row>, Option<
         .collect();
     let mut rows: Vec<Row> = listed.into_iter().map(row).collect();
     for ((r, p), t) in rows.iter_mut().zip(proofs).zip(tampered) {
+        // Never a finish that would refuse for its proof.
+        if let (Some(meta), Some(p)) = (&r.meta, &p) {
+            r.next = before_finish(next_step(meta), &r.name, p.standing).command;
+        }
         r.proof = p;
         r.tampered = t;
     }
@@ -152,27 +161,49 @@ fn proof_row(env: &Env, project: &phasegate_store::Project, l: &Listed) -> Optio
     if meta.status != phasegate_core::Status::Active || !(late || ran) {
         return None;
     }
-    Some(match proof::proof(env, project, &l.feature, meta) {
+    Some(proof_row_of(proof::proof(env, project, &l.feature, meta)))
+}
+
+/// A finished feature's proof as it stood when it finished (its ledger at
+/// the tree its checks ran on); None without a ledger.
+pub fn finished_proof(env: &Env, project: &phasegate_store::Project, name: &str) -> Option<ProofRow> {
+    let feature = project.find_feature(name).ok()??;
+    let meta = feature.load().ok()?;
+    if meta.status != phasegate_core::Status::Completed || !phasegate_store::fs::exists_entry(&feature.evidence_path())
+    {
+        return None;
+    }
+    let mut row = proof_row_of(proof::at_finish(env, project, &feature, &meta));
+    row.summary = format!("{} when it finished", row.summary);
+    Some(row)
+}
+
+fn proof_row_of(p: OpResult<proof::Proof>) -> ProofRow {
+    match p {
         Ok(p) => ProofRow {
             summary: p.summary(),
             short: p.short(),
             proven: p.proven(),
             stale: p.judgement.as_ref().is_some_and(|j| j.stale),
+            standing: p.standing(),
             requirements: p
                 .judgement
                 .iter()
                 .flat_map(|j| &j.statuses)
                 .map(|r| RequirementRow { id: r.id.clone(), text: r.text.clone(), status: r.status })
                 .collect(),
+            command: p.command,
         },
         Err(e) => ProofRow {
             summary: e.to_string(),
             short: "unreadable".to_owned(),
             proven: false,
             stale: false,
+            standing: ProofStanding::NotProven,
+            command: String::new(),
             requirements: Vec::new(),
         },
-    })
+    }
 }
 
 fn row(l: Listed) -> Row {
@@ -233,5 +264,16 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<Next> {
             ),
         });
     }
-    Ok(next_step(&meta))
+    Ok(next_of(env, &project, &feature, &meta))
+}
+
+/// The feature's next step; finish only when its proof would not refuse
+/// it (the tree is read only when finish is next).
+pub fn next_of(env: &Env, project: &phasegate_store::Project, feature: &phasegate_store::Feature, meta: &Meta) -> Next {
+    let next = next_step(meta);
+    if next.phase != Some(phasegate_core::Phase::Finish) {
+        return next;
+    }
+    let standing = proof::proof(env, project, feature, meta).map_or(ProofStanding::NotProven, |p| p.standing());
+    before_finish(next, feature.name(), standing)
 }

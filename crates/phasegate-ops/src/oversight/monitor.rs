@@ -88,6 +88,17 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
     out.ran = true;
     let facts = Facts::read(project, env, &mut out.problems)?;
     let tasks: Vec<ActiveTask> = facts.running.iter().map(|r| r.task.clone()).collect();
+    // The leased files not committed: what a session that stops answering
+    // leaves in the working tree (read only when a holder is silent).
+    let silent = |l: &Lease| facts.sessions.iter().any(|s| s.id == l.holder && !s.health(env.now).liveness.is_live());
+    let leased: Vec<&str> = facts.leases.iter().filter(|l| silent(l)).map(|l| l.path.as_str()).collect();
+    let uncommitted: Vec<LeasePath> = match leased.is_empty() {
+        true => Vec::new(),
+        false => phasegate_store::git::uncommitted(project.root(), &leased)
+            .into_iter()
+            .filter_map(|p| LeasePath::parse(p).ok())
+            .collect(),
+    };
     let run = run_monitor(
         MonitorInput {
             sessions: &facts.sessions,
@@ -95,6 +106,7 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
             waits: &facts.waits,
             leases: &facts.leases,
             alerts: &facts.alerts,
+            uncommitted: &uncommitted,
         },
         env.now,
     );
@@ -102,7 +114,7 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
     for a in &run.raise {
         let (feature, task) = match &a.details {
             AlertDetails::StuckTask(s) => (s.feature.clone(), Some(s.task_id.clone())),
-            AlertDetails::Deadlock(_) | AlertDetails::ComponentDown(_) => (None, None),
+            AlertDetails::Deadlock(_) | AlertDetails::SessionDown(_) => (None, None),
         };
         let payload = serde_json::to_value(a).unwrap_or_default();
         events::emit_quietly(project, env, &a.alert_type().event_type(), feature.as_deref(), task.as_deref(), payload);
@@ -187,11 +199,24 @@ fn settle_cleared(project: &Project, env: &Env, report: &MonitorReport, facts: &
             let chain = text(e, "subject");
             !report.deadlocks.iter().any(|c| Some(c.chain()) == chain)
         }
-        "alert.component_down" => {
+        // Settled once the session is back or ended, or once the PM has
+        // done what it could (its record in ERROR, its tasks given away or
+        // pending again): no session is asked to run the PM about it then.
+        // (`alert.component_down`: the name before.)
+        "alert.session_down" | "alert.component_down" => {
             let session = text(e, "session");
-            report.sessions.iter().find(|s| Some(s.session.as_str()) == session.as_deref()).is_none_or(|s| {
-                matches!(s.presence, Presence::Live | Presence::Ended | Presence::Gone | Presence::Idle)
-            })
+            let handled = session
+                .as_deref()
+                .and_then(|id| SessionId::parse(id).ok())
+                .and_then(|id| project.session(&id).ok().flatten())
+                .is_some_and(|r| r.state == SessionState::Error);
+            handled
+                || report.sessions.iter().find(|s| Some(s.session.as_str()) == session.as_deref()).is_none_or(|s| {
+                    matches!(
+                        s.presence,
+                        Presence::Live | Presence::Ended | Presence::Gone | Presence::Idle | Presence::Failed
+                    )
+                })
         }
         "conflict.detected" => match (text(e, "path"), text(e, "owner")) {
             (Some(path), Some(owner)) => LeasePath::parse(&path).is_ok_and(|p| match project.read_lease(&p, case) {

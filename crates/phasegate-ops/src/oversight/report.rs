@@ -135,7 +135,12 @@ pub fn gather(env: &Env) -> OpResult<Report> {
     // The latest finished: by when they finished, else by their number.
     done.sort_by_key(|r| (r.meta.as_ref().and_then(|m| m.completed), r.name.clone()));
     let finished_hidden = done.len().saturating_sub(DONE_SHOWN);
-    cards.extend(done.into_iter().skip(finished_hidden).rev().map(|row| Card { column: Column::Done, row }));
+    // A finished feature's proof is what `finish` accepted: its ledger at
+    // the tree its checks ran on (the code has moved on since).
+    cards.extend(done.into_iter().skip(finished_hidden).rev().map(|mut row| {
+        row.proof = status::finished_proof(env, &project, &row.name);
+        Card { column: Column::Done, row }
+    }));
     let project_name = project.root().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     Ok(Report {
         now: env.now,

@@ -29,10 +29,52 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
     };
     let text = fs::read_optional(&path)?
         .ok_or_else(|| OpError::invalid(format!("{} does not exist; write it first", path.display())))?;
-    match files::validate(kind, &text) {
+    let valid = files::validate(kind, &text).and_then(|()| match kind {
+        // A plan must be able to prove its story: refused here, where the
+        // planner checks it, not after the reviews and the loop.
+        FileKind::PlanRefined => {
+            let plan: files::PlanRefined = files::parse(kind, &text)?;
+            let story = resolve(env, given).ok().and_then(|(_, f)| story_criteria(&f));
+            files::plan_proves(&plan.test_plan.checks, story.as_deref()).map_err(files::FileError::Rule)
+        }
+        FileKind::WorkerSignal
+        | FileKind::UserStory
+        | FileKind::Review
+        | FileKind::ImplResult
+        | FileKind::LoopState
+        | FileKind::Config
+        | FileKind::State => Ok(()),
+    });
+    match valid {
         Ok(()) => Ok(format!("ok: {} is a valid {kind} file (schema: `workflow-state schema {kind}`)", path.display())),
         Err(source) => Err(Invalid::PipelineFile { path, kind, source }.into()),
     }
+}
+
+/// The acceptance criteria of `feature`'s user story, when it can be read.
+pub(crate) fn story_criteria(feature: &phasegate_store::Feature) -> Option<Vec<String>> {
+    let file = FileKind::UserStory.task_file()?;
+    let story: serde_json::Value = feature.read_task(FileKind::UserStory, file).ok()??;
+    Some(files::acceptance_criteria(&story))
+}
+
+/// Whether the feature's plan can prove its user story (see
+/// [`files::plan_proves`]); why not, naming the file.
+pub(crate) fn plan_proves_story(feature: &phasegate_store::Feature) -> Result<(), String> {
+    let file = FileKind::PlanRefined.task_file().expect("the plan has a file");
+    let plan: files::PlanRefined = match feature.read_task(FileKind::PlanRefined, file) {
+        Ok(Some(p)) => p,
+        Ok(None) => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
+    let story = story_criteria(feature);
+    files::plan_proves(&plan.test_plan.checks, story.as_deref()).map_err(|why| {
+        format!(
+            "{} cannot prove the user story: {why} (`workflow-state pipeline check plan-refined --feature {}`)",
+            feature.task_path(file).display(),
+            feature.name()
+        )
+    })
 }
 
 /// What `signal` prints.

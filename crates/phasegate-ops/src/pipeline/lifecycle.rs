@@ -5,7 +5,7 @@ use phasegate_core::feature::Workflow;
 use phasegate_core::pipeline::Requirement;
 use phasegate_core::pipeline::files::{FileKind, STATE_FILE, TASK_DIR};
 use phasegate_core::pipeline::next::NextAction as Action;
-use phasegate_core::pipeline::{LoopState, PipelineRun, State, TestOutcome};
+use phasegate_core::pipeline::{LoopState, PipelineRun, State};
 use phasegate_store::git;
 use serde::Serialize;
 use serde_json::Value;
@@ -114,10 +114,10 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
             Requirement::UserStory => {
                 present(&feature, FileKind::UserStory, "the requirements-gatherer writes it once the user approves")
             }
-            Requirement::Plan => present(&feature, FileKind::PlanRefined, "the planner writes it"),
+            Requirement::Plan => present(&feature, FileKind::PlanRefined, "the planner writes it")
+                .and_then(|()| super::files::plan_proves_story(&feature)),
             Requirement::TestsPass => match run_tests(&project, &feature, &config, env) {
-                Ok((TestOutcome::Passed, _)) => Ok(()),
-                Ok((TestOutcome::Failed { summary }, _)) => Err(format!("the plan's tests fail: {summary}")),
+                Ok((outcome, _)) => outcome.problem().map_or(Ok(()), Err),
                 Err(e) => Err(e.to_string()),
             },
         }

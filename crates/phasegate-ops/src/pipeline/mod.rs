@@ -218,15 +218,15 @@ fn proven(
     }
     match proof::run_feature(project, feature, env, Some(timeout)) {
         Ok(ran) if ran.proven => TestOutcome::Passed,
-        Ok(ran) => TestOutcome::Failed {
+        Ok(ran) => TestOutcome::NotProven {
             summary: format!(
-                "the plan's tests pass, but its acceptance criteria are not proven ({}): {}. Each criterion needs a check in the plan's `test_plan.checks` that passes (`workflow-state verify run --feature {}` shows them)",
+                "{}: {}. Each criterion needs a check in the plan's `test_plan.checks` that passes (`workflow-state verify list --feature {}` shows them)",
                 ran.summary,
                 ran.judgement.blocking().join("; "),
                 feature.name()
             ),
         },
-        Err(e) => TestOutcome::Failed { summary: format!("the acceptance criteria could not be proven: {e}") },
+        Err(e) => TestOutcome::NotProven { summary: format!("they could not be checked: {e}") },
     }
 }
 

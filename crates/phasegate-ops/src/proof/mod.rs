@@ -21,6 +21,6 @@ mod waive;
 
 pub use run::{CHECK_ENV, Ran, run, run_feature};
 pub use sources::{Listed, Listing, Sources, list, sources};
-pub use state::{Proof, proof, status};
+pub use state::{Proof, at_finish, proof, status};
 pub(crate) use tamper::TAMPER;
 pub use waive::{Waived, WaiverState, answered_waivers, waive};

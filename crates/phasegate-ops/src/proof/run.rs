@@ -9,7 +9,6 @@ use std::time::Duration;
 use phasegate_core::proof::{
     self, CheckDecl, CheckRun, Declared, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RequirementProof, Waiver,
 };
-use phasegate_store::proof::ProofNote;
 use phasegate_store::{Feature, Project, fs, process};
 use serde::Serialize;
 
@@ -97,12 +96,13 @@ pub fn run_feature(project: &Project, feature: &Feature, env: &Env, timeout: Opt
         .collect();
     waivers.extend(answered_waivers(env, project, feature)?);
     let mut ledger = ledger_of(feature, &sources, &runs, &waivers, env, &before.id, changed_by_checks.clone());
+    // The runs before this one stay, for the retrospective.
+    ledger.earlier = previous.as_ref().map(|l| l.earlier_for_next(&key, feature.name())).unwrap_or_default();
     ledger.seal(&key, feature.name());
     ledger_lock.write(&ledger)?;
     drop(ledger_lock);
     let declared = Declared { requirements: &sources.requirements, checks: &sources.checks };
     let judgement = proof::judge(&ledger, declared, &key, feature.name(), &after.id, meta.mode.proof());
-    project.save_proof_note(feature.name(), &ProofNote { summary: judgement.summary(), ran_at: env.now });
     let ledger_path = fs::relative(&feature.evidence_path(), project.root()).display().to_string();
     let message = message(feature, &judgement, &changed_by_checks, &ledger_path);
     Ok(Ran {
@@ -153,6 +153,7 @@ fn ledger_of(
         tree: tree.to_owned(),
         changed_by_checks,
         requirements,
+        earlier: Vec::new(),
     }
 }
 

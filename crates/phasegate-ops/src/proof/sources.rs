@@ -25,6 +25,8 @@ pub struct Sources {
     pub requirements_file: String,
     /// Where the checks are declared, from the project's root.
     pub checks_file: String,
+    /// How a check is added there, in the file's own form.
+    pub add_check: String,
 }
 
 impl Sources {
@@ -74,7 +76,8 @@ fn phased(project: &Project, feature: &Feature) -> OpResult<Sources> {
         errors.sort_by_key(|e| e.line);
         return Err(OpError::Grammar { file: checks_file, error: GrammarError(errors) });
     }
-    Ok(Sources { requirements, checks, requirements_file, checks_file })
+    let add_check = format!("add one per requirement under `## Checks` in {checks_file} (`- R1: `<command>``)");
+    Ok(Sources { requirements, checks, requirements_file, checks_file, add_check })
 }
 
 fn pipeline(project: &Project, feature: &Feature) -> OpResult<Sources> {
@@ -132,7 +135,11 @@ fn pipeline(project: &Project, feature: &Feature) -> OpResult<Sources> {
     if !unknown.is_empty() {
         return Err(OpError::Grammar { file: checks_file, error: GrammarError(unknown) });
     }
-    Ok(Sources { requirements, checks, requirements_file, checks_file })
+    let add_check = format!(
+        "add one per criterion to `test_plan.checks` in {checks_file} (`{{\"requirements\": [\"AC1\"], \"command\": \"<command>\"}}`), then check the plan with `workflow-state pipeline check plan-refined --feature {}`",
+        feature.name()
+    );
+    Ok(Sources { requirements, checks, requirements_file, checks_file, add_check })
 }
 
 fn capital(word: &str) -> String {
@@ -159,6 +166,8 @@ pub struct Listing {
     pub requirements: Vec<Listed>,
     /// Requirements no check names.
     pub unchecked: Vec<String>,
+    /// How a check is added, in the checks file's own form.
+    pub add_check: String,
 }
 
 /// Each requirement and the checks that name it.
@@ -180,5 +189,6 @@ pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listing> {
         unchecked: s.unchecked(),
         requirements_file: s.requirements_file,
         checks_file: s.checks_file,
+        add_check: s.add_check,
     })
 }

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use phasegate_core::Mode;
-use phasegate_core::feature::{Meta, ProofRule};
+use phasegate_core::feature::{Meta, ProofRule, ProofStanding};
 use phasegate_core::proof::{Declared, Judgement, Ledger, ProofStatus, judge};
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
@@ -44,7 +44,18 @@ impl Proof {
         self.judgement.as_ref().is_some_and(|j| j.proven)
     }
 
-    /// `3/4 proven`, `not run yet`, with `(stale …)` when it is.
+    /// Where it stands for a next step: proven, stale (running the checks
+    /// again is all it takes), or not proven.
+    pub fn standing(&self) -> ProofStanding {
+        match &self.judgement {
+            Some(j) if j.proven => ProofStanding::Proven,
+            Some(j) if j.only_stale() => ProofStanding::Stale,
+            Some(_) | None => ProofStanding::NotProven,
+        }
+    }
+
+    /// `3/4 proven`, `not run yet`, and how many are stale when the code
+    /// changed since the checks ran.
     pub fn summary(&self) -> String {
         match &self.judgement {
             Some(j) => j.summary(),
@@ -143,10 +154,40 @@ impl Proof {
 /// `verify run` wrote here (`phasegate_core::proof::judge`). A spec or
 /// check list that cannot be read proves nothing, and says why.
 pub fn proof(env: &Env, project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Proof> {
+    proof_at(env, project, feature, meta, At::Now)
+}
+
+/// A finished feature's proof as it stood when it finished: its ledger
+/// judged at the tree its checks last ran on. The code has moved on since
+/// (other features, the merge), so judged now it would be stale; what it
+/// says is what `finish` accepted.
+pub fn at_finish(env: &Env, project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Proof> {
+    let mut p = proof_at(env, project, feature, meta, At::ItsRun)?;
+    p.command = format!("workflow-state verify status --feature {}", feature.name());
+    Ok(p)
+}
+
+/// At which tree a ledger is judged.
+#[derive(Debug, Clone, Copy)]
+enum At {
+    /// The tree as it is now.
+    Now,
+    /// The tree its checks last ran on.
+    ItsRun,
+}
+
+/// [`proof`], judged at `at`.
+fn proof_at(env: &Env, project: &Project, feature: &Feature, meta: &Meta, at: At) -> OpResult<Proof> {
     let ledger = feature.ledger()?;
     let judgement = match &ledger {
         None => None,
-        Some(l) => Some(judged(env, project, feature, meta, l)?),
+        Some(l) => {
+            let tree = match at {
+                At::ItsRun => l.tree.clone(),
+                At::Now => project.proof_tree(&project.code_dir(meta), feature)?.id,
+            };
+            Some(judged_at(env, project, feature, meta, l, &tree)?)
+        }
     };
     Ok(Proof {
         feature: feature.name().to_owned(),
@@ -160,17 +201,23 @@ pub fn proof(env: &Env, project: &Project, feature: &Feature, meta: &Meta) -> Op
     })
 }
 
-/// `ledger` judged now (see [`proof`]).
-pub fn judged(env: &Env, project: &Project, feature: &Feature, meta: &Meta, ledger: &Ledger) -> OpResult<Judgement> {
+/// `ledger` judged at the tree `tree`.
+fn judged_at(
+    env: &Env,
+    project: &Project,
+    feature: &Feature,
+    meta: &Meta,
+    ledger: &Ledger,
+    tree: &str,
+) -> OpResult<Judgement> {
     let key = witness::key(env)?;
-    let tree = project.proof_tree(&project.code_dir(meta), feature)?;
     Ok(match sources(project, feature, meta) {
         Ok(s) => judge(
             ledger,
             Declared { requirements: &s.requirements, checks: &s.checks },
             &key,
             feature.name(),
-            &tree.id,
+            tree,
             meta.mode.proof(),
         ),
         Err(e) => {
@@ -179,7 +226,7 @@ pub fn judged(env: &Env, project: &Project, feature: &Feature, meta: &Meta, ledg
                 Declared { requirements: &[], checks: &[] },
                 &key,
                 feature.name(),
-                &tree.id,
+                tree,
                 meta.mode.proof(),
             );
             j.note = Some(format!("what it must prove cannot be read: {}", crate::hook::one_line(&e.to_string())));

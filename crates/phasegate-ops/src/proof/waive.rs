@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 
 use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, Waiver};
 use phasegate_core::questions::{Answer, AnsweredBy, ItemType, Question, Request};
-use phasegate_store::proof::ProofNote;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
@@ -238,6 +237,7 @@ fn record(project: &Project, feature: &Feature, env: &Env, requirement: &str, wa
                 ran_at: env.now,
                 tree: tree.id,
                 changed_by_checks: Vec::new(),
+                earlier: Vec::new(),
                 requirements: s
                     .requirements
                     .iter()
@@ -261,7 +261,5 @@ fn record(project: &Project, feature: &Feature, env: &Env, requirement: &str, wa
     }
     lock.write(&ledger)?;
     drop(lock);
-    let summary = super::state::judged(env, project, feature, &meta, &ledger)?.summary();
-    project.save_proof_note(feature.name(), &ProofNote { summary, ran_at: ledger.ran_at });
     Ok(())
 }

@@ -9,12 +9,14 @@ use crate::{CmdResult, Ctx, ExitStatus};
 /// Move ideation one sub-phase on when the seed's rule holds.
 ///
 /// Evaluate the sub-phase's transition rule (seed 004 §3.3) and move one
-/// phase on when it holds: NARROWING needs target-user, problem and
-/// solution-concept; VALIDATING mvp-features, a differentiator and an
-/// average confidence above 0.6; REFINING 3 validations and a risk;
-/// COMPLETE a confidence above 0.75 or a brief. COMPLETE writes handoff.md
-/// and emits ideation.completed. Staying is not an error (exit 0): the
-/// output says what is missing.
+/// phase on when it holds. EXPLORING moves on with target-user, problem
+/// and solution-concept; NARROWING with mvp-features, a differentiator and
+/// an average confidence above 0.6; VALIDATING with 3 validation decisions
+/// and a risk; REFINING with the brief artifact alone, whatever the
+/// confidence (the specify phase needs the brief). COMPLETE writes
+/// handoff.md and emits ideation.completed. Staying is not an error (exit
+/// 0): the output says what is missing. After COMPLETE nothing moves: exit
+/// 1.
 #[derive(Debug, Args)]
 pub struct AdvanceArgs {
     #[arg(long)]

@@ -32,6 +32,7 @@ pub fn cmd_test(args: TestArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let (passed, summary) = match outcome {
         TestOutcome::Passed => (true, None),
         TestOutcome::Failed { summary } => (false, Some(summary)),
+        TestOutcome::NotProven { .. } => (false, outcome.problem()),
     };
     ctx.out.json(
         &serde_json::json!({"feature": feature.name(), "passed": passed, "commands": commands, "summary": summary}),

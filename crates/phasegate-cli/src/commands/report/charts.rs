@@ -21,17 +21,41 @@ pub struct Bar {
     pub outside: bool,
 }
 
+/// How wide a label is at the axis font (15 px sans-serif), generously:
+/// 0.6 em a character.
+const LABEL_CHAR_PX: u32 = 9;
+/// The least room between two labels on one row.
+const LABEL_GAP_PX: u32 = 8;
+/// A bar's segment, at least.
+const SEGMENT_PX: u32 = 90;
+/// The widest a segment grows for its label to stay on one row.
+const ONE_ROW_MAX_PX: u32 = 140;
+
+fn label_px(label: &str) -> u32 {
+    label.chars().count() as u32 * LABEL_CHAR_PX
+}
+
 /// A bar chart of `bars` (`unit`: `$` for USD, else a word after the value).
+/// Labels that do not fit under their bar (a pipeline's states) take two
+/// rows, every other one lower, and the chart widens until each has the
+/// room of two bars: no label runs into another.
 pub fn bars(bars: &[Bar], unit: &str) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let width = (90 * bars.len() as u32 + 90).clamp(360, 900);
-        let root = SVGBackend::with_string(&mut svg, (width, 240)).into_drawing_area();
+        let needs = bars.iter().map(|b| label_px(&b.label)).max().unwrap_or(0) + LABEL_GAP_PX;
+        let two_rows = needs > ONE_ROW_MAX_PX;
+        let segment = match two_rows {
+            true => SEGMENT_PX.max(needs.div_ceil(2)),
+            false => needs.clamp(SEGMENT_PX, ONE_ROW_MAX_PX),
+        };
+        let width = (segment * bars.len() as u32 + 90).max(360);
+        let root = SVGBackend::with_string(&mut svg, (width, if two_rows { 262 } else { 240 })).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let top = bars.iter().map(|b| b.value).fold(0.0_f64, f64::max);
         let top = if top > 0.0 { top * 1.18 } else { 1.0 };
         let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
-        let mut chart = axes(&root, &labels, 0.0..top, unit)?;
+        let rows = if two_rows { 2 } else { 1 };
+        let mut chart = axes(&root, &labels, 0.0..top, unit, rows)?;
         chart
             .draw_series(bars.iter().enumerate().map(|(i, b)| {
                 let i = i as u32;
@@ -75,7 +99,7 @@ pub fn line(values: &[(String, f64)], unit: &str, unit_range: bool) -> Result<St
             (0.0, if hi > 0.0 { hi * 1.15 } else { 1.0 })
         };
         let labels: Vec<String> = values.iter().map(|v| short_feature(&v.0)).collect();
-        let mut chart = axes(&root, &labels, lo..hi, unit)?;
+        let mut chart = axes(&root, &labels, lo..hi, unit, 1)?;
         let points: Vec<(SegmentValue<u32>, f64)> =
             values.iter().enumerate().map(|(i, v)| (SegmentValue::CenterOf(i as u32), v.1)).collect();
         chart.draw_series(LineSeries::new(points.clone(), LINE.stroke_width(2))).map_err(|e| e.to_string())?;
@@ -90,19 +114,23 @@ pub fn line(values: &[(String, f64)], unit: &str, unit_range: bool) -> Result<St
 type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<SegmentedCoord<RangedCoordu32>, RangedCoordf64>>;
 
 /// The axes both charts share: one labelled segment per bar or point along
-/// x, `y` up the side with its values as money or numbers.
+/// x, on `rows` rows (2: every other label lower), `y` up the side with
+/// its values as money or numbers.
 fn axes<'a, 'b>(
     root: &'a DrawingArea<SVGBackend<'b>, Shift>,
     labels: &[String],
     y: std::ops::Range<f64>,
     unit: &str,
+    rows: u32,
 ) -> Result<Chart<'a, 'b>, String> {
+    const ROW_PX: i32 = 20;
     let mut chart = ChartBuilder::on(root)
         .margin(10)
-        .x_label_area_size(28)
+        .x_label_area_size(28 + ROW_PX as u32 * (rows - 1))
         .y_label_area_size(58)
-        .build_cartesian_2d(segments(labels.len() as u32), y)
+        .build_cartesian_2d(segments(labels.len() as u32), y.clone())
         .map_err(|e| e.to_string())?;
+    let one_row = rows == 1;
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -112,12 +140,24 @@ fn axes<'a, 'b>(
         .label_style((FONT, 15).into_font().color(&INK))
         .x_labels(labels.len())
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
-            SegmentValue::Exact(_) | SegmentValue::Last => String::new(),
+            SegmentValue::CenterOf(i) if one_row => labels.get(*i as usize).cloned().unwrap_or_default(),
+            SegmentValue::CenterOf(_) | SegmentValue::Exact(_) | SegmentValue::Last => String::new(),
         })
         .y_label_formatter(&|v| money_or(*v, unit))
         .draw()
         .map_err(|e| e.to_string())?;
+    if !one_row {
+        let style = (FONT, 15).into_font().color(&INK).pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Center,
+            plotters::style::text_anchor::VPos::Top,
+        ));
+        for (i, label) in labels.iter().enumerate() {
+            let (x, axis) = chart.backend_coord(&(SegmentValue::CenterOf(i as u32), y.start));
+            let row = (i as i32) % rows as i32;
+            root.draw(&Text::new(label.clone(), (x, axis + 8 + row * ROW_PX), style.clone()))
+                .map_err(|e| e.to_string())?;
+        }
+    }
     Ok(chart)
 }
 
@@ -167,6 +207,60 @@ mod tests {
         // Three filled bars beside the white background.
         assert_eq!(svg.matches(r##"fill="#2563EB""##).count(), 2, "{svg}");
         assert_eq!(svg.matches(r##"fill="#9CA3AF""##).count(), 1, "{svg}");
+    }
+
+    /// Each `<text x=.. y=..>label</text>` of `svg` whose label is one of
+    /// `labels`: (label, x, y).
+    fn placed<'a>(svg: &str, labels: &[&'a str]) -> Vec<(&'a str, i32, i32)> {
+        let attr = |tag: &str, name: &str| -> i32 {
+            let at = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            tag[at..].split('"').next().unwrap().parse::<f64>().unwrap() as i32
+        };
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let (tag, rest) = t.split_once('>')?;
+                let text = rest.split("</text>").next()?.trim();
+                let label = labels.iter().find(|l| **l == text)?;
+                Some((*label, attr(tag, "x"), attr(tag, "y")))
+            })
+            .collect()
+    }
+
+    /// Friction: on a pipeline, the cost chart's labels (its states, up to
+    /// 22 characters under 90-pixel bars) ran into each other. Each label
+    /// now has the room it needs on its row.
+    #[test]
+    fn the_chart_labels_overlap_on_a_pipeline() {
+        let states = [
+            "requirements_gathering",
+            "plan_drafting",
+            "plan_refining",
+            "plan_reviewing",
+            "implementing",
+            "implementing_loop",
+            "code_reviewing",
+            "outside",
+        ];
+        let bars_of: Vec<Bar> =
+            states.iter().map(|s| Bar { label: (*s).into(), value: 1.0, outside: *s == "outside" }).collect();
+        let svg = bars(&bars_of, "$").unwrap();
+        let at = placed(&svg, &states);
+        assert_eq!(at.len(), states.len(), "every state is labelled once: {at:?}");
+        // Two labels side by side are a row apart, or far enough apart on
+        // their row.
+        for (i, a) in at.iter().enumerate() {
+            for b in &at[i + 1..] {
+                let room = (label_px(a.0) + label_px(b.0)) / 2 + LABEL_GAP_PX;
+                assert!(a.1.abs_diff(b.1) >= room || a.2.abs_diff(b.2) >= 15, "{} and {} overlap: {at:?}", a.0, b.0);
+            }
+        }
+        // Short labels stay on one row, as before.
+        let phases = ["specify", "design", "create-tasks", "implement"];
+        let short: Vec<Bar> = phases.iter().map(|s| Bar { label: (*s).into(), value: 1.0, outside: false }).collect();
+        let svg = bars(&short, "$").unwrap();
+        assert_eq!(placed(&svg, &phases).len(), 4);
+        assert!(svg.contains("height=\"240\""), "one row of labels: {}", &svg[..120]);
     }
 
     #[test]

@@ -369,15 +369,25 @@ fn now(h: &mut String, r: &Report) {
         }
         h.push_str("</ul>\n");
     }
-    let _ = writeln!(h, "<h3>Sessions ({})</h3>", o.sessions.len());
-    if o.sessions.is_empty() {
+    // Right now is the sessions at work; `watch` also shows those that
+    // ended or went silent in the last hour.
+    let live: Vec<&SessionView> = o.sessions.iter().filter(|s| s.presence.is_live()).collect();
+    let _ = writeln!(h, "<h3>Sessions at work ({})</h3>", live.len());
+    if live.is_empty() {
         h.push_str("<p class=\"muted\">No session is at work.</p>\n");
     } else {
         h.push_str("<table class=\"sessions\"><tr><th>session</th><th>state</th><th>presence</th><th>feature · task</th><th>leases</th></tr>");
-        for s in &o.sessions {
+        for s in &live {
             session_row(h, s);
         }
         h.push_str("</table>\n");
+    }
+    let others = o.sessions.len() - live.len();
+    if others > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"muted\">{others} more ended or went silent in the last hour: <code>workflow-state watch --once</code> lists them.</p>"
+        );
     }
     let _ = writeln!(h, "<h3 style=\"margin-top:14px\">Leases ({})</h3>", o.leases.len());
     if o.leases.is_empty() {

@@ -40,11 +40,7 @@ pub fn cmd_list(a: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         }
     }
     if !l.unchecked.is_empty() {
-        ctx.out.line(format!(
-            "No check names {}: add one per requirement under `## Checks` in {} (`- R1: `<command>``).",
-            l.unchecked.join(", "),
-            l.checks_file
-        ))?;
+        ctx.out.line(format!("No check names {}: {}.", l.unchecked.join(", "), l.add_check))?;
     }
     Ok(ExitStatus::Success)
 }
