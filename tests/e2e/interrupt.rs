@@ -146,7 +146,9 @@ fn the_runner_waits_out_a_usage_limit_and_resumes_the_same_session_at_the_step()
     let api =
         MockApi::start(Scenario::new().main(main).agent(CODE_REVIEWER, vec![Turn::text("LGTM"), Turn::text("LGTM")]));
     let r = run(&f, &api, &[]);
-    assert!(r.stderr.contains("waiting a usage limit resets"), "{}", r.stderr);
+    // What README's "The runner" shows (`--nocapture` prints it).
+    eprintln!("{}{}", r.stderr, r.stdout);
+    assert!(r.stderr.contains("a usage limit resets; waiting until"), "{}", r.stderr);
     assert!(r.stderr.contains("(run 2)") && r.stderr.contains("resuming session"), "{}", r.stderr);
     assert_done_once(&f, &api, &r);
 }
@@ -179,7 +181,7 @@ fn the_runner_backs_off_when_the_api_is_overloaded_and_resumes() {
     let api =
         MockApi::start(Scenario::new().main(main).agent(CODE_REVIEWER, vec![Turn::text("LGTM"), Turn::text("LGTM")]));
     let r = run(&f, &api, &[("CLAUDE_CODE_MAX_RETRIES", "2")]);
-    assert!(r.stderr.contains("waiting after an API server error"), "{}\n{}", r.stderr, api.report());
+    assert!(r.stderr.contains("after an API server error; waiting until"), "{}\n{}", r.stderr, api.report());
     assert_done_once(&f, &api, &r);
 }
 

@@ -105,7 +105,7 @@ impl Ui for Shown {
             Event::Waiting { until, left, why } => {
                 let (h, m, s) = (left / 3600, (left % 3600) / 60, left % 60);
                 let line = format!(
-                    "phasegate run: waiting {why}, until {} UTC: {h}:{m:02}:{s:02} left (Ctrl-C stops)",
+                    "phasegate run: {why}; waiting until {} UTC: {h}:{m:02}:{s:02} left (Ctrl-C stops)",
                     until.format("%H:%M:%S")
                 );
                 if self.tty {
