@@ -134,7 +134,7 @@ struct Opening {
 }
 
 /// Where a request's usage goes.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Place {
     /// A feature's: the phase whose window holds it (None: outside every
     /// window), and the task in progress (several joined with `+`).

@@ -50,6 +50,16 @@ pub fn parse_line(line: &[u8]) -> Line {
     if !may_hold_usage(line) {
         return Line::Other;
     }
+    parse_usage_line(line)
+}
+
+/// Reads a line a scanner found [`USAGE_KEY`] in (its bytes, without the
+/// newline): [`parse_line`] without searching for it again.
+pub fn parse_usage_line(line: &[u8]) -> Line {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if memchr::memmem::find(line, b"\"assistant\"").is_none() {
+        return Line::Other;
+    }
     let raw = match skim(line) {
         Ok(r) => r,
         Err(e) => return Line::Bad(format!("not JSON ({e})")),

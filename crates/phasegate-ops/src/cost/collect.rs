@@ -2,13 +2,14 @@
 //! through the store's cache) and each request attributed to its feature,
 //! phase, task and agent, then priced.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use phasegate_core::Phase;
 use phasegate_core::cost::{
     Attributor, FeatureCost, MAIN_AGENT, PRICES_AS_OF, Place, Price, Request, SessionLog, Span, Tally, Usage, Windows,
-    priced,
+    find_price, priced,
 };
 use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::pipeline::{PipelineRun, State};
@@ -118,10 +119,11 @@ struct Read<'a> {
     named_if_missing: bool,
 }
 
-/// A message counted once: where it goes, and which read found it.
+/// A message counted once: where it goes (an index of the places), and
+/// which read found it.
 struct Counted<'a> {
     read: usize,
-    place: Place,
+    place: usize,
     model: &'a str,
     usage: Usage,
 }
@@ -179,6 +181,9 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
     let messages = read.iter().filter_map(|r| r.as_ref().ok()).map(|t| t.messages().len()).sum();
     let mut counted: Vec<Counted<'_>> = Vec::with_capacity(messages);
     let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(messages);
+    // The few places there are, each once (a message holds its index).
+    let mut places: Vec<Place> = Vec::new();
+    let mut place_index: HashMap<Place, usize> = HashMap::new();
     for (i, (r, result)) in reads.iter().zip(&read).enumerate() {
         let transcript = match result {
             Ok(t) => t,
@@ -193,17 +198,24 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
             problems.push(format!("{}: {bad} line(s) that are not JSON were skipped", r.path.display()));
         }
         for m in transcript.messages() {
-            let place = attributor.place(r.session, m.at, r.tool_use.as_deref());
-            let Some(&k) = by_id.get(m.id) else {
-                by_id.insert(m.id, counted.len());
-                counted.push(Counted { read: i, place, model: m.model, usage: m.usage });
-                continue;
+            let place =
+                *place_index.entry(attributor.place(r.session, m.at, r.tool_use.as_deref())).or_insert_with_key(|p| {
+                    places.push(p.clone());
+                    places.len() - 1
+                });
+            let k = match by_id.entry(m.id) {
+                Entry::Vacant(v) => {
+                    v.insert(counted.len());
+                    counted.push(Counted { read: i, place, model: m.model, usage: m.usage });
+                    continue;
+                }
+                Entry::Occupied(o) => *o.get(),
             };
             let kept = &mut counted[k];
             let usage = kept.usage.max(m.usage);
-            let attributed = |p: &Place| !matches!(p, Place::Unattributed);
-            let better = (attributed(&place) && !attributed(&kept.place))
-                || (attributed(&place) == attributed(&kept.place)
+            let attributed = |p: usize| !matches!(places[p], Place::Unattributed);
+            let better = (attributed(place) && !attributed(kept.place))
+                || (attributed(place) == attributed(kept.place)
                     && reads[kept.read].agent.is_none()
                     && r.agent.is_some());
             if better {
@@ -213,11 +225,24 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
             }
         }
     }
+    // Each model's price found once: every request's is then one lookup.
+    let mut prices = prices;
+    let mut models: Vec<&str> = Vec::new();
+    for c in &counted {
+        if models.last() != Some(&c.model) && !models.contains(&c.model) {
+            models.push(c.model);
+        }
+    }
+    for model in models {
+        if let Some(p) = find_price(&prices, model).copied() {
+            prices.entry(model.to_owned()).or_insert(p);
+        }
+    }
     let mut unattributed = Tally::default();
     let mut unpriced = Vec::new();
     for c in &counted {
         let r = &reads[c.read];
-        match &c.place {
+        match &places[c.place] {
             Place::Unattributed => unattributed += priced(c.usage, c.model, &prices, &mut unpriced),
             Place::Feature { feature, phase, task } => {
                 let Some(f) = features.get_mut(feature) else { continue };

@@ -298,13 +298,16 @@ impl Project {
         let bytes = fs::read_regular_bytes(&path, MAX_CACHE_BYTES).ok().flatten().unwrap_or_default();
         let cache = Loaded::parse(&bytes);
         let allowed = fs::canonical_or_same(allowed);
+        // The former cache (a file per transcript) is looked in only while
+        // its folder is there.
+        let legacy = fs::is_dir(&self.cost_dir().join("cache"));
         let next = AtomicUsize::new(0);
         let work = || -> Vec<(usize, Found)> {
             let (mut done, mut buf) = (Vec::new(), Vec::new());
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(path) = transcripts.get(i) else { return done };
-                done.push((i, self.read_one(path, &allowed, &cache, &mut buf)));
+                done.push((i, self.read_one(path, &allowed, &cache, legacy, &mut buf)));
             }
         };
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_WORKERS);
@@ -334,7 +337,14 @@ impl Project {
     }
 
     /// One transcript: where it really is, and what is new in it.
-    fn read_one(&self, transcript: &Path, allowed: &Path, cache: &Loaded<'_>, buf: &mut Vec<u8>) -> Found {
+    fn read_one(
+        &self,
+        transcript: &Path,
+        allowed: &Path,
+        cache: &Loaded<'_>,
+        legacy: bool,
+        buf: &mut Vec<u8>,
+    ) -> Found {
         let real = match confined(transcript, allowed) {
             Ok(real) => real,
             // Gone: what was read of it before still counts.
@@ -346,7 +356,7 @@ impl Project {
                 if let Some(entry) = cache.entry(&key) {
                     return Found::read(key, entry, false, None);
                 }
-                return match self.legacy_entry(&key) {
+                return match legacy.then(|| self.legacy_entry(&key)).flatten() {
                     Some((entry, old)) => Found::read(key, entry, true, Some(old)),
                     None => Found::unread(Unread::Missing),
                 };
@@ -356,6 +366,7 @@ impl Project {
         let key = real.to_string_lossy().into_owned();
         let (cached, legacy) = match cache.entry(&key) {
             Some(e) => (Some(e), None),
+            None if !legacy => (None, None),
             None => match self.legacy_entry(&key) {
                 Some((e, old)) => (Some(e), Some(old)),
                 None => (None, None),
@@ -433,7 +444,7 @@ fn read_new(real: &Path, cached: Option<Entry>, buf: &mut Vec<u8>) -> Result<(En
     // About a line with a usage in every few kilobytes: room made once.
     let mut found = Vec::with_capacity(usize::try_from((len - entry.offset) / 2048).unwrap_or(0).min(1 << 16));
     let mut bad = 0;
-    let scanned = scan(&mut file, buf, &mut |line| match cost::parse_line(line) {
+    let scanned = scan(&mut file, buf, &mut |line| match cost::parse_usage_line(line) {
         Line::Message(m) => found.push(m),
         Line::Other => {}
         Line::Bad(_) => bad += 1,
