@@ -173,12 +173,21 @@ def main():
     made = time.perf_counter() - t
     totals, size = transcripts(sessions)
     print(f"== {SESSIONS} sessions on {FEATURES} features ({SESSIONS // 4} with a sub-agent): {size / 1e6:,.0f} MB of transcripts; set up in {made:,.0f} s")
-    cache = os.path.join(REPO, ".git", "phasegate", "cost", "cache")
+    cost_dir = os.path.join(REPO, ".git", "phasegate", "cost")
+
+    def drop_cache():
+        """A first read: the cache of transcripts removed (one file; a folder of one per transcript before)."""
+        shutil.rmtree(os.path.join(cost_dir, "cache"), ignore_errors=True)
+        try:
+            os.remove(os.path.join(cost_dir, "transcripts.json"))
+        except FileNotFoundError:
+            pass
+
     ours = [WS, "cost", "--json"]
     theirs = [CCUSAGE, "claude", "session", "--json", "--offline"]
 
     # Agreement first.
-    shutil.rmtree(cache, ignore_errors=True)
+    drop_cache()
     _, out = timed(ours)
     p = json.loads(out)
     t_ours = p["total"]
@@ -198,11 +207,11 @@ def main():
 
     cold, warm, cc_ms = [], [], []
     for _ in range(RUNS):
-        shutil.rmtree(cache, ignore_errors=True)
+        drop_cache()
         cold.append(timed(ours)[0])
         warm.append(timed(ours)[0])
         cc_ms.append(timed(theirs)[0])
-    shutil.rmtree(cache, ignore_errors=True)
+    drop_cache()
     cold_rss = rss_mb(ours)
     warm_rss = rss_mb(ours)
     cc_rss = rss_mb(theirs)

@@ -37,9 +37,14 @@ pub fn claude_dir(home: &Path) -> PathBuf {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unread {
     Missing,
-    /// A link (or a path) that leads out of where transcripts live.
-    Outside {
+    /// A link in Claude Code's folder that leads out of it.
+    LinkOut {
         lands: PathBuf,
+    },
+    /// A path that is not in Claude Code's folder at all: a session that
+    /// ran under another HOME or CLAUDE_CONFIG_DIR (`folder` is this one's).
+    Elsewhere {
+        folder: PathBuf,
     },
     NotRegular,
     Io(String),
@@ -49,7 +54,12 @@ impl std::fmt::Display for Unread {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Unread::Missing => f.write_str("it is missing"),
-            Unread::Outside { lands } => write!(f, "it leads out of Claude Code's folder (to {})", lands.display()),
+            Unread::LinkOut { lands } => write!(f, "it is a link out of Claude Code's folder (to {})", lands.display()),
+            Unread::Elsewhere { folder } => write!(
+                f,
+                "it is not in Claude Code's folder here ({}): its session ran under another HOME or CLAUDE_CONFIG_DIR, and only this one's transcripts are read",
+                folder.display()
+            ),
             Unread::NotRegular => f.write_str("it is not a regular file"),
             Unread::Io(e) => f.write_str(e),
         }
@@ -67,7 +77,15 @@ pub fn confined(path: &Path, allowed: &Path) -> Result<PathBuf, Unread> {
     };
     let root = crate::fs::canonical_or_same(allowed);
     if !real.starts_with(&root) {
-        return Err(Unread::Outside { lands: real });
+        // Named inside the folder (as given, or its folder resolved), it
+        // is a link out; otherwise it was never in this folder.
+        let named_inside = path.starts_with(allowed)
+            || path.starts_with(&root)
+            || path
+                .parent()
+                .and_then(crate::fs::canonical)
+                .is_some_and(|dir| dir.join(path.file_name().unwrap_or_default()).starts_with(&root));
+        return Err(if named_inside { Unread::LinkOut { lands: real } } else { Unread::Elsewhere { folder: root } });
     }
     match std::fs::metadata(&real) {
         Ok(m) if m.is_file() => Ok(real),
@@ -418,13 +436,13 @@ mod tests {
         let (d, claude, project) = dirs();
         let outside = d.path().join("forged.jsonl");
         std::fs::write(&outside, "{}\n").unwrap();
-        assert!(matches!(tool_result(&outside, &claude, "x"), Err(Unread::Outside { .. })));
+        assert_eq!(tool_result(&outside, &claude, "x").unwrap_err(), Unread::Elsewhere { folder: claude.clone() });
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink(&outside, project.join("s2.jsonl")).unwrap();
             assert!(matches!(
                 typed_prompts(&project.join("s2.jsonl"), &claude, Utc::now()),
-                Err(Unread::Outside { .. })
+                Err(Unread::LinkOut { .. })
             ));
         }
         assert_eq!(tool_result(&project.join("gone.jsonl"), &claude, "x").unwrap_err(), Unread::Missing);

@@ -124,6 +124,13 @@ impl Project {
         self.repo.as_ref()
     }
 
+    /// Whether this is a project phasegate works in: a git repository, or
+    /// a folder with features (`docs/features/`). Elsewhere (any folder a
+    /// session happens to start in) a hook leaves no trace.
+    pub fn is_project(&self) -> bool {
+        self.repo.is_some() || sfs::is_dir(&self.features_dir())
+    }
+
     pub fn features_dir(&self) -> PathBuf {
         sfs::join_slashed(&self.root, FEATURES_DIR)
     }

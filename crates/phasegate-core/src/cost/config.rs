@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::price::{Price, defaults};
+use super::price::{MAX_PRICE, Price, defaults};
 use crate::Mode;
 use crate::schema::{ConfigError, Schema};
 
@@ -15,6 +15,9 @@ pub const COST_CONFIG_PATH: &str = ".phasegate/cost.config.json";
 
 /// What a budget's share used says.
 pub const WARN_AT: f64 = 0.8;
+
+/// The largest budget (USD): a raise of half as much again stays finite.
+pub const MAX_BUDGET: f64 = 1_000_000_000.0;
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -59,10 +62,28 @@ pub enum BudgetState {
 }
 
 impl CostConfig {
+    /// Reads the settings: the schema, then every price within
+    /// [`MAX_PRICE`] and every budget within [`MAX_BUDGET`] (a price of
+    /// 1e308 would make a cost infinite, and `$NaN` under every budget).
     pub fn parse(text: &str) -> Result<CostConfig, ConfigError> {
         let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::Syntax(e.into()))?;
         Schema::CostConfig.check(&value).map_err(ConfigError::Schema)?;
-        serde_json::from_value(value).map_err(|e| ConfigError::Rule(e.to_string()))
+        let config: CostConfig = serde_json::from_value(value).map_err(|e| ConfigError::Rule(e.to_string()))?;
+        for (model, price) in &config.prices {
+            if let Some((field, rate)) = price.out_of_bounds() {
+                return Err(ConfigError::Rule(format!(
+                    "prices.{model}.{field} is {rate}: a price is from 0 to {MAX_PRICE} USD per million tokens"
+                )));
+            }
+        }
+        let budgets = config.budgets.modes.iter().map(|(m, b)| (format!("modes.{m}"), *b));
+        let mut budgets = budgets.chain(config.budgets.features.iter().map(|(f, b)| (format!("features.{f}"), *b)));
+        if let Some((name, b)) = budgets.find(|(_, b)| !(*b > 0.0 && *b <= MAX_BUDGET)) {
+            return Err(ConfigError::Rule(format!(
+                "budgets.{name} is {b}: a budget is over 0 and at most {MAX_BUDGET} USD"
+            )));
+        }
+        Ok(config)
     }
 
     /// The default prices with this configuration's over them.
@@ -77,11 +98,12 @@ impl CostConfig {
         self.budgets.features.get(feature).or_else(|| self.budgets.modes.get(&mode)).copied()
     }
 
-    /// `used` USD against the budget of `feature`.
+    /// `used` USD against the budget of `feature`; a sum that is not a
+    /// number is over any budget, never under it.
     pub fn state(&self, feature: &str, mode: Mode, used: f64) -> BudgetState {
         match self.budget(feature, mode) {
             None => BudgetState::None,
-            Some(b) if used >= b => BudgetState::Over { budget: b, used },
+            Some(b) if used.is_nan() || used >= b => BudgetState::Over { budget: b, used },
             Some(b) if used >= b * WARN_AT => BudgetState::Near { budget: b, used },
             Some(b) => BudgetState::Under { budget: b, used },
         }
@@ -129,5 +151,25 @@ mod tests {
         assert!(c.prices().contains_key("claude-next-9") && c.prices().contains_key("claude-opus-4-5"));
         assert!(CostConfig::parse(r#"{"budget": 1}"#).is_err());
         assert!(CostConfig::parse(r#"{"prices": {"m": {"input": 1}}}"#).unwrap_err().to_string().contains("output"));
+    }
+
+    #[test]
+    fn prices_and_budgets_out_of_bounds_are_refused_by_name() {
+        let err =
+            CostConfig::parse(r#"{"prices": {"m": {"input": 1e308, "output": 1, "cacheRead": 0, "cacheWrite": 0}}}"#)
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("input"), "{err}");
+        let typed = CostConfig {
+            prices: BTreeMap::from([("m".to_owned(), Price::flat(1.0, 1e308, 0.0, 0.0, 0.0))]),
+            ..CostConfig::default()
+        };
+        assert_eq!(typed.prices["m"].out_of_bounds(), Some(("output", 1e308)));
+        let err = CostConfig::parse(r#"{"budgets": {"features": {"001-a": 1e300}}}"#).unwrap_err().to_string();
+        assert!(err.contains("001-a"), "{err}");
+        let budget = CostConfig::parse(r#"{"budgets": {"features": {"001-a": 5}}}"#).unwrap();
+        for used in [f64::NAN, f64::INFINITY] {
+            assert!(matches!(budget.state("001-a", Mode::Standard, used), BudgetState::Over { .. }), "{used}");
+        }
     }
 }

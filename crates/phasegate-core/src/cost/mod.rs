@@ -6,6 +6,7 @@
 mod attribute;
 mod config;
 mod price;
+mod skim;
 mod transcript;
 
 use std::collections::BTreeMap;
@@ -13,12 +14,13 @@ use std::ops::AddAssign;
 
 use serde::{Serialize, Serializer};
 
-pub use attribute::{Attributor, Place, SessionLog, Span, Turn, Windows};
+pub use attribute::{Attributor, Command, PIPELINE_COMMAND, Place, SessionLog, Span, Turn, Windows, command_of_prompt};
 pub use config::{BudgetState, Budgets, COST_CONFIG_PATH, CostConfig};
 pub use price::{LongPrompt, PRICES_AS_OF, Price, defaults as default_prices, find as find_price};
-pub use transcript::{Line, Message, merge, parse_line};
+pub use transcript::{Line, Message, USAGE_KEY, may_hold_usage, parse_line, parse_usage_line};
 
-/// Tokens as the API's usage counts them.
+/// Tokens as the API's usage counts them. Sums saturate at `u64::MAX`
+/// (18,446,744,073,709,551,615) instead of wrapping round to a small count.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
@@ -45,17 +47,17 @@ impl Usage {
     }
 
     pub fn tokens(&self) -> u64 {
-        self.input + self.output + self.cache_read + self.cache_write
+        self.input.saturating_add(self.output).saturating_add(self.cache_read).saturating_add(self.cache_write)
     }
 }
 
 impl AddAssign for Usage {
     fn add_assign(&mut self, o: Usage) {
-        self.input += o.input;
-        self.output += o.output;
-        self.cache_read += o.cache_read;
-        self.cache_write += o.cache_write;
-        self.cache_write_1h += o.cache_write_1h;
+        self.input = self.input.saturating_add(o.input);
+        self.output = self.output.saturating_add(o.output);
+        self.cache_read = self.cache_read.saturating_add(o.cache_read);
+        self.cache_write = self.cache_write.saturating_add(o.cache_write);
+        self.cache_write_1h = self.cache_write_1h.saturating_add(o.cache_write_1h);
     }
 }
 
@@ -196,7 +198,8 @@ impl FeatureCost {
         }
         self.agents.add(r.agent, t);
         self.models.add(r.model, t);
-        if !self.sessions.iter().any(|s| s == r.session) {
+        // A transcript's requests come together: its session is the last.
+        if self.sessions.last().is_none_or(|s| s != r.session) && !self.sessions.iter().any(|s| s == r.session) {
             self.sessions.push(r.session.to_owned());
         }
     }

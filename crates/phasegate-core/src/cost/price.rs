@@ -46,13 +46,15 @@ pub struct LongPrompt {
 }
 
 impl Price {
-    const fn flat(input: f64, output: f64, cache_write: f64, cache_write_1h: f64, cache_read: f64) -> Price {
+    pub(super) const fn flat(input: f64, output: f64, cache_write: f64, cache_write_1h: f64, cache_read: f64) -> Price {
         Price { input, output, cache_read, cache_write, cache_write_1h: Some(cache_write_1h), long_prompt: None }
     }
 
-    /// What one request with `u` costs.
+    /// What one request with `u` costs: never NaN nor infinite (a price
+    /// read from a configuration is at most [`MAX_PRICE`]; a token count
+    /// of zero costs nothing at any price).
     pub fn usd(&self, u: &Usage) -> f64 {
-        let prompt = u.input + u.cache_read + u.cache_write;
+        let prompt = u.input.saturating_add(u.cache_read).saturating_add(u.cache_write);
         let (input, output, read, write, write_1h) = match self.long_prompt {
             Some(l) if prompt > l.threshold_tokens => {
                 (l.input, l.output, l.cache_read, l.cache_write, l.cache_write_1h.unwrap_or(l.input * 2.0))
@@ -66,14 +68,49 @@ impl Price {
             ),
         };
         let five_min = u.cache_write.saturating_sub(u.cache_write_1h);
-        (u.input as f64 * input
-            + u.output as f64 * output
-            + u.cache_read as f64 * read
-            + five_min as f64 * write
-            + u.cache_write_1h as f64 * write_1h)
-            / 1_000_000.0
+        let at = |tokens: u64, rate: f64| if tokens == 0 { 0.0 } else { tokens as f64 * rate };
+        let usd = (at(u.input, input)
+            + at(u.output, output)
+            + at(u.cache_read, read)
+            + at(five_min, write)
+            + at(u.cache_write_1h, write_1h))
+            / 1_000_000.0;
+        if usd.is_nan() { 0.0 } else { usd.min(f64::MAX) }
+    }
+
+    /// Each rate (USD per million tokens), named as the configuration
+    /// names it.
+    fn rates(&self) -> Vec<(&'static str, f64)> {
+        let mut out = vec![
+            ("input", self.input),
+            ("output", self.output),
+            ("cacheRead", self.cache_read),
+            ("cacheWrite", self.cache_write),
+        ];
+        out.extend(self.cache_write_1h.map(|r| ("cacheWrite1h", r)));
+        if let Some(l) = &self.long_prompt {
+            out.extend([
+                ("longPrompt.input", l.input),
+                ("longPrompt.output", l.output),
+                ("longPrompt.cacheRead", l.cache_read),
+                ("longPrompt.cacheWrite", l.cache_write),
+            ]);
+            out.extend(l.cache_write_1h.map(|r| ("longPrompt.cacheWrite1h", r)));
+        }
+        out
+    }
+
+    /// The first rate that is not a price (negative, past [`MAX_PRICE`]):
+    /// its name and value.
+    pub fn out_of_bounds(&self) -> Option<(&'static str, f64)> {
+        self.rates().into_iter().find(|(_, r)| !(0.0..=MAX_PRICE).contains(r))
     }
 }
+
+/// The highest price a configuration may give (USD per million tokens):
+/// over a hundred times the dearest model's, and low enough that no count
+/// of tokens makes a sum infinite.
+pub const MAX_PRICE: f64 = 10_000.0;
 
 const SONNET_4: Price = Price {
     input: 3.0,
@@ -197,5 +234,15 @@ mod tests {
         let long = haiku.usd(&u(60_000, 1_000, 50_000, 0, 0));
         assert!((short - (0.005 + 0.0005 + 0.0004)).abs() < 1e-9, "{short}");
         assert!((long - (0.03 + 0.0025 + 0.0025)).abs() < 1e-9, "over 100,000 prompt tokens: the long tier, {long}");
+    }
+
+    #[test]
+    fn a_price_is_never_nan_nor_infinite() {
+        let huge = Price::flat(1e308, 1e308, 1e308, f64::INFINITY, 1e308);
+        let usd = huge.usd(&u(10, 10, 10, 10, 0));
+        assert!(usd.is_finite(), "{usd}");
+        assert_eq!(Price::flat(1.0, 1.0, 1.0, 1.0, 1.0).usd(&u(0, 0, 0, 0, 0)), 0.0);
+        assert_eq!(huge.out_of_bounds(), Some(("input", 1e308)));
+        assert_eq!(defaults().values().find_map(Price::out_of_bounds), None, "the default table is in bounds");
     }
 }

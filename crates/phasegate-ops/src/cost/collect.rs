@@ -2,17 +2,19 @@
 //! through the store's cache) and each request attributed to its feature,
 //! phase, task and agent, then priced.
 
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use phasegate_core::Phase;
 use phasegate_core::cost::{
-    Attributor, FeatureCost, MAIN_AGENT, PRICES_AS_OF, Place, Price, Request, SessionLog, Span, Tally, Windows, priced,
+    Attributor, FeatureCost, MAIN_AGENT, PRICES_AS_OF, Place, Price, Request, SessionLog, Span, Tally, Usage, Windows,
+    find_price, priced,
 };
 use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::pipeline::{PipelineRun, State};
 use phasegate_core::session::SessionId;
-use phasegate_store::cost::{Transcript, Unread, agent_transcripts, find_transcript};
+use phasegate_store::cost::{Unread, agent_transcripts, find_transcript};
 use phasegate_store::{Feature, Listed, Project};
 use serde::Serialize;
 
@@ -102,77 +104,157 @@ fn phase_order() -> Vec<&'static str> {
     order
 }
 
+/// One transcript to read: its session's, or a sub-agent's of it.
+struct Read<'a> {
+    session: &'a str,
+    path: PathBuf,
+    /// The sub-agent's type (None: the session's own).
+    agent: Option<String>,
+    /// The Agent tool call that spawned the sub-agent.
+    tool_use: Option<String>,
+    /// Whether its absence is worth naming: a sub-agent's is gone with its
+    /// session, and a session that never turned to a feature counts for
+    /// none (and may have made no request, so Claude Code wrote no
+    /// transcript).
+    named_if_missing: bool,
+}
+
+/// A message counted once: where it goes (an index of the places), and
+/// which read found it.
+struct Counted<'a> {
+    read: usize,
+    place: usize,
+    model: &'a str,
+    usage: Usage,
+}
+
 /// Reads every session's transcripts and attributes them (`only`: count
 /// only that feature's requests; nothing of another's is priced).
+///
+/// A message is counted once over all the transcripts: a resumed or forked
+/// session's transcript copies the messages before it (same message and
+/// request id), and counting them again would trip budgets early. The copy
+/// counted is the one attributed to a feature (the session at work then,
+/// not the fork that copied it later), a sub-agent's before its session's,
+/// else the first read; each count the largest any copy reports.
 pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Costs> {
     let prices = project.cost_config()?.prices();
     let listed = project.list()?;
-    let mut attributor = Attributor::default();
+    let mut windows_by_feature = BTreeMap::new();
     let mut features: BTreeMap<String, FeatureCost> = BTreeMap::new();
     for Listed { feature, meta } in &listed {
         let Ok(meta) = meta else { continue };
-        attributor.windows.insert(feature.name().to_owned(), windows(feature, meta));
+        windows_by_feature.insert(feature.name().to_owned(), windows(feature, meta));
         if only.is_none_or(|o| o == feature.name()) {
             features.insert(feature.name().to_owned(), FeatureCost::new(feature.name()));
         }
     }
     let (logs, bad) = project.cost_sessions()?;
     let mut problems: Vec<String> = bad.into_iter().map(|b| format!("a session log cannot be read: {b}")).collect();
+    let attributor = Attributor::new(windows_by_feature, &logs);
+    let claude = env.claude_dir.clone();
+    let mut reads: Vec<Read<'_>> = Vec::new();
     for (session, log) in &logs {
-        attributor.turns.insert(session.clone(), log.turns.clone());
-        for (tool_use, task) in &log.agent_tasks {
-            attributor.agent_tasks.insert(tool_use.clone(), task.clone());
+        let mains = transcripts_of(session, log, claude.as_deref());
+        if mains.is_empty() && !log.turns.is_empty() {
+            problems.push(format!("session {}: its transcript was not found", short(session)));
+        }
+        for main in mains {
+            let agents = agent_transcripts(&main);
+            let named_if_missing = !log.turns.is_empty();
+            reads.push(Read { session, path: main, agent: None, tool_use: None, named_if_missing });
+            for a in agents {
+                let agent = Some(a.agent_type.unwrap_or_else(|| "sub-agent".to_owned()));
+                reads.push(Read { session, path: a.path, agent, tool_use: a.tool_use, named_if_missing: false });
+            }
         }
     }
-    let claude = env.claude_dir.clone();
-    let mut unattributed = Tally::default();
-    let mut unpriced = Vec::new();
-    for (session, log) in &logs {
-        let Some(main) = transcript_of(session, log, claude.as_deref()) else {
-            if !log.turns.is_empty() {
-                problems.push(format!("session {}: its transcript was not found", short(session)));
+    let read = match claude.as_deref() {
+        Some(allowed) => project.read_transcripts(&reads.iter().map(|r| r.path.clone()).collect::<Vec<_>>(), allowed),
+        None => {
+            if !reads.is_empty() {
+                problems.push("no HOME (nor CLAUDE_CONFIG_DIR): Claude Code's transcripts cannot be found".to_owned());
             }
-            continue;
-        };
-        let Some(allowed) = claude.as_deref() else {
-            problems.push("no HOME (nor CLAUDE_CONFIG_DIR): Claude Code's transcripts cannot be found".to_owned());
-            break;
-        };
-        let mut reads: Vec<(Option<String>, Option<String>, PathBuf)> = vec![(None, None, main.clone())];
-        for a in agent_transcripts(&main) {
-            reads.push((Some(a.agent_type.unwrap_or_else(|| "sub-agent".to_owned())), a.tool_use, a.path));
+            Vec::new()
         }
-        for (agent, tool_use, path) in reads {
-            let Transcript { messages, bad_lines } = match project.read_transcript(&path, allowed) {
-                Ok(t) => t,
-                // A sub-agent's gone with its session; a session that never
-                // turned to a feature counts for none (and may have made no
-                // request, so Claude Code wrote no transcript).
-                Err(Unread::Missing) if agent.is_some() || log.turns.is_empty() => continue,
-                Err(why) => {
-                    problems.push(format!("session {}: {} is not read: {why}", short(session), path.display()));
+    };
+    let messages = read.iter().filter_map(|r| r.as_ref().ok()).map(|t| t.messages().len()).sum();
+    let mut counted: Vec<Counted<'_>> = Vec::with_capacity(messages);
+    let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(messages);
+    // The few places there are, each once (a message holds its index).
+    let mut places: Vec<Place> = Vec::new();
+    let mut place_index: HashMap<Place, usize> = HashMap::new();
+    for (i, (r, result)) in reads.iter().zip(&read).enumerate() {
+        let transcript = match result {
+            Ok(t) => t,
+            Err(Unread::Missing) if !r.named_if_missing => continue,
+            Err(why) => {
+                problems.push(format!("session {}: {} is not read: {why}", short(r.session), r.path.display()));
+                continue;
+            }
+        };
+        if transcript.bad_lines > 0 {
+            let bad = transcript.bad_lines;
+            problems.push(format!("{}: {bad} line(s) that are not JSON were skipped", r.path.display()));
+        }
+        for m in transcript.messages() {
+            let place =
+                *place_index.entry(attributor.place(r.session, m.at, r.tool_use.as_deref())).or_insert_with_key(|p| {
+                    places.push(p.clone());
+                    places.len() - 1
+                });
+            let k = match by_id.entry(m.id) {
+                Entry::Vacant(v) => {
+                    v.insert(counted.len());
+                    counted.push(Counted { read: i, place, model: m.model, usage: m.usage });
                     continue;
                 }
+                Entry::Occupied(o) => *o.get(),
             };
-            if bad_lines > 0 {
-                problems.push(format!("{}: {bad_lines} line(s) that are not JSON were skipped", path.display()));
+            let kept = &mut counted[k];
+            let usage = kept.usage.max(m.usage);
+            let attributed = |p: usize| !matches!(places[p], Place::Unattributed);
+            let better = (attributed(place) && !attributed(kept.place))
+                || (attributed(place) == attributed(kept.place)
+                    && reads[kept.read].agent.is_none()
+                    && r.agent.is_some());
+            if better {
+                *kept = Counted { read: i, place, model: m.model, usage };
+            } else {
+                kept.usage = usage;
             }
-            for m in messages {
-                match attributor.place(session, m.at, tool_use.as_deref()) {
-                    Place::Unattributed => unattributed += priced(m.usage, &m.model, &prices, &mut unpriced),
-                    Place::Feature { feature, phase, task } => {
-                        let Some(c) = features.get_mut(&feature) else { continue };
-                        let request = Request {
-                            phase: phase.as_deref(),
-                            task: task.as_deref(),
-                            agent: agent.as_deref().unwrap_or(MAIN_AGENT),
-                            model: &m.model,
-                            session,
-                            usage: m.usage,
-                        };
-                        c.add(&request, &prices);
-                    }
-                }
+        }
+    }
+    // Each model's price found once: every request's is then one lookup.
+    let mut prices = prices;
+    let mut models: Vec<&str> = Vec::new();
+    for c in &counted {
+        if models.last() != Some(&c.model) && !models.contains(&c.model) {
+            models.push(c.model);
+        }
+    }
+    for model in models {
+        if let Some(p) = find_price(&prices, model).copied() {
+            prices.entry(model.to_owned()).or_insert(p);
+        }
+    }
+    let mut unattributed = Tally::default();
+    let mut unpriced = Vec::new();
+    for c in &counted {
+        let r = &reads[c.read];
+        match &places[c.place] {
+            Place::Unattributed => unattributed += priced(c.usage, c.model, &prices, &mut unpriced),
+            Place::Feature { feature, phase, task } => {
+                let Some(f) = features.get_mut(feature) else { continue };
+                let request = Request {
+                    phase: phase.as_deref(),
+                    task: task.as_deref(),
+                    agent: r.agent.as_deref().unwrap_or(MAIN_AGENT),
+                    model: c.model,
+                    session: r.session,
+                    usage: c.usage,
+                };
+                f.add(&request, &prices);
             }
         }
     }
@@ -197,13 +279,14 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
     Ok(Costs { features: out, total, unattributed, unpriced, problems, prices_as_of: PRICES_AS_OF })
 }
 
-/// The session's transcript: where a hook saw it, else where Claude Code
-/// keeps it.
-fn transcript_of(session: &str, log: &SessionLog, claude: Option<&Path>) -> Option<PathBuf> {
-    if let Some(t) = &log.transcript {
-        return Some(PathBuf::from(t));
+/// The session's transcripts: every one a hook saw (an id used again keeps
+/// its earlier ones), else the one where Claude Code keeps it.
+fn transcripts_of(session: &str, log: &SessionLog, claude: Option<&Path>) -> Vec<PathBuf> {
+    let noted: Vec<PathBuf> = log.transcripts().map(PathBuf::from).collect();
+    if !noted.is_empty() {
+        return noted;
     }
-    find_transcript(claude?, &SessionId::parse(session).ok()?)
+    claude.and_then(|c| find_transcript(c, &SessionId::parse(session).ok()?)).into_iter().collect()
 }
 
 fn short(session: &str) -> String {

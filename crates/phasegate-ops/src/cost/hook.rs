@@ -1,15 +1,27 @@
 //! The cost's part of the hooks: SessionStart notes where the session's
-//! transcript is; PreToolUse notes a sub-agent spawned with a task's
-//! context package (by its tool use's id, which its transcript's meta file
-//! names); Stop says in one line when the session's feature is at 80% of
-//! its budget or over it (only when a budget is configured: otherwise one
-//! `stat`).
+//! transcript is (an id used again with a new transcript keeps its earlier
+//! one); UserPromptSubmit notes a phase command (its first requests are
+//! the phase's it starts); PreToolUse notes a sub-agent spawned with a
+//! task's context package (by its tool use's id, which its transcript's
+//! meta file names); Stop says in one line when the session's feature is
+//! at 80% of its budget or over it (only when a budget is configured:
+//! otherwise one `stat`). Nothing is written outside a project (a git
+//! repository, or a folder with features): a session that starts in any
+//! other folder leaves no trace there.
 
-use phasegate_core::cost::task_of_prompt;
+use phasegate_core::cost::{command_of_prompt, task_of_prompt};
+use phasegate_store::Project;
 use serde_json::Value;
 
 use super::budget;
 use crate::hook::{Contributor, HOOK_LOCK_WAIT, HookCtx, StopVote};
+
+/// The session's project, where its cost log may be written: none in a
+/// folder that is no project (its runtime folder would be a `.phasegate`
+/// folder made in whatever folder the session starts in).
+fn repository<'a>(ctx: &'a HookCtx<'_>) -> Option<&'a Project> {
+    ctx.project().ok().filter(|p| p.is_project())
+}
 
 pub struct Cost;
 
@@ -17,8 +29,8 @@ pub static COST: Cost = Cost;
 
 impl Contributor for Cost {
     fn session_start(&self, ctx: &HookCtx<'_>) -> Vec<String> {
-        let (Some(path), Some(session), Ok(project)) =
-            (ctx.input.transcript_path.as_deref(), ctx.session(), ctx.project())
+        let (Some(path), Some(session), Some(project)) =
+            (ctx.input.transcript_path.as_deref(), ctx.session(), repository(ctx))
         else {
             return Vec::new();
         };
@@ -26,12 +38,20 @@ impl Contributor for Cost {
         if project.cost_session(&session).ok().flatten().and_then(|l| l.transcript).as_deref() == Some(path) {
             return Vec::new();
         }
-        let path = path.to_owned();
-        let _ = project.update_cost_session(&session, HOOK_LOCK_WAIT, |log| {
-            let changed = log.transcript.as_deref() != Some(path.as_str());
-            log.transcript = Some(path);
-            changed
-        });
+        let _ = project.update_cost_session(&session, HOOK_LOCK_WAIT, |log| log.note_transcript(path));
+        Vec::new()
+    }
+
+    /// A phase command (`/phasegate:design …`, `/phasegate:pipeline …`):
+    /// when it was typed. Any other prompt costs a prefix check.
+    fn user_prompt(&self, ctx: &HookCtx<'_>) -> Vec<String> {
+        let Some(command) = ctx.input.prompt.as_deref().and_then(command_of_prompt) else { return Vec::new() };
+        if let (Some(session), Some(project)) = (ctx.session(), repository(ctx)) {
+            let _ = project.update_cost_session(&session, HOOK_LOCK_WAIT, |log| {
+                log.note_command(command, ctx.env.now);
+                true
+            });
+        }
         Vec::new()
     }
 
@@ -46,7 +66,7 @@ impl Contributor for Cost {
         else {
             return crate::hook::ToolVote::Pass;
         };
-        if let Ok(project) = ctx.project() {
+        if let Some(project) = repository(ctx) {
             let _ = project.update_cost_session(&session, HOOK_LOCK_WAIT, |log| {
                 log.agent_tasks.insert(id, (feature, task)).is_none()
             });

@@ -72,6 +72,10 @@ pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: 
     let created = project.create_feature(&slug, mode, workflow, worktree, env.now, env.lock_timeout)?;
     project.exclude_scratch()?;
     let (feature, meta) = (created.feature, created.meta);
+    // The session works on what it made (`feature new`, `phase start
+    // --new`, `pipeline start`): its requests from now on are the new
+    // feature's, not the one it was on before (or no feature's).
+    session::note_turn(&project, env, &feature);
     Ok(Created {
         name: feature.name().to_owned(),
         dir: feature.dir().display().to_string(),

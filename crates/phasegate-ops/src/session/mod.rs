@@ -37,7 +37,7 @@ pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
 
 /// Notes that this session turned to `feature` (best effort: a cost note
 /// never fails a command).
-fn note_turn(project: &Project, env: &Env, feature: &Feature) {
+pub(crate) fn note_turn(project: &Project, env: &Env, feature: &Feature) {
     if let Ok(Some(session)) = env.session(None) {
         let wait = env.lock_timeout.min(std::time::Duration::from_secs(1));
         let _ = project.update_cost_session(&session, wait, |log| log.turn_to(feature.name(), env.now));
