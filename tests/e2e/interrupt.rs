@@ -147,6 +147,7 @@ fn the_runner_waits_out_a_usage_limit_and_resumes_the_same_session_at_the_step()
         MockApi::start(Scenario::new().main(main).agent(CODE_REVIEWER, vec![Turn::text("LGTM"), Turn::text("LGTM")]));
     let r = run(&f, &api, &[]);
     // What README's "The runner" shows (`--nocapture` prints it).
+    #[allow(clippy::print_stderr)]
     eprintln!("{}{}", r.stderr, r.stdout);
     assert!(r.stderr.contains("a usage limit resets; waiting until"), "{}", r.stderr);
     assert!(r.stderr.contains("(run 2)") && r.stderr.contains("resuming session"), "{}", r.stderr);
