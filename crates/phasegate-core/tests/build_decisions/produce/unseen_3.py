@@ -22,15 +22,16 @@ case("classic", "a68g-validation-1", "a68g", V, "Algol 68 Genie 3.1: a string as
 case("classic", "a68g-timeout-1", "a68g", T, "Algol 68 Genie 3.1: an endless loop under --timelimit 1",
      w("a.a68", "BEGIN\n  INT i := 0;\n  DO i +:= 1 OD\nEND\n") + "a68g --timelimit 1 a.a68", timeout=60)
 case("classic", "rexx-syntax-1", "rexx", S, "Regina REXX 3.6: a DO without its END",
-     w("a.rexx", "/* add */\ndo i = 1 to 3\n  say i\n") + "rexx a.rexx")
+     w("a.rexx", "/* add */\ndo i = 1 to 3\n  say i\n") + "rexx ./a.rexx", note="first run as rexx a.rexx, which Regina could not find (Program was not found); re-scripted before any classifier read it")
 case("classic", "rexx-validation-1", "rexx", V, "Regina REXX 3.6: a string used in arithmetic",
-     w("a.rexx", "/* add */\nx = 'two'\nsay 1 + x\n") + "rexx a.rexx")
+     w("a.rexx", "/* add */\nx = 'two'\nsay 1 + x\n") + "rexx ./a.rexx", note="first run as rexx a.rexx, which Regina could not find (Program was not found); re-scripted before any classifier read it")
 case("classic", "rexx-timeout-1", "rexx", T, "Regina REXX 3.6: an endless loop under a CPU time limit of 1 s (ulimit -t 1)",
-     w("a.rexx", "/* spin */\ndo forever\n  nop\nend\n") + "ulimit -t 1; rexx a.rexx", timeout=60)
+     w("a.rexx", "/* spin */\ndo forever\n  nop\nend\n") + "ulimit -t 1; rexx ./a.rexx && echo passed", timeout=60, note="first run as rexx a.rexx, which Regina could not find (Program was not found); re-scripted before any classifier read it")
 case("classic", "icont-syntax-1", "icont", S, "Icon 9.4: a call without its closing parenthesis",
      w("a.icn", "procedure main()\n  write(\"a\"\nend\n") + "icont a.icn")
-case("classic", "icont-validation-1", "icont", V, "Icon 9.4 with -u: a name that is not declared",
-     w("a.icn", "procedure main()\n  write(total + 1)\nend\n") + "icont -u a.icn")
+case("classic", "icont-validation-1", "icont", V, "Icon 9.4: a string added to a number, translated and run",
+     w("a.icn", "procedure main()\n  write(1 + \"two\")\nend\n") + "icont a.icn && ./a",
+     note="first made with icont -u on an undeclared name, which only warns and exits 0; re-scripted before any classifier read it")
 case("classic", "icont-missing-1", "icont", M, "Icon 9.4: link of a library that is not installed",
      w("a.icn", "link jsonparse\nprocedure main()\n  write(1)\nend\n") + "icont a.icn", package="jsonparse")
 case("classic", "pike-syntax-1", "pike", S, "Pike 8.0: a declaration without its semicolon",
@@ -56,9 +57,10 @@ case("c", "tcc-missing-1", "tcc", M, "Tiny C Compiler 0.9.27: a header of a libr
      w("a.c", "#include <curl/curl.h>\nint main(void) { return 0; }\n") + "tcc -c a.c")
 case("c", "tcc-validation-1", "tcc", V, "Tiny C Compiler 0.9.27: a name that is not declared",
      w("a.c", "int main(void) {\n    return total + 1;\n}\n") + "tcc -c a.c")
-case("c", "tcc-resource-1", "tcc", R, "Tiny C Compiler 0.9.27 writing its executable into a 64 KiB tmpfs",
-     w("/tmp/gen/big.c", "char buf[300000] = {1};\nint main(void) { return buf[0]; }\n")
-     + SMALLFS.format("tcc -o /mnt/a /tmp/gen/big.c"))
+# dropped after its output was produced (before any classifier read it): tcc wrote a truncated executable into the full tmpfs and exited 0, silently: no failure
+# case("c", "tcc-resource-1", "tcc", R, "Tiny C Compiler 0.9.27 writing its executable into a 64 KiB tmpfs",
+#      w("/tmp/gen/big.c", "char buf[300000] = {1};\nint main(void) { return buf[0]; }\n")
+#      + SMALLFS.format("tcc -o /mnt/a /tmp/gen/big.c"))
 case("c", "splint-syntax-1", "splint", S, "splint 3.1.2: a function whose brace is never closed",
      w("a.c", "int main(void) {\n    int x = 1;\n    return x;\n") + "splint a.c")
 case("c", "splint-validation-1", "splint", V, "splint 3.1.2: a variable used before it is defined",
@@ -122,12 +124,13 @@ case("lisp2", "chezscheme-missing-1", "chezscheme", M, "Chez Scheme 9.5: import 
      w("a.ss", "(import (chezscheme) (json))\n(display 1)\n") + "chezscheme --script a.ss", package="json")
 case("lisp2", "chezscheme-validation-1", "chezscheme", V, "Chez Scheme 9.5: car of a number",
      w("a.ss", "(display (car 5))\n") + "chezscheme --script a.ss")
-case("lisp2", "gsi-syntax-1", "gsi", S, "Gambit 4.9: a file ending inside a form",
-     w("a.scm", "(define (add a b)\n  (+ a b)\n") + "gsi a.scm")
+# dropped after its output was produced (before any classifier read it): Gambit writes a read error to the terminal, and prints nothing without one
+# case("lisp2", "gsi-syntax-1", "gsi", S, "Gambit 4.9: a file ending inside a form",
+#      w("a.scm", "(define (add a b)\n  (+ a b)\n") + "gsi a.scm")
 case("lisp2", "gsi-resource-1", "gsi", R, "Gambit 4.9: a list grown without end under an 8 MB heap limit (-:h8000)",
      w("a.scm", "(define (grow l) (grow (cons (make-vector 100 0) l)))\n(grow '())\n") + "gsi -:h8000 a.scm", timeout=120)
 case("lisp2", "gsi-timeout-1", "gsi", T, "Gambit 4.9: an endless loop under a CPU time limit of 1 s (ulimit -t 1)",
-     w("a.scm", "(define (spin) (spin))\n(spin)\n") + "ulimit -t 1; gsi a.scm", timeout=60)
+     w("a.scm", "(define (spin) (spin))\n(spin)\n") + "ulimit -t 1; gsi a.scm && echo passed", timeout=60, note="first run without && echo passed: bash ran gsi in its place and the kill left no word; re-scripted before any classifier read it")
 
 # ---- raku ----
 case("raku", "raku-syntax-1", "raku", S, "Rakudo 2022.12: an if whose block is never closed",
@@ -136,8 +139,9 @@ case("raku", "raku-missing-1", "raku", M, "Rakudo 2022.12: use of a module that 
      w("a.raku", "use JSON::Fast;\nsay 1;\n") + "raku a.raku", package="JSON::Fast")
 case("raku", "raku-validation-1", "raku", V, "Rakudo 2022.12: a test of Test whose is() fails",
      w("a.rakutest", "use Test;\nsub add($a, $b) { $a - $b }\nis add(2, 3), 5, 'adds';\ndone-testing;\n") + "raku a.rakutest")
-case("raku", "raku-resource-1", "raku", R, "Rakudo 2022.12: files opened past a limit of 32 file handles (ulimit -n)",
-     w("a.raku", "my @h = (^200).map({ open(\"f$_.txt\", :w) });\nsay @h.elems;\n") + "ulimit -n 32; raku a.raku")
+# dropped after its output was produced (before any classifier read it): Rakudo opened all 200 files under ulimit -n 32 and passed: no failure
+# case("raku", "raku-resource-1", "raku", R, "Rakudo 2022.12: files opened past a limit of 32 file handles (ulimit -n)",
+#      w("a.raku", "my @h = (^200).map({ open(\"f$_.txt\", :w) });\nsay @h.elems;\n") + "ulimit -n 32; raku a.raku")
 case("raku", "raku-network-1", "raku", N, "Rakudo 2022.12: a socket to a host, with no network (an empty network namespace)",
      w("a.raku", "my $s = IO::Socket::INET.new(:host<example.com>, :port(80));\nsay $s;\n") + NONET + "raku a.raku")
 
@@ -146,9 +150,10 @@ case("ruby", "mruby-syntax-1", "mruby", S, "mruby 3.1: a def without its end",
      w("a.rb", "def add(a, b)\n  a + b\n\nputs add(1, 2)\n") + "mruby a.rb")
 case("ruby", "mruby-validation-1", "mruby", V, "mruby 3.1: a String added to an Integer",
      w("a.rb", "puts 1 + \"two\"\n") + "mruby a.rb")
-case("ruby", "mruby-resource-1", "mruby", R, "mruby 3.1: a string grown without end under a 100 MB address-space limit (ulimit -v)",
-     w("a.rb", "s = 'x'\nloop { s = s + s }\n") + "ulimit -v 100000; mruby a.rb", timeout=60)
-
+# dropped after its output was produced (before any classifier read it): mruby exited 1 under the memory limit without a word: nothing to read
+# case("ruby", "mruby-resource-1", "mruby", R, "mruby 3.1: a string grown without end under a 100 MB address-space limit (ulimit -v)",
+#      w("a.rb", "s = 'x'\nloop { s = s + s }\n") + "ulimit -v 100000; mruby a.rb", timeout=60)
+# 
 # ---- python (the table's family python is left out): behave, nose2, pycodestyle, scons ----
 case("python", "behave-validation-1", "behave", V, "behave 1.2.6: a step whose assertion fails",
      "mkdir -p features/steps; "
