@@ -131,30 +131,67 @@ mod table;
 #[path = "build_cues.rs"]
 mod cues;
 
-use cues::CUES;
+use cues::{CUES, PARSE_WORDS};
 use table::Class::{self, Conflict, Missing, Network, Resource, Syntax, Timeout, Unresolvable, Validation};
-use table::Naming::{self, Npm, Python, Said, Segment, Types, Unnamed, Verbatim};
+use table::Naming::{self, File, ModulePath, Npm, Python, Said, Segment, Types, Unnamed, Verbatim};
 use table::{ALL_CLASSES, CLASSES, FAMILIES, Row, SHADOWS, Strength};
 
-/// Each row compiled once: the shadows, then each family's rows. Lines are
-/// tried row by row rather than through one `RegexSet`: alone, a row is
-/// found by its own literal prefilter, while a set of all of them defeats
-/// the lazy DFA (measured on 128 KiB of tool output, release: 11 ms rule by
-/// rule, over 100 ms as a set).
+/// Each row compiled once: the shadows, then each family's rows, then the
+/// generic cues. Lines are tried row by row rather than through one
+/// `RegexSet`: alone, a row is found by its own literal prefilter, while a
+/// set of all of them defeats the lazy DFA (measured on 128 KiB of tool
+/// output, release: 11 ms rule by rule, over 100 ms as a set). Rows that
+/// follow each other and vote alike (the same class and strength, naming
+/// nothing, tried alike) share one expression: the first of them to match
+/// says no more than any other, and every expression tried costs a line
+/// a search of its own.
 struct Compiled {
-    shadows: Vec<Regex>,
-    families: Vec<Vec<Regex>>,
-    cues: Vec<Regex>,
+    shadows: Vec<Group>,
+    families: Vec<Vec<Group>>,
+    cues: Vec<Group>,
+    /// The parse words, which a cue holding them needs on a line to be tried.
+    parse_words: Regex,
 }
 
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let compile = |rows: &[Row]| rows.iter().map(|r| Regex::new(&ascii(r.3)).expect("compiles")).collect::<Vec<_>>();
-    Compiled {
-        shadows: compile(SHADOWS),
-        families: FAMILIES.iter().map(|f| compile(f.rows)).collect(),
-        cues: compile(CUES),
-    }
+/// Rows compiled as one expression, and the first of them (whose vote any
+/// match is).
+struct Group {
+    regex: Regex,
+    row: usize,
+    needs_parse_words: bool,
+}
+
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled {
+    shadows: groups(SHADOWS),
+    families: FAMILIES.iter().map(|f| groups(f.rows)).collect(),
+    cues: groups(CUES),
+    parse_words: Regex::new(&ascii(PARSE_WORDS)).expect("compiles"),
 });
+
+/// `rows` compiled, those that follow each other and vote alike joined.
+fn groups(rows: &[Row]) -> Vec<Group> {
+    let alike = |a: &Row, b: &Row| {
+        a.2 == Unnamed
+            && b.2 == Unnamed
+            && (a.0, a.1) == (b.0, b.1)
+            && a.3.contains(PARSE_WORDS) == b.3.contains(PARSE_WORDS)
+    };
+    let mut joined: Vec<(usize, Vec<String>)> = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        match joined.last_mut() {
+            Some((first, patterns)) if alike(&rows[*first], row) => patterns.push(format!("(?:{})", ascii(row.3))),
+            _ => joined.push((i, vec![format!("(?:{})", ascii(row.3))])),
+        }
+    }
+    joined
+        .into_iter()
+        .map(|(row, patterns)| Group {
+            regex: Regex::new(&patterns.join("|")).expect("compiles"),
+            row,
+            needs_parse_words: rows[row].3.contains(PARSE_WORDS),
+        })
+        .collect()
+}
 
 /// A row's pattern with ASCII word boundaries, word characters and
 /// digits (`\b`, `\w`, `\d`): the lazy DFA runs on lines with other
@@ -198,6 +235,24 @@ fn ascii(pattern: &str) -> String {
     }
     out
 }
+/// How many lines after a missing module's line may name it.
+const NAME_LINES: usize = 3;
+
+/// A line that is only a name, or a label and a name (`\tsrfi-19`,
+/// `for module path: gregor`, `collection: "gregor"`).
+static NAME_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&ascii(
+        r#"^\s*(?:(?i:(?:for |in )?(?:the )?(?:module|package|library|collection|unit|crate|import|dependency|name)(?: path| name)?)\s*:\s*)?['"`‘]?(?P<pkg>[@\w](?:[\w@./:+-]*\w)?)['"`’]?\s*$"#,
+    ))
+    .expect("compiles")
+});
+
+/// Whether `named` is `short` in full: `short` is its last segment
+/// (`mir.ndslice` and `ndslice`, `vibe.d` and `d`).
+fn is_fuller(named: &str, short: &str) -> bool {
+    named.len() > short.len() && named.ends_with(short) && named[..named.len() - short.len()].ends_with(['.', '/', ':'])
+}
+
 static ANSI: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\x1b\[[0-9;]*[A-Za-z]").expect("compiles"));
 
 /// What an output says: for each class its strongest line, and the first
@@ -210,13 +265,31 @@ struct Evidence<'a> {
 impl<'a> Evidence<'a> {
     /// The evidence of every family's rows but those of the families named
     /// in `without`.
+    ///
+    /// The package is the first a line names, or the fuller name a later
+    /// line gives it (`ndslice`, then `mir/ndslice.d`: `mir.ndslice`); a
+    /// missing module's line that names none is followed by its name, alone
+    /// on one of the next lines or after a label (`for module path: x`).
     fn read(output: &'a str, without: &[&str]) -> Self {
         let mut evidence = Evidence { best: [None; CLASSES], package: None };
+        // How many more lines may name the module the last line missed.
+        let mut awaited = 0;
         for raw in scanned_lines(output) {
             let line = if raw.contains('\x1b') { ANSI.replace_all(raw, "") } else { Cow::Borrowed(raw) };
+            if awaited > 0 && !line.trim().is_empty() {
+                awaited -= 1;
+                let named = NAME_LINE.captures(&line).and_then(|c| c.name("pkg")).and_then(|m| said(m.as_str()));
+                if evidence.package.is_none() && named.is_some() {
+                    evidence.package = named;
+                    awaited = 0;
+                }
+            }
             let Some(vote) = vote(&line, without) else { continue };
-            if vote.package.is_some() && evidence.package.is_none() {
-                evidence.package = vote.package;
+            match (&evidence.package, vote.package) {
+                (None, Some(named)) => evidence.package = Some(named),
+                (Some(short), Some(named)) if is_fuller(&named, short) => evidence.package = Some(named),
+                (None, None) if vote.names_later => awaited = NAME_LINES,
+                _ => {}
             }
             let slot = &mut evidence.best[vote.class as usize];
             if slot.is_none_or(|(s, _)| vote.strength > s) {
@@ -249,6 +322,8 @@ struct Vote {
     strength: Strength,
     /// The package a missing-dependency row names.
     package: Option<String>,
+    /// A missing module's row that names modules named none on this line.
+    names_later: bool,
 }
 
 /// The evidence of one line: the first shadow that matches it; else the
@@ -258,16 +333,16 @@ struct Vote {
 /// sure. The families named in `without` are left out.
 fn vote(line: &str, without: &[&str]) -> Option<Vote> {
     let compiled = &*COMPILED;
-    if let Some(i) = compiled.shadows.iter().position(|r| r.is_match(line)) {
-        return Some(weigh(&SHADOWS[i], &compiled.shadows[i], line));
+    if let Some(g) = compiled.shadows.iter().find(|g| g.regex.is_match(line)) {
+        return Some(weigh(&SHADOWS[g.row], &g.regex, line));
     }
     let family = FAMILIES
         .iter()
         .zip(&compiled.families)
         .filter(|(family, _)| !without.contains(&family.name))
-        .filter_map(|(family, regexes)| {
-            let i = regexes.iter().position(|r| r.is_match(line))?;
-            Some(weigh(&family.rows[i], &regexes[i], line))
+        .filter_map(|(family, groups)| {
+            let g = groups.iter().find(|g| g.regex.is_match(line))?;
+            Some(weigh(&family.rows[g.row], &g.regex, line))
         })
         .fold(None, |won: Option<Vote>, v| match won {
             Some(w)
@@ -281,7 +356,15 @@ fn vote(line: &str, without: &[&str]) -> Option<Vote> {
     if family.as_ref().is_some_and(|f| f.strength == Strength::Decisive) {
         return family;
     }
-    let generic = compiled.cues.iter().position(|r| r.is_match(line)).map(|i| weigh(&CUES[i], &compiled.cues[i], line));
+    let mut parse_words = None;
+    let generic = compiled
+        .cues
+        .iter()
+        .find(|g| {
+            let gated = g.needs_parse_words && !*parse_words.get_or_insert_with(|| compiled.parse_words.is_match(line));
+            !gated && g.regex.is_match(line)
+        })
+        .map(|g| weigh(&CUES[g.row], &g.regex, line));
     match (family, generic) {
         (Some(f), Some(g)) if g.strength > f.strength => Some(g),
         (Some(f), _) => Some(f),
@@ -294,11 +377,16 @@ fn vote(line: &str, without: &[&str]) -> Option<Vote> {
 fn weigh(row: &Row, regex: &Regex, line: &str) -> Vote {
     let Row(class, strength, naming, _) = *row;
     if naming == Unnamed {
-        return Vote { class, strength, package: None };
+        return Vote { class, strength, package: None, names_later: false };
     }
     match regex.captures(line).and_then(|c| c.name("pkg")).map(|m| m.as_str()) {
-        Some(n) if is_path(n) => Vote { class: Validation, strength: Strength::Clear, package: None },
-        named => Vote { class, strength, package: named.and_then(|n| package_name(naming, n)) },
+        Some(n) if is_path(n) || (naming == File && is_data_file(n)) => {
+            Vote { class: Validation, strength: Strength::Clear, package: None, names_later: false }
+        }
+        named => {
+            let package = named.and_then(|n| package_name(naming, n));
+            Vote { class, strength, names_later: class == Missing && package.is_none(), package }
+        }
     }
 }
 
@@ -360,8 +448,26 @@ fn package_name(naming: Naming, name: &str) -> Option<String> {
         Python => name.split('.').next().filter(|p| !p.is_empty()).map(str::to_owned),
         Segment => name.split('/').next().filter(|p| !p.is_empty()).map(str::to_owned),
         Verbatim => Some(name.to_owned()),
-        Said => said(name),
+        Said | File => said(name),
+        ModulePath => match name.rsplit_once('/') {
+            Some((folder, file)) => {
+                let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+                said(&format!("{}.{stem}", folder.trim_start_matches("./").replace('/', ".")))
+            }
+            None => said(name),
+        },
     }
+}
+
+/// A file that holds data, not code: a file of the project a program
+/// could not open, never a module to install.
+fn is_data_file(name: &str) -> bool {
+    let ext = name.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase()).unwrap_or_default();
+    [
+        "json", "csv", "tsv", "txt", "yaml", "yml", "xml", "toml", "ini", "cfg", "conf", "log", "dat", "html", "md",
+        "png", "jpg", "gif", "svg", "lock", "env", "sql", "db",
+    ]
+    .contains(&ext.as_str())
 }
 
 /// Words a generic cue's name group may catch that are the sentence's, not
@@ -680,6 +786,84 @@ mod tests {
         assert_eq!(classify(out), ErrorType::Conflict);
         let out = "src/a.ts(1,20): error TS2307: Cannot find module 'zod' or its corresponding type declarations.\nsrc/a.ts(8,3): error TS2339: Property 'parse' does not exist on type 'unknown'.\nerror: build failed";
         assert_eq!(classify(out), ErrorType::MissingDependency { package: Some("zod".into()) });
+    }
+
+    #[test]
+    fn a_missing_modules_name_on_a_line_of_its_own_is_its_package() {
+        let missing = |p: &str| ErrorType::MissingDependency { package: Some(p.into()) };
+        let undefined =
+            "\nSyntax error (import): cannot import from undefined module\n\n\tsrfi-19\n\n\tExpansion history:\n";
+        assert_eq!(classify(undefined), missing("srfi-19"));
+        let labelled = "a.x:2:9: collection not found\n  for module path: gregor\n  collection: \"gregor\"\n";
+        assert_eq!(classify(labelled), missing("gregor"));
+        // A header names no package, and the words after it are not one.
+        let header = "a.c:1:10: fatal error: zlib.h: No such file or directory\ncompilation\nterminated.\n";
+        assert_eq!(classify(header), ErrorType::MissingDependency { package: None });
+        // Only the next three lines may name it.
+        let far = "error: module not found\none two\nthree four\nfive six\nseven\n";
+        assert_eq!(classify(far), ErrorType::MissingDependency { package: None });
+    }
+
+    #[test]
+    fn a_fuller_name_on_a_later_line_replaces_the_short_one() {
+        let out = "a.d(1): Error: unable to read module `ndslice`\na.d(1):        Expected 'mir/ndslice.d' or 'mir/ndslice/package.d' in one of the following import paths:\nimport path[0] = /usr/include/d\n";
+        assert_eq!(classify(out), ErrorType::MissingDependency { package: Some("mir.ndslice".into()) });
+        // Another module named later is not the first one in full.
+        let two = "error: cannot find module 'left'\nerror: cannot find module 'other.right'\n";
+        assert_eq!(classify(two), ErrorType::MissingDependency { package: Some("left".into()) });
+    }
+
+    #[test]
+    fn a_registry_out_of_reach_outweighs_the_package_it_then_cannot_find() {
+        let out =
+            "===> Failed to update package cowboy from repo hexpm\n===> Package not found in any repo: cowboy 2.10.0\n";
+        assert_eq!(classify(out), ErrorType::Network);
+        let refused = "error: cannot find module 'zod'\nError: connect ECONNREFUSED 127.0.0.1:443\n";
+        assert_eq!(classify(refused), ErrorType::Network);
+        // Reached, the registry has no such name: the user's to decide.
+        assert_eq!(classify("Package not found in any repo: cowboy 9.9.9\n"), ErrorType::Other);
+    }
+
+    #[test]
+    fn a_file_a_compiler_cannot_open_names_a_module_unless_it_holds_data() {
+        let missing = |p: &str| ErrorType::MissingDependency { package: Some(p.into()) };
+        assert_eq!(classify("/p/a.nim(1, 8) Error: cannot open file: jester"), missing("jester"));
+        assert_eq!(classify("main.adb:1:06: error: file \"aws.ads\" not found"), missing("aws"));
+        assert_eq!(classify("Error: can't find file 'kemal'"), missing("kemal"));
+        assert_eq!(classify("t.x:3:1: error: cannot open file: fixtures.json"), ErrorType::ValidationFailed);
+        assert_eq!(classify("Error: cannot open file 'data/orders.csv'"), ErrorType::Other, "a path is no module");
+    }
+
+    #[test]
+    fn rows_joined_in_one_expression_vote_as_the_first_of_them_alone() {
+        let alone: Vec<Regex> = CUES.iter().map(|r| Regex::new(&ascii(r.3)).expect("compiles")).collect();
+        assert!(COMPILED.cues.len() < CUES.len(), "rows that vote alike are joined");
+        let everyone: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
+        for line in [
+            "Error: connect ECONNREFUSED 127.0.0.1:5432",
+            "curl: (6) Could not resolve host: example.com",
+            "fatal: unable to access 'https://example.com/x.git/': Failed to connect",
+            "No space left on device",
+            "Killed",
+            "init terminating in do_boot (killed)",
+            "CONFLICT (content): Merge conflict in a.txt",
+            "<<<<<<< mine",
+            "with-limit: out of time",
+            "panic: test timed out after 30s",
+            "a.asm:4: error: expecting ] at end of memory operand",
+            "SyntaxError: Unexpected token '}'",
+            "not ok 3 - adds",
+            "Tests: 1 failed, 2 passed",
+            "a.c:3:5: error: use of undeclared identifier 'x'",
+            "line 2 column 53 - Warning: missing </div>",
+            "ModuleNotFoundError: No module named 'requests'",
+            "fatal error: zlib.h: No such file or directory",
+            "Type not found : haxe.ui.Toolkit",
+            "nothing to see here",
+        ] {
+            let first = CUES.iter().zip(&alone).find(|(_, r)| r.is_match(line)).map(|(row, _)| (row.0, row.1));
+            assert_eq!(vote(line, &everyone).map(|v| (v.class, v.strength)), first, "{line}");
+        }
     }
 
     #[test]

@@ -21,15 +21,16 @@ use Naming::{Npm, Python, Segment, Types, Unnamed, Verbatim};
 use Strength::{Clear, Decisive, Hint};
 
 /// The classes evidence can point to, in the order that breaks a tie in
-/// strength: the cause before the errors it causes.
+/// strength: the cause before the errors it causes (a registry out of
+/// reach before the package it then cannot find).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Class {
     Conflict,
     Resource,
+    Network,
     Missing,
     Syntax,
     Timeout,
-    Network,
     /// A name or a version no registry has: the user's to decide (`OTHER`).
     Unresolvable,
     Validation,
@@ -39,7 +40,7 @@ pub(super) const CLASSES: usize = 8;
 
 /// Every class, in the order of [`Class`].
 pub(super) const ALL_CLASSES: [Class; CLASSES] =
-    [Conflict, Resource, Missing, Syntax, Timeout, Network, Unresolvable, Validation];
+    [Conflict, Resource, Network, Missing, Syntax, Timeout, Unresolvable, Validation];
 
 /// How much one line says about its class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -71,6 +72,14 @@ pub(super) enum Naming {
     /// sentence's last stop; none when it is a word of the sentence rather
     /// than a name, or a file (a header, an object or a library file).
     Said,
+    /// A file a compiler looked for, named without a folder: the module it
+    /// holds, as [`Naming::Said`] (`kemal`, `aws.ads` → `aws`); a data file
+    /// (`.json`, `.csv`, ...) is a file of the project, a code error.
+    File,
+    /// A module's file on a search path: the module (`mir/ndslice.d` →
+    /// `mir.ndslice`, `cheshire/core.cljc` → `cheshire.core`); a name
+    /// without a folder as it is.
+    ModulePath,
 }
 
 /// One row: a line the regular expression matches is evidence of `class`

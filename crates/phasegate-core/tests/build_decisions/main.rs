@@ -61,8 +61,9 @@ fn build_decisions_misread_common_failures() {
 }
 
 /// What the held-out half must not fall below: a floor against regressions, under the 81/98 (82.7%)
-/// measured when the table was written (90/98 with the generic cues), not a target to tune rows to.
-const HELD_OUT_FLOOR: f64 = 0.80;
+/// measured when the table was written (91/98 with the third round of generic cues, less two cases: 89/98
+/// is 90.8%), not a target to tune rows to.
+const HELD_OUT_FLOOR: f64 = 0.90;
 
 /// The class phasegate gives a case.
 fn classify(c: &Case) -> ErrorType {
@@ -147,9 +148,10 @@ fn generic_only(name: &str, cases: &[Case]) -> f64 {
 }
 
 /// What the development and held-out cases, each family's read without its own rows, must not fall
-/// below: a floor against regressions, under the 256/290 (88.3%) measured when the generic cues were
-/// written (from the development cases), not a target.
-const LEAVE_ONE_OUT_FLOOR: f64 = 0.85;
+/// below: the 260/290 (89.7%) measured with the third round of generic cues, less a margin of two cases
+/// (258/290 is 88.97%). The generic cues were written from the development cases, so this is their
+/// coverage of known families, not a measure of unseen ones.
+const LEAVE_ONE_OUT_FLOOR: f64 = 0.885;
 
 // Pins issue 31's "Build decisions that generalise — really": a family's cases read without the rows written
 // from that family.
@@ -165,12 +167,20 @@ fn build_decisions_read_a_family_without_its_rows() {
 
 /// What `unseen/` must not fall below, each family read without the table's family of its name: a floor
 /// against regressions. The first round of generic cues read it as it was made (74/116); the second round
-/// was written from its misses (105/116), so it is development data now, not a measure.
-const UNSEEN_FLOOR: f64 = 0.85;
+/// was written from its misses (105/116, 112/116 after the third), so it is development data now, not a
+/// measure.
+const UNSEEN_FLOOR: f64 = 0.945;
 
-/// What `unseen_2/` must not fall below: a floor against regressions under what was measured when it was
-/// made, after the second round of generic cues was frozen (see docs/design.md), not the target (85%).
-const UNSEEN_2_FLOOR: f64 = 0.70;
+/// What `unseen_2/` must not fall below: a floor against regressions. The second round of generic cues read
+/// it as it was made (31/42); the third round was written from its misses (42/42), so it is development data
+/// now, not a measure.
+const UNSEEN_2_FLOOR: f64 = 0.95;
+
+/// What `unseen_3/` must not fall below: the figure measured when the third round of generic cues read it
+/// for the first time (50/83, 60.2%; its labels and outputs committed before), less a margin of two cases
+/// (48/83 is 57.8%). The measure of toolchains no cue was written from, reported in docs/design.md; short
+/// of the 85% target.
+const UNSEEN_3_FLOOR: f64 = 0.578;
 
 /// The checks every corpus of unseen toolchains passes: none of its toolchains is one the table names or
 /// an earlier corpus has, each case says whether it is real, and every class has cases.
@@ -218,4 +228,9 @@ fn build_decisions_generalise_to_toolchains_no_cue_was_written_from() {
     generic_only("unseen_2", &second);
     let lofo = leave_one_family_out("unseen_2", &second);
     assert!(lofo >= UNSEEN_2_FLOOR, "unseen_2 accuracy {:.1}% fell below its floor", lofo * 100.0);
+    let third = unseen("unseen_3", &first.iter().chain(&second).collect::<Vec<_>>());
+    report("unseen_3, every row", &third, classify);
+    generic_only("unseen_3", &third);
+    let lofo = leave_one_family_out("unseen_3", &third);
+    assert!(lofo >= UNSEEN_3_FLOOR, "unseen_3 accuracy {:.1}% fell below its floor", lofo * 100.0);
 }
