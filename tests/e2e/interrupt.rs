@@ -132,6 +132,7 @@ fn assert_done_once(f: &Fixture, api: &MockApi, r: &Runner) {
 }
 
 #[test]
+#[allow(clippy::print_stderr, reason = "the run's transcript, which README shows, belongs in the test output")]
 fn the_runner_waits_out_a_usage_limit_and_resumes_the_same_session_at_the_step() {
     let f = two_tasks();
     let mut main = first_turns(&f);
@@ -147,7 +148,6 @@ fn the_runner_waits_out_a_usage_limit_and_resumes_the_same_session_at_the_step()
         MockApi::start(Scenario::new().main(main).agent(CODE_REVIEWER, vec![Turn::text("LGTM"), Turn::text("LGTM")]));
     let r = run(&f, &api, &[]);
     // What README's "The runner" shows (`--nocapture` prints it).
-    #[allow(clippy::print_stderr)]
     eprintln!("{}{}", r.stderr, r.stdout);
     assert!(r.stderr.contains("a usage limit resets; waiting until"), "{}", r.stderr);
     assert!(r.stderr.contains("(run 2)") && r.stderr.contains("resuming session"), "{}", r.stderr);
