@@ -211,7 +211,7 @@ fn users_install_and_update_through_claude_code_without_a_toolchain() {
             commands += 1;
         }
     }
-    assert_eq!(commands, 7, "{hooks}");
+    assert_eq!(commands, 8, "{hooks}");
     let native = root.join("node_modules/.bin/phasegate-native");
     assert!(std::fs::symlink_metadata(&native).unwrap().file_type().is_symlink());
     assert_eq!(
