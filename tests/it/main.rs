@@ -46,6 +46,7 @@ mod snapshots;
 mod status;
 mod task_review;
 mod tasks;
+mod team;
 mod validate;
 mod version;
 mod walk_bugs;
