@@ -459,3 +459,34 @@ fn hooks_and_status_never_wait_for_a_remote_that_does_not_answer() {
     assert!(start.elapsed() >= Duration::from_millis(700));
     drop(silent);
 }
+
+/// Issue 34: claims expire 30 minutes after their heartbeat, and nothing
+/// renewed them while the task went on: a teammate could take over a task
+/// still being built. The plugin's monitor (`monitor watch`) renews this
+/// clone's claims once a third of that time has passed.
+#[test]
+fn the_monitor_renews_this_clones_claims_before_they_expire() {
+    let team = Team::new();
+    let f = team.shared_feature(1);
+    team.ws(0, &["tasks", "start", "T1", "--feature", &f]).ok();
+    let c0 = team.clone(0);
+    let home = team.home(0);
+    // The claim as if its heartbeat were 25 minutes old.
+    let clone = std::fs::read_to_string(c0.join(".git/phasegate/team/clone")).unwrap();
+    let beat = chrono::Utc::now() - chrono::TimeDelta::minutes(25);
+    let old = serde_json::json!({
+        "feature": f, "task": "T1",
+        "holder": {"user": "dev0 <dev0@example.com>", "machine": "m", "clone": clone.trim()},
+        "heartbeat": beat, "expires": beat + chrono::TimeDelta::minutes(30),
+    });
+    let tree = git(&c0, &home, &["hash-object", "-t", "tree", "/dev/null"]);
+    let commit = git(&c0, &home, &["commit-tree", tree.trim(), "-m", &old.to_string()]);
+    let target = format!("refs/phasegate/claims/{f}/T1");
+    git(&c0, &home, &["push", "--quiet", "--force", "origin", &format!("{}:{target}", commit.trim())]);
+    git(&c0, &home, &["update-ref", &format!("refs/phasegate-seen/origin/claims/{f}/T1"), commit.trim()]);
+    team.ws(0, &["monitor", "watch", "--once"]).ok();
+    let (_, value) = team.remote_refs().into_iter().find(|(r, _)| r == &format!("claims/{f}/T1")).unwrap();
+    let claim: serde_json::Value = serde_json::from_str(value.trim()).unwrap();
+    let expires: chrono::DateTime<chrono::Utc> = serde_json::from_value(claim["expires"].clone()).unwrap();
+    assert!(expires > chrono::Utc::now() + chrono::TimeDelta::minutes(29), "renewed: {claim}");
+}

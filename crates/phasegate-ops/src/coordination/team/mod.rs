@@ -25,7 +25,7 @@ use crate::env::{self, Env};
 
 pub use claims::{claim, release};
 pub use ids::{Reserver, reserver};
-pub use sync::{SeenClaim, Synced, claimed_elsewhere, seen_claims, sync};
+pub use sync::{SeenClaim, Synced, beat, claimed_elsewhere, seen_claims, sync};
 
 /// The most compare-and-swap rounds a change tries before it goes on
 /// locally (each lost round re-reads the remote).

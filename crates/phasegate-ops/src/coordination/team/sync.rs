@@ -4,8 +4,8 @@
 //! get a fresh heartbeat and those of tasks settled here are given back.
 //! And what every clone claims, as the last sync saw it, for `status`.
 
-use chrono::{DateTime, Utc};
-use phasegate_core::coordination::{CLAIMS, Claim, ClaimDecision, claim_ref, decide_claim};
+use chrono::{DateTime, TimeDelta, Utc};
+use phasegate_core::coordination::{CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, claim_ref, decide_claim};
 use phasegate_core::tasks::Mark;
 use phasegate_store::Project;
 use phasegate_store::remote::{self, Swap};
@@ -190,4 +190,26 @@ pub fn claimed_elsewhere(env: &Env, feature: &str) -> OpResult<Vec<SeenClaim>> {
     let mut claims = seen_claims(env)?;
     claims.retain(|c| c.feature == feature && !c.ours && !c.expired);
     Ok(claims)
+}
+
+/// The heartbeat of this clone's claims, for the plugin's monitor (`monitor
+/// watch`, never a hook): a sync when a claim of this clone has lived a
+/// third of its time since its heartbeat, or something waits for the
+/// remote. Nothing else is read from the network. The lines: clashes only
+/// (each becomes a notification to the model).
+pub fn beat(env: &Env) -> OpResult<Vec<String>> {
+    let project = session::project(env)?;
+    let Some(layout) = project.repo() else { return Ok(Vec::new()) };
+    if remote::Remote::configured(layout, crate::env::remote_timeout())?.is_none() {
+        return Ok(Vec::new());
+    }
+    let renew_after = TimeDelta::minutes(CLAIM_TTL_MINUTES / 3);
+    let due = seen_claims(env)?
+        .iter()
+        .any(|c| c.ours && c.expires - env.now < TimeDelta::minutes(CLAIM_TTL_MINUTES) - renew_after);
+    if !due && remote::read_pending(&project.runtime_dir())?.is_empty() {
+        return Ok(Vec::new());
+    }
+    let clashes = sync(env)?.map(|s| s.clashes).unwrap_or_default();
+    Ok(clashes.into_iter().map(|c| format!("phasegate: {c}")).collect())
 }
