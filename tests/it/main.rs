@@ -47,6 +47,7 @@ mod snapshots;
 mod status;
 mod task_review;
 mod tasks;
+mod team;
 mod validate;
 mod version;
 mod walk_again;

@@ -82,6 +82,17 @@ pub fn secret_values() -> Vec<String> {
     std::env::vars().filter(|(k, v)| phasegate_core::proof::secret_name(k) && v.len() >= 8).map(|(_, v)| v).collect()
 }
 
+/// Milliseconds a push or fetch of the team's refs may take before the
+/// command goes on locally (default 10000).
+pub const REMOTE_TIMEOUT_MS: &str = "PHASEGATE_REMOTE_TIMEOUT_MS";
+
+/// How long a round trip to the team's remote may take:
+/// `PHASEGATE_REMOTE_TIMEOUT_MS`, else 10 s (an invalid value too).
+pub fn remote_timeout() -> Duration {
+    let ms = std::env::var(REMOTE_TIMEOUT_MS).ok().and_then(|v| v.trim().parse::<u64>().ok());
+    Duration::from_millis(ms.unwrap_or(10_000).clamp(100, 600_000))
+}
+
 /// The project directory of the Claude Code session (set for hooks).
 pub const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 /// The Slack token questions are posted with (a bot `xoxb-` token, or a

@@ -344,6 +344,19 @@ pub enum Refusal {
     #[error("{path} is not a phasegate report: it is not replaced. Choose another --out, or move the file away first")]
     NotAReport { path: String },
 
+    // A team across machines.
+    #[error(
+        "{task} of {feature} is claimed on {held} ({times}). Ways on: wait until they finish or the claim expires, then run `workflow-state tasks start {task} --feature {feature}` again (an expired claim is taken over); take another task (`workflow-state tasks next --feature {feature}`); or ask them to finish or give it back"
+    )]
+    ClaimedElsewhere {
+        task: String,
+        feature: String,
+        /// `origin by Bob <bob@x> on laptop (session 1a2b3c4d)`.
+        held: String,
+        /// `last heartbeat …, the claim expires …`.
+        times: String,
+    },
+
     // Coordination: leases and ideation.
     #[error("{task} cannot start: {message}")]
     FileLeased { task: String, message: String },

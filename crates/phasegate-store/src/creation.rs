@@ -58,6 +58,16 @@ pub struct Created {
     pub interrupted: Option<Interrupted>,
 }
 
+/// The feature a `feature new` makes.
+#[derive(Debug, Clone, Copy)]
+pub struct NewFeature<'a> {
+    pub slug: &'a str,
+    pub mode: Mode,
+    pub workflow: Workflow,
+    /// Also a branch and a git worktree.
+    pub worktree: bool,
+}
+
 /// What a `feature new` in progress planned, each step before it is taken.
 #[derive(Debug, Serialize, Deserialize)]
 struct Intent {
@@ -103,13 +113,12 @@ impl Project {
     /// first, and reported in [`Created::interrupted`].
     pub fn create_feature(
         &self,
-        slug: &str,
-        mode: Mode,
-        workflow: Workflow,
-        worktree: bool,
+        new: NewFeature<'_>,
         now: DateTime<Utc>,
         timeout: Duration,
+        reserve: &mut dyn FnMut(u32) -> Result<u32, StoreError>,
     ) -> Result<Created, StoreError> {
+        let NewFeature { slug, mode, workflow, worktree } = new;
         slug::validate(slug)?;
         let features_dir = self.features_dir();
         sfs::confine(self.root(), &features_dir.join("x"))?;
@@ -125,7 +134,9 @@ impl Project {
                 )));
             }
         };
-        let id = format!("{:03}", self.next_id()?);
+        // The team's remote may hold higher numbers: `reserve` takes the
+        // first free one from the local next on (it is never lower).
+        let id = format!("{:03}", reserve(self.next_id()?)?);
         let name = format!("{id}-{slug}");
         let dir = features_dir.join(&name);
         let staged = features_dir.join(format!(".{name}.creating"));

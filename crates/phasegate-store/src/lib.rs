@@ -2,7 +2,8 @@
 //! Reads of regular files only, atomic writes (temp file, fsync, rename),
 //! a redo journal for changes spanning several files, kernel file locks with
 //! bounded waits, feature discovery and the index of active features,
-//! `.meta.json` read-modify-write, pipeline files, and git through libgit2.
+//! `.meta.json` read-modify-write, pipeline files, git through libgit2, and
+//! the team's refs on the git remote through the user's `git`.
 //!
 //! It is the only crate that may call `std::fs`, or a `Path` method that
 //! asks the disk (`exists`, `is_dir`, `canonicalize`, …): the workspace's
@@ -32,6 +33,7 @@ pub mod process;
 pub mod project;
 pub mod proof;
 pub mod questions;
+pub mod remote;
 pub mod seal;
 pub mod witness;
 

@@ -39,9 +39,22 @@ pub fn run(
     stdin: Option<&str>,
     timeout: Duration,
 ) -> std::io::Result<Finished> {
+    run_with(program, args, &[], dir, stdin, timeout)
+}
+
+/// [`run`] with these environment variables set for the command.
+pub fn run_with(
+    program: &str,
+    args: &[String],
+    vars: &[(&str, &str)],
+    dir: &Path,
+    stdin: Option<&str>,
+    timeout: Duration,
+) -> std::io::Result<Finished> {
     let start = Instant::now();
     let deadline = start + timeout;
     let mut cmd = Command::new(program);
+    cmd.envs(vars.iter().copied());
     cmd.args(args)
         .current_dir(dir)
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })

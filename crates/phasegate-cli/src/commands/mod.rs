@@ -29,9 +29,10 @@ mod run;
 mod schema;
 mod sessions;
 mod slack;
-mod status;
+pub(crate) mod status;
 mod tamper;
 mod tasks;
+mod team;
 mod validate;
 mod verify;
 pub(crate) mod watch;
@@ -112,6 +113,9 @@ enum Command {
     /// The Claude Code sessions working on this repository.
     #[command(subcommand)]
     Sessions(sessions::SessionsCommand),
+    /// A team across machines: claims and feature numbers on the git remote.
+    #[command(subcommand)]
+    Team(team::TeamCommand),
     Watch(watch::WatchArgs),
     /// The brainstorm phase's ideation sub-phases (seed 004 §3).
     ///
@@ -177,6 +181,7 @@ pub fn run(cli: Cli, ctx: &mut Ctx<'_>) -> CmdResult {
         Command::Events(cmd) => events::run(cmd, ctx),
         Command::Lease(cmd) => lease::run(cmd, ctx),
         Command::Sessions(cmd) => sessions::run(cmd, ctx),
+        Command::Team(cmd) => team::run(cmd, ctx),
         Command::Watch(args) => watch::cmd_watch(args, ctx),
         Command::Ideation(cmd) => ideation::run(cmd, ctx),
         Command::Kb(cmd) => kb::run(cmd, ctx),

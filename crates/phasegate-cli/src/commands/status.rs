@@ -82,6 +82,17 @@ pub fn cmd_status(args: StatusArgs, ctx: &mut Ctx<'_>) -> CmdResult {
             ctx.out.line(line)?;
         }
     }
+    if !args.json {
+        // Teammates' claims as the last `team sync` (or start) saw them.
+        match phasegate_ops::coordination::team::seen_claims(&ctx.env) {
+            Ok(claims) => {
+                for c in &claims {
+                    ctx.out.line(claim_line(c))?;
+                }
+            }
+            Err(e) => ctx.out.line(format!("team: the claims seen last cannot be read: {e}"))?,
+        }
+    }
     if !args.json
         && let Some(line) = phasegate_ops::oversight::view::summary(&ctx.env)
     {
@@ -103,4 +114,21 @@ fn table_row(r: &Row) -> [String; 7] {
         r.cost_usd.map_or_else(|| "-".to_owned(), |c| format!("${c:.2}")),
         r.next.clone().unwrap_or_else(|| "-".into()),
     ]
+}
+
+/// A claim on the team's remote: `claimed: T1 of 001-x by Bob <b@x> on
+/// laptop (session 1a2b3c4d), until 2026-11-28 10:31 UTC`.
+pub(crate) fn claim_line(c: &phasegate_ops::coordination::team::SeenClaim) -> String {
+    let whose = match (c.ours, c.expired) {
+        (true, _) => " (this clone)",
+        (false, true) => " (expired: `tasks start` takes it over)",
+        (false, false) => "",
+    };
+    format!(
+        "claimed: {} of {} by {}{whose}, until {}",
+        c.task,
+        c.feature,
+        c.holder,
+        c.expires.format("%Y-%m-%d %H:%M UTC")
+    )
 }

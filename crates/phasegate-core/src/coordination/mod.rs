@@ -14,7 +14,9 @@
 //! - events: what happened, where it leads next (§2's routing, with the
 //!   user's overrides), and the append-only event log;
 //! - ideation: an idea's four sub-phases, its prompt and its handoff brief
-//!   (§3, §4.2), kept in `ideation.json`.
+//!   (§3, §4.2), kept in `ideation.json`;
+//! - team: claims and feature numbers shared through the git remote, for
+//!   a team across machines.
 
 mod events;
 mod ideation;
@@ -22,6 +24,7 @@ mod lease;
 mod monitor;
 mod pm;
 mod session;
+mod team;
 mod waits;
 
 pub use crate::priority::Priority;
@@ -45,4 +48,8 @@ pub use pm::{
     handle_stuck_task, redistribute,
 };
 pub use session::{Health, Liveness, PAUSE_GRACE, Presence, SessionRecord, SessionState};
+pub use team::{
+    CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, Holder, Reservation, claim_ref, decide_claim, first_free,
+    id_of_ref, id_ref,
+};
 pub use waits::Wait;

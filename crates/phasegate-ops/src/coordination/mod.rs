@@ -5,7 +5,9 @@
 //! folder reads and writes the store and carries the decisions out. It is a
 //! low floor: the capabilities emit events and take leases through it. The
 //! monitor and the PM, which read every capability's state, are
-//! `oversight`, above them. Design: docs/coordination.md.
+//! `oversight`, above them. Design: docs/coordination.md. A team across
+//! machines shares claims and feature numbers through the git remote
+//! (`team`).
 
 mod decisions;
 pub mod events;
@@ -13,6 +15,7 @@ mod hook;
 pub mod ideation;
 pub mod leases;
 pub mod registry;
+pub mod team;
 
 pub use decisions::Logged;
 pub(crate) use hook::COORDINATION;

@@ -4,11 +4,12 @@
 use phasegate_core::feature::ValidationKind as Verdict;
 use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::{Mode, Phase, slug};
-use phasegate_store::creation::Interrupted;
+use phasegate_store::creation::{Interrupted, NewFeature};
 use phasegate_store::{Feature, FileWrite};
 use serde::Serialize;
 
 use crate::coordination::events;
+use crate::coordination::team;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::proof::{self, Proof};
@@ -27,6 +28,9 @@ pub struct Created {
     /// taken back, and what holds the user's work and was kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<Interrupted>,
+    /// Said when the team's remote could not reserve the number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
     #[serde(skip)]
     pub feature: Feature,
 }
@@ -34,8 +38,8 @@ pub struct Created {
 impl Created {
     /// The lines that tell the user about [`Self::interrupted`].
     pub fn notes(&self) -> Vec<String> {
-        let Some(i) = &self.interrupted else { return Vec::new() };
-        let mut out = Vec::new();
+        let mut out: Vec<String> = self.team.iter().cloned().collect();
+        let Some(i) = &self.interrupted else { return out };
         match i.undone.is_empty() {
             true if i.kept.is_empty() => {
                 out.push(format!("an interrupted `feature new` of {} had made nothing yet", i.name))
@@ -69,7 +73,9 @@ pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: 
         ))
     })?;
     let project = session::project(env)?;
-    let created = project.create_feature(&slug, mode, workflow, worktree, env.now, env.lock_timeout)?;
+    let mut numbers = team::reserver(&project, env, &slug);
+    let new = NewFeature { slug: &slug, mode, workflow, worktree };
+    let created = project.create_feature(new, env.now, env.lock_timeout, &mut |n| numbers.reserve(n))?;
     project.exclude_scratch()?;
     let (feature, meta) = (created.feature, created.meta);
     // The session works on what it made (`feature new`, `phase start
@@ -82,6 +88,7 @@ pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: 
         worktree_path: project.worktree_path(&meta).map(|p| p.display().to_string()),
         meta,
         interrupted: created.interrupted,
+        team: numbers.note,
         feature,
     })
 }

@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use super::marks::{elapsed, limit, read, tick};
 use crate::coordination::events;
+use crate::coordination::team;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult, Refusal};
 use crate::feature::review;
@@ -53,6 +54,9 @@ pub struct Failed {
     /// For `ESCALATE`: the question and where it went.
     pub escalation: Option<Asked>,
     pub message: String,
+    /// The team's remote: said when the claim was given back here only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
     /// Seed 004's `task.failed` event: the retrospective it offers (an
     /// immediate gotcha extraction for this one failure).
     pub retro: String,
@@ -107,6 +111,7 @@ pub fn fail(
         vec![tick(guard.feature(), &file, &task, mark)?, guard.feature().review_cycles_change(&cycles, env.now)];
     guard.commit(&format!("tasks fail {}", task.id), changes)?;
     drop(guard);
+    let team = team::release(&project, env, feature.name(), &task.id)?;
     events::on_task_failed(&project, env, feature.name(), &task.id, &decision);
     if let Some(t) = list.tasks.iter_mut().find(|t| t.id == task.id) {
         t.mark = mark;
@@ -151,6 +156,7 @@ pub fn fail(
         task.id
     );
     Ok(Failed {
+        team,
         retro,
         feature: feature.name().to_owned(),
         task: task.id,

@@ -14,6 +14,7 @@ use crate::brief;
 use crate::brief::Role;
 use crate::coordination::events;
 use crate::coordination::leases;
+use crate::coordination::team;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::feature::review;
@@ -99,6 +100,10 @@ pub struct Marked {
     /// A start inside a Claude Code session: the task's files it leased.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub leases: Option<leases::TaskLeases>,
+    /// The team's remote: said when the claim was made (or given back)
+    /// here only, or taken over from a teammate whose claim expired.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
 }
 
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
@@ -129,7 +134,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
         let ready = Ready { tasks: Vec::new(), reason: Some(format!("the build stopped: {why}")) };
         return Ok(Next { feature: name, ready, details: Vec::new(), note: None });
     }
-    let ready = list.next(max);
+    let ready = not_claimed_elsewhere(env, &name, &list, max)?;
     let batch = if max == 1 { list.next(PARALLEL_MAX).tasks.len() } else { 0 };
     let note = (batch > 1).then(|| {
         format!(
@@ -138,6 +143,29 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     });
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
     Ok(Next { feature: name, ready, details, note })
+}
+
+/// The next `max` ready tasks but those a teammate's clone claims on the
+/// team's remote, as the last sync saw it (no network): when that leaves
+/// none, the reason names the holders.
+fn not_claimed_elsewhere(env: &Env, feature: &str, list: &TaskList, max: usize) -> OpResult<Ready> {
+    let elsewhere = team::claimed_elsewhere(env, feature)?;
+    if elsewhere.is_empty() {
+        return Ok(list.next(max));
+    }
+    let mut ready = list.next(usize::MAX);
+    let held: Vec<String> = ready
+        .tasks
+        .iter()
+        .filter_map(|t| elsewhere.iter().find(|c| &c.task == t))
+        .map(|c| format!("{} is claimed by {}", c.task, c.holder))
+        .collect();
+    ready.tasks.retain(|t| !elsewhere.iter().any(|c| &c.task == t));
+    ready.tasks.truncate(max);
+    if ready.tasks.is_empty() && !held.is_empty() {
+        ready.reason = Some(format!("{}; nothing else is ready", held.join("; ")));
+    }
+    Ok(ready)
 }
 
 /// The most tasks a parallel batch holds unless `--max` says otherwise.
@@ -189,6 +217,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     let mut changes = vec![tick(guard.feature(), &file, task, target)?];
     let mut answers = Vec::new();
     let mut leases = None;
+    let mut team_line = None;
     if action == MarkAction::Start {
         // A retry after an escalation: its answer is taken in with the start.
         let (taken, taken_changes) = ask::take_answers(&project, &guard, env, None)?;
@@ -201,10 +230,14 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         {
             return Err(Refusal::BuildStopped { why, feature: feature.name().to_owned() }.into());
         }
+        // The team's claim first: held on another machine, nothing here moves.
+        team_line = team::claim(&project, env, feature.name(), &task.id)?;
         // A checkpoint: the task's change is what differs from its start
         // commit, and a rollback returns to this snapshot of the working tree.
         let dir = project.code_dir(&guard.load()?);
-        leases = leases::task_started(&project, env, feature.name(), task, &dir)?;
+        leases = leases::task_started(&project, env, feature.name(), task, &dir).inspect_err(|_| {
+            let _ = team::release(&project, env, feature.name(), &task.id);
+        })?;
         if let Some(head) = phasegate_store::git::head_commit(&dir)? {
             s.bases.insert(task.id.clone(), head);
             let skip = review::own_files(&project, &dir);
@@ -222,7 +255,14 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         cycles.sessions.entry(feature.name().to_owned()).or_default().build.task_ended(&task.id, env.now);
         changes.push(guard.feature().review_cycles_change(&cycles, env.now));
     }
-    guard.commit(&format!("tasks {} {}", target.name(), task.id), changes)?;
+    guard.commit(&format!("tasks {} {}", target.name(), task.id), changes).inspect_err(|_| {
+        if action == MarkAction::Start {
+            let _ = team::release(&project, env, feature.name(), &task.id);
+        }
+    })?;
+    if action != MarkAction::Start {
+        team_line = team::release(&project, env, feature.name(), &task.id)?;
+    }
     match action {
         MarkAction::Start => events::on_task_started(&project, env, feature.name(), &task.id),
         MarkAction::Complete => {
@@ -239,6 +279,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         line: task.line,
         answers,
         leases,
+        team: team_line,
     })
 }
 

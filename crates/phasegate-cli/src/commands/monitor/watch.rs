@@ -69,6 +69,11 @@ fn round(env: &Env) -> Vec<String> {
         Ok(c) => out.extend(monitor::lines(&c)),
         Err(e) => out.push(format!("phasegate monitor: the check failed: {e}")),
     }
+    // The heartbeat of this clone's claims on the team's remote.
+    match phasegate_ops::coordination::team::beat(env) {
+        Ok(lines) => out.extend(lines),
+        Err(e) => out.push(format!("phasegate monitor: the team's claims were not renewed: {e}")),
+    }
     if let Some(me) = me {
         for (id, s) in events::offer(&project, env, &me) {
             out.push(format!("phasegate: {id}: {} When handled: `workflow-state events ack {id}`.", s.sentence));

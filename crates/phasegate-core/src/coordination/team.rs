@@ -1,0 +1,218 @@
+//! A team across machines: the rules of the state kept as refs on the git
+//! remote (docs/design.md, "A team across machines"). The store moves the
+//! refs; these functions decide, with the clock passed in.
+//!
+//! Design choices:
+//! - Every ref lives under `refs/phasegate/` on the remote: `ids/<NNN>`
+//!   reserves a feature number, `claims/<feature>/<task>` holds a task.
+//!   Each points to a commit (empty tree) whose message is the JSON below.
+//! - A claim belongs to a clone (a random id kept in git's directory), not
+//!   to a session: sessions of one clone already share `.git/phasegate/`,
+//!   where the local rules (leases, the task's mark) decide between them.
+//! - A claim lives [`CLAIM_TTL_MINUTES`] after its last heartbeat. An
+//!   expired claim may be taken over by anyone; a live one held by another
+//!   clone refuses the start. An unreadable claim (a teammate's force-push
+//!   of something else) holds nothing, like an unreadable local lease.
+//! - A number is reserved once and for good: `ids/<NNN>` is created, never
+//!   moved or deleted; the first push wins, the loser takes the next.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::{Deserialize, Serialize};
+
+/// How long a claim lives after its last heartbeat.
+pub const CLAIM_TTL_MINUTES: i64 = 30;
+
+/// Who holds a claim or made a reservation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Holder {
+    /// `user.name <user.email>` of git's configuration (empty when unset).
+    pub user: String,
+    /// The machine's host name.
+    pub machine: String,
+    /// The clone: a random id kept in its git directory.
+    pub clone: String,
+    /// The Claude Code session, when one ran the command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+impl Holder {
+    /// `Bob <bob@example.com> on laptop (session 1a2b3c4d)`: who to ask.
+    pub fn describe(&self) -> String {
+        let user = if self.user.trim().is_empty() { "someone (no git user.name)" } else { self.user.trim() };
+        let mut out = format!("{user} on {}", self.machine);
+        if let Some(s) = &self.session {
+            out.push_str(&format!(" (session {})", s.chars().take(8).collect::<String>()));
+        }
+        out
+    }
+}
+
+/// A task held by one clone, as its ref's message says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Claim {
+    pub feature: String,
+    pub task: String,
+    pub holder: Holder,
+    pub heartbeat: DateTime<Utc>,
+    pub expires: DateTime<Utc>,
+}
+
+impl Claim {
+    /// A claim of `task` by `holder`, beating now.
+    pub fn new(feature: &str, task: &str, holder: Holder, now: DateTime<Utc>) -> Claim {
+        Claim {
+            feature: feature.to_owned(),
+            task: task.to_owned(),
+            holder,
+            heartbeat: now,
+            expires: now + TimeDelta::minutes(CLAIM_TTL_MINUTES),
+        }
+    }
+
+    /// The same claim with a fresh heartbeat.
+    pub fn renewed(&self, now: DateTime<Utc>) -> Claim {
+        Claim::new(&self.feature, &self.task, self.holder.clone(), now)
+    }
+
+    /// A ref's message read as a claim; None when it is not one.
+    pub fn parse(body: &str) -> Option<Claim> {
+        serde_json::from_str(body.trim()).ok()
+    }
+
+    pub fn render(&self) -> String {
+        serde_json::to_string(self).expect("a claim serialises")
+    }
+}
+
+/// A feature number reserved on the remote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reservation {
+    pub id: u32,
+    /// The feature it was reserved for (`004-search`).
+    pub feature: String,
+    pub holder: Holder,
+    pub at: DateTime<Utc>,
+}
+
+impl Reservation {
+    pub fn render(&self) -> String {
+        serde_json::to_string(self).expect("a reservation serialises")
+    }
+
+    pub fn parse(body: &str) -> Option<Reservation> {
+        serde_json::from_str(body.trim()).ok()
+    }
+}
+
+/// What a start may do about a task's claim on the remote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClaimDecision {
+    /// Nobody holds it (or its ref holds no claim): claim it.
+    Free,
+    /// This clone holds it: renew it.
+    Ours,
+    /// Another clone held it and let it expire: take it over.
+    Expired(Claim),
+    /// Another clone holds it: refused, naming the holder.
+    HeldElsewhere(Claim),
+}
+
+/// The claim rule: `current` is the ref's message as last seen (None: no
+/// ref), `me` the clone asking.
+pub fn decide_claim(current: Option<&str>, me: &Holder, now: DateTime<Utc>) -> ClaimDecision {
+    let Some(claim) = current.and_then(Claim::parse) else { return ClaimDecision::Free };
+    if claim.holder.clone == me.clone {
+        ClaimDecision::Ours
+    } else if now > claim.expires {
+        ClaimDecision::Expired(claim)
+    } else {
+        ClaimDecision::HeldElsewhere(claim)
+    }
+}
+
+/// The ref (below `refs/phasegate/`) that reserves feature number `id`.
+pub fn id_ref(id: u32) -> String {
+    format!("ids/{id:03}")
+}
+
+/// The number an `ids/<NNN>` ref reserves.
+pub fn id_of_ref(name: &str) -> Option<u32> {
+    let n = name.strip_prefix("ids/")?;
+    (n.len() >= 3 && n.bytes().all(|b| b.is_ascii_digit())).then(|| n.parse().ok()).flatten()
+}
+
+/// The folder of claim refs (below `refs/phasegate/`).
+pub const CLAIMS: &str = "claims/";
+
+/// The ref (below `refs/phasegate/`) that claims `task` of `feature`.
+pub fn claim_ref(feature: &str, task: &str) -> String {
+    format!("{CLAIMS}{}/{}", ref_component(feature), ref_component(task))
+}
+
+/// A name as one component of a ref: kept when git accepts it as it is
+/// (letters, digits, `-`, `_`, `.`, not starting with `.`, no `..`, not
+/// ending in `.lock`), else `x-` and its bytes in hex.
+fn ref_component(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name.len() <= 100
+        && !name.starts_with('.')
+        && !name.starts_with("x-")
+        && !name.contains("..")
+        && !name.ends_with(".lock")
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if plain { name.to_owned() } else { format!("x-{}", name.bytes().map(|b| format!("{b:02x}")).collect::<String>()) }
+}
+
+/// The first number from `from` on that no reservation in `taken` holds.
+pub fn first_free(from: u32, taken: &[u32]) -> u32 {
+    let mut n = from.max(1);
+    while taken.contains(&n) {
+        n = n.saturating_add(1);
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(min: i64) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-11-28T10:00:00Z").unwrap().with_timezone(&Utc) + TimeDelta::minutes(min)
+    }
+
+    fn holder(clone: &str) -> Holder {
+        Holder { user: "Ann <ann@x>".into(), machine: "laptop".into(), clone: clone.into(), session: None }
+    }
+
+    #[test]
+    fn a_claim_is_free_ours_held_or_expired() {
+        let claim = Claim::new("001-a", "T1", holder("c1"), at(0)).render();
+        assert_eq!(decide_claim(None, &holder("c2"), at(0)), ClaimDecision::Free);
+        assert_eq!(decide_claim(Some("not json"), &holder("c2"), at(0)), ClaimDecision::Free);
+        assert_eq!(decide_claim(Some(&claim), &holder("c1"), at(1)), ClaimDecision::Ours);
+        assert!(matches!(decide_claim(Some(&claim), &holder("c2"), at(30)), ClaimDecision::HeldElsewhere(_)));
+        assert!(matches!(decide_claim(Some(&claim), &holder("c2"), at(31)), ClaimDecision::Expired(_)));
+    }
+
+    #[test]
+    fn refs_are_valid_names_for_any_task_id() {
+        assert_eq!(claim_ref("001-a", "T1"), "claims/001-a/T1");
+        assert_eq!(claim_ref("001-a", "T 1"), "claims/001-a/x-542031");
+        assert_eq!(claim_ref("001-a", "a.lock"), "claims/001-a/x-612e6c6f636b");
+        assert_eq!(id_ref(4), "ids/004");
+        assert_eq!(id_of_ref("ids/004"), Some(4));
+        assert_eq!(id_of_ref("ids/4"), None);
+        assert_eq!(first_free(3, &[3, 4, 6]), 5);
+    }
+
+    #[test]
+    fn the_holder_is_named_with_machine_and_session() {
+        let mut h = holder("c1");
+        h.session = Some("1a2b3c4d5e6f".into());
+        assert_eq!(h.describe(), "Ann <ann@x> on laptop (session 1a2b3c4d)");
+    }
+}

@@ -1,0 +1,146 @@
+//! Claims across machines: `tasks start` claims the task as
+//! `refs/phasegate/claims/<feature>/<task>` (holder, heartbeat, expiry);
+//! a live claim of another clone refuses the start, naming the holder; an
+//! expired one is taken over; `tasks complete`, `skip` and `fail` give it
+//! back. The first attempt trusts what the last sync saw (one round trip);
+//! a lost compare-and-swap, or a claim seen held elsewhere, reads the
+//! remote again before deciding.
+
+use chrono::{DateTime, Utc};
+use phasegate_core::coordination::{Claim, ClaimDecision, claim_ref, decide_claim};
+use phasegate_store::Project;
+use phasegate_store::remote::{PendingClaim, Swap};
+
+use super::{ROUNDS, Team};
+use crate::env::Env;
+use crate::error::{OpResult, Refusal};
+
+/// Claims `task` of `feature` for this clone. Ok(None): claimed (or no
+/// team); Ok(Some(line)): claimed here only, the line says why; Err: held
+/// elsewhere (exit 1).
+pub fn claim(project: &Project, env: &Env, feature: &str, task: &str) -> OpResult<Option<String>> {
+    let Some(team) = Team::open(project, env)? else { return Ok(None) };
+    let name = claim_ref(feature, task);
+    let mut fetched = false;
+    let mut why = String::from("it kept changing");
+    let mut note = None;
+    for _ in 0..ROUNDS {
+        let seen = team.remote.seen(&name)?;
+        let decision = decide_claim(seen.as_ref().map(|v| v.body.as_str()), &team.me, env.now);
+        if let ClaimDecision::HeldElsewhere(c) = &decision {
+            if fetched {
+                return Err(held_elsewhere(&team, c).into());
+            }
+            match team.remote.fetch() {
+                Ok(()) => {
+                    fetched = true;
+                    continue;
+                }
+                // Held when last seen: still refused, said as such.
+                Err(_) => return Err(held_elsewhere(&team, c).into()),
+            }
+        }
+        if let ClaimDecision::Expired(c) = &decision {
+            note = Some(format!(
+                "took {task} over from {}, whose claim on {} expired {}",
+                c.holder.describe(),
+                team.remote.name(),
+                when(c.expires)
+            ));
+        }
+        let body = Claim::new(feature, task, team.me.clone(), env.now).render();
+        match team.remote.swap(&name, seen.as_ref().map(|v| v.oid.as_str()), Some(&body))? {
+            Swap::Done => {
+                drop_pending(&team, feature, task)?;
+                return Ok(note);
+            }
+            Swap::Moved => match team.remote.fetch() {
+                Ok(()) => fetched = true,
+                Err(e) => {
+                    why = e;
+                    break;
+                }
+            },
+            Swap::Unreachable(e) => {
+                why = e;
+                break;
+            }
+        }
+    }
+    let mut pending = team.pending()?;
+    pending.releases.retain(|p| !(p.feature == feature && p.task == task));
+    if !pending.claims.iter().any(|p| p.feature == feature && p.task == task) {
+        pending.claims.push(PendingClaim {
+            feature: feature.to_owned(),
+            task: task.to_owned(),
+            session: env.session_var.clone(),
+        });
+    }
+    team.keep_pending(&pending)?;
+    Ok(Some(team.offline_line(&why, &format!("{task} is claimed"))))
+}
+
+/// Gives back this clone's claim of `task` (a task settled). Ok(Some(line))
+/// when the remote could not be told.
+pub fn release(project: &Project, env: &Env, feature: &str, task: &str) -> OpResult<Option<String>> {
+    let Some(team) = Team::open(project, env)? else { return Ok(None) };
+    let mut pending = team.pending()?;
+    pending.claims.retain(|p| !(p.feature == feature && p.task == task));
+    team.keep_pending(&pending)?;
+    match give_back(&team, feature, task)? {
+        Ok(()) => Ok(None),
+        Err(why) => {
+            let mut pending = team.pending()?;
+            pending.releases.push(PendingClaim { feature: feature.to_owned(), task: task.to_owned(), session: None });
+            team.keep_pending(&pending)?;
+            Ok(Some(team.offline_line(&why, &format!("{task}'s claim is given back"))))
+        }
+    }
+}
+
+/// Deletes the claim if it is this clone's (compare-and-swap on the value
+/// seen); Err(why) when the remote could not be reached.
+pub(super) fn give_back(team: &Team, feature: &str, task: &str) -> OpResult<Result<(), String>> {
+    let name = claim_ref(feature, task);
+    for _ in 0..ROUNDS {
+        let Some(seen) = team.remote.seen(&name)? else { return Ok(Ok(())) };
+        if decide_claim(Some(&seen.body), &team.me, chrono::DateTime::<Utc>::MIN_UTC) != ClaimDecision::Ours {
+            // Another clone's (a takeover): not ours to give back.
+            return Ok(Ok(()));
+        }
+        match team.remote.swap(&name, Some(&seen.oid), None)? {
+            Swap::Done => return Ok(Ok(())),
+            Swap::Moved => {
+                if let Err(e) = team.remote.fetch() {
+                    return Ok(Err(e));
+                }
+            }
+            Swap::Unreachable(e) => return Ok(Err(e)),
+        }
+    }
+    Ok(Err("it kept changing".into()))
+}
+
+fn drop_pending(team: &Team, feature: &str, task: &str) -> OpResult<()> {
+    let mut pending = team.pending()?;
+    let before = pending.clone();
+    pending.claims.retain(|p| !(p.feature == feature && p.task == task));
+    if pending != before {
+        team.keep_pending(&pending)?;
+    }
+    Ok(())
+}
+
+fn held_elsewhere(team: &Team, c: &Claim) -> Refusal {
+    Refusal::ClaimedElsewhere {
+        task: c.task.clone(),
+        feature: c.feature.clone(),
+        held: format!("{} by {}", team.remote.name(), c.holder.describe()),
+        times: format!("last heartbeat {}, the claim expires {}", when(c.heartbeat), when(c.expires)),
+    }
+}
+
+/// A time as the refusal shows it: `2026-11-28 10:31 UTC`.
+fn when(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M UTC").to_string()
+}

@@ -1,0 +1,119 @@
+//! What this clone keeps about the team, in git's directory: its random
+//! id, and what waits for the remote while it cannot be reached
+//! (`<runtime>/team/pending.json`, written atomically; the caller holds
+//! the team's lock).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::StoreError;
+use crate::fs as sfs;
+
+fn team_dir(runtime: &Path) -> PathBuf {
+    runtime.join("team")
+}
+
+/// This clone's id: 16 random hex digits made at its first use.
+pub fn clone_id(runtime: &Path) -> Result<String, StoreError> {
+    let path = team_dir(runtime).join("clone");
+    if let Some(id) = sfs::read_optional(&path)?.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()) {
+        return Ok(id);
+    }
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(|e| StoreError::Io {
+        op: "draw random bytes for",
+        path: path.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    sfs::create_dir_all(&team_dir(runtime))?;
+    sfs::write_atomic(&path, id.as_bytes())?;
+    Ok(id)
+}
+
+/// This machine's host name (`unknown` when it cannot be read).
+pub fn machine() -> String {
+    let from_file = ["/proc/sys/kernel/hostname", "/etc/hostname"]
+        .iter()
+        .find_map(|p| sfs::read_optional(Path::new(p)).ok().flatten())
+        .map(|s| s.trim().to_owned());
+    from_file
+        .into_iter()
+        .chain(["COMPUTERNAME", "HOSTNAME"].iter().filter_map(|v| std::env::var(v).ok()))
+        .find(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// `Name <email>` from git's configuration of the repository at
+/// `git_dir` (its user's global one included).
+pub fn git_user(git_dir: &Path) -> String {
+    let Ok(config) = git2::Repository::open(git_dir).and_then(|r| r.config()) else { return String::new() };
+    let name = config.get_string("user.name").unwrap_or_default();
+    match config.get_string("user.email") {
+        Ok(email) if !email.is_empty() => format!("{name} <{email}>").trim().to_owned(),
+        _ => name,
+    }
+}
+
+/// What waits for the remote.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Pending {
+    /// Feature numbers taken here while the remote could not be reached.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ids: Vec<PendingId>,
+    /// Claims made here only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<PendingClaim>,
+    /// Claims given back here only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub releases: Vec<PendingClaim>,
+}
+
+impl Pending {
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty() && self.claims.is_empty() && self.releases.is_empty()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PendingId {
+    pub id: u32,
+    pub feature: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PendingClaim {
+    pub feature: String,
+    pub task: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+fn pending_path(runtime: &Path) -> PathBuf {
+    team_dir(runtime).join("pending.json")
+}
+
+/// What waits for the remote; nothing when the file is missing.
+pub fn read_pending(runtime: &Path) -> Result<Pending, StoreError> {
+    let path = pending_path(runtime);
+    match sfs::read_optional(&path)? {
+        None => Ok(Pending::default()),
+        Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt { path, detail: e.to_string() }),
+    }
+}
+
+/// Replaces what waits for the remote (the file goes when nothing does).
+pub fn write_pending(runtime: &Path, pending: &Pending) -> Result<(), StoreError> {
+    let path = pending_path(runtime);
+    if pending.is_empty() {
+        sfs::remove_if_exists(&path)?;
+        return Ok(());
+    }
+    sfs::create_dir_all(&team_dir(runtime))?;
+    let text = serde_json::to_vec_pretty(pending).expect("pending serialises");
+    sfs::write_atomic(&path, &text)
+}
