@@ -63,9 +63,10 @@ impl Team {
         }
         let mut team = Team::new();
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new("git")
+        // git-daemon itself, not `git daemon`: git runs it as a child of
+        // its own, which a kill of `git` would leave running.
+        let child = Command::new(exec.join("git-daemon"))
             .args([
-                "daemon",
                 "--reuseaddr",
                 "--listen=127.0.0.1",
                 &format!("--port={port}"),

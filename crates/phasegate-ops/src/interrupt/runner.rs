@@ -220,9 +220,7 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
         }
         // What the session's StopFailure hook recorded in this run, else
         // what Claude Code's result says.
-        let recorded =
-            project.interruptions().get(&session).ok().flatten().filter(|i| i.at >= started - TimeDelta::seconds(1));
-        let interruption = recorded.or_else(|| from_result(&result, &session, started, failures + 1));
+        let interruption = interruption_of(&project, env, &result, &session, started, failures + 1);
         match (result.found && !result.is_error, interruption) {
             (true, _) => {
                 break End::Finished { session: state.session.clone(), said: result.result.clone() };
@@ -300,17 +298,63 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
 
 /// An interruption read from Claude Code's result when no hook recorded
 /// one (the plugin's hooks not loaded): its HTTP status says the cause.
-fn from_result(r: &Result_, session: &SessionId, at: DateTime<Utc>, attempt: u32) -> Option<Interruption> {
+/// How long the runner waits for the StopFailure hook's record after
+/// `claude` ended on an API error: Claude Code may exit before its hook
+/// finished writing (seen under load).
+const HOOK_RECORD_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Why the run that started at `started` ended, if on an API error: what
+/// the session's StopFailure hook recorded in it; else, when `claude`'s
+/// result names an API error, the runner records it itself, with what was
+/// in flight as phasegate sees it (the hook did not run or did not finish);
+/// else None.
+fn interruption_of(
+    project: &Project,
+    env: &Env,
+    result: &Result_,
+    session: &SessionId,
+    started: DateTime<Utc>,
+    attempt: u32,
+) -> Option<Interruption> {
+    let recorded =
+        || project.interruptions().get(session).ok().flatten().filter(|i| i.at >= started - TimeDelta::seconds(1));
+    let error = error_word(result);
+    let waited = std::time::Instant::now();
+    loop {
+        if let Some(i) = recorded() {
+            return Some(i);
+        }
+        if error.is_none() || waited.elapsed() >= HOOK_RECORD_WAIT {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let error = error?;
+    let mut now = env.clone();
+    now.now = phasegate_core::time::now();
+    let failure = super::Failure { session, error, said: &result.result };
+    match super::record(project, &now, &failure) {
+        Ok(Some(i)) => Some(i),
+        Ok(None) | Err(_) => from_result(result, session, started, attempt),
+    }
+}
+
+/// Claude Code's `error` word for the API error `claude`'s result names.
+fn error_word(r: &Result_) -> Option<&'static str> {
     if !r.found || !r.is_error {
         return None;
     }
-    let error = match r.api_error_status? {
+    Some(match r.api_error_status? {
         429 => "rate_limit",
         529 => "overloaded",
         401 | 403 => "authentication_failed",
         500..=599 => "server_error",
         _ => "unknown",
-    };
+    })
+}
+
+fn from_result(r: &Result_, session: &SessionId, at: DateTime<Utc>, attempt: u32) -> Option<Interruption> {
+    let error = error_word(r)?;
     let now = phasegate_core::time::now();
     let cause = Cause::of(error);
     let resume =

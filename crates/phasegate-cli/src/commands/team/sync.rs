@@ -5,6 +5,8 @@ use phasegate_ops::coordination::team;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
+/// Sync with the team's remote: fetch its claims, push what waited.
+///
 /// Fetch the team's refs from the remote (`origin`, or the remote `git
 /// config phasegate.remote` names) and carry over what waited while it
 /// could not be reached: feature numbers reserved, claims made and given
