@@ -153,11 +153,30 @@ impl Zone for Tz {
 /// The zone Claude Code named (`Europe/Berlin`), else this machine's (the
 /// one it prints in), else UTC.
 pub fn zone(name: Option<&str>) -> Box<dyn Zone> {
-    let tz = name.and_then(|n| jiff::tz::TimeZone::get(n).ok()).or_else(|| jiff::tz::TimeZone::try_system().ok());
+    let tz = name.and_then(named).or_else(|| jiff::tz::TimeZone::try_system().ok());
     match tz {
         Some(tz) => Box::new(Tz(tz)),
         None => Box::new(phasegate_core::interrupt::UtcZone),
     }
+}
+
+/// The zone `name`: its file in the system's database read at once (jiff's
+/// own lookup first lists the whole database, a few hundred directory reads
+/// that made the StopFailure hook cost 3.5 bare process starts), else
+/// jiff's lookup (the bundled database on Windows). A name that could leave
+/// the database's folder is no zone.
+fn named(name: &str) -> Option<jiff::tz::TimeZone> {
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && !name.starts_with('/')
+        && name.split('/').all(|part| !part.is_empty() && part != "." && part != "..")
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-' | '+'));
+    if !plain {
+        return None;
+    }
+    let dir = std::env::var_os("TZDIR").map_or_else(|| PathBuf::from("/usr/share/zoneinfo"), PathBuf::from);
+    let file = fs::read_regular_bytes(&dir.join(name), 1 << 20).ok().flatten();
+    file.and_then(|bytes| jiff::tz::TimeZone::tzif(name, &bytes).ok()).or_else(|| jiff::tz::TimeZone::get(name).ok())
 }
 
 /// This machine's time zone by its IANA name, when it has one.
@@ -170,6 +189,15 @@ mod tests {
     use super::*;
     use chrono::TimeZone;
     use phasegate_core::interrupt::{reset_at, reset_text};
+
+    #[test]
+    fn a_zone_name_that_could_leave_the_database_is_no_zone() {
+        for bad in ["../../etc/passwd", "/etc/localtime", "Europe/../../x", "", "Europe//Berlin", "Europe/Ber lin"] {
+            assert!(named(bad).is_none(), "{bad}");
+        }
+        assert!(named("Europe/Berlin").is_some());
+        assert!(named("UTC").is_some());
+    }
 
     #[test]
     fn named_zones_resolve_with_their_summer_time() {
