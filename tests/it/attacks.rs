@@ -315,24 +315,6 @@ fn the_stop_hook_reports_a_repository_git_refuses() {
     assert!(start.stdout.contains("not owned by current user"), "{}", start.report());
 }
 
-/// A hook of `session` with `input` (the common fields added).
-fn hook_as(env: &TestEnv, event: &str, session: &str, input: serde_json::Value) -> crate::util::Done {
-    let mut input = input;
-    input["session_id"] = json!(session);
-    input["cwd"] = json!(env.root());
-    Run::new(HOOK, &[event], env.root()).stdin(input.to_string()).ok()
-}
-
-fn edit_as(env: &TestEnv, session: &str, rel: &str) -> crate::util::Done {
-    hook_as(
-        env,
-        "pre-tool-use",
-        session,
-        json!({"hook_event_name": "PreToolUse", "tool_name": "Edit",
-               "tool_input": {"file_path": env.path(rel), "old_string": "a", "new_string": "b"}}),
-    )
-}
-
 fn denied(done: &crate::util::Done) -> bool {
     done.stdout.contains("\"permissionDecision\":\"deny\"")
 }
@@ -363,13 +345,13 @@ const ENDED_PROCESS: u32 = 0x7FFF_FFF0;
 fn a_clock_set_back_an_hour_while_a_session_works_read_it_as_gone() {
     let env = TestEnv::new();
     env.write("src/a.rs", "a\n");
-    hook_as(&env, "session-start", "sess-a", json!({"hook_event_name": "SessionStart", "source": "startup"}));
-    hook_as(&env, "session-start", "sess-b", json!({"hook_event_name": "SessionStart", "source": "startup"}));
-    assert_eq!(edit_as(&env, "sess-a", "src/a.rs").stdout, "");
+    env.hook_as("session-start", "sess-a", json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    env.hook_as("session-start", "sess-b", json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    assert_eq!(env.edit_as("sess-a", "src/a.rs").stdout, "");
     // sess-a's last hook ran before the clock went back an hour.
     let an_hour_ahead = chrono::Utc::now() + chrono::Duration::hours(1);
     set_heartbeat(&env, "sess-a", an_hour_ahead, None);
-    let refused = edit_as(&env, "sess-b", "src/a.rs");
+    let refused = env.edit_as("sess-b", "src/a.rs");
     assert!(denied(&refused) && refused.stdout.contains("leased by session sess-a"), "{}", refused.report());
     let sessions = env.ws(&["sessions", "list", "--json"]).ok().json();
     let a = sessions.as_array().unwrap().iter().find(|s| s["id"] == "sess-a").unwrap().clone();
@@ -377,21 +359,17 @@ fn a_clock_set_back_an_hour_while_a_session_works_read_it_as_gone() {
     assert!(a["health"]["clock_ahead_seconds"].as_i64().unwrap() > 3500, "the skew is shown: {a}");
     env.ws(&["monitor", "check", "--json"]).ok().stdout_has("\"alerts\":[]");
     // Its next hook is an ordinary heartbeat, in the clock's time now.
-    let said = hook_as(
-        &env,
-        "user-prompt-submit",
-        "sess-a",
-        json!({"hook_event_name": "UserPromptSubmit", "prompt": "go on"}),
-    );
+    let said =
+        env.hook_as("user-prompt-submit", "sess-a", json!({"hook_event_name": "UserPromptSubmit", "prompt": "go on"}));
     assert!(!said.stdout.contains("counted as down"), "{}", said.report());
     let record = env.path(".git/phasegate/sessions/sess-a.json");
     let beat: chrono::DateTime<chrono::Utc> = std::fs::metadata(&record).unwrap().modified().unwrap().into();
     assert!((chrono::Utc::now() - beat).num_seconds().abs() < 60, "the heartbeat follows the clock: {beat}");
-    assert!(denied(&edit_as(&env, "sess-b", "src/a.rs")));
+    assert!(denied(&env.edit_as("sess-b", "src/a.rs")));
     // A session whose process has ended: its heartbeat from the future is
     // not believed, and its file is free.
     set_heartbeat(&env, "sess-a", an_hour_ahead, Some(ENDED_PROCESS));
-    let granted = edit_as(&env, "sess-b", "src/a.rs");
+    let granted = env.edit_as("sess-b", "src/a.rs");
     assert!(!denied(&granted), "{}", granted.report());
     assert!(granted.stdout.contains("ahead of this clock and its process has ended"), "{}", granted.report());
 }
@@ -436,7 +414,7 @@ fn lease_take_through_a_symbolic_or_hard_link_granted_a_second_lease() {
     for other in ["src/a.rs", "link.rs"] {
         assert_eq!(env.ws_as("sess-a", &["lease", "take", other]).code(1).json()["owner"], "sess-b", "{other}");
     }
-    assert!(denied(&edit_as(&env, "sess-a", "src/a.rs")), "the edit hook agrees");
+    assert!(denied(&env.edit_as("sess-a", "src/a.rs")), "the edit hook agrees");
     // A link out of the repository.
     let outside = env.outer().join("elsewhere.rs");
     std::fs::write(&outside, "x\n").unwrap();
@@ -593,13 +571,13 @@ fn a_knowledge_folder_linked_out_made_pre_tool_use_silently_give_no_gotchas() {
         let outside = env.outer().join("moved-out");
         std::fs::rename(env.path(linked), &outside).unwrap();
         std::os::unix::fs::symlink(&outside, env.path(linked)).unwrap();
-        let first = edit_as(&env, "s-1", "db/2.sql");
+        let first = env.edit_as("s-1", "db/2.sql");
         assert!(first.stdout.contains(told) && first.stdout.contains("symbolic link"), "{linked}: {}", first.report());
         assert!(!first.stdout.contains("Wrap every migration"), "{linked}: nothing is read through the link");
-        for again in [edit_as(&env, "s-1", "db/2.sql"), edit_as(&env, "s-1", "db/3.sql")] {
+        for again in [env.edit_as("s-1", "db/2.sql"), env.edit_as("s-1", "db/3.sql")] {
             assert!(!again.stdout.contains(told), "{linked}: said once: {}", again.report());
         }
-        assert!(edit_as(&env, "s-2", "db/2.sql").stdout.contains(told), "{linked}: each session is told");
+        assert!(env.edit_as("s-2", "db/2.sql").stdout.contains(told), "{linked}: each session is told");
     }
 }
 

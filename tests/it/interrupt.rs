@@ -115,16 +115,6 @@ fn what_the_user_saw_is_kept_scrubbed_and_short() {
 /// A process id no process has (above every system's largest).
 const ENDED_PROCESS: u32 = 0x7FFF_FFF0;
 
-fn edit(env: &TestEnv, session: &str, rel: &str) -> crate::util::Done {
-    hook(
-        env,
-        "pre-tool-use",
-        session,
-        json!({"hook_event_name": "PreToolUse", "tool_name": "Edit",
-               "tool_input": {"file_path": env.path(rel), "old_string": "a", "new_string": "b"}}),
-    )
-}
-
 /// Gives a session's record the process `pid` and a heartbeat `silent` ago.
 fn crashed(env: &TestEnv, session: &str, silent: Duration) {
     let path = env.path(&format!(".git/phasegate/sessions/{session}.json"));
@@ -151,10 +141,10 @@ fn a_crashed_session_frees_its_files_at_once_and_a_paused_one_keeps_them_until_i
     for s in [a, b, c] {
         hook(&env, "session-start", s, json!({"hook_event_name": "SessionStart", "source": "startup"}));
     }
-    assert_eq!(edit(&env, a, "src/a.rs").stdout, "");
-    assert_eq!(edit(&env, c, "src/b.rs").stdout, "");
+    assert_eq!(env.edit_as(a, "src/a.rs").stdout, "");
+    assert_eq!(env.edit_as(c, "src/b.rs").stdout, "");
     crashed(&env, a, Duration::seconds(20));
-    let granted = edit(&env, b, "src/a.rs");
+    let granted = env.edit_as(b, "src/a.rs");
     assert!(!granted.stdout.contains("\"deny\""), "{}", granted.report());
     assert!(granted.stdout.contains("Claude Code process has ended"), "{}", granted.report());
 
@@ -162,7 +152,7 @@ fn a_crashed_session_frees_its_files_at_once_and_a_paused_one_keeps_them_until_i
     stop_failure(&env, c, "rate_limit", &format!("You've hit your 5-hour limit · resets {} (UTC)", printed(reset)));
     hook(&env, "session-end", c, json!({"hook_event_name": "SessionEnd", "reason": "other"}));
     crashed(&env, c, Duration::hours(1));
-    let refused = edit(&env, b, "src/b.rs");
+    let refused = env.edit_as(b, "src/b.rs");
     assert!(refused.stdout.contains("\"deny\""), "{}", refused.report());
     let until = format!("paused by a usage limit or an API error until {} UTC", reset.format("%Y-%m-%d %H:%M"));
     assert!(
@@ -179,6 +169,6 @@ fn a_crashed_session_frees_its_files_at_once_and_a_paused_one_keeps_them_until_i
     let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     record["resume"]["at"] = json!(phasegate_core::time::stamp(Utc::now() - Duration::minutes(6)));
     std::fs::write(&path, record.to_string()).unwrap();
-    let granted = edit(&env, b, "src/b.rs");
+    let granted = env.edit_as(b, "src/b.rs");
     assert!(!granted.stdout.contains("\"deny\""), "{}", granted.report());
 }

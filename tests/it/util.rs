@@ -207,35 +207,9 @@ impl Run {
     }
 }
 
-/// A finished run.
-#[derive(Debug)]
-pub struct Done {
-    pub desc: String,
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Done {
-    pub fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim())
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.report()))
-    }
-
-    pub fn report(&self) -> String {
-        format!("$ {}\nexit: {:?}\n--- stdout\n{}--- stderr\n{}", self.desc, self.code, self.stdout, self.stderr)
-    }
-
-    pub fn stderr_has(&self, needle: &str) -> &Self {
-        assert!(self.stderr.contains(needle), "stderr lacks {needle:?}\n{}", self.report());
-        self
-    }
-
-    pub fn stdout_has(&self, needle: &str) -> &Self {
-        assert!(self.stdout.contains(needle), "stdout lacks {needle:?}\n{}", self.report());
-        self
-    }
-}
+#[path = "../common/done.rs"]
+mod done;
+pub use done::Done;
 
 /// Knowledge helpers.
 impl TestEnv {
@@ -280,6 +254,22 @@ impl TestEnv {
     /// `workflow-state <args>` as Claude Code session `session` would run it.
     pub fn ws_as(&self, session: &str, args: &[&str]) -> Run {
         self.ws(args).env("CLAUDE_CODE_SESSION_ID", session)
+    }
+
+    /// A hook of `session` with `input` (the session and cwd added), which
+    /// must exit 0.
+    pub fn hook_as(&self, event: &str, session: &str, input: Value) -> Done {
+        let mut input = input;
+        input["session_id"] = Value::from(session);
+        input["cwd"] = Value::from(self.root().to_string_lossy().into_owned());
+        Run::new(HOOK, &[event], self.root()).stdin(input.to_string()).ok()
+    }
+
+    /// PreToolUse of `session` for an Edit of `rel`.
+    pub fn edit_as(&self, session: &str, rel: &str) -> Done {
+        let input = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": self.path(rel), "old_string": "a", "new_string": "b"}});
+        self.hook_as("pre-tool-use", session, input)
     }
 
     /// Starts a pipeline owned by `session`; returns the feature name.

@@ -251,35 +251,9 @@ impl Run {
     }
 }
 
-/// A finished run.
-#[derive(Debug)]
-pub struct Done {
-    pub desc: String,
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Done {
-    pub fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim())
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.report()))
-    }
-
-    pub fn report(&self) -> String {
-        format!("$ {}\nexit: {:?}\n--- stdout\n{}--- stderr\n{}", self.desc, self.code, self.stdout, self.stderr)
-    }
-
-    pub fn stderr_has(&self, needle: &str) -> &Done {
-        assert!(self.stderr.contains(needle), "stderr lacks {needle:?}\n{}", self.report());
-        self
-    }
-
-    pub fn stdout_has(&self, needle: &str) -> &Done {
-        assert!(self.stdout.contains(needle), "stdout lacks {needle:?}\n{}", self.report());
-        self
-    }
-}
+#[path = "../common/done.rs"]
+mod done;
+pub use done::Done;
 
 /// No `\\?\` path anywhere in `text`: a verbatim path is what
 /// `canonicalize` gives on Windows, and no person or tool expects one.
