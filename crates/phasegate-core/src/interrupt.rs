@@ -350,6 +350,10 @@ pub struct Interruption {
     pub in_flight: Vec<InFlight>,
 }
 
+/// The longest pause that keeps a session's leases: a weekly limit's
+/// window, and a day more for the clock of the reset's zone.
+pub const MAX_PAUSE: TimeDelta = TimeDelta::days(8);
+
 /// The most of what the user saw that is kept.
 pub const MAX_SAID: usize = 300;
 
@@ -361,6 +365,15 @@ impl Interruption {
             Resume::At { at, .. } => *at <= now,
             Resume::Person { .. } => false,
         }
+    }
+
+    /// Until when it pauses the session's hold on its leases and task:
+    /// its resume time, when that lies at most [`MAX_PAUSE`] after the
+    /// interruption (Claude Code's longest window is a week). The record is
+    /// a file in `.git/phasegate/` that a shell could write: a resume time
+    /// beyond that holds nothing, so no record can keep files for good.
+    pub fn pauses_until(&self) -> Option<DateTime<Utc>> {
+        self.waits().filter(|until| *until - self.at <= MAX_PAUSE)
     }
 
     /// Whether it waits for a reset or a back-off (not for a person).
@@ -518,5 +531,34 @@ mod tests {
         assert_eq!(Cause::of("rate_limit"), Cause::UsageLimit);
         assert_eq!(Cause::of("billing_error"), Cause::NeedsPerson);
         assert_eq!(Cause::of("something new"), Cause::Other);
+    }
+}
+
+#[cfg(test)]
+mod pause_tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    /// A record written by a shell (`resume.at` in 2099) must not keep a
+    /// session's files for good: a pause holds only within a week's window.
+    #[test]
+    fn an_interruption_resuming_beyond_a_week_pauses_nothing() {
+        let at = Utc.with_ymd_and_hms(2026, 11, 28, 4, 0, 0).unwrap();
+        let with = |resume: DateTime<Utc>| Interruption {
+            session: "s".into(),
+            cause: Cause::UsageLimit,
+            error: "rate_limit".into(),
+            said: String::new(),
+            zone: None,
+            at,
+            resume: Resume::At { at: resume, from: ResumeFrom::Reset },
+            attempt: 1,
+            in_flight: Vec::new(),
+        };
+        let weekly = at + TimeDelta::days(7);
+        assert_eq!(with(weekly).pauses_until(), Some(weekly));
+        let forged = Utc.with_ymd_and_hms(2099, 1, 1, 0, 0, 0).unwrap();
+        assert_eq!(with(forged).pauses_until(), None);
+        assert_eq!(with(forged).waits(), Some(forged), "the runner still reads what was recorded");
     }
 }

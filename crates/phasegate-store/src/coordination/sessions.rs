@@ -81,7 +81,7 @@ impl Project {
         }
         record.process_ended = record.pid.is_some_and(|pid| crate::process::is_gone(pid) == Some(true));
         // An interruption that cannot be read pauses nothing.
-        record.paused_until = self.interruptions().get(session).ok().flatten().and_then(|i| i.waits());
+        record.paused_until = self.interruptions().get(session).ok().flatten().and_then(|i| i.pauses_until());
         Ok(Some(record))
     }
 
