@@ -165,10 +165,43 @@ fn a_crashed_session_frees_its_files_at_once_and_a_paused_one_keeps_them_until_i
     env.ws(&["watch", "--once"]).ok().stdout_has(&format!("paused until {} UTC", reset.format("%H:%M")));
 
     // The reset and the grace passed, and nobody carried on: the file is free.
-    let path = env.path(&format!(".git/phasegate/interrupted/{c}.json"));
+    resumed_ago(&env, c, Duration::minutes(6));
+    let granted = env.edit_as(b, "src/b.rs");
+    assert!(!granted.stdout.contains("\"deny\""), "{}", granted.report());
+}
+
+/// Moves a session's interruption's resume time to `ago` before now.
+fn resumed_ago(env: &TestEnv, session: &str, ago: Duration) {
+    let path = env.path(&format!(".git/phasegate/interrupted/{session}.json"));
     let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    record["resume"]["at"] = json!(phasegate_core::time::stamp(Utc::now() - Duration::minutes(6)));
+    record["resume"]["at"] = json!(phasegate_core::time::stamp(Utc::now() - ago));
     std::fs::write(&path, record.to_string()).unwrap();
+}
+
+/// Another session's Stop cleared every interruption whose reset had
+/// passed, so a paused session lost its files at the reset itself, before
+/// its runner resumed it (the runner waits the reset plus a grace). Now a
+/// pause ends with its grace, and only then does another's Stop clear it.
+#[test]
+fn another_sessions_stop_ended_a_pause_at_the_reset_before_its_runner_resumed() {
+    let env = TestEnv::new();
+    env.write("src/b.rs", "a\n");
+    let (b, c) = ("sess-b-works", "sess-c-paused");
+    for s in [b, c] {
+        hook(&env, "session-start", s, json!({"hook_event_name": "SessionStart", "source": "startup"}));
+    }
+    assert_eq!(env.edit_as(c, "src/b.rs").stdout, "");
+    stop_failure(&env, c, "rate_limit", "You've hit your 5-hour limit · resets in 1h");
+    hook(&env, "session-end", c, json!({"hook_event_name": "SessionEnd", "reason": "other"}));
+    crashed(&env, c, Duration::hours(1));
+    resumed_ago(&env, c, Duration::minutes(1));
+    hook(&env, "stop", b, json!({"hook_event_name": "Stop", "stop_hook_active": false}));
+    assert!(env.path(&format!(".git/phasegate/interrupted/{c}.json")).exists(), "the pause holds through its grace");
+    let refused = env.edit_as(b, "src/b.rs");
+    assert!(refused.stdout.contains("\"deny\""), "{}", refused.report());
+    resumed_ago(&env, c, Duration::minutes(6));
+    hook(&env, "stop", b, json!({"hook_event_name": "Stop", "stop_hook_active": false}));
+    assert!(!env.path(&format!(".git/phasegate/interrupted/{c}.json")).exists(), "after the grace it is over");
     let granted = env.edit_as(b, "src/b.rs");
     assert!(!granted.stdout.contains("\"deny\""), "{}", granted.report());
 }

@@ -367,6 +367,17 @@ impl Interruption {
         }
     }
 
+    /// The session's id as messages print it (its first 8 characters).
+    pub fn short_session(&self) -> &str {
+        self.session.get(..8).unwrap_or(&self.session)
+    }
+
+    /// Whether it still pauses the session at `now`: its resume time plus
+    /// the grace a paused session keeps its files for has not passed.
+    pub fn pauses_at(&self, now: DateTime<Utc>) -> bool {
+        self.pauses_until().is_some_and(|until| now < until + crate::coordination::PAUSE_GRACE)
+    }
+
     /// Until when it pauses the session's hold on its leases and task:
     /// its resume time, when that lies at most [`MAX_PAUSE`] after the
     /// interruption (Claude Code's longest window is a week). The record is

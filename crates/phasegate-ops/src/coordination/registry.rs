@@ -228,7 +228,7 @@ fn activate(record: &mut SessionRecord, now: DateTime<Utc>) {
 /// runner or the person who carries on with it.
 pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout: std::time::Duration) -> OpResult<()> {
     if let Ok(Some(i)) = project.interruptions().get(session)
-        && i.pauses_until().is_some_and(|at| now < at + phasegate_core::coordination::PAUSE_GRACE)
+        && i.pauses_at(now)
     {
         return Ok(());
     }

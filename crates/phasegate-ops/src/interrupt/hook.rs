@@ -39,7 +39,7 @@ impl Contributor for Interrupt {
             .map(|i| {
                 let whose = match &me {
                     Some(s) if s.as_str() == i.session => "this session".to_owned(),
-                    _ => format!("session {}", short(&i.session)),
+                    _ => format!("session {}", i.short_session()),
                 };
                 format!("phasegate: {whose} was {}", line(i, ctx.env.now))
             })
@@ -52,9 +52,4 @@ impl Contributor for Interrupt {
         }
         StopVote::Pass
     }
-}
-
-/// A session id's first 8 characters.
-fn short(id: &str) -> &str {
-    id.get(..8).unwrap_or(id)
 }

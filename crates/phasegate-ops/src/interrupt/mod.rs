@@ -209,11 +209,12 @@ pub fn list(project: &Project) -> Vec<Interruption> {
 /// `session 8b4bfb6c was paused by a usage limit until …`, one line per
 /// interruption standing (what `status` and `watch` print).
 pub fn standing(env: &Env) -> OpResult<Vec<String>> {
-    let project = crate::session::project(env)?;
-    Ok(list(&project)
-        .iter()
-        .map(|i| format!("session {} was {}", i.session.get(..8).unwrap_or(&i.session), line(i, env.now)))
-        .collect())
+    Ok(standing_in(&crate::session::project(env)?, env.now))
+}
+
+/// [`standing`] of `project` (what `watch` and the report show too).
+pub fn standing_in(project: &Project, now: DateTime<Utc>) -> Vec<String> {
+    list(project).iter().map(|i| format!("session {} was {}", i.short_session(), line(i, now))).collect()
 }
 
 /// The runner (`workflow-state run`) of this repository, as a line for
@@ -252,16 +253,21 @@ pub fn runner(env: &Env) -> Option<String> {
 }
 
 /// A turn of `session` ended well: its interruption is over, and so are
-/// the others whose time to go on has passed (whoever starts a session
-/// after the reset is told at its start, and goes on).
+/// the others whose time to go on, and the grace after it, have passed
+/// (whoever starts a session after the reset is told at its start, and
+/// goes on).
 pub fn settle(project: &Project, session: &SessionId, now: DateTime<Utc>) {
     let store = project.interruptions();
     if !store.any() {
         return;
     }
     let _ = store.clear(session);
+    // Another session's ends once its time to go on has passed, and with
+    // it the grace its paused session keeps its files for: cleared at the
+    // reset itself, the pause would end before its runner could resume.
     for i in store.all() {
         if i.may_resume(now)
+            && !i.pauses_at(now)
             && let Ok(s) = SessionId::parse(&i.session)
         {
             let _ = store.clear(&s);

@@ -193,16 +193,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         events,
         features,
         last_check: project.monitor_state().last_check,
-        interrupted: crate::interrupt::list(&project)
-            .iter()
-            .map(|i| {
-                format!(
-                    "session {} was {}",
-                    i.session.get(..8).unwrap_or(&i.session),
-                    crate::interrupt::line(i, env.now)
-                )
-            })
-            .collect(),
+        interrupted: crate::interrupt::standing_in(&project, env.now),
         runner: crate::interrupt::runner_line(&project, env.now),
         problems,
     })
