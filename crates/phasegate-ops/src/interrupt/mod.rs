@@ -39,14 +39,21 @@ pub fn record(project: &Project, env: &Env, failure: &Failure<'_>) -> OpResult<O
     if project.repo().is_none() {
         return Ok(None);
     }
-    let store = project.interruptions();
-    let earlier = store.get(failure.session).ok().flatten();
+    let i = interruption(project, env, failure);
+    project.interruptions().put(failure.session, &i)?;
+    Ok(Some(i))
+}
+
+/// The interruption [`record`] writes: the attempt counted from the
+/// session's earlier one, the resume time, what was in flight.
+pub(crate) fn interruption(project: &Project, env: &Env, failure: &Failure<'_>) -> Interruption {
+    let earlier = project.interruptions().get(failure.session).ok().flatten();
     let attempt = earlier.map_or(1, |e| e.attempt.saturating_add(1));
     let cause = Cause::of(failure.error);
     let said = said_of(failure.said);
     let resume =
         phasegate_core::interrupt::resume(cause, &said, env.now, attempt, &|z| phasegate_store::interrupt::zone(z));
-    let i = Interruption {
+    Interruption {
         session: failure.session.as_str().to_owned(),
         cause,
         error: failure.error.to_owned(),
@@ -56,9 +63,7 @@ pub fn record(project: &Project, env: &Env, failure: &Failure<'_>) -> OpResult<O
         resume,
         attempt,
         in_flight: in_flight(project, failure.session),
-    };
-    store.put(failure.session, &i)?;
-    Ok(Some(i))
+    }
 }
 
 /// What the user saw, one line, secrets scrubbed, at most [`MAX_SAID`] bytes.

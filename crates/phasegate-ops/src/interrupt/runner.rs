@@ -163,7 +163,6 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
         window_usd: 0.0,
     };
     let mut crashes = 0u32;
-    let mut failures = 0u32;
     let end = loop {
         if stop.load(Ordering::SeqCst) {
             break End::Stopped { session: state.session.clone() };
@@ -220,14 +219,13 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
         }
         // What the session's StopFailure hook recorded in this run, else
         // what Claude Code's result says.
-        let interruption = interruption_of(&project, env, &result, &session, started, failures + 1);
+        let interruption = interruption_of(&project, env, &result, &session, started);
         match (result.found && !result.is_error, interruption) {
             (true, _) => {
                 break End::Finished { session: state.session.clone(), said: result.result.clone() };
             }
             (false, Some(i)) => {
                 crashes = 0;
-                failures += 1;
                 if let Some(q) = i.in_flight.iter().find_map(|f| f.question.clone()) {
                     break End::Person {
                         session: state.session.clone(),
@@ -314,7 +312,6 @@ fn interruption_of(
     result: &Result_,
     session: &SessionId,
     started: DateTime<Utc>,
-    attempt: u32,
 ) -> Option<Interruption> {
     let recorded =
         || project.interruptions().get(session).ok().flatten().filter(|i| i.at >= started - TimeDelta::seconds(1));
@@ -333,10 +330,11 @@ fn interruption_of(
     let mut now = env.clone();
     now.now = phasegate_core::time::now();
     let failure = super::Failure { session, error, said: &result.result };
-    match super::record(project, &now, &failure) {
-        Ok(Some(i)) => Some(i),
-        Ok(None) | Err(_) => from_result(result, session, started, attempt),
-    }
+    // Recorded for status and the next session when it can be; the run
+    // goes on by it either way.
+    let i = super::interruption(project, &now, &failure);
+    let _ = project.interruptions().put(session, &i);
+    Some(i)
 }
 
 /// Claude Code's `error` word for the API error `claude`'s result names.
@@ -350,25 +348,6 @@ fn error_word(r: &Result_) -> Option<&'static str> {
         401 | 403 => "authentication_failed",
         500..=599 => "server_error",
         _ => "unknown",
-    })
-}
-
-fn from_result(r: &Result_, session: &SessionId, at: DateTime<Utc>, attempt: u32) -> Option<Interruption> {
-    let error = error_word(r)?;
-    let now = phasegate_core::time::now();
-    let cause = Cause::of(error);
-    let resume =
-        phasegate_core::interrupt::resume(cause, &r.result, now, attempt, &|z| phasegate_store::interrupt::zone(z));
-    Some(Interruption {
-        session: session.as_str().to_owned(),
-        cause,
-        error: error.to_owned(),
-        said: r.result.clone(),
-        zone: phasegate_core::interrupt::reset_text(&r.result).and_then(|t| t.zone),
-        at: now.max(at),
-        resume,
-        attempt,
-        in_flight: Vec::new(),
     })
 }
 
