@@ -121,11 +121,39 @@ fn a_waiver_is_the_persons_choice_in_the_dialog_and_the_models_answer_is_refused
     }
     let screen = terminal.screen();
     terminal.kill();
-    assert!(api.is_finished(), "{screen}\n{}", api.report());
+    assert!(api.is_finished(), "{screen}\n{}\n{}", api.report(), dialog_records(&f));
     api.assert_finished();
     let ledger: serde_json::Value = serde_json::from_str(&f.read("docs/features/001-search/evidence.json")).unwrap();
     let waiver = &ledger["requirements"][0]["waiver"];
     assert_eq!(waiver["answeredIn"], "dialog", "{ledger}");
     assert_eq!(waiver["question"], id, "{ledger}");
     assert!(f.ws(&["verify", "status", "--feature", "001-search"]).contains("waived"));
+}
+
+/// What phasegate and Claude Code kept of the dialog, for a failure's
+/// message: the hook's notes and the transcript's lines of the dialog.
+fn dialog_records(f: &Fixture) -> String {
+    let mut out = String::from("dialog notes:");
+    let notes = f.repo.join(".git/phasegate/questions/dialogs");
+    for e in std::fs::read_dir(&notes).into_iter().flatten().flatten() {
+        out.push_str(&format!("\n  {}", std::fs::read_to_string(e.path()).unwrap_or_default()));
+    }
+    out.push_str("\ntranscript lines of the dialog:");
+    let projects = f.home.join(".claude/projects");
+    for dir in std::fs::read_dir(&projects).into_iter().flatten().flatten() {
+        for file in std::fs::read_dir(dir.path()).into_iter().flatten().flatten() {
+            let text = std::fs::read_to_string(file.path()).unwrap_or_default();
+            for line in
+                text.lines().filter(|l| l.contains("AskUserQuestion") || l.contains("toolUseResult\":{\"questions"))
+            {
+                let at = serde_json::from_str::<serde_json::Value>(line).ok().map(|v| v["timestamp"].to_string());
+                out.push_str(&format!(
+                    "\n  at {}: {}",
+                    at.unwrap_or_default(),
+                    line.chars().take(400).collect::<String>()
+                ));
+            }
+        }
+    }
+    out
 }

@@ -59,6 +59,17 @@ impl ClaudeRecords {
         );
     }
 
+    /// The session's model opened the question dialog `input` with tool
+    /// call `tool_use_id`, as Claude Code records the model's message.
+    pub fn dialog_opened(&self, session: &str, tool_use_id: &str, input: &Value) {
+        Self::append(
+            &self.transcript(session),
+            &json!({"type": "assistant", "timestamp": now(), "sessionId": session, "isSidechain": false,
+                    "message": {"id": format!("msg_{tool_use_id}"), "role": "assistant", "model": "claude-opus-5-5",
+                                "content": [{"type": "tool_use", "id": tool_use_id, "name": "AskUserQuestion", "input": input}]}}),
+        );
+    }
+
     /// A tool call's result, as Claude Code records it after the tool ran.
     pub fn tool_result(&self, session: &str, tool_use_id: &str, content: &str, tool_use_result: Value) {
         Self::append(
@@ -109,6 +120,11 @@ impl ClaudeRecords {
     /// A hook as Claude Code runs it for `session` (the input's session,
     /// folder and transcript filled in).
     pub fn hook(&self, session: &str, event: &str, input: Value) -> Done {
+        self.hook_run(session, event, input).ok()
+    }
+
+    /// [`Self::hook`], not yet run (to set more of its environment).
+    pub fn hook_run(&self, session: &str, event: &str, input: Value) -> Run {
         let mut input = input;
         input["session_id"] = json!(session);
         input["cwd"] = json!(self.root);
@@ -117,6 +133,5 @@ impl ClaudeRecords {
             .env("CLAUDECODE", "1")
             .env("CLAUDE_CONFIG_DIR", self.dir.to_str().unwrap())
             .stdin(input.to_string())
-            .ok()
     }
 }

@@ -408,6 +408,83 @@ fn inside_claude_code_only_what_the_person_typed_or_chose_answers_a_waiver() {
     let _ = f;
 }
 
+/// The e2e waiver test failed on a loaded CI machine: the dialog's choice
+/// reached the transcript, but the waiver still "waited for the person's
+/// answer" (no note from the PostToolUse hook was there to read it by). A
+/// command that needs the person's answer reads the dialogs this session's
+/// model opened from the transcript itself; a call that carried its own
+/// answers is not one the person made.
+#[test]
+fn a_dialog_answered_while_its_hook_left_no_note_still_answers_the_waiver() {
+    let env = TestEnv::new();
+    let claude = ClaudeRecords::new(&env);
+    let f = feature(&env, "standard", "- R1, R2: `true`\n");
+    let session = "sess-unnoted";
+    let asked = waive(&env, &["R3", "--reason", "manual QA", "--interactive", "--json"]).ok().json();
+    let input = asked["asked"]["askUserQuestion"].clone();
+    let text = input["questions"][0]["question"].as_str().unwrap().to_owned();
+    let waive_in = || claude.ws_as(session, &["verify", "waive", "R3", "--json", "--feature", &f]);
+    // A call that carried its own answers: nobody chose them.
+    let mut filled = input.clone();
+    filled["answers"] = json!({ text.clone(): "Yes" });
+    claude.dialog_opened(session, "toolu_filled", &filled);
+    claude.tool_result(
+        session,
+        "toolu_filled",
+        "answered",
+        json!({"questions": input["questions"], "answers": { text.clone(): "Yes" }}),
+    );
+    waive_in().code(1).stderr_has("waits for the person's answer");
+    // The person's choice in a dialog the hook never noted.
+    claude.dialog_opened(session, "toolu_chosen", &input);
+    claude.tool_result(
+        session,
+        "toolu_chosen",
+        "answered",
+        json!({"questions": input["questions"], "answers": { text: "Yes" }}),
+    );
+    let w = waive_in().ok().json();
+    assert_eq!(w["state"], "waived", "{w}");
+    assert_eq!(ledger(&env, &f)["requirements"][2]["waiver"]["answeredIn"], "dialog");
+}
+
+/// A dialog's note was dropped when its answer could not be written (the
+/// feature's lock held too long), and the person's choice was lost; it
+/// now stays until the answer is written.
+#[test]
+fn a_dialogs_answer_that_could_not_be_written_is_kept_for_the_next_look() {
+    let env = TestEnv::new();
+    let claude = ClaudeRecords::new(&env);
+    let f = feature(&env, "standard", "- R1, R2: `true`\n");
+    let session = "sess-locked";
+    let asked = waive(&env, &["R3", "--reason", "manual QA", "--interactive", "--json"]).ok().json();
+    let input = asked["asked"]["askUserQuestion"].clone();
+    let text = input["questions"][0]["question"].as_str().unwrap().to_owned();
+    let reply = json!({"questions": input["questions"], "answers": { text: "Yes" }});
+    claude.hook(
+        session,
+        "post-tool-use",
+        json!({"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion", "tool_use_id": "toolu_l1",
+               "tool_input": input, "tool_response": reply}),
+    );
+    claude.tool_result(session, "toolu_l1", "answered", reply);
+    let lock_path = env.path(&format!(".git/phasegate/locks/{f}.lock"));
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).unwrap();
+    file.lock().unwrap();
+    let other = claude
+        .hook_run(
+            session,
+            "post-tool-use",
+            json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        )
+        .env("PHASEGATE_LOCK_TIMEOUT_MS", "200")
+        .ok();
+    assert!(other.stdout.contains("was not recorded"), "{}", other.report());
+    file.unlock().unwrap();
+    let w = claude.ws_as(session, &["verify", "waive", "R3", "--json", "--feature", &f]).ok().json();
+    assert_eq!(w["state"], "waived", "{w}");
+}
+
 #[test]
 fn a_pipeline_completes_only_with_its_acceptance_criteria_proven() {
     let env = TestEnv::new();

@@ -222,6 +222,61 @@ pub fn tool_result(transcript: &Path, allowed: &Path, tool_use_id: &str) -> Resu
     Ok(found)
 }
 
+/// A question dialog (AskUserQuestion) the model of a session opened, as
+/// Claude Code recorded the tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DialogAsk {
+    pub tool_use_id: String,
+    /// When the model's message that opened it was written.
+    pub at: DateTime<Utc>,
+    /// The questions' texts.
+    pub questions: Vec<String>,
+    /// Whether the call carried its own `answers` (no person chose them).
+    pub prefilled: bool,
+}
+
+/// The question dialogs the model of the session of `transcript` opened
+/// since `since` (its own messages: a sub-agent's are in its own file).
+pub fn dialog_asks(transcript: &Path, allowed: &Path, since: DateTime<Utc>) -> Result<Vec<DialogAsk>, Unread> {
+    let real = confined(transcript, allowed)?;
+    let mut out = Vec::new();
+    scan_recent(&real, &mut |line| {
+        if !contains(line, b"\"AskUserQuestion\"") || !contains(line, b"\"assistant\"") {
+            return true;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(line) else { return true };
+        let (Some("assistant"), Some(at)) = (v.get("type").and_then(Value::as_str), stamp(&v)) else { return true };
+        if at < since || v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+            return true;
+        }
+        let blocks = v.get("message").and_then(|m| m.get("content")).and_then(Value::as_array);
+        for b in blocks.into_iter().flatten() {
+            if b.get("type").and_then(Value::as_str) != Some("tool_use")
+                || b.get("name").and_then(Value::as_str) != Some("AskUserQuestion")
+            {
+                continue;
+            }
+            let Some(id) = b.get("id").and_then(Value::as_str) else { continue };
+            let input = b.get("input");
+            let questions = input
+                .and_then(|i| i.get("questions"))
+                .and_then(Value::as_array)
+                .map(|qs| {
+                    qs.iter().filter_map(|q| q.get("question").and_then(Value::as_str).map(str::to_owned)).collect()
+                })
+                .unwrap_or_default();
+            let prefilled =
+                input.and_then(|i| i.get("answers")).and_then(Value::as_object).is_some_and(|a| !a.is_empty());
+            if !out.iter().any(|d: &DialogAsk| d.tool_use_id == id) {
+                out.push(DialogAsk { tool_use_id: id.to_owned(), at, questions, prefilled });
+            }
+        }
+        true
+    })?;
+    out.sort_by_key(|d| d.at);
+    Ok(out)
+}
+
 /// A prompt a person typed in an interactive session, as Claude Code
 /// recorded it: a user message of human origin (never a tool's result, a
 /// hook's or a command file's expansion, nor a `claude -p` prompt).

@@ -11,7 +11,7 @@ use phasegate_core::questions::{
     self, Answer, Item, ItemType, Preference, Question, QuestionState, QuestionType, Request, RoundsFile, Route, Skip,
     Source,
 };
-use phasegate_store::questions::{Place, Stored, question_change};
+use phasegate_store::questions::{DialogNote, Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
 use serde::Serialize;
 
@@ -447,10 +447,24 @@ const DIALOG_NOTE_LIFE: chrono::TimeDelta = chrono::TimeDelta::hours(24);
 /// never taken for them. A dialog whose result is not written yet waits
 /// for the next look; one gone unread for a day is dropped. Each result is
 /// the question's id with what was recorded, or why not.
-pub fn confirm_dialogs(project: &Project, env: &Env) -> Vec<Result<Answered, (String, OpError)>> {
+pub fn confirm_dialogs(project: &Project, env: &Env) -> Vec<DialogAnswer> {
+    confirm_notes(project, env, project.dialog_notes()).0
+}
+
+/// A dialog's answer recorded, or the question's id and why not.
+pub type DialogAnswer = Result<Answered, (String, OpError)>;
+
+/// [`confirm_dialogs`] over `notes`; also the tool calls whose result is
+/// not written yet. A note is dropped once its dialog was read and each of
+/// its questions is answered or cannot be (an answer recorded, refused for
+/// good, or none chosen); one whose answer could not be written this time
+/// (a lock held too long, a write that failed) stays for the next look, so
+/// the person's choice is never lost.
+fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<DialogAnswer>, Vec<String>) {
     let mut out = Vec::new();
-    let Some(claude_dir) = env.claude_dir.as_ref() else { return out };
-    for note in project.dialog_notes() {
+    let mut unwritten = Vec::new();
+    let Some(claude_dir) = env.claude_dir.as_ref() else { return (out, unwritten) };
+    for note in notes {
         let result = SessionId::parse(&note.session)
             .ok()
             .and_then(|s| witness::transcript_of(project, claude_dir, &s))
@@ -459,9 +473,11 @@ pub fn confirm_dialogs(project: &Project, env: &Env) -> Vec<Result<Answered, (St
             if env.now.signed_duration_since(note.at) > DIALOG_NOTE_LIFE {
                 project.drop_dialog_note(&note.tool_use_id);
             }
+            unwritten.push(note.tool_use_id);
             continue;
         };
         let answers = line.get("toolUseResult").and_then(|r| r.get("answers")).and_then(serde_json::Value::as_object);
+        let mut keep = false;
         for id in &note.questions {
             let Ok(found) = find(project, id) else { continue };
             if found.question.answer.is_some() {
@@ -472,11 +488,15 @@ pub fn confirm_dialogs(project: &Project, env: &Env) -> Vec<Result<Answered, (St
                 continue;
             };
             let choice = choice.trim().trim_end_matches("(Recommended)").trim().to_owned();
-            out.push(record(env, project, found, &choice, None, Source::Dialog).map_err(|e| (id.clone(), e)));
+            let recorded = record(env, project, found, &choice, None, Source::Dialog);
+            keep |= recorded.as_ref().is_err_and(|e| !matches!(e, OpError::Refused(_) | OpError::Invalid(_)));
+            out.push(recorded.map_err(|e| (id.clone(), e)));
         }
-        project.drop_dialog_note(&note.tool_use_id);
+        if !keep || env.now.signed_duration_since(note.at) > DIALOG_NOTE_LIFE {
+            project.drop_dialog_note(&note.tool_use_id);
+        }
     }
-    out
+    (out, unwritten)
 }
 
 /// How long a command that needs a person's answer waits for a dialog's
@@ -487,25 +507,78 @@ const DIALOG_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 /// A dialog noted this long ago or less may still be unwritten.
 const DIALOG_FRESH: chrono::TimeDelta = chrono::TimeDelta::minutes(1);
 
+/// A dialog this session's model opened this long ago or less, whose
+/// result is not in the transcript, may still be answered and written.
+const DIALOG_OPEN: chrono::TimeDelta = chrono::TimeDelta::hours(1);
+
 /// [`confirm_dialogs`] for a command that needs a person's answer (a
 /// waiver, a clearing, a promotion): Claude Code writes a dialog's result
 /// to its transcript a moment after its hooks ran, sometimes after the next
-/// tool call, so a dialog noted in the last minute whose result is not
-/// written yet is looked at again for a few seconds. Nothing to wait for
-/// when no dialog was noted (one folder lookup).
+/// tool call, so a dialog whose result is not written yet is looked at
+/// again for a few seconds. The dialogs are those the PostToolUse hook
+/// noted and, inside Claude Code, those this session's transcript shows
+/// its model opened on a question only a person may answer (so a hook
+/// that did not run, or ran late, loses no choice). Nothing to wait for
+/// when no such question is open (one folder lookup, one question read).
 pub fn confirm_dialogs_settled(project: &Project, env: &Env) {
-    if !project.has_dialog_notes() {
+    let opened = dialogs_opened_here(project, env);
+    if !project.has_dialog_notes() && opened.is_empty() {
         return;
     }
     let deadline = std::time::Instant::now() + DIALOG_WAIT;
     loop {
-        let _ = confirm_dialogs(project, env);
-        let waiting = project.dialog_notes().iter().any(|n| env.now.signed_duration_since(n.at) < DIALOG_FRESH);
-        if !waiting || std::time::Instant::now() >= deadline {
+        let mut notes = project.dialog_notes();
+        for o in &opened {
+            if !notes.iter().any(|n| n.tool_use_id == o.tool_use_id) {
+                notes.push(o.clone());
+            }
+        }
+        let (_, unwritten) = confirm_notes(project, env, notes);
+        let noted_fresh = project
+            .dialog_notes()
+            .iter()
+            .any(|n| unwritten.contains(&n.tool_use_id) && env.now.signed_duration_since(n.at) < DIALOG_FRESH);
+        let opened_waits = opened
+            .iter()
+            .any(|o| unwritten.contains(&o.tool_use_id) && env.now.signed_duration_since(o.at) < DIALOG_OPEN);
+        if !(noted_fresh || opened_waits) || std::time::Instant::now() >= deadline {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
+}
+
+/// The question dialogs this Claude Code session's model opened, as its
+/// transcript records them, on open questions only a person may answer
+/// (never one whose call carried its own answers). Empty outside Claude
+/// Code and when no such question is open.
+fn dialogs_opened_here(project: &Project, env: &Env) -> Vec<DialogNote> {
+    let Operator::ClaudeCode { session: Some(session), .. } = env.operator() else { return Vec::new() };
+    let (Some(claude_dir), Ok(session)) = (env.claude_dir.as_ref(), SessionId::parse(&session)) else {
+        return Vec::new();
+    };
+    let Ok((stored, _)) = project.questions() else { return Vec::new() };
+    let open: Vec<Question> =
+        stored.into_iter().map(|s| s.question).filter(|q| q.answer.is_none() && q.person_only()).collect();
+    let Some(since) = open.iter().map(|q| q.suspended_at).min() else { return Vec::new() };
+    let Some(transcript) = witness::transcript_of(project, claude_dir, &session) else { return Vec::new() };
+    let Ok(asks) = phasegate_store::claude::dialog_asks(&transcript, claude_dir, since) else { return Vec::new() };
+    asks.into_iter()
+        .filter(|a| !a.prefilled)
+        .filter_map(|a| {
+            let questions: Vec<String> = open
+                .iter()
+                .filter(|q| a.at >= q.suspended_at && a.questions.contains(&q.dialog_text()))
+                .map(|q| q.id.clone())
+                .collect();
+            (!questions.is_empty()).then(|| DialogNote {
+                tool_use_id: a.tool_use_id,
+                session: session.as_str().to_owned(),
+                questions,
+                at: a.at,
+            })
+        })
+        .collect()
 }
 
 fn record(
