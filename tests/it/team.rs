@@ -305,6 +305,41 @@ fn a_claim_is_given_back_when_the_task_is_done_and_a_teammate_takes_it() {
     team.ws(1, &["tasks", "start", "T1", "--feature", &f]).ok();
 }
 
+/// A phase of a feature that is not split into tasks is claimed by its
+/// start: a teammate's start is refused, naming the holder, until the
+/// phase completes and the claim is given back.
+#[test]
+fn a_phase_a_teammate_works_on_is_refused_naming_them_until_it_completes() {
+    let team = Team::new();
+    let f = team.shared_feature(2);
+    team.ws(0, &["phase", "start", "brainstorm", "--feature", &f]).ok();
+    let claims = team.remote_refs();
+    assert!(
+        claims.iter().any(|(r, v)| r == &format!("claims/{f}/phase-brainstorm") && v.contains("dev0")),
+        "{claims:?}"
+    );
+    let meta = team.clone(1).join(format!("docs/features/{f}/.meta.json"));
+    let before = std::fs::read_to_string(&meta).unwrap();
+    let refused = team.ws(1, &["phase", "start", "brainstorm", "--feature", &f]).code(1);
+    refused.stderr_has(&format!("the brainstorm phase of {f} is claimed on origin by dev0 <dev0@example.com> on "));
+    let printed: Vec<&str> = refused.stderr.split('`').skip(1).step_by(2).collect();
+    assert_eq!(printed.len(), 2, "{}", refused.stderr);
+    for command in printed {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words[0], "workflow-state");
+        let code = team.ws(1, &words[1..]).output().code;
+        assert!(matches!(code, Some(0 | 1)), "`{command}` exited {code:?}");
+    }
+    assert_eq!(std::fs::read_to_string(&meta).unwrap(), before, "nothing moved in the refused clone");
+    team.ws(1, &["team", "sync"]).ok().stdout_has(&format!("claimed: the brainstorm phase of {f} by dev0"));
+    // Renewed by a sync while the phase is in progress here.
+    let synced = team.ws(0, &["team", "sync", "--json"]).ok().json();
+    assert_eq!(synced["claimed"], serde_json::json!([format!("{f} phase-brainstorm")]), "{synced}");
+    team.ws(0, &["phase", "complete", "brainstorm", "--feature", &f]).ok();
+    assert!(team.remote_refs().iter().all(|(r, _)| !r.starts_with("claims/")), "given back");
+    team.ws(1, &["phase", "start", "brainstorm", "--feature", &f]).ok();
+}
+
 /// A claim whose holder stopped beating is taken over after its expiry,
 /// and the start says from whom.
 #[test]

@@ -356,6 +356,10 @@ pub enum Refusal {
         /// `last heartbeat …, the claim expires …`.
         times: String,
     },
+    #[error(
+        "the {phase} phase of {feature} is claimed on {held} ({times}). Ways on: wait until they complete it or the claim expires, then run `workflow-state phase start {phase} --feature {feature}` again (an expired claim is taken over); work on another feature (`workflow-state status`); or ask them to complete it or give it back"
+    )]
+    PhaseClaimedElsewhere { phase: Phase, feature: String, held: String, times: String },
 
     // Coordination: leases and ideation.
     #[error("{task} cannot start: {message}")]

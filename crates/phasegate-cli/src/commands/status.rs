@@ -119,14 +119,16 @@ fn table_row(r: &Row) -> [String; 7] {
 /// A claim on the team's remote: `claimed: T1 of 001-x by Bob <b@x> on
 /// laptop (session 1a2b3c4d), until 2026-11-28 10:31 UTC`.
 pub(crate) fn claim_line(c: &phasegate_ops::coordination::team::SeenClaim) -> String {
-    let whose = match (c.ours, c.expired) {
-        (true, _) => " (this clone)",
-        (false, true) => " (expired: `tasks start` takes it over)",
-        (false, false) => "",
+    let what = phasegate_core::coordination::Claimed::of(&c.task);
+    let whose = match (c.ours, c.expired, what) {
+        (true, _, _) => " (this clone)",
+        (false, true, phasegate_core::coordination::Claimed::Task(_)) => " (expired: `tasks start` takes it over)",
+        (false, true, phasegate_core::coordination::Claimed::Phase(_)) => " (expired: `phase start` takes it over)",
+        (false, false, _) => "",
     };
     format!(
         "claimed: {} of {} by {}{whose}, until {}",
-        c.task,
+        what.describe(),
         c.feature,
         c.holder,
         c.expires.format("%Y-%m-%d %H:%M UTC")

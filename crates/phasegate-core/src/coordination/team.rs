@@ -153,6 +153,45 @@ pub fn claim_ref(feature: &str, task: &str) -> String {
     format!("{CLAIMS}{}/{}", ref_component(feature), ref_component(task))
 }
 
+/// What a claim holds: a task, or a phase of a feature that is not split
+/// into tasks (its claim named `phase-<phase>`; task ids are never that).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claimed<'a> {
+    Task(&'a str),
+    Phase(crate::Phase),
+}
+
+/// The prefix of a phase's claim name.
+const PHASE_CLAIM: &str = "phase-";
+
+impl<'a> Claimed<'a> {
+    /// A claim's `task` field read back.
+    pub fn of(name: &'a str) -> Claimed<'a> {
+        let phase =
+            name.strip_prefix(PHASE_CLAIM).and_then(|p| crate::Phase::ALL.into_iter().find(|x| <&str>::from(*x) == p));
+        match phase {
+            Some(phase) => Claimed::Phase(phase),
+            None => Claimed::Task(name),
+        }
+    }
+
+    /// The name kept in the claim's `task` field and its ref.
+    pub fn name(self) -> String {
+        match self {
+            Claimed::Task(t) => t.to_owned(),
+            Claimed::Phase(p) => format!("{PHASE_CLAIM}{}", <&str>::from(p)),
+        }
+    }
+
+    /// As a line says it: `T1`, `the design phase`.
+    pub fn describe(self) -> String {
+        match self {
+            Claimed::Task(t) => t.to_owned(),
+            Claimed::Phase(p) => format!("the {} phase", <&str>::from(p)),
+        }
+    }
+}
+
 /// A name as one component of a ref: kept when git accepts it as it is
 /// (letters, digits, `-`, `_`, `.`, not starting with `.`, no `..`, not
 /// ending in `.lock`), else `x-` and its bytes in hex.
@@ -207,6 +246,16 @@ mod tests {
         assert_eq!(id_of_ref("ids/004"), Some(4));
         assert_eq!(id_of_ref("ids/4"), None);
         assert_eq!(first_free(3, &[3, 4, 6]), 5);
+    }
+
+    #[test]
+    fn a_phase_claim_reads_back_as_the_phase() {
+        let name = Claimed::Phase(crate::Phase::Design).name();
+        assert_eq!(name, "phase-design");
+        assert_eq!(Claimed::of(&name), Claimed::Phase(crate::Phase::Design));
+        assert_eq!(Claimed::of("T1"), Claimed::Task("T1"));
+        assert_eq!(Claimed::of("phase-x"), Claimed::Task("phase-x"));
+        assert_eq!(Claimed::of(&name).describe(), "the design phase");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use phasegate_store::{Feature, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
 
 use crate::brief;
-use crate::coordination::events;
+use crate::coordination::{events, team};
 use crate::cost;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
@@ -60,6 +60,10 @@ pub struct Started {
     /// now: work with them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<ask::Taken>,
+    /// The team's claim: what happened to it when the remote could not be
+    /// reached, or the claim taken over from a teammate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
 }
 
 /// How to find (or make) the feature a phase starts on.
@@ -89,8 +93,14 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
         return Err(ask::suspended_refusal(&q));
     }
     let artifacts = feature.artifacts();
+    // The team's claim before anything moves, once the rules allow the
+    // start: held on another machine, nothing here changes.
+    if let v @ Validation { kind: Verdict::Blocked, .. } = validate_meta(&feature, &feature.load()?, phase) {
+        return Err(Refusal::TransitionBlocked { phase, message: v.message.unwrap_or_default() }.into());
+    }
+    let team = team::phase_started(&project, env, &feature, phase)?;
     let now = env.now;
-    let (started, warning) = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
+    let updated = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
         let v = validate_meta(&feature, meta, phase);
         let warning = match v.kind {
             Verdict::Blocked => {
@@ -105,6 +115,9 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
             meta.phases.get_mut(&phase).expect("start_phase made the record").base_commit = head;
         }
         Ok((kind, warning))
+    });
+    let (started, warning) = updated.inspect_err(|_| {
+        let _ = team::phase_ended(&project, env, feature.name(), phase);
     })?;
     let answers = {
         let guard = feature.lock(env.lock_timeout)?;
@@ -132,6 +145,7 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
         warning,
         next,
         answers,
+        team,
     })
 }
 
@@ -141,6 +155,10 @@ pub struct Completed {
     pub feature: String,
     pub phase: Phase,
     pub record: PhaseRecord,
+    /// Said when the phase's claim on the team's remote could not be given
+    /// back (`team sync` carries it over).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
 }
 
 pub fn complete(env: &Env, given: Option<&str>, phase: Phase, update: Completion) -> OpResult<Completed> {
@@ -157,7 +175,8 @@ pub fn complete(env: &Env, given: Option<&str>, phase: Phase, update: Completion
         Ok(meta.record(phase).cloned().unwrap_or_default())
     })?;
     events::on_phase_completed(&project, env, feature.name(), phase);
-    Ok(Completed { feature: feature.name().to_owned(), phase, record })
+    let team = team::phase_ended(&project, env, feature.name(), phase);
+    Ok(Completed { feature: feature.name().to_owned(), phase, record, team })
 }
 
 /// What `phase show` prints.

@@ -254,6 +254,8 @@ pub fn record(
     debug_assert_eq!(meta.status, Status::Active);
     if step.decision != phasegate_core::cycle::Decision::Revise {
         events::on_phase_completed(&project, env, feature.name(), phase);
+        // What the remote was not told waits for `team sync`.
+        let _ = crate::coordination::team::phase_ended(&project, env, feature.name(), phase);
     }
     Ok(step)
 }

@@ -13,6 +13,7 @@
 //! Every file overwritten or removed is saved first, and the output names
 //! the folder (`savedIn`, and in `message`).
 
+use phasegate_core::coordination::Claimed;
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::tasks::Mark;
 use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailureDecision};
@@ -111,7 +112,7 @@ pub fn fail(
         vec![tick(guard.feature(), &file, &task, mark)?, guard.feature().review_cycles_change(&cycles, env.now)];
     guard.commit(&format!("tasks fail {}", task.id), changes)?;
     drop(guard);
-    let team = team::release(&project, env, feature.name(), &task.id)?;
+    let team = team::release(&project, env, feature.name(), Claimed::Task(&task.id))?;
     events::on_task_failed(&project, env, feature.name(), &task.id, &decision);
     if let Some(t) = list.tasks.iter_mut().find(|t| t.id == task.id) {
         t.mark = mark;

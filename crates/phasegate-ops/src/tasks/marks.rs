@@ -3,6 +3,7 @@
 //! checkboxes, which only the binary ticks: under the feature's lock, on a
 //! fresh read, written atomically.
 
+use phasegate_core::coordination::Claimed;
 use phasegate_core::tasks as build;
 use phasegate_core::tasks::{BuildState, SELF_IMPLEMENTER};
 use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
@@ -231,12 +232,12 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
             return Err(Refusal::BuildStopped { why, feature: feature.name().to_owned() }.into());
         }
         // The team's claim first: held on another machine, nothing here moves.
-        team_line = team::claim(&project, env, feature.name(), &task.id)?;
+        team_line = team::claim(&project, env, feature.name(), Claimed::Task(&task.id))?;
         // A checkpoint: the task's change is what differs from its start
         // commit, and a rollback returns to this snapshot of the working tree.
         let dir = project.code_dir(&guard.load()?);
         leases = leases::task_started(&project, env, feature.name(), task, &dir).inspect_err(|_| {
-            let _ = team::release(&project, env, feature.name(), &task.id);
+            let _ = team::release(&project, env, feature.name(), Claimed::Task(&task.id));
         })?;
         if let Some(head) = phasegate_store::git::head_commit(&dir)? {
             s.bases.insert(task.id.clone(), head);
@@ -257,11 +258,11 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     }
     guard.commit(&format!("tasks {} {}", target.name(), task.id), changes).inspect_err(|_| {
         if action == MarkAction::Start {
-            let _ = team::release(&project, env, feature.name(), &task.id);
+            let _ = team::release(&project, env, feature.name(), Claimed::Task(&task.id));
         }
     })?;
     if action != MarkAction::Start {
-        team_line = team::release(&project, env, feature.name(), &task.id)?;
+        team_line = team::release(&project, env, feature.name(), Claimed::Task(&task.id))?;
     }
     match action {
         MarkAction::Start => events::on_task_started(&project, env, feature.name(), &task.id),

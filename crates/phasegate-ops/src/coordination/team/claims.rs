@@ -1,25 +1,30 @@
 //! Claims across machines: `tasks start` claims the task as
-//! `refs/phasegate/claims/<feature>/<task>` (holder, heartbeat, expiry);
-//! a live claim of another clone refuses the start, naming the holder; an
-//! expired one is taken over; `tasks complete`, `skip` and `fail` give it
-//! back. The first attempt trusts what the last sync saw (one round trip);
+//! `refs/phasegate/claims/<feature>/<task>` (holder, heartbeat, expiry),
+//! and `phase start` of a phase that is not split into tasks claims the
+//! phase as `claims/<feature>/phase-<phase>`; a live claim of another
+//! clone refuses the start, naming the holder; an expired one is taken
+//! over; `tasks complete`, `skip` and `fail` give a task's back, the
+//! phase's completion the phase's. The first attempt trusts what the last sync saw (one round trip);
 //! a lost compare-and-swap, or a claim seen held elsewhere, reads the
 //! remote again before deciding.
 
 use chrono::{DateTime, Utc};
-use phasegate_core::coordination::{Claim, ClaimDecision, claim_ref, decide_claim};
-use phasegate_store::Project;
+use phasegate_core::Phase;
+use phasegate_core::coordination::{Claim, ClaimDecision, Claimed, claim_ref, decide_claim};
 use phasegate_store::remote::{PendingClaim, Swap};
+use phasegate_store::{Feature, Project};
 
 use super::{ROUNDS, Team};
 use crate::env::Env;
 use crate::error::{OpResult, Refusal};
 
-/// Claims `task` of `feature` for this clone. Ok(None): claimed (or no
+/// Claims `what` of `feature` for this clone. Ok(None): claimed (or no
 /// team); Ok(Some(line)): claimed here only, the line says why; Err: held
 /// elsewhere (exit 1).
-pub fn claim(project: &Project, env: &Env, feature: &str, task: &str) -> OpResult<Option<String>> {
+pub fn claim(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> OpResult<Option<String>> {
     let Some(team) = Team::open(project, env)? else { return Ok(None) };
+    let task = what.name();
+    let task = task.as_str();
     let name = claim_ref(feature, task);
     let mut fetched = false;
     let mut why = String::from("it kept changing");
@@ -29,7 +34,7 @@ pub fn claim(project: &Project, env: &Env, feature: &str, task: &str) -> OpResul
         let decision = decide_claim(seen.as_ref().map(|v| v.body.as_str()), &team.me, env.now);
         if let ClaimDecision::HeldElsewhere(c) = &decision {
             if fetched {
-                return Err(held_elsewhere(&team, c).into());
+                return Err(held_elsewhere(&team, c));
             }
             match team.remote.fetch() {
                 Ok(()) => {
@@ -37,12 +42,13 @@ pub fn claim(project: &Project, env: &Env, feature: &str, task: &str) -> OpResul
                     continue;
                 }
                 // Held when last seen: still refused, said as such.
-                Err(_) => return Err(held_elsewhere(&team, c).into()),
+                Err(_) => return Err(held_elsewhere(&team, c)),
             }
         }
         if let ClaimDecision::Expired(c) = &decision {
             note = Some(format!(
-                "took {task} over from {}, whose claim on {} expired {}",
+                "took {} over from {}, whose claim on {} expired {}",
+                what.describe(),
                 c.holder.describe(),
                 team.remote.name(),
                 when(c.expires)
@@ -77,13 +83,36 @@ pub fn claim(project: &Project, env: &Env, feature: &str, task: &str) -> OpResul
         });
     }
     team.keep_pending(&pending)?;
-    Ok(Some(team.offline_line(&why, &format!("{task} is claimed"))))
+    Ok(Some(team.offline_line(&why, &format!("{} is claimed", what.describe()))))
 }
 
-/// Gives back this clone's claim of `task` (a task settled). Ok(Some(line))
-/// when the remote could not be told.
-pub fn release(project: &Project, env: &Env, feature: &str, task: &str) -> OpResult<Option<String>> {
+/// `phase start`'s claim: the phase of `feature` for this clone, unless
+/// the phase is split into tasks (implement with a task list: each task is
+/// claimed by its own start, so teammates share the phase task by task).
+/// As [`claim`].
+pub fn phase_started(project: &Project, env: &Env, feature: &Feature, phase: Phase) -> OpResult<Option<String>> {
+    let by_tasks = phase == Phase::Implement && feature.task_list().is_ok_and(|(list, _)| !list.tasks.is_empty());
+    if by_tasks {
+        return Ok(None);
+    }
+    claim(project, env, feature.name(), Claimed::Phase(phase))
+}
+
+/// The phase's claim given back once it completed: the line when the
+/// remote could not be told (it is kept for `team sync`) or the claim not
+/// read.
+pub fn phase_ended(project: &Project, env: &Env, feature: &str, phase: Phase) -> Option<String> {
+    release(project, env, feature, Claimed::Phase(phase)).unwrap_or_else(|e| {
+        Some(format!("the claim of the {} phase on the team's remote was not given back: {e}", <&str>::from(phase)))
+    })
+}
+
+/// Gives back this clone's claim of `what` (a task settled, a phase
+/// completed). Ok(Some(line)) when the remote could not be told.
+pub fn release(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> OpResult<Option<String>> {
     let Some(team) = Team::open(project, env)? else { return Ok(None) };
+    let task = what.name();
+    let task = task.as_str();
     let mut pending = team.pending()?;
     pending.claims.retain(|p| !(p.feature == feature && p.task == task));
     team.keep_pending(&pending)?;
@@ -93,7 +122,7 @@ pub fn release(project: &Project, env: &Env, feature: &str, task: &str) -> OpRes
             let mut pending = team.pending()?;
             pending.releases.push(PendingClaim { feature: feature.to_owned(), task: task.to_owned(), session: None });
             team.keep_pending(&pending)?;
-            Ok(Some(team.offline_line(&why, &format!("{task}'s claim is given back"))))
+            Ok(Some(team.offline_line(&why, &format!("the claim of {} is given back", what.describe()))))
         }
     }
 }
@@ -131,13 +160,15 @@ fn drop_pending(team: &Team, feature: &str, task: &str) -> OpResult<()> {
     Ok(())
 }
 
-fn held_elsewhere(team: &Team, c: &Claim) -> Refusal {
-    Refusal::ClaimedElsewhere {
-        task: c.task.clone(),
-        feature: c.feature.clone(),
-        held: format!("{} by {}", team.remote.name(), c.holder.describe()),
-        times: format!("last heartbeat {}, the claim expires {}", when(c.heartbeat), when(c.expires)),
+fn held_elsewhere(team: &Team, c: &Claim) -> crate::error::OpError {
+    let held = format!("{} by {}", team.remote.name(), c.holder.describe());
+    let times = format!("last heartbeat {}, the claim expires {}", when(c.heartbeat), when(c.expires));
+    let feature = c.feature.clone();
+    match Claimed::of(&c.task) {
+        Claimed::Task(task) => Refusal::ClaimedElsewhere { task: task.to_owned(), feature, held, times },
+        Claimed::Phase(phase) => Refusal::PhaseClaimedElsewhere { phase, feature, held, times },
     }
+    .into()
 }
 
 /// A time as the refusal shows it: `2026-11-28 10:31 UTC`.

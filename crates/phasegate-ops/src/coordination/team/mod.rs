@@ -23,7 +23,7 @@ use phasegate_store::{Project, StoreError, remote::Pending};
 
 use crate::env::{self, Env};
 
-pub use claims::{claim, release};
+pub use claims::{claim, phase_ended, phase_started, release};
 pub use ids::{Reserver, reserver};
 pub use sync::{SeenClaim, Synced, beat, claimed_elsewhere, seen_claims, sync};
 

@@ -5,7 +5,7 @@
 //! And what every clone claims, as the last sync saw it, for `status`.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use phasegate_core::coordination::{CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, claim_ref, decide_claim};
+use phasegate_core::coordination::{CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, Claimed, claim_ref, decide_claim};
 use phasegate_core::tasks::Mark;
 use phasegate_store::Project;
 use phasegate_store::remote::{self, Swap};
@@ -145,10 +145,19 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
     Ok(Some(out))
 }
 
-/// Whether `task` of `feature` is marked in progress in this clone.
+/// Whether the claimed task of `feature` is marked in progress in this
+/// clone, or the claimed phase is the feature's phase in progress here.
 fn in_progress_here(project: &Project, feature: &str, task: &str) -> bool {
     let Ok(Some(f)) = project.find_feature(feature) else { return false };
-    f.task_list().ok().and_then(|(list, _)| list.get(task).map(|t| t.mark == Mark::InProgress)).unwrap_or(false)
+    match Claimed::of(task) {
+        Claimed::Task(task) => {
+            f.task_list().ok().and_then(|(list, _)| list.get(task).map(|t| t.mark == Mark::InProgress)).unwrap_or(false)
+        }
+        Claimed::Phase(phase) => f.load().is_ok_and(|meta| {
+            let at = meta.position();
+            meta.status == phasegate_core::Status::Active && at.phase == Some(phase) && at.in_progress
+        }),
+    }
 }
 
 fn seen(team: &Team, now: DateTime<Utc>) -> OpResult<Vec<SeenClaim>> {
