@@ -340,6 +340,35 @@ fn a_phase_a_teammate_works_on_is_refused_naming_them_until_it_completes() {
     team.ws(1, &["phase", "start", "brainstorm", "--feature", &f]).ok();
 }
 
+/// Seen everywhere: a teammate's claims show, marked by their machine, in
+/// `sessions list`, `watch` and the report, as the last sync saw them.
+#[test]
+fn teammates_claims_show_by_machine_in_sessions_list_watch_and_the_report() {
+    let team = Team::new();
+    let f = team.shared_feature(2);
+    team.ws(0, &["tasks", "start", "T1", "--feature", &f]).ok();
+    team.ws(0, &["phase", "start", "brainstorm", "--feature", &f]).ok();
+    team.ws(1, &["team", "sync"]).ok();
+    let machine = team.remote_refs().iter().find_map(|(_, v)| {
+        let v: serde_json::Value = serde_json::from_str(v.trim()).ok()?;
+        v["holder"]["machine"].as_str().map(str::to_owned)
+    });
+    let by = format!("by dev0 <dev0@example.com> on {}", machine.unwrap());
+    let listed = team.ws(1, &["sessions", "list"]).ok();
+    listed.stdout_has("On teammates' machines");
+    listed.stdout_has(&format!("claimed: T1 of {f} {by}"));
+    listed.stdout_has(&format!("claimed: the brainstorm phase of {f} {by}"));
+    let watched = team.ws(1, &["watch", "--once"]).ok();
+    watched.stdout_has("TEAMMATES (2 claim(s)");
+    watched.stdout_has(&format!("claimed: T1 of {f} {by}"));
+    let page = team.root().join("report.html");
+    team.ws(1, &["report", "--out", page.to_str().unwrap()]).ok();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("class=\"teammates\"") && html.contains(&format!("the brainstorm phase of {f}")), "{html}");
+    // This clone's own claims are not a teammate's.
+    assert!(!team.ws(0, &["sessions", "list"]).ok().stdout.contains("On teammates' machines"));
+}
+
 /// A claim whose holder stopped beating is taken over after its expiry,
 /// and the start says from whom.
 #[test]

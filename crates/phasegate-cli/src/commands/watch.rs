@@ -175,6 +175,13 @@ fn render(o: &Overview, env: &Env, interval: u64, once: bool) -> Vec<String> {
             .collect(),
         "none active",
     );
+    if !o.teammates.is_empty() {
+        section(
+            format!("TEAMMATES ({} claim(s), as the last `team sync` saw them)", o.teammates.len()),
+            o.teammates.iter().map(|c| format!("  {}", crate::commands::status::claim_line(c))).collect(),
+            "none",
+        );
+    }
     if !o.interrupted.is_empty() || o.runner.is_some() {
         let lines = o.interrupted.iter().chain(&o.runner).map(|l| format!("  {l}")).collect();
         section(format!("INTERRUPTED ({})", o.interrupted.len()), lines, "none");

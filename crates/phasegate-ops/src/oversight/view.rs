@@ -67,6 +67,10 @@ pub struct Overview {
     pub interrupted: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runner: Option<String>,
+    /// What teammates' clones claim on the team's remote, as the last sync
+    /// saw it (no network): their tasks and phases, by machine.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub teammates: Vec<crate::coordination::team::SeenClaim>,
     /// Files that could not be read.
     pub problems: Vec<String>,
 }
@@ -182,6 +186,13 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
             suspended,
         });
     }
+    let teammates = match crate::coordination::team::seen_claims(env) {
+        Ok(claims) => claims.into_iter().filter(|c| !c.ours).collect(),
+        Err(e) => {
+            problems.push(format!("the team's claims seen last: {e}"));
+            Vec::new()
+        }
+    };
     Ok(Overview {
         now: env.now,
         sessions,
@@ -195,6 +206,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         last_check: project.monitor_state().last_check,
         interrupted: crate::interrupt::standing_in(&project, env.now),
         runner: crate::interrupt::runner_line(&project, env.now),
+        teammates,
         problems,
     })
 }

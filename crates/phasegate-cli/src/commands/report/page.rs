@@ -389,6 +389,17 @@ fn now(h: &mut String, r: &Report) {
             "<p class=\"muted\">{others} more ended or went silent in the last hour: <code>workflow-state watch --once</code> lists them.</p>"
         );
     }
+    if !o.teammates.is_empty() {
+        let _ = writeln!(
+            h,
+            "<h3 style=\"margin-top:14px\">Teammates ({} claim(s), as the last team sync saw them)</h3><ul class=\"teammates\">",
+            o.teammates.len()
+        );
+        for c in &o.teammates {
+            let _ = writeln!(h, "<li>{}</li>", esc(&crate::commands::status::claim_line(c)));
+        }
+        h.push_str("</ul>\n");
+    }
     let _ = writeln!(h, "<h3 style=\"margin-top:14px\">Leases ({})</h3>", o.leases.len());
     if o.leases.is_empty() {
         h.push_str("<p class=\"muted\">No file is leased.</p>\n");
