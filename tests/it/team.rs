@@ -369,6 +369,25 @@ fn teammates_claims_show_by_machine_in_sessions_list_watch_and_the_report() {
     assert!(!team.ws(0, &["sessions", "list"]).ok().stdout.contains("On teammates' machines"));
 }
 
+/// Runners on several machines take distinct features: the backlog skips
+/// a feature whose next phase a teammate's clone claims, and says whose.
+#[test]
+fn the_backlog_skips_a_feature_whose_next_phase_a_teammate_claims() {
+    let team = Team::new();
+    let f = team.shared_feature(2);
+    let ready = team.ws(1, &["backlog", "--json"]).ok().json();
+    assert_eq!(ready["next"]["feature"], f.as_str(), "{ready}");
+    team.ws(0, &["phase", "start", "brainstorm", "--feature", &f]).ok();
+    team.ws(1, &["team", "sync"]).ok();
+    let skipped = team.ws(1, &["backlog", "--json"]).ok().json();
+    assert!(skipped["next"].is_null(), "{skipped}");
+    assert_eq!(skipped["elsewhere"][0]["feature"], f.as_str(), "{skipped}");
+    assert!(skipped["elsewhere"][0]["holder"].as_str().unwrap().starts_with("dev0 <dev0@example.com> on "));
+    team.ws(1, &["backlog"]).ok().stdout_has(&format!("{f}: its brainstorm phase is a teammate's (dev0"));
+    // The holder's own backlog still offers it.
+    assert_eq!(team.ws(0, &["backlog", "--json"]).ok().json()["next"]["feature"], f.as_str());
+}
+
 /// A claim whose holder stopped beating is taken over after its expiry,
 /// and the start says from whom.
 #[test]

@@ -9,7 +9,8 @@ use crate::{CmdResult, Ctx, ExitStatus};
 ///
 /// The active features in the order the backlog runner (/phasegate:auto)
 /// takes them: each with its next command, features whose answer arrived
-/// first, suspended ones listed apart and skipped.
+/// first, suspended ones and those whose next phase a teammate's clone
+/// claims on the team's remote listed apart and skipped.
 #[derive(Debug, Args)]
 pub struct BacklogArgs {
     #[arg(long)]
@@ -31,6 +32,9 @@ pub fn cmd_backlog(args: BacklogArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     }
     for s in &b.suspended {
         ctx.out.line(format!("{}: suspended on {} ({}): {}", s.feature, s.question_id, s.state, s.question))?;
+    }
+    for e in &b.elsewhere {
+        ctx.out.line(format!("{}: its {} phase is a teammate's ({}), skipped", e.feature, e.phase, e.holder))?;
     }
     Ok(ExitStatus::Success)
 }

@@ -1,11 +1,16 @@
 //! The backlog runner's order (seed 000's auto-pipeline): the active
 //! features one after another, each to its next step; suspended ones are
 //! skipped, and one whose answer arrived comes first, to be taken up again.
+//! A feature whose next phase a teammate's clone claims on the team's
+//! remote (as the last sync saw it) is skipped too, so runners on several
+//! machines take distinct features.
 
+use phasegate_core::coordination::Claimed;
 use phasegate_core::feature::Workflow;
 use phasegate_store::questions::Place;
 use serde::Serialize;
 
+use crate::coordination::team;
 use crate::cost;
 use crate::env::Env;
 use crate::error::OpResult;
@@ -33,6 +38,16 @@ pub struct Waiting {
     pub state: &'static str,
 }
 
+/// A feature skipped because a teammate's clone claims its next phase.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Elsewhere {
+    pub feature: String,
+    pub phase: String,
+    /// Who: `Bob <bob@x> on laptop (session 1a2b3c4d)`.
+    pub holder: String,
+}
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Backlog {
@@ -40,6 +55,9 @@ pub struct Backlog {
     pub next: Option<Ready>,
     pub ready: Vec<Ready>,
     pub suspended: Vec<Waiting>,
+    /// Features whose next phase a teammate works on (skipped).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub elsewhere: Vec<Elsewhere>,
     /// Active features whose state cannot be read (skipped).
     pub unreadable: Vec<String>,
 }
@@ -50,6 +68,9 @@ pub fn backlog(env: &Env) -> OpResult<Backlog> {
     let mut ready = Vec::new();
     let mut suspended = Vec::new();
     let mut unreadable = Vec::new();
+    let mut elsewhere = Vec::new();
+    // Live claims of teammates' clones, as the last sync saw them.
+    let claims: Vec<_> = team::seen_claims(env)?.into_iter().filter(|c| !c.ours && !c.expired).collect();
     for l in project.list_active()? {
         let name = l.feature.name().to_owned();
         let meta = match l.meta {
@@ -99,6 +120,14 @@ pub fn backlog(env: &Env) -> OpResult<Backlog> {
             });
             continue;
         }
+        let held = n.phase.and_then(|p| {
+            let claim = Claimed::Phase(p).name();
+            claims.iter().find(|c| c.feature == name && c.task == claim)
+        });
+        if let (Some(c), Some(p)) = (held, n.phase) {
+            elsewhere.push(Elsewhere { feature: name, phase: p.to_string(), holder: c.holder.clone() });
+            continue;
+        }
         ready.push(Ready {
             feature: name,
             workflow: meta.workflow,
@@ -110,5 +139,5 @@ pub fn backlog(env: &Env) -> OpResult<Backlog> {
     }
     // Answers first; otherwise the features' own order (by number).
     ready.sort_by_key(|r| !r.answer_arrived);
-    Ok(Backlog { next: ready.first().cloned(), ready, suspended, unreadable })
+    Ok(Backlog { next: ready.first().cloned(), ready, suspended, elsewhere, unreadable })
 }
