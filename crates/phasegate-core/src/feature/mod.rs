@@ -22,5 +22,5 @@ pub use mode::{Mode, ProofRule};
 pub use next_step::{Next, ProofStanding, before_finish, next_step};
 pub use phase::{Artifact, ArtifactSet, Phase};
 pub use reviewer::{BriefInput, CodeUnderReview, review_brief};
-pub use transition::{Validation, ValidationKind, validate, validate_status};
+pub use transition::{Validation, ValidationKind, validate, validate_meta, validate_status};
 pub use verdict::{Issue, ReviewVerdict, Severity, VERDICT_FILE, VerdictError, extract_json, parse_verdict};

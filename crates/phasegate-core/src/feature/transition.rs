@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 
 use serde::Serialize;
 
-use super::meta::{Position, Status, Workflow};
+use super::meta::{Meta, Position, Status, Workflow};
 use super::phase::{ArtifactSet, Phase};
 
 /// The three answers of the rule table.
@@ -119,6 +119,15 @@ pub fn validate_status(status: Status, workflow: Workflow, feature: &str) -> Opt
         Status::Abandoned => Some(Validation::blocked(format!(
             "feature {feature} was abandoned; start a new feature with `workflow-state feature new <slug>`"
         ))),
+    }
+}
+
+/// The rule table applied to a feature's state: its status and workflow
+/// first, then its position and the artifacts present.
+pub fn validate_meta(meta: &Meta, feature: &str, target: Phase, artifacts: ArtifactSet) -> Validation {
+    match validate_status(meta.status, meta.workflow, feature) {
+        Some(v) => v,
+        None => validate(meta.position(), target, artifacts),
     }
 }
 

@@ -129,7 +129,8 @@ mod tests {
     /// hook. Every value the schema accepts, the loader accepts.
     #[test]
     fn the_schema_and_the_loader_agree_at_the_bounds() {
-        use crate::pipeline::files::{FileKind, parse, validate};
+        use crate::pipeline::files::{FileKind, parse};
+        use crate::pipeline::validate;
         let schema: serde_json::Value = serde_json::from_str(crate::schema::Schema::PipelineConfig.text()).unwrap();
         let mut at_max = serde_json::Map::new();
         for (section, body) in schema["properties"].as_object().unwrap() {

@@ -75,7 +75,7 @@ crate::named!(FileKind, "file kind");
 pub type FileError = crate::schema::ConfigError;
 
 /// Parses `text` as JSON and checks it against the kind's schema.
-fn check_schema(kind: FileKind, text: &str) -> Result<Value, FileError> {
+pub(super) fn check_schema(kind: FileKind, text: &str) -> Result<Value, FileError> {
     let value: Value = serde_json::from_str(text).map_err(|e| FileError::Syntax(e.into()))?;
     kind.schema().check(&value).map_err(FileError::Schema)?;
     Ok(value)
@@ -113,20 +113,6 @@ pub fn read_owned<T: Owned>(text: &str) -> Result<T, FileError> {
 pub fn parse<T: serde::de::DeserializeOwned>(kind: FileKind, text: &str) -> Result<T, FileError> {
     let value = check_schema(kind, text)?;
     serde_json::from_value(value).map_err(|e| FileError::Rule(e.to_string()))
-}
-
-/// The one definition of a valid file of `kind`: its schema, then the
-/// reading every loader does. `pipeline check` and every loader agree.
-pub fn validate(kind: FileKind, text: &str) -> Result<(), FileError> {
-    match kind {
-        FileKind::WorkerSignal => parse::<WorkerSignal>(kind, text).map(drop),
-        FileKind::UserStory | FileKind::ImplResult => check_schema(kind, text).map(drop),
-        FileKind::PlanRefined => parse::<PlanRefined>(kind, text).map(drop),
-        FileKind::Review => parse::<Review>(kind, text).map(drop),
-        FileKind::LoopState => read_owned::<super::impl_loop::LoopState>(text).map(drop),
-        FileKind::Config => parse::<super::config::Config>(kind, text).map(drop),
-        FileKind::State => read_owned::<super::run::PipelineRun>(text).map(drop),
-    }
 }
 
 /// The part of plan-refined.json the binary acts on.

@@ -2,6 +2,7 @@
 //! machine, its file formats, review gates, configuration, next actions, and
 //! the decisions of the Stop hook that enforces its implementation loop.
 
+mod check;
 mod config;
 pub mod files;
 pub mod gate;
@@ -11,6 +12,7 @@ mod run;
 mod state;
 pub mod test_outcome;
 
+pub use check::validate;
 pub use config::{CONFIG_PATH, Config, WhenUnavailable};
 pub use files::FileKind;
 pub use gate::{Gate, GateDecision, GateError, GateKind, Stage};

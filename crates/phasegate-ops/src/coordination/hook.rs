@@ -123,7 +123,7 @@ impl Contributor for Coordination {
 
     fn session_end(&self, ctx: &HookCtx<'_>) {
         let (Some(session), Some((project, _, _))) = (ctx.session(), fast(ctx, None)) else { return };
-        if let Err(problem) = registry::ended(&project, &session, ctx.env.now, ctx.hook_env().lock_timeout) {
+        if let Err(problem) = leases::ended(&project, &session, ctx.env.now, ctx.hook_env().lock_timeout) {
             // SessionEnd has no output: the problem goes where `status` reads it.
             let line = phasegate_store::coordination::events::HookProblem {
                 at: ctx.env.now,

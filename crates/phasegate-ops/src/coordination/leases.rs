@@ -8,7 +8,8 @@
 //! The decision is the core's ([`decide_request`]); this module reads the
 //! lease and the owner's record, writes what the decision says under the
 //! leases' lock, logs conflicts as PM decisions and `conflict.detected`
-//! events, and records waits.
+//! events, and records waits. At SessionEnd ([`ended`]) the session's
+//! record is made COMPLETE and everything it held here is released.
 
 use std::path::Path;
 use std::time::Duration;
@@ -181,6 +182,43 @@ pub fn deny_message(path: &LeasePath, owner: &SessionId, record: Option<&Session
     format!(
         "phasegate: {path} is leased by session {o} ({doing}), so this edit is refused: two sessions editing one file overwrite each other. Wait ({ends}), take other work, or ask the user whether to release it: `workflow-state lease release {p} --session {o}`."
     )
+}
+
+/// SessionEnd: the record is COMPLETE, its leases are released, its waits
+/// (as waiter, and other sessions' waits for it) and notices dropped.
+/// Nothing of it holds another session back any more. A record that cannot
+/// be read or written is returned as the problem, after the leases and
+/// waits are gone anyway.
+///
+/// A session an interruption paused (its StopFailure hook recorded a resume
+/// time still to come: a usage limit's reset, a back-off) is not ended: the
+/// process goes, the work does not. Its record and leases stay, live until
+/// the resume time plus the grace (see `SessionRecord::health`), for the
+/// runner or the person who carries on with it.
+pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout: Duration) -> OpResult<()> {
+    if let Ok(Some(i)) = project.interruptions().get(session)
+        && i.pauses_at(now)
+    {
+        return Ok(());
+    }
+    let mut problem = None;
+    match project.session(session) {
+        Ok(Some(mut r)) => match r.end(now) {
+            Ok(()) => {
+                if let Err(e) = project.save_session(&r) {
+                    problem = Some(e.into());
+                }
+            }
+            Err(e) => problem = Some(OpError::Core(Box::new(e))),
+        },
+        Ok(None) => {}
+        Err(e) => problem = Some(e.into()),
+    }
+    release_all(project, session, PathCase::native(), timeout);
+    project.remove_waits_of(session);
+    project.remove_waits_where(|w| w.holder == *session);
+    project.drop_notices(session);
+    problem.map_or(Ok(()), Err)
 }
 
 /// Releases every lease `session` holds (it ended), found through its

@@ -1,7 +1,8 @@
 //! A session's record through its life (seed 004 §1.2): SessionStart makes
 //! it LOADING, work (a task, a feature, a first edit) makes it ACTIVE,
-//! SessionEnd makes it COMPLETE and releases everything it held. Every hook
-//! is a heartbeat: the record file's time is set (one `utimensat`).
+//! SessionEnd makes it COMPLETE and releases everything it held (that is
+//! `leases::ended`, beside the leases, waits and notices it drops). Every
+//! hook is a heartbeat: the record file's time is set (one `utimensat`).
 //!
 //! A session the monitor counted as down (ERROR: silent for 5 minutes, its
 //! leases expired, its work given to others) that speaks again starts over
@@ -10,7 +11,7 @@
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
-use phasegate_core::coordination::{PathCase, Priority, SessionRecord, SessionState};
+use phasegate_core::coordination::{Priority, SessionRecord, SessionState};
 use phasegate_core::session::SessionId;
 use phasegate_store::{Project, StoreError};
 
@@ -213,43 +214,6 @@ fn activate(record: &mut SessionRecord, now: DateTime<Utc>) {
         }
         SessionState::Active | SessionState::Complete | SessionState::Error => {}
     }
-}
-
-/// SessionEnd: the record is COMPLETE, its leases are released, its waits
-/// (as waiter, and other sessions' waits for it) and notices dropped.
-/// Nothing of it holds another session back any more. A record that cannot
-/// be read or written is returned as the problem, after the leases and
-/// waits are gone anyway.
-///
-/// A session an interruption paused (its StopFailure hook recorded a resume
-/// time still to come: a usage limit's reset, a back-off) is not ended: the
-/// process goes, the work does not. Its record and leases stay, live until
-/// the resume time plus the grace (see `SessionRecord::health`), for the
-/// runner or the person who carries on with it.
-pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout: std::time::Duration) -> OpResult<()> {
-    if let Ok(Some(i)) = project.interruptions().get(session)
-        && i.pauses_at(now)
-    {
-        return Ok(());
-    }
-    let mut problem = None;
-    match project.session(session) {
-        Ok(Some(mut r)) => match r.end(now) {
-            Ok(()) => {
-                if let Err(e) = project.save_session(&r) {
-                    problem = Some(e.into());
-                }
-            }
-            Err(e) => problem = Some(OpError::Core(Box::new(e))),
-        },
-        Ok(None) => {}
-        Err(e) => problem = Some(e.into()),
-    }
-    super::leases::release_all(project, session, PathCase::native(), timeout);
-    project.remove_waits_of(session);
-    project.remove_waits_where(|w| w.holder == *session);
-    project.drop_notices(session);
-    problem.map_or(Ok(()), Err)
 }
 
 /// A session named on the command line (`--session`): the whole id, or a

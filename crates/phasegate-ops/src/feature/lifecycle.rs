@@ -2,7 +2,7 @@
 //! finish.
 
 use phasegate_core::feature::ValidationKind as Verdict;
-use phasegate_core::feature::{Meta, Workflow};
+use phasegate_core::feature::{Meta, Workflow, validate_meta};
 use phasegate_core::{Mode, Phase, slug};
 use phasegate_store::creation::{Interrupted, NewFeature};
 use phasegate_store::{Feature, FileWrite};
@@ -170,7 +170,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     let (project, feature) = session::resolve(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
-    let v = crate::feature::phase::validate_meta(&feature, &meta, Phase::Finish);
+    let v = validate_meta(&meta, feature.name(), Phase::Finish, feature.artifacts());
     if v.kind == Verdict::Blocked {
         return Err(Refusal::TransitionBlocked { phase: Phase::Finish, message: v.message.unwrap_or_default() }.into());
     }

@@ -24,15 +24,7 @@ use crate::session;
 pub fn validate(env: &Env, given: Option<&str>, target: Phase) -> OpResult<Validation> {
     let (_, feature) = session::resolve(env, given)?;
     let meta = feature.load()?;
-    Ok(validate_meta(&feature, &meta, target))
-}
-
-/// The rule table applied to a feature's state.
-pub fn validate_meta(feature: &Feature, meta: &Meta, target: Phase) -> Validation {
-    match transition::validate_status(meta.status, meta.workflow, feature.name()) {
-        Some(v) => v,
-        None => transition::validate(meta.position(), target, feature.artifacts()),
-    }
+    Ok(transition::validate_meta(&meta, feature.name(), target, feature.artifacts()))
 }
 
 /// The rule table without any files.
@@ -95,13 +87,15 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
     let artifacts = feature.artifacts();
     // The team's claim before anything moves, once the rules allow the
     // start: held on another machine, nothing here changes.
-    if let v @ Validation { kind: Verdict::Blocked, .. } = validate_meta(&feature, &feature.load()?, phase) {
+    if let v @ Validation { kind: Verdict::Blocked, .. } =
+        transition::validate_meta(&feature.load()?, feature.name(), phase, artifacts)
+    {
         return Err(Refusal::TransitionBlocked { phase, message: v.message.unwrap_or_default() }.into());
     }
     let team = team::phase_started(&project, env, &feature, phase)?;
     let now = env.now;
     let updated = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
-        let v = validate_meta(&feature, meta, phase);
+        let v = transition::validate_meta(meta, feature.name(), phase, artifacts);
         let warning = match v.kind {
             Verdict::Blocked => {
                 return Err(Refusal::TransitionBlocked { phase, message: v.message.unwrap_or_default() }.into());
@@ -307,7 +301,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
         if max == 1 { "" } else { "s" },
         feature.dir().display()
     )];
-    let v = validate_meta(&feature, &meta, phase);
+    let v = transition::validate_meta(&meta, feature.name(), phase, feature.artifacts());
     // Finish refuses a feature that is not proven at the tree as it is:
     // its brief says so, and what to run, instead of "proceed".
     let unproven = match (phase, v.kind) {

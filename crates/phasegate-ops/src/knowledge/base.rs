@@ -142,6 +142,48 @@ pub fn rebuild_index(project: &Project, root: &Path, deadline: Option<Instant>) 
     Ok(IndexDir::open(&project.knowledge_index_dir(root)))
 }
 
+/// The §10.1 gotchas for one file from `index`: candidates, whose lessons
+/// are read again from the items (`inject::verified`, or [`query`]'s
+/// reading) before they reach the model.
+pub fn gotchas_in(index: &IndexDir, rel: &str, action: Option<&str>) -> Result<Vec<IndexEntry>, IndexFault> {
+    let Ok(names) = knowledge::gotcha_shards_for(rel) else { return Ok(Vec::new()) };
+    let mut shards = Vec::new();
+    for name in &names {
+        shards.extend(index.shard(name)?);
+    }
+    let refs: Vec<&knowledge::Shard> = shards.iter().collect();
+    Ok(knowledge::gotchas_from_shards(&refs, rel, action).map(|v| v.into_iter().cloned().collect()).unwrap_or_default())
+}
+
+/// The §10.1 patterns and decisions for `topics` from `index` (candidates,
+/// as [`gotchas_in`]).
+pub fn patterns_in(index: &IndexDir, topics: &[String]) -> Result<Vec<IndexEntry>, IndexFault> {
+    let mut shards = Vec::new();
+    for topic in topics {
+        shards.extend(index.shard(&knowledge::topic_shard_name(topic))?);
+    }
+    let refs: Vec<&knowledge::Shard> = shards.iter().collect();
+    let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
+    Ok(knowledge::patterns_from_shards(&refs, &topics).into_iter().cloned().collect())
+}
+
+/// `look` over the fresh index of the tree at `root`, with the index; when
+/// a file of the index fails its check, the index is rebuilt from the items
+/// and `look` runs once more. None when the tree has no knowledge base (or
+/// the rebuilt index fails again).
+pub fn looked_up<T>(
+    project: &Project,
+    root: &Path,
+    look: impl Fn(&IndexDir) -> Result<T, IndexFault>,
+) -> OpResult<Option<(IndexDir, T)>> {
+    let Some(index) = fresh_index(project, root, None)? else { return Ok(None) };
+    if let Ok(found) = look(&index) {
+        return Ok(Some((index, found)));
+    }
+    let Some(index) = rebuild_index(project, root, None)? else { return Ok(None) };
+    Ok(look(&index).ok().map(|found| (index, found)))
+}
+
 /// An item and where it is.
 #[derive(Debug, Clone, Serialize)]
 pub struct Shown {
@@ -212,10 +254,10 @@ pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[Stri
     };
     let look = |index: &IndexDir| -> Result<(Vec<IndexEntry>, Vec<IndexEntry>), IndexFault> {
         let gotchas = match &rel_pattern {
-            Some((rel, _)) => super::inject::gotchas_in(index, rel, action)?,
+            Some((rel, _)) => gotchas_in(index, rel, action)?,
             None => Vec::new(),
         };
-        Ok((gotchas, super::inject::patterns_in(index, topics)?))
+        Ok((gotchas, patterns_in(index, topics)?))
     };
     // Each item found is read whole from its file: the index only says
     // which, and only while the file is the one it was built from.
@@ -225,7 +267,7 @@ pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[Stri
         let same = knowledge::hex(knowledge::fingerprint(text.as_bytes())) == e.fingerprint;
         same.then(|| KnowledgeItem::parse(&text).ok().map(|item| Shown::at(&file, item))).flatten()
     };
-    let mut answer = super::inject::looked_up(&project, &root, look)?;
+    let mut answer = looked_up(&project, &root, look)?;
     let all_read = |found: &[IndexEntry]| found.iter().all(|e| read(e).is_some());
     if answer.as_ref().is_some_and(|(_, (g, p))| !all_read(g) || !all_read(p)) {
         // An item changed since the index was built: build it again.

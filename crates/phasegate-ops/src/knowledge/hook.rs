@@ -180,7 +180,7 @@ fn new_gotchas(
     log_path: &Path,
 ) -> Option<Vec<IndexEntry>> {
     let pick = |index: &IndexDir| -> Result<(Vec<IndexEntry>, bool), IndexFault> {
-        let found = inject::gotchas_in(index, rel, Some(action))?;
+        let found = super::base::gotchas_in(index, rel, Some(action))?;
         if found.is_empty() {
             return Ok((found, true));
         }

@@ -24,6 +24,7 @@ use phasegate_store::Project;
 use phasegate_store::knowledge::given::{GivenItem, add_given};
 use phasegate_store::knowledge::{IndexDir, IndexFault};
 
+use super::base::{gotchas_in, looked_up, patterns_in};
 use crate::env::Env;
 use crate::error::OpResult;
 
@@ -78,47 +79,6 @@ pub fn clean_path(file: &str) -> Option<String> {
     let p = first.trim_matches(|c: char| c == '`' || c == '"' || c == '\'' || c == ',' || c == ';');
     let p = p.strip_prefix("./").unwrap_or(p);
     (!p.is_empty() && !p.contains('*')).then(|| p.replace('\\', "/"))
-}
-
-/// The §10.1 gotchas for one file from `index`: candidates, whose lessons
-/// are read from the items by [`verified`] before they reach the model.
-pub fn gotchas_in(index: &IndexDir, rel: &str, action: Option<&str>) -> Result<Vec<IndexEntry>, IndexFault> {
-    let Ok(names) = knowledge::gotcha_shards_for(rel) else { return Ok(Vec::new()) };
-    let mut shards = Vec::new();
-    for name in &names {
-        shards.extend(index.shard(name)?);
-    }
-    let refs: Vec<&knowledge::Shard> = shards.iter().collect();
-    Ok(knowledge::gotchas_from_shards(&refs, rel, action).map(|v| v.into_iter().cloned().collect()).unwrap_or_default())
-}
-
-/// The §10.1 patterns and decisions for `topics` from `index` (candidates,
-/// as [`gotchas_in`]).
-pub fn patterns_in(index: &IndexDir, topics: &[String]) -> Result<Vec<IndexEntry>, IndexFault> {
-    let mut shards = Vec::new();
-    for topic in topics {
-        shards.extend(index.shard(&knowledge::topic_shard_name(topic))?);
-    }
-    let refs: Vec<&knowledge::Shard> = shards.iter().collect();
-    let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
-    Ok(knowledge::patterns_from_shards(&refs, &topics).into_iter().cloned().collect())
-}
-
-/// `look` over the fresh index of the tree at `root`, with the index; when
-/// a file of the index fails its check, the index is rebuilt from the items
-/// and `look` runs once more. None when the tree has no knowledge base (or
-/// the rebuilt index fails again).
-pub fn looked_up<T>(
-    project: &Project,
-    root: &Path,
-    look: impl Fn(&IndexDir) -> Result<T, IndexFault>,
-) -> OpResult<Option<(IndexDir, T)>> {
-    let Some(index) = super::base::fresh_index(project, root, None)? else { return Ok(None) };
-    if let Ok(found) = look(&index) {
-        return Ok(Some((index, found)));
-    }
-    let Some(index) = super::base::rebuild_index(project, root, None)? else { return Ok(None) };
-    Ok(look(&index).ok().map(|found| (index, found)))
 }
 
 /// The entries whose item file in `items` is still the one the index was

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use phasegate_core::pipeline::FileKind;
 use phasegate_core::pipeline::files::{self, SignalStatus, WorkerQuestion as Question, WorkerSignal};
+use phasegate_core::pipeline::{FileKind, validate};
 use phasegate_store::fs;
 use serde::Serialize;
 
@@ -29,7 +29,7 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
     };
     let text = fs::read_optional(&path)?
         .ok_or_else(|| OpError::invalid(format!("{} does not exist; write it first", path.display())))?;
-    let valid = files::validate(kind, &text).and_then(|()| match kind {
+    let valid = validate(kind, &text).and_then(|()| match kind {
         // A plan must be able to prove its story: refused here, where the
         // planner checks it, not after the reviews and the loop.
         FileKind::PlanRefined => {
