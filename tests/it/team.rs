@@ -118,6 +118,25 @@ impl Team {
         Run::new(WORKFLOW_STATE, args, &self.clone(i)).env("HOME", self.home(i).to_str().unwrap())
     }
 
+    /// A hook of session `session` in teammate `i`'s clone, as them.
+    fn hook(&self, i: usize, event: &str, session: &str, input: serde_json::Value) -> crate::util::Done {
+        let mut input = input;
+        input["session_id"] = serde_json::Value::from(session);
+        input["cwd"] = serde_json::Value::from(self.clone(i).to_string_lossy().into_owned());
+        Run::new(crate::util::HOOK, &[event], &self.clone(i))
+            .env("HOME", self.home(i).to_str().unwrap())
+            .stdin(input.to_string())
+            .ok()
+    }
+
+    /// Session `session` in teammate `i`'s clone edits `rel` (PreToolUse).
+    fn edit(&self, i: usize, session: &str, rel: &str) -> crate::util::Done {
+        let file = self.clone(i).join(rel);
+        let input = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": file, "old_string": "a", "new_string": "b"}});
+        self.hook(i, "pre-tool-use", session, input)
+    }
+
     fn spawn(&self, i: usize, args: &[&str]) -> Child {
         let home = self.home(i);
         let mut cmd = Command::new(WORKFLOW_STATE);
@@ -386,6 +405,50 @@ fn the_backlog_skips_a_feature_whose_next_phase_a_teammate_claims() {
     team.ws(1, &["backlog"]).ok().stdout_has(&format!("{f}: its brainstorm phase is a teammate's (dev0"));
     // The holder's own backlog still offers it.
     assert_eq!(team.ws(0, &["backlog", "--json"]).ok().json()["next"]["feature"], f.as_str());
+}
+
+/// File leases across machines: a sync publishes this clone's leases of
+/// live sessions; a teammate's `lease list` shows them by machine, and
+/// their first edit of the file is told (never refused); when the session
+/// ends and the next syncs run, it is gone everywhere.
+#[test]
+fn a_teammates_file_lease_shows_in_lease_list_and_before_a_first_edit() {
+    let team = Team::new();
+    team.shared_feature(2);
+    let start = serde_json::json!({"hook_event_name": "SessionStart", "source": "startup"});
+    team.hook(0, "session-start", "sess-aaaa1111", start.clone());
+    team.hook(1, "session-start", "sess-bbbb2222", start);
+    let own = team.edit(0, "sess-aaaa1111", "README.md");
+    assert!(!own.stdout.contains("teammate"), "{}", own.report());
+    // The plugin's monitor publishes a changed lease set by itself.
+    team.ws(0, &["monitor", "watch", "--once"]).ok();
+    assert!(team.remote_refs().iter().any(|(r, v)| r.starts_with("leases/") && v.contains("README.md")));
+    assert!(!team.ws(0, &["team", "sync"]).ok().stdout.contains("published"), "nothing new to publish");
+    team.ws(1, &["team", "sync"]).ok();
+    let listed = team.ws(1, &["lease", "list"]).ok();
+    listed.stdout_has("On teammates' machines");
+    listed.stdout_has("README.md  dev0 <dev0@example.com> on ");
+    listed.stdout_has("(session sess-aaa)");
+    let first = team.edit(1, "sess-bbbb2222", "README.md");
+    assert!(!first.stdout.contains("deny"), "told, never refused: {}", first.report());
+    assert!(
+        first.stdout.contains("README.md is leased on a teammate's machine: dev0 <dev0@example.com> on "),
+        "{}",
+        first.report()
+    );
+    let again = team.edit(1, "sess-bbbb2222", "README.md");
+    assert!(!again.stdout.contains("teammate"), "told once: {}", again.report());
+    // The holder's session ends: its lease goes, and with the syncs, everywhere.
+    team.hook(
+        0,
+        "session-end",
+        "sess-aaaa1111",
+        serde_json::json!({"hook_event_name": "SessionEnd", "reason": "exit"}),
+    );
+    team.ws(0, &["team", "sync"]).ok();
+    assert!(team.remote_refs().iter().all(|(r, _)| !r.starts_with("leases/")), "{:?}", team.remote_refs());
+    team.ws(1, &["team", "sync"]).ok();
+    assert!(!team.ws(1, &["lease", "list"]).ok().stdout.contains("On teammates' machines"));
 }
 
 /// A claim whose holder stopped beating is taken over after its expiry,

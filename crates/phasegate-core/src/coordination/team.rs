@@ -153,6 +153,122 @@ pub fn claim_ref(feature: &str, task: &str) -> String {
     format!("{CLAIMS}{}/{}", ref_component(feature), ref_component(task))
 }
 
+/// The folder of the refs that publish each clone's file leases (below
+/// `refs/phasegate/`): `leases/<clone>`, one per clone, written only by it.
+pub const LEASES: &str = "leases/";
+
+/// The ref that publishes clone `clone`'s file leases.
+pub fn leases_ref(clone: &str) -> String {
+    format!("{LEASES}{}", ref_component(clone))
+}
+
+/// A file a session of a clone leases, as its clone publishes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TeamLease {
+    /// The path in the working tree (`/`-separated).
+    pub path: String,
+    pub session: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    pub since: DateTime<Utc>,
+}
+
+/// A clone's live file leases, as its last sync published them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeaseSet {
+    pub holder: Holder,
+    /// When it was published: a set older than [`CLAIM_TTL_MINUTES`] is
+    /// from a clone that stopped syncing, and holds nothing.
+    pub at: DateTime<Utc>,
+    pub leases: Vec<TeamLease>,
+}
+
+impl LeaseSet {
+    pub fn render(&self) -> String {
+        serde_json::to_string(self).expect("a lease set serialises")
+    }
+
+    pub fn parse(body: &str) -> Option<LeaseSet> {
+        serde_json::from_str(body.trim()).ok()
+    }
+
+    /// Whether it still speaks for its clone at `now`.
+    pub fn live(&self, now: DateTime<Utc>) -> bool {
+        now <= self.at + TimeDelta::minutes(CLAIM_TTL_MINUTES)
+    }
+
+    /// Whether publishing `leases` at `now` would say something new: other
+    /// leases, or this set a third of its life old (its heartbeat).
+    pub fn stale_against(&self, leases: &[TeamLease], now: DateTime<Utc>) -> bool {
+        self.leases != leases || now - self.at >= TimeDelta::minutes(CLAIM_TTL_MINUTES / 3)
+    }
+}
+
+/// A teammate's file lease as this clone last saw it (the cache the hooks
+/// read, without git or the network).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TeammateLease {
+    pub path: String,
+    /// Who: `Bob <bob@x> on laptop (session 1a2b3c4d)`.
+    pub holder: String,
+    pub machine: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    pub since: DateTime<Utc>,
+    /// When their clone published it.
+    pub as_of: DateTime<Utc>,
+}
+
+impl TeammateLease {
+    /// The teammates' leases in `sets`, the sets of other clones than
+    /// `me` that still speak for their clone at `now`.
+    pub fn of(sets: &[LeaseSet], me: &str, now: DateTime<Utc>) -> Vec<TeammateLease> {
+        let mut out: Vec<TeammateLease> = sets
+            .iter()
+            .filter(|s| s.holder.clone != me && s.live(now))
+            .flat_map(|s| {
+                s.leases.iter().map(|l| {
+                    let mut holder = s.holder.clone();
+                    holder.session = Some(l.session.clone());
+                    TeammateLease {
+                        path: l.path.clone(),
+                        holder: holder.describe(),
+                        machine: s.holder.machine.clone(),
+                        feature: l.feature.clone(),
+                        task: l.task.clone(),
+                        since: l.since,
+                        as_of: s.at,
+                    }
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.path.cmp(&b.path).then(a.holder.cmp(&b.holder)));
+        out
+    }
+
+    /// The line the PreToolUse hook adds before an edit of this file.
+    pub fn notice(&self) -> String {
+        let work = match (&self.task, &self.feature) {
+            (Some(t), Some(f)) => format!(", for {t} of {f}"),
+            (None, Some(f)) => format!(", for {f}"),
+            _ => String::new(),
+        };
+        format!(
+            "phasegate: {} is leased on a teammate's machine: {}{work}, as their clone published it at {}. The edit goes through here; your change and theirs meet at the next pull, so agree with them who edits it.",
+            self.path,
+            self.holder,
+            self.as_of.format("%Y-%m-%d %H:%M UTC")
+        )
+    }
+}
+
 /// What a claim holds: a task, or a phase of a feature that is not split
 /// into tasks (its claim named `phase-<phase>`; task ids are never that).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,6 +362,37 @@ mod tests {
         assert_eq!(id_of_ref("ids/004"), Some(4));
         assert_eq!(id_of_ref("ids/4"), None);
         assert_eq!(first_free(3, &[3, 4, 6]), 5);
+    }
+
+    #[test]
+    fn a_lease_set_speaks_for_its_clone_for_the_claims_time_and_is_renewed_at_a_third() {
+        let lease =
+            TeamLease { path: "src/a.rs".into(), session: "s1".into(), feature: None, task: None, since: at(0) };
+        let set = LeaseSet { holder: holder("c1"), at: at(0), leases: vec![lease.clone()] };
+        assert_eq!(LeaseSet::parse(&set.render()), Some(set.clone()));
+        assert!(set.live(at(30)) && !set.live(at(31)));
+        assert!(!set.stale_against(std::slice::from_ref(&lease), at(9)));
+        assert!(set.stale_against(std::slice::from_ref(&lease), at(10)));
+        assert!(set.stale_against(&[], at(1)));
+        assert_eq!(leases_ref("c1"), "leases/c1");
+    }
+
+    #[test]
+    fn teammates_leases_are_other_clones_live_sets() {
+        let lease = |p: &str| TeamLease {
+            path: p.into(),
+            session: "s1abcdef99".into(),
+            feature: Some("001-a".into()),
+            task: Some("T1".into()),
+            since: at(0),
+        };
+        let mine = LeaseSet { holder: holder("me"), at: at(0), leases: vec![lease("src/m.rs")] };
+        let theirs = LeaseSet { holder: holder("c2"), at: at(0), leases: vec![lease("src/b.rs"), lease("src/a.rs")] };
+        let gone = LeaseSet { holder: holder("c3"), at: at(-40), leases: vec![lease("src/c.rs")] };
+        let seen = TeammateLease::of(&[mine, theirs, gone], "me", at(5));
+        assert_eq!(seen.iter().map(|l| l.path.as_str()).collect::<Vec<_>>(), ["src/a.rs", "src/b.rs"]);
+        assert_eq!(seen[0].holder, "Ann <ann@x> on laptop (session s1abcdef)");
+        assert!(seen[0].notice().starts_with("phasegate: src/a.rs is leased on a teammate's machine: Ann <ann@x> on laptop (session s1abcdef), for T1 of 001-a, as their clone published it at 2026-11-28 10:00 UTC."));
     }
 
     #[test]

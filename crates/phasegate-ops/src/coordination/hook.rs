@@ -244,7 +244,15 @@ fn lease_vote(
     // A hook never waits long: past this, the edit goes through unchecked.
     let env = ctx.hook_env();
     let got = leases::acquire(project, me, &path, LeaseReason::FirstEdit, case, &env)?;
-    Ok(match got.decision {
+    // A teammate's lease on another machine is told at this session's first
+    // edit of the file (as the last team sync saw it), never enforced.
+    let first_edit = match &got.decision {
+        LeaseDecision::Grant { lease, .. } | LeaseDecision::Preempt { lease, .. } => lease.acquired_at == env.now,
+        LeaseDecision::Deny { .. } => false,
+    };
+    let teammate =
+        first_edit.then(|| crate::coordination::team::teammate_lease_notice(project, path.as_str())).flatten();
+    let vote = match got.decision {
         LeaseDecision::Grant { expired: None, .. } => LeaseVote::Quiet,
         LeaseDecision::Grant { expired: Some(old), reason, .. } => LeaseVote::Say(format!(
             "phasegate: {path} was leased by session {}: {reason}. The file is yours now.",
@@ -257,6 +265,11 @@ fn lease_vote(
         LeaseDecision::Deny { owner, path, .. } => {
             LeaseVote::Deny(leases::deny_message(&path, &owner, got.owner.as_ref(), ctx.env.now))
         }
+    };
+    Ok(match (vote, teammate) {
+        (vote, None) | (vote @ LeaseVote::Deny(_), Some(_)) => vote,
+        (LeaseVote::Quiet, Some(line)) => LeaseVote::Say(line),
+        (LeaseVote::Say(said), Some(line)) => LeaseVote::Say(format!("{said}\n{line}")),
     })
 }
 

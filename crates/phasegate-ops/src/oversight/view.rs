@@ -71,6 +71,9 @@ pub struct Overview {
     /// saw it (no network): their tasks and phases, by machine.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub teammates: Vec<crate::coordination::team::SeenClaim>,
+    /// Teammates' file leases, as the last sync saw them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub teammate_leases: Vec<phasegate_core::coordination::TeammateLease>,
     /// Files that could not be read.
     pub problems: Vec<String>,
 }
@@ -193,6 +196,10 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
             Vec::new()
         }
     };
+    let teammate_leases = crate::coordination::team::teammates_leases(&project).unwrap_or_else(|e| {
+        problems.push(format!("the teammates' leases seen last: {e}"));
+        Vec::new()
+    });
     Ok(Overview {
         now: env.now,
         sessions,
@@ -207,6 +214,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         interrupted: crate::interrupt::standing_in(&project, env.now),
         runner: crate::interrupt::runner_line(&project, env.now),
         teammates,
+        teammate_leases,
         problems,
     })
 }

@@ -1,10 +1,13 @@
 //! What this clone keeps about the team, in git's directory: its random
-//! id, and what waits for the remote while it cannot be reached
+//! id, what waits for the remote while it cannot be reached
 //! (`<runtime>/team/pending.json`, written atomically; the caller holds
-//! the team's lock).
+//! the team's lock), and the teammates' file leases the last sync saw
+//! (`<runtime>/team/leases.json`, which the PreToolUse hook reads: a plain
+//! file, so the hook needs neither git nor the network).
 
 use std::path::{Path, PathBuf};
 
+use phasegate_core::coordination::TeammateLease;
 use serde::{Deserialize, Serialize};
 
 use crate::error::StoreError;
@@ -116,4 +119,36 @@ pub fn write_pending(runtime: &Path, pending: &Pending) -> Result<(), StoreError
     sfs::create_dir_all(&team_dir(runtime))?;
     let text = serde_json::to_vec_pretty(pending).expect("pending serialises");
     sfs::write_atomic(&path, &text)
+}
+
+fn teammate_leases_path(runtime: &Path) -> PathBuf {
+    team_dir(runtime).join("leases.json")
+}
+
+/// The largest teammates' lease file read (a hook reads it).
+const TEAMMATE_LEASES_MAX: u64 = 4 * 1024 * 1024;
+
+/// Whether the last sync saw any teammate's lease (one look at a file).
+pub fn has_teammate_leases(runtime: &Path) -> bool {
+    sfs::is_regular_file(&teammate_leases_path(runtime))
+}
+
+/// The teammates' file leases the last sync saw; none when it saw none.
+pub fn read_teammate_leases(runtime: &Path) -> Result<Vec<TeammateLease>, StoreError> {
+    let path = teammate_leases_path(runtime);
+    match sfs::read_optional_up_to(&path, TEAMMATE_LEASES_MAX)? {
+        None => Ok(Vec::new()),
+        Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt { path, detail: e.to_string() }),
+    }
+}
+
+/// Keeps what the sync saw (removed when it saw nothing).
+pub fn write_teammate_leases(runtime: &Path, leases: &[TeammateLease]) -> Result<(), StoreError> {
+    let path = teammate_leases_path(runtime);
+    if leases.is_empty() {
+        sfs::remove_if_exists(&path)?;
+        return Ok(());
+    }
+    sfs::create_dir_all(&team_dir(runtime))?;
+    sfs::write_atomic(&path, &serde_json::to_vec(leases).expect("leases serialise"))
 }

@@ -35,7 +35,10 @@ use crate::error::StoreError;
 use crate::git::RepoLayout;
 use crate::process;
 
-pub use local::{Pending, PendingClaim, PendingId, clone_id, git_user, machine, read_pending, write_pending};
+pub use local::{
+    Pending, PendingClaim, PendingId, clone_id, git_user, has_teammate_leases, machine, read_pending,
+    read_teammate_leases, write_pending, write_teammate_leases,
+};
 
 /// The root of phasegate's refs on the remote.
 pub const REFS: &str = "refs/phasegate/";

@@ -8,7 +8,9 @@ use crate::{CmdResult, Ctx, ExitStatus};
 ///
 /// Every lease: path, holder, its feature and task, since when, and
 /// whether the holder is live (a lease of a session down or gone has
-/// expired: the next request takes the file). Also the waits.
+/// expired: the next request takes the file). Also the waits, and the
+/// leases of teammates' sessions on other machines as the last `team sync`
+/// saw them.
 #[derive(Debug, Args)]
 pub struct ListArgs {
     #[arg(long)]
@@ -18,7 +20,7 @@ pub struct ListArgs {
 pub fn cmd_list(a: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let o = phasegate_ops::oversight::view::overview(&ctx.env)?;
     if a.json {
-        ctx.out.json(&serde_json::json!({"leases": o.leases, "waits": o.waits}))?;
+        ctx.out.json(&serde_json::json!({"leases": o.leases, "waits": o.waits, "teammates": o.teammate_leases}))?;
         return Ok(ExitStatus::Success);
     }
     if o.leases.is_empty() {
@@ -37,6 +39,13 @@ pub fn cmd_list(a: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     }
     for w in &o.waits {
         ctx.out.line(format!("{} waits for {}: {}", w.waiter, w.holder, w.path))?;
+    }
+    if !o.teammate_leases.is_empty() {
+        ctx.out.line("On teammates' machines (as the last `workflow-state team sync` saw them):")?;
+    }
+    for l in &o.teammate_leases {
+        let work = [l.feature.clone(), l.task.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+        ctx.out.line(format!("  {}  {}  {work}  since {}", l.path, l.holder, phasegate_core::time::stamp(l.since)))?;
     }
     Ok(ExitStatus::Success)
 }

@@ -45,5 +45,8 @@ pub fn cmd_sync(a: SyncArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     for c in &s.claims {
         ctx.out.line(crate::commands::status::claim_line(c))?;
     }
+    if s.leases_published {
+        ctx.out.line("This clone's file leases are published.")?;
+    }
     Ok(ExitStatus::Success)
 }

@@ -14,6 +14,7 @@
 
 mod claims;
 mod ids;
+mod leases;
 mod sync;
 
 use phasegate_core::coordination::Holder;
@@ -25,6 +26,7 @@ use crate::env::{self, Env};
 
 pub use claims::{claim, phase_ended, phase_started, release};
 pub use ids::{Reserver, reserver};
+pub use leases::{notice_for as teammate_lease_notice, teammates as teammates_leases};
 pub use sync::{SeenClaim, Synced, beat, claimed_elsewhere, seen_claims, sync};
 
 /// The most compare-and-swap rounds a change tries before it goes on

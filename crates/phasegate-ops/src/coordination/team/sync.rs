@@ -3,6 +3,8 @@
 //! and given back), this clone's claims of tasks still in progress here
 //! get a fresh heartbeat and those of tasks settled here are given back.
 //! And what every clone claims, as the last sync saw it, for `status`.
+//! Each sync also publishes this clone's file leases and keeps the
+//! teammates' for the hooks (`leases.rs`).
 
 use chrono::{DateTime, TimeDelta, Utc};
 use phasegate_core::coordination::{CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, Claimed, claim_ref, decide_claim};
@@ -55,6 +57,8 @@ pub struct Synced {
     pub released: Vec<String>,
     /// Every claim the remote holds.
     pub claims: Vec<SeenClaim>,
+    /// This clone's file leases were published now.
+    pub leases_published: bool,
 }
 
 /// Syncs this clone with its team's remote; None without one.
@@ -142,6 +146,7 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
         }
     }
     out.claims = seen(&team, env.now)?;
+    out.leases_published = super::leases::publish_and_keep(&team, &project, env.now)?;
     Ok(Some(out))
 }
 
@@ -203,20 +208,25 @@ pub fn claimed_elsewhere(env: &Env, feature: &str) -> OpResult<Vec<SeenClaim>> {
 
 /// The heartbeat of this clone's claims, for the plugin's monitor (`monitor
 /// watch`, never a hook): a sync when a claim of this clone has lived a
-/// third of its time since its heartbeat, or something waits for the
-/// remote. Nothing else is read from the network. The lines: clashes only
+/// third of its time since its heartbeat, something waits for the remote,
+/// or this clone's file leases changed since it published them (or their
+/// published set is a third of its life old). Nothing else is read from the network. The lines: clashes only
 /// (each becomes a notification to the model).
 pub fn beat(env: &Env) -> OpResult<Vec<String>> {
     let project = session::project(env)?;
     let Some(layout) = project.repo() else { return Ok(Vec::new()) };
-    if remote::Remote::configured(layout, crate::env::remote_timeout())?.is_none() {
+    let Some(remote) = remote::Remote::configured(layout, crate::env::remote_timeout())? else {
         return Ok(Vec::new());
-    }
+    };
     let renew_after = TimeDelta::minutes(CLAIM_TTL_MINUTES / 3);
     let due = seen_claims(env)?
         .iter()
         .any(|c| c.ours && c.expires - env.now < TimeDelta::minutes(CLAIM_TTL_MINUTES) - renew_after);
-    if !due && remote::read_pending(&project.runtime_dir())?.is_empty() {
+    let clone = remote::clone_id(&project.runtime_dir())?;
+    if !due
+        && remote::read_pending(&project.runtime_dir())?.is_empty()
+        && !super::leases::publish_due(&project, &remote, &clone, env.now)?
+    {
         return Ok(Vec::new());
     }
     let clashes = sync(env)?.map(|s| s.clashes).unwrap_or_default();
