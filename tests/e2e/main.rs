@@ -26,6 +26,7 @@ mod review_loop;
 mod session_start;
 mod stop_hook;
 mod tasks;
+mod team;
 mod walk;
 
 /// Every file in tests/e2e is a module of this binary.
