@@ -451,6 +451,59 @@ fn a_teammates_file_lease_shows_in_lease_list_and_before_a_first_edit() {
     assert!(!team.ws(1, &["lease", "list"]).ok().stdout.contains("On teammates' machines"));
 }
 
+/// A teammate's force-push of `refs/phasegate/*` loses no claim of work in
+/// progress: the next sync claims it again, and a claim the teammate put
+/// in its place is a clash said to the people, never overwritten.
+#[test]
+fn a_teammates_force_push_of_the_refs_loses_no_claim_of_work_in_progress() {
+    let team = Team::new();
+    let f = team.shared_feature(2);
+    team.ws(0, &["tasks", "start", "T1", "--feature", &f]).ok();
+    team.ws(0, &["phase", "start", "brainstorm", "--feature", &f]).ok();
+    let c1 = team.clone(1);
+    let home1 = team.home(1);
+    // The teammate wipes the claims and writes something else over T1's.
+    let tree = git(&c1, &home1, &["hash-object", "-t", "tree", "/dev/null"]);
+    let junk = git(&c1, &home1, &["commit-tree", tree.trim(), "-m", "not a claim"]);
+    git(
+        &c1,
+        &home1,
+        &["push", "--quiet", "--force", "origin", &format!("{}:refs/phasegate/claims/{f}/T1", junk.trim())],
+    );
+    git(&c1, &home1, &["push", "--quiet", "origin", &format!(":refs/phasegate/claims/{f}/phase-brainstorm")]);
+    let synced = team.ws(0, &["team", "sync", "--json"]).ok().json();
+    let mut claimed: Vec<&str> = synced["claimed"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    claimed.sort();
+    assert_eq!(claimed, [format!("{f} T1"), format!("{f} phase-brainstorm")], "{synced}");
+    let refs = team.remote_refs();
+    for task in ["T1", "phase-brainstorm"] {
+        assert!(refs.iter().any(|(r, v)| r == &format!("claims/{f}/{task}") && v.contains("dev0")), "{refs:?}");
+    }
+    // A live claim of the teammate's in T1's place: a clash, left as it is.
+    let now = chrono::Utc::now();
+    let theirs = serde_json::json!({
+        "feature": f, "task": "T1",
+        "holder": {"user": "dev1 <dev1@example.com>", "machine": "desk", "clone": "ffff"},
+        "heartbeat": now, "expires": now + chrono::TimeDelta::minutes(30),
+    });
+    let commit = git(&c1, &home1, &["commit-tree", tree.trim(), "-m", &theirs.to_string()]);
+    git(
+        &c1,
+        &home1,
+        &["push", "--quiet", "--force", "origin", &format!("{}:refs/phasegate/claims/{f}/T1", commit.trim())],
+    );
+    let synced = team.ws(0, &["team", "sync", "--json"]).ok().json();
+    let clashes = synced["clashes"].to_string();
+    assert!(
+        clashes.contains(&format!(
+            "T1 of {f} is in progress here, but dev1 <dev1@example.com> on desk holds its claim on origin"
+        )),
+        "{synced}"
+    );
+    let refs = team.remote_refs();
+    assert!(refs.iter().any(|(r, v)| r == &format!("claims/{f}/T1") && v.contains("dev1")), "left as it is: {refs:?}");
+}
+
 /// A claim whose holder stopped beating is taken over after its expiry,
 /// and the start says from whom.
 #[test]

@@ -145,9 +145,61 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
             out.released.push(format!("{} {}", claim.feature, claim.task));
         }
     }
+    // What is in progress here whose claim the remote lost (a teammate's
+    // force-push, a deleted ref): claimed again, unless another clone took
+    // it meanwhile, which is a clash to settle between people.
+    let waited: Vec<String> = claims_waiting.iter().map(|c| format!("{} {}", c.feature, c.task)).collect();
+    for (feature, task) in in_progress(&project) {
+        let key = format!("{feature} {task}");
+        if out.claimed.contains(&key) || waited.contains(&key) {
+            continue;
+        }
+        let name = claim_ref(&feature, &task);
+        let seen = team.remote.seen(&name)?;
+        match decide_claim(seen.as_ref().map(|v| v.body.as_str()), &team.me, env.now) {
+            ClaimDecision::Ours => {}
+            ClaimDecision::HeldElsewhere(other) => {
+                out.clashes.push(format!(
+                    "{} of {feature} is in progress here, but {} holds its claim on {}: ask them which of you goes on",
+                    Claimed::of(&task).describe(),
+                    other.holder.describe(),
+                    team.remote.name()
+                ));
+            }
+            ClaimDecision::Free | ClaimDecision::Expired(_) => {
+                let body = Claim::new(&feature, &task, team.me.clone(), env.now).render();
+                if team.remote.swap(&name, seen.as_ref().map(|v| v.oid.as_str()), Some(&body))? == Swap::Done {
+                    out.claimed.push(key);
+                }
+            }
+        }
+    }
     out.claims = seen(&team, env.now)?;
     out.leases_published = super::leases::publish_and_keep(&team, &project, env.now)?;
     Ok(Some(out))
+}
+
+/// What is in progress in this clone, as claim names: each task marked in
+/// progress, and each feature's phase in progress that is not split into
+/// tasks.
+fn in_progress(project: &Project) -> Vec<(String, String)> {
+    let Ok(active) = project.list_active() else { return Vec::new() };
+    let mut out = Vec::new();
+    for l in active {
+        let name = l.feature.name().to_owned();
+        let tasks = l.feature.task_list().map(|(list, _)| list.tasks).unwrap_or_default();
+        for t in tasks.iter().filter(|t| t.mark == Mark::InProgress) {
+            out.push((name.clone(), t.id.clone()));
+        }
+        let Ok(meta) = l.meta else { continue };
+        let at = meta.position();
+        if let (Some(phase), true) = (at.phase, at.in_progress)
+            && !(phase == phasegate_core::Phase::Implement && !tasks.is_empty())
+        {
+            out.push((name, Claimed::Phase(phase).name()));
+        }
+    }
+    out
 }
 
 /// Whether the claimed task of `feature` is marked in progress in this
