@@ -194,7 +194,7 @@ fn in_progress(project: &Project) -> Vec<(String, String)> {
         let Ok(meta) = l.meta else { continue };
         let at = meta.position();
         if let (Some(phase), true) = (at.phase, at.in_progress)
-            && !(phase == phasegate_core::Phase::Implement && !tasks.is_empty())
+            && (phase != phasegate_core::Phase::Implement || tasks.is_empty())
         {
             out.push((name, Claimed::Phase(phase).name()));
         }
