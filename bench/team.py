@@ -97,7 +97,7 @@ def main():
     run(["git", "init", "-q", "--initial-branch=main", seed], WORK)
     out = run([WS, "feature", "new", "bench"], seed).stdout.decode()
     feature = os.path.basename(out.splitlines()[0].strip())
-    tasks = "".join(f"- [ ] T{i}: task {i}\n" for i in range(1, 4 * (RUNS + 2) + 1))
+    tasks = "".join(f"- [ ] T{i}: task {i}\n" for i in range(1, 6 * (RUNS + 1) + 1))
     with open(os.path.join(seed, f"docs/features/{feature}/tasks.md"), "w") as f:
         f.write("# Tasks\n\n## Phase 1 (parallel)\n\n" + tasks)
     run(["git", "add", "."], seed)

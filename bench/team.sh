@@ -6,7 +6,9 @@
 # start. See docs/benchmarks.md.
 #
 #   bench/team.sh     BENCH_RUNS (default 20), BENCH_SKIP_BUILD=1,
-#                     BENCH_DELAY_MS (the slow proxy's delay, default 100)
+#                     BENCH_DELAY_MS (the slow proxy's delay, default 100),
+#                     BENCH_BIN (time the binaries in this folder instead,
+#                     e.g. the release package's target/dist-bin/<host>)
 set -euo pipefail
 bench=$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname -- "$bench")
@@ -18,6 +20,7 @@ trap 'rm -rf -- "$work"' EXIT
 printf 'fn main() {}\n' >"$work/bare.rs"
 rustc -O -C strip=symbols -o "$work/bare" "$work/bare.rs"
 target=${CARGO_TARGET_DIR:-$root/target}
-cp "$target/release/workflow-state" "$target/release/phasegate-hook" "$work/"
+bin=${BENCH_BIN:-$target/release}
+cp "$bin/workflow-state" "$bin/phasegate-hook" "$work/"
 echo "== machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true), $(git --version)"
 python3 "$bench/team.py" "$work"
