@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The shape figures of issue 32 ("Facts, not prose; one transaction per
+verb"), read from the source: how far the code is from each target.
+
+    python3 scripts/figures.py          (from the repository's root)
+
+Each line: the figure, its value now, the target. Test code (files under
+tests/, `#[cfg(test)]` parts) is left out. Exit 0 always: a report, not a
+gate (the floors test is the gate for import circles).
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BELOW_CLI = ["phasegate-core", "phasegate-store", "phasegate-ops"]
+
+
+def sources(crate):
+    base = os.path.join(ROOT, "crates", crate, "src")
+    for d, _, fs in os.walk(base):
+        for f in sorted(fs):
+            if f.endswith(".rs"):
+                p = os.path.join(d, f)
+                text = open(p, encoding="utf-8").read()
+                cut = text.find("#[cfg(test)]")
+                yield os.path.relpath(p, ROOT), text if cut < 0 else text[:cut]
+
+
+def string_literals(text):
+    # Plain and raw string literals, comments left out.
+    text = re.sub(r"//[^\n]*", "", text)
+    return re.findall(r'r#"(?:.|\n)*?"#|"(?:\\.|[^"\\])*"', text)
+
+
+def text_errors():
+    n = 0
+    for crate in BELOW_CLI + ["phasegate-cli"]:
+        for _, text in sources(crate):
+            n += len(re.findall(r"OpError::invalid\(|Invalid::Message\b", text))
+    return n
+
+
+def spellings():
+    n = 0
+    for crate in BELOW_CLI:
+        for _, text in sources(crate):
+            n += sum(lit.count("workflow-state ") for lit in string_literals(text))
+    return n
+
+
+def long_functions(limit=80):
+    out = []
+    for crate in BELOW_CLI + ["phasegate-cli", "phasegate-hook", "phasegate-slack"]:
+        for path, text in sources(crate):
+            lines = text.split("\n")
+            i = 0
+            while i < len(lines):
+                m = re.match(r"\s*(pub(\([^)]*\))?\s+)?(async\s+)?fn\s+(\w+)", lines[i])
+                if not m or lines[i].rstrip().endswith(";"):
+                    i += 1
+                    continue
+                depth, started, j = 0, False, i
+                while j < len(lines):
+                    depth += lines[j].count("{") - lines[j].count("}")
+                    started |= "{" in lines[j]
+                    if started and depth <= 0:
+                        break
+                    j += 1
+                if j - i + 1 > limit:
+                    out.append((j - i + 1, f"{path}:{i + 1} {m.group(4)}"))
+                i += 1
+    return sorted(out, reverse=True)
+
+
+def project_methods():
+    n = 0
+    for path, text in sources("phasegate-store"):
+        for block in re.finditer(r"\nimpl Project \{", text):
+            depth, k = 0, block.end() - 1
+            while k < len(text):
+                depth += {"{": 1, "}": -1}.get(text[k], 0)
+                if depth == 0:
+                    break
+                k += 1
+            n += len(re.findall(r"\n    pub fn ", text[block.start():k]))
+    return n
+
+
+def main():
+    longs = long_functions()
+    rows = [
+        ("errors built from text (OpError::invalid, Invalid::Message)", text_errors(), "at most 10"),
+        ("command spellings (`workflow-state …`) in string literals below the CLI", spellings(), "at most 10"),
+        ("functions over 80 lines", len(longs), "at most 5"),
+        ("public methods of the store's Project", project_methods(), "at most 30"),
+    ]
+    for what, value, target in rows:
+        print(f"{what}: {value} (target {target})")
+    print("import circles among the files of any folder: `cargo test --test it floors` (target none)")
+    if "-v" in sys.argv:
+        for n, where in longs:
+            print(f"  {n:4} lines  {where}")
+
+
+if __name__ == "__main__":
+    main()
