@@ -293,3 +293,29 @@ fn ops_capabilities_import_only_the_kernel_and_those_listed_before_them() {
         g.keys().filter(|m| !order.contains(&m.as_str()) && !kernel.contains(&m.as_str())).collect();
     assert!(unplaced.is_empty(), "modules in no floor (add them to CONTRIBUTING.md and here): {unplaced:?}");
 }
+
+/// CONTRIBUTING.md tells a contributor to run `python3 scripts/figures.py`:
+/// it runs as printed and prints each figure with its target.
+#[test]
+fn the_shape_figures_run_as_contributing_prints_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let contributing = std::fs::read_to_string(root.join("CONTRIBUTING.md")).unwrap();
+    assert!(contributing.contains("`python3 scripts/figures.py`"));
+    let out = std::process::Command::new("python3").arg("scripts/figures.py").current_dir(root).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for figure in [
+        "errors built from text",
+        "command spellings",
+        "functions over 80 lines",
+        "public methods of the store's Project",
+    ] {
+        let line = text.lines().find(|l| l.starts_with(figure)).unwrap_or_else(|| panic!("no {figure:?} in {text}"));
+        let value: u32 =
+            line.split(": ").nth(1).and_then(|v| v.split(' ').next()).and_then(|v| v.parse().ok()).unwrap();
+        assert!(line.ends_with(")") && line.contains("(target at most "), "{line}");
+        // The store always has a Project with methods: 0 would mean the
+        // script read nothing.
+        assert!(value > 0 || figure != "public methods of the store's Project", "{line}");
+    }
+}
