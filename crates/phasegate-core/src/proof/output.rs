@@ -48,12 +48,31 @@ pub fn scrub(text: &str, known: &[String]) -> String {
             out = out.replace(k.as_str(), REDACTED);
         }
     }
+    if !may_hold_a_secret_shape(&out) {
+        return out;
+    }
     for (re, with) in patterns() {
         if re.is_match(&out) {
             out = re.replace_all(&out, *with).into_owned();
         }
     }
     out
+}
+
+/// Whether `text` holds a word every shape of [`patterns`] needs: when it
+/// holds none, no pattern can match, and they are not compiled (a hook
+/// that scrubs one line, StopFailure's, then costs no regex build). The
+/// case-insensitive shapes need their word in any case; the few letters
+/// outside ASCII that fold onto one of theirs (`ſ` onto s, the Kelvin
+/// sign onto k, the dotted and dotless i) send the text to the patterns.
+fn may_hold_a_secret_shape(text: &str) -> bool {
+    const EXACT: [&str; 9] = ["-----BEGIN ", "xox", "xapp-", "gh", "github_pat_", "sk-", "AKIA", "ASIA", "eyJ"];
+    const ANY_CASE: [&str; 5] = ["bearer", "passw", "secret", "token", "key"];
+    if text.contains(['\u{17F}', '\u{212A}', '\u{130}', '\u{131}']) || EXACT.iter().any(|w| text.contains(w)) {
+        return true;
+    }
+    let lower = text.to_ascii_lowercase();
+    ANY_CASE.iter().any(|w| lower.contains(w))
 }
 
 /// The ledger's part of an output: its last [`TAIL_LINES`] lines within
@@ -113,6 +132,39 @@ mod tests {
         }
         assert_eq!(scrub("db at s3cr3t-value-1 ok", &["s3cr3t-value-1".into(), "short".into()]), "db at [REDACTED] ok");
         assert!(secret_name("SLACK_TOKEN") && secret_name("aws_secret_access_key") && !secret_name("PATH"));
+    }
+
+    #[test]
+    fn the_word_check_never_skips_a_text_a_pattern_matches() {
+        let texts = [
+            "token xoxb-123-456-abcdef here",
+            "xapp-1-abcdefgh",
+            "GITHUB ghp_0123456789abcdefghijABCDEFGHIJ",
+            "github_pat_0123456789abcdefghij_x",
+            "key sk-ant-api03-abcdefghijklmnopqrstuv",
+            "aws AKIAIOSFODNN7EXAMPLE ok",
+            "ASIAIOSFODNN7EXAMPLE",
+            "jwt eyJhbGciOiJI.eyJzdWIiOiIx.SflKxwRJSMeK",
+            "Authorization: BEARER abc.def-ghi_jkl",
+            "DB_PASSWORD=hunter2hunter2 next",
+            "Passwd: hunter2hunter2",
+            "PRIVATE-KEY=abcdefgh1234",
+            "AccessKey = abcdefgh1234",
+            "\"api_key\": \"0123456789\"",
+            "my_Secret=abcdefgh1234",
+            "GH_TOKEN=abcdefgh1234",
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIE",
+            "PAſSWORD=hunter2hunter2",
+            "api_\u{212A}ey=abcdefgh1234",
+        ];
+        for t in texts {
+            let matched = patterns().iter().any(|(re, _)| re.is_match(t));
+            assert!(matched, "the case is a secret's shape: {t}");
+            assert!(may_hold_a_secret_shape(t), "skipped: {t}");
+        }
+        // What a usage limit says needs no pattern.
+        assert!(!may_hold_a_secret_shape("You've hit your 5-hour limit · resets 3pm (Europe/Berlin)"));
+        assert_eq!(scrub("You've hit your limit · resets 3pm", &[]), "You've hit your limit · resets 3pm");
     }
 
     #[test]
