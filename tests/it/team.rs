@@ -54,6 +54,16 @@ impl Team {
     /// The same, served by `git daemon` on 127.0.0.1. git ships it; a
     /// machine without it fails here, never skips the case.
     fn served() -> Team {
+        let mut team = Team::new();
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        team.start_daemon(port);
+        team.url = format!("git://127.0.0.1:{port}/remote.git");
+        team
+    }
+
+    /// Starts `git daemon` on `port`, serving the remote; waits until it
+    /// answers.
+    fn start_daemon(&mut self, port: u16) {
         let exec = Command::new("git").arg("--exec-path").output().expect("git --exec-path");
         let exec = PathBuf::from(String::from_utf8_lossy(&exec.stdout).trim());
         assert!(
@@ -61,8 +71,6 @@ impl Team {
             "no git-daemon in {}: install git's daemon (Debian: it comes with the git package)",
             exec.display()
         );
-        let mut team = Team::new();
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         // git-daemon itself, not `git daemon`: git runs it as a child of
         // its own, which a kill of `git` would leave running.
         let child = Command::new(exec.join("git-daemon"))
@@ -72,21 +80,27 @@ impl Team {
                 &format!("--port={port}"),
                 "--export-all",
                 "--enable=receive-pack",
-                &format!("--base-path={}", team.root().display()),
+                &format!("--base-path={}", self.root().display()),
             ])
-            .arg(team.root())
+            .arg(self.root())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        team.daemon = Some(child);
+        self.daemon = Some(child);
         let start = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(start.elapsed() < Duration::from_secs(10), "git daemon did not start");
             std::thread::sleep(Duration::from_millis(50));
         }
-        team.url = format!("git://127.0.0.1:{port}/remote.git");
-        team
+    }
+
+    /// Stops the daemon (the remote is unreachable until it starts again).
+    fn stop_daemon(&mut self) {
+        if let Some(mut d) = self.daemon.take() {
+            let _ = d.kill();
+            let _ = d.wait();
+        }
     }
 
     fn root(&self) -> PathBuf {
@@ -502,6 +516,41 @@ fn a_teammates_force_push_of_the_refs_loses_no_claim_of_work_in_progress() {
     );
     let refs = team.remote_refs();
     assert!(refs.iter().any(|(r, v)| r == &format!("claims/{f}/T1") && v.contains("dev1")), "left as it is: {refs:?}");
+}
+
+/// `git daemon` stopped mid-work and started again: the work goes on
+/// locally with one line that says so, a teammate who starts the same task
+/// meanwhile is told of the clash at their next sync, and nothing waits
+/// once the syncs ran.
+#[test]
+fn the_daemon_stopped_mid_work_and_started_again_loses_nothing() {
+    let mut team = Team::served();
+    let port: u16 = team.url.trim_start_matches("git://127.0.0.1:").split('/').next().unwrap().parse().unwrap();
+    let f = team.shared_feature(2);
+    team.ws(0, &["tasks", "start", "T1", "--feature", &f]).ok();
+    team.stop_daemon();
+    let phase = team.ws(0, &["phase", "start", "brainstorm", "--feature", &f]).ok().json();
+    assert!(phase["team"].as_str().unwrap().contains("the brainstorm phase is claimed here only"), "{phase}");
+    // B never saw A's claim: its start goes on here only, as A's did.
+    let b = team.ws(1, &["tasks", "start", "T1", "--feature", &f]).ok().json();
+    assert!(b["team"].as_str().unwrap().contains("T1 is claimed here only"), "{b}");
+    team.start_daemon(port);
+    let a = team.ws(0, &["team", "sync", "--json"]).ok().json();
+    assert_eq!(a["reached"], true, "{a}");
+    assert!(a["claimed"].as_array().unwrap().iter().any(|c| c == &format!("{f} phase-brainstorm")), "{a}");
+    let b = team.ws(1, &["team", "sync", "--json"]).ok().json();
+    let clashes = b["clashes"].to_string();
+    assert!(
+        clashes.contains(&format!(
+            "T1 of {f} was started here while origin could not be reached, and dev0 <dev0@example.com>"
+        )),
+        "{b}"
+    );
+    for i in 0..2 {
+        assert!(!team.clone(i).join(".git/phasegate/team/pending.json").exists(), "nothing waits in clone {i}");
+    }
+    let refs = team.remote_refs();
+    assert!(refs.iter().any(|(r, v)| r == &format!("claims/{f}/T1") && v.contains("dev0")), "A keeps T1: {refs:?}");
 }
 
 /// A claim whose holder stopped beating is taken over after its expiry,
