@@ -518,6 +518,26 @@ fn a_teammates_force_push_of_the_refs_loses_no_claim_of_work_in_progress() {
     assert!(refs.iter().any(|(r, v)| r == &format!("claims/{f}/T1") && v.contains("dev1")), "left as it is: {refs:?}");
 }
 
+/// A teammate commits their task as in progress (`[~]` in tasks.md) and
+/// this clone pulls it: the sync neither claims it here nor calls it a
+/// clash, since this clone never started it.
+#[test]
+fn work_a_teammate_committed_as_in_progress_is_not_claimed_here() {
+    let team = Team::new();
+    let f = team.shared_feature(2);
+    team.ws(0, &["tasks", "start", "T1", "--feature", &f]).ok();
+    let (c0, c1) = (team.clone(0), team.clone(1));
+    git(&c0, &team.home(0), &["add", "docs"]);
+    git(&c0, &team.home(0), &["commit", "--quiet", "-m", "T1 in progress"]);
+    git(&c0, &team.home(0), &["push", "--quiet", "origin", "main"]);
+    git(&c1, &team.home(1), &["pull", "--quiet", "origin", "main"]);
+    let tasks = std::fs::read_to_string(c1.join(format!("docs/features/{f}/tasks.md"))).unwrap();
+    assert!(tasks.contains("[~] T1"), "{tasks}");
+    let synced = team.ws(1, &["team", "sync", "--json"]).ok().json();
+    assert_eq!(synced["clashes"], serde_json::json!([]), "{synced}");
+    assert_eq!(synced["claimed"], serde_json::json!([]), "{synced}");
+}
+
 /// `git daemon` stopped mid-work and started again: the work goes on
 /// locally with one line that says so, a teammate who starts the same task
 /// meanwhile is told of the clash at their next sync, and nothing waits

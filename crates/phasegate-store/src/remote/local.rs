@@ -152,3 +152,31 @@ pub fn write_teammate_leases(runtime: &Path, leases: &[TeammateLease]) -> Result
     sfs::create_dir_all(&team_dir(runtime))?;
     sfs::write_atomic(&path, &serde_json::to_vec(leases).expect("leases serialise"))
 }
+
+fn held_path(runtime: &Path) -> PathBuf {
+    team_dir(runtime).join("held.json")
+}
+
+/// What this clone claimed on the remote and has not given back (a task,
+/// or `phase-<phase>`): what a sync claims again when a teammate's
+/// force-push lost it. Only this clone's own starts add to it, so work
+/// another clone committed as in progress is never claimed here.
+pub fn read_held(runtime: &Path) -> Result<Vec<PendingClaim>, StoreError> {
+    let path = held_path(runtime);
+    match sfs::read_optional(&path)? {
+        None => Ok(Vec::new()),
+        Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt { path, detail: e.to_string() }),
+    }
+}
+
+/// Keeps what this clone holds (removed when it holds nothing); the caller
+/// holds the team's lock.
+pub fn write_held(runtime: &Path, held: &[PendingClaim]) -> Result<(), StoreError> {
+    let path = held_path(runtime);
+    if held.is_empty() {
+        sfs::remove_if_exists(&path)?;
+        return Ok(());
+    }
+    sfs::create_dir_all(&team_dir(runtime))?;
+    sfs::write_atomic(&path, &serde_json::to_vec_pretty(held).expect("claims serialise"))
+}

@@ -36,8 +36,8 @@ use crate::git::RepoLayout;
 use crate::process;
 
 pub use local::{
-    Pending, PendingClaim, PendingId, clone_id, git_user, has_teammate_leases, machine, read_pending,
-    read_teammate_leases, write_pending, write_teammate_leases,
+    Pending, PendingClaim, PendingId, clone_id, git_user, has_teammate_leases, machine, read_held, read_pending,
+    read_teammate_leases, write_held, write_pending, write_teammate_leases,
 };
 
 /// The root of phasegate's refs on the remote.

@@ -58,6 +58,7 @@ pub fn claim(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> 
         match team.remote.swap(&name, seen.as_ref().map(|v| v.oid.as_str()), Some(&body))? {
             Swap::Done => {
                 drop_pending(&team, feature, task)?;
+                team.note_held(feature, task, true)?;
                 return Ok(note);
             }
             Swap::Moved => match team.remote.fetch() {
@@ -83,6 +84,7 @@ pub fn claim(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> 
         });
     }
     team.keep_pending(&pending)?;
+    team.note_held(feature, task, true)?;
     Ok(Some(team.offline_line(&why, &format!("{} is claimed", what.describe()))))
 }
 
@@ -116,6 +118,7 @@ pub fn release(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -
     let mut pending = team.pending()?;
     pending.claims.retain(|p| !(p.feature == feature && p.task == task));
     team.keep_pending(&pending)?;
+    team.note_held(feature, task, false)?;
     match give_back(&team, feature, task)? {
         Ok(()) => Ok(None),
         Err(why) => {

@@ -67,6 +67,17 @@ impl Team {
         remote::write_pending(&self.runtime, pending)
     }
 
+    /// Notes that this clone holds (or gives back) `task` of `feature`.
+    fn note_held(&self, feature: &str, task: &str, holds: bool) -> Result<(), StoreError> {
+        let mut held = remote::read_held(&self.runtime)?;
+        let before = held.len();
+        held.retain(|h| !(h.feature == feature && h.task == task));
+        if holds {
+            held.push(remote::PendingClaim { feature: feature.to_owned(), task: task.to_owned(), session: None });
+        }
+        if holds || held.len() != before { remote::write_held(&self.runtime, &held) } else { Ok(()) }
+    }
+
     /// The one line that says the remote was not reached and what waits.
     fn offline_line(&self, why: &str, what: &str) -> String {
         format!(

@@ -138,19 +138,27 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
         }
         if in_progress_here(&project, &claim.feature, &claim.task) {
             let body = claim.renewed(env.now).render();
+            team.note_held(&claim.feature, &claim.task, true)?;
             if team.remote.swap(&name, Some(&value.oid), Some(&body))? == Swap::Done {
                 out.claimed.push(format!("{} {}", claim.feature, claim.task));
             }
         } else if give_back(&team, &claim.feature, &claim.task)?.is_ok() {
+            team.note_held(&claim.feature, &claim.task, false)?;
             out.released.push(format!("{} {}", claim.feature, claim.task));
         }
     }
-    // What is in progress here whose claim the remote lost (a teammate's
-    // force-push, a deleted ref): claimed again, unless another clone took
-    // it meanwhile, which is a clash to settle between people.
+    // What this clone claimed and still has in progress whose claim the
+    // remote lost (a teammate's force-push, a deleted ref): claimed again,
+    // unless another clone took it meanwhile, which is a clash to settle
+    // between people. What it no longer has in progress is forgotten.
     let waited: Vec<String> = claims_waiting.iter().map(|c| format!("{} {}", c.feature, c.task)).collect();
-    for (feature, task) in in_progress(&project) {
+    for held in remote::read_held(&team.runtime)? {
+        let (feature, task) = (held.feature, held.task);
         let key = format!("{feature} {task}");
+        if !in_progress_here(&project, &feature, &task) {
+            team.note_held(&feature, &task, false)?;
+            continue;
+        }
         if out.claimed.contains(&key) || waited.contains(&key) {
             continue;
         }
@@ -177,29 +185,6 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
     out.claims = seen(&team, env.now)?;
     out.leases_published = super::leases::publish_and_keep(&team, &project, env.now)?;
     Ok(Some(out))
-}
-
-/// What is in progress in this clone, as claim names: each task marked in
-/// progress, and each feature's phase in progress that is not split into
-/// tasks.
-fn in_progress(project: &Project) -> Vec<(String, String)> {
-    let Ok(active) = project.list_active() else { return Vec::new() };
-    let mut out = Vec::new();
-    for l in active {
-        let name = l.feature.name().to_owned();
-        let tasks = l.feature.task_list().map(|(list, _)| list.tasks).unwrap_or_default();
-        for t in tasks.iter().filter(|t| t.mark == Mark::InProgress) {
-            out.push((name.clone(), t.id.clone()));
-        }
-        let Ok(meta) = l.meta else { continue };
-        let at = meta.position();
-        if let (Some(phase), true) = (at.phase, at.in_progress)
-            && (phase != phasegate_core::Phase::Implement || tasks.is_empty())
-        {
-            out.push((name, Claimed::Phase(phase).name()));
-        }
-    }
-    out
 }
 
 /// Whether the claimed task of `feature` is marked in progress in this
