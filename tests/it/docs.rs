@@ -1,7 +1,8 @@
 //! What the documentation says, held to what the code does: the JSON
 //! examples of the Markdown and the README against the schemas they name,
 //! the numbers the README states against the code's constants, the exit
-//! codes of the README, SKILL.md and `--help` against each other, the seven
+//! codes of the README, SKILL.md and `--help` against each other, the steps
+//! of the phase loop the binaries name against phase-loop.md, the seven
 //! phase commands against one template, and every seed cited against
 //! docs/seeds/.
 
@@ -422,4 +423,33 @@ fn every_seed_cited_is_in_docs_seeds() {
         }
     }
     assert!(missing.is_empty(), "cited but not in docs/seeds/README.md:\n{}", missing.join("\n"));
+}
+
+/// The binaries send the model to numbered steps of the phase loop ("go to
+/// step 3b of the phase loop"): the numbering of
+/// `skills/workflow-state/phase-loop.md` is an interface, held here. Every
+/// step the code names is a `## N.` section with an `x.` item in it.
+#[test]
+fn every_step_of_the_phase_loop_the_code_names_is_there() {
+    let named = Regex::new(r"step (\d+)([a-z]?) of the phase loop|phase loop step (\d+)([a-z]?)").unwrap();
+    let mut steps = BTreeSet::new();
+    for file in files(&["crates"], &["rs"]) {
+        for c in named.captures_iter(&read(&file)) {
+            let n = c.get(1).or(c.get(3)).unwrap().as_str().to_owned();
+            let x = c.get(2).or(c.get(4)).map(|m| m.as_str().to_owned()).unwrap_or_default();
+            steps.insert((n, x, file.clone()));
+        }
+    }
+    assert!(steps.len() >= 2, "the code names the loop's steps: {steps:?}");
+    let md = read("skills/workflow-state/phase-loop.md");
+    for (n, x, file) in &steps {
+        let heading = format!("\n## {n}. ");
+        let start =
+            md.find(&heading).unwrap_or_else(|| panic!("{file} names step {n}{x}: phase-loop.md has no `## {n}.`"));
+        let section = &md[start + heading.len()..];
+        let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+        if !x.is_empty() {
+            assert!(section.contains(&format!("\n{x}. ")), "{file} names step {n}{x}: `## {n}.` has no item `{x}.`");
+        }
+    }
 }
