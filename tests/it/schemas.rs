@@ -67,3 +67,36 @@ fn meta_files_written_by_the_binary_validate() {
         panic!("{e}\n{meta:#}");
     }
 }
+
+/// question.schema.json said an answer's `source` is slack, cli, dialog,
+/// preference or expiry, and held no `seal`: every person's answer the
+/// binary records (sealed, from a terminal or typed) broke it.
+#[test]
+fn question_and_ledger_files_of_a_waiver_answered_in_a_terminal_validate() {
+    let env = TestEnv::new();
+    let f = env.feature("search", "standard");
+    env.write(&format!("docs/features/{f}/spec.md"), "# Spec\n\n## Requirements\n\n- **R1**: the page reads well\n");
+    let asked = env.ws(&["verify", "waive", "R1", "--reason", "a person reads it", "--headless", "--json"]).ok().json();
+    let id = asked["question"].as_str().unwrap().to_owned();
+    // A person, at a terminal outside Claude Code.
+    env.ws_terminal(&["question", "answer", &id, "Yes"]).ok();
+    // Queued, or the feature's suspension marker.
+    let queued = env.path(&format!(".claude/questions/{id}.json"));
+    let text = match queued.exists() {
+        true => env.read(&format!(".claude/questions/{id}.json")),
+        false => env.read(&format!(".claude/suspended/{f}.json")),
+    };
+    let q: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(q["answer"]["seal"].is_string(), "{q:#}");
+    if let Err(e) = schema("question.schema.json").check(&q) {
+        panic!("{e}\n{q:#}");
+    }
+    // The waiver it allows, in the ledger.
+    env.ws(&["verify", "waive", "R1", "--feature", &f]).ok();
+    let ledger: serde_json::Value =
+        serde_json::from_str(&env.read(&format!("docs/features/{f}/evidence.json"))).unwrap();
+    assert_eq!(ledger["requirements"][0]["waiver"]["answeredIn"], "terminal", "{ledger:#}");
+    if let Err(e) = schema("evidence.schema.json").check(&ledger) {
+        panic!("{e}\n{ledger:#}");
+    }
+}
