@@ -151,6 +151,12 @@ impl Team {
         self.hook(i, "pre-tool-use", session, input)
     }
 
+    /// `workflow-state args…` in teammate `i`'s clone, as them, at a
+    /// terminal of their own outside Claude Code.
+    fn ws_terminal(&self, i: usize, args: &[&str]) -> Run {
+        Run::in_terminal(WORKFLOW_STATE, args, &self.clone(i)).env("HOME", self.home(i).to_str().unwrap())
+    }
+
     fn spawn(&self, i: usize, args: &[&str]) -> Child {
         let home = self.home(i);
         let mut cmd = Command::new(WORKFLOW_STATE);
@@ -571,6 +577,53 @@ fn the_daemon_stopped_mid_work_and_started_again_loses_nothing() {
     }
     let refs = team.remote_refs();
     assert!(refs.iter().any(|(r, v)| r == &format!("claims/{f}/T1") && v.contains("dev0")), "A keeps T1: {refs:?}");
+}
+
+/// A question answered on one machine is answered everywhere: A's waiver
+/// question is published at A's sync; B sees it in `question list` and
+/// answers it at a terminal (the model cannot: a person's decision); the
+/// first answer wins; A's next sync takes it in as a teammate's, and the
+/// waiver is recorded with who answered.
+#[test]
+fn a_question_asked_on_one_machine_is_answered_from_another() {
+    let team = Team::new();
+    let f = team.shared_feature(2);
+    std::fs::write(
+        team.clone(0).join(format!("docs/features/{f}/spec.md")),
+        "# Spec\n\n## Requirements\n\n- **R1**: the page reads well\n",
+    )
+    .unwrap();
+    let asked = team
+        .ws(0, &["verify", "waive", "R1", "--reason", "a person reads it", "--headless", "--json", "--feature", &f])
+        .ok()
+        .json();
+    let id = asked["question"].as_str().unwrap().to_owned();
+    team.ws(0, &["team", "sync"]).ok();
+    assert!(team.remote_refs().iter().any(|(r, _)| r == &format!("questions/{id}")), "{:?}", team.remote_refs());
+    team.ws(1, &["team", "sync"]).ok();
+    let listed = team.ws(1, &["question", "list"]).ok();
+    listed.stdout_has(&format!("{id} [asked by dev0 <dev0@example.com> on "));
+    listed.stdout_has("a person's decision: answer at a terminal");
+    // The model (inside Claude Code) cannot answer a person's decision.
+    team.ws(1, &["question", "answer", &id, "Yes"])
+        .env("CLAUDECODE", "1")
+        .code(1)
+        .stderr_has("a person answers it, never the model");
+    team.ws_terminal(1, &["question", "answer", &id, "maybe"]).code(1).stdout_has("does not answer");
+    let answered = team.ws_terminal(1, &["question", "answer", &id, "yes"]).ok();
+    answered.stdout_has("answered on origin: dev0 <dev0@example.com> on ");
+    team.ws_terminal(1, &["question", "answer", &id, "No"]).code(1).stdout_has("is answered already on origin");
+    let synced = team.ws(0, &["team", "sync", "--json"]).ok().json();
+    assert_eq!(synced["answered"], serde_json::json!([id]), "{synced}");
+    let waived = team.ws(0, &["verify", "waive", "R1", "--json", "--feature", &f]).ok().json();
+    assert_eq!(waived["state"], "waived", "{waived}");
+    let ledger: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(team.clone(0).join(format!("docs/features/{f}/evidence.json"))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(ledger["requirements"][0]["waiver"]["answeredIn"], "team", "{ledger}");
+    let refs = team.remote_refs();
+    assert!(refs.iter().all(|(r, _)| !r.starts_with("questions/") && !r.starts_with("answers/")), "{refs:?}");
 }
 
 /// A claim whose holder stopped beating is taken over after its expiry,

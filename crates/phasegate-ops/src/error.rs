@@ -305,6 +305,14 @@ pub enum Refusal {
         "{id} is a person's decision ({what}): a person answers it, never the model or a script. They answer in the question dialog, in its Slack thread, by typing `/phasegate:answer {id} <answer>` in Claude Code, or in a terminal outside it: `workflow-state question answer {id} <answer>`"
     )]
     PersonOnly { id: String, what: String },
+    #[error("`{text}` does not answer {id}: pick an option by number or label ({options})")]
+    NotAnAnswer { id: String, text: String, options: String },
+    #[error("{id} is answered already on {remote} by a teammate: the asker takes that answer in at their next sync")]
+    AnsweredOnTeam { id: String, remote: String },
+    #[error(
+        "{id} is a teammate's question, and {remote} could not be reached ({why}): nothing was answered; answer again when it is back"
+    )]
+    TeamUnreachable { id: String, remote: String, why: String },
     #[error(
         "the answer to {id} was not recorded by phasegate (its file was edited by hand, or copied from another machine): it decides nothing. Ask the person again"
     )]

@@ -49,7 +49,8 @@ pub use pm::{
 };
 pub use session::{Health, Liveness, PAUSE_GRACE, Presence, SessionRecord, SessionState};
 pub use team::{
-    CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, Claimed, Holder, LEASES, LeaseSet, Reservation, TeamLease,
-    TeammateLease, claim_ref, decide_claim, first_free, id_of_ref, id_ref, leases_ref,
+    ANSWERS, CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, Claimed, Holder, LEASES, LeaseSet, QUESTIONS,
+    Reservation, SharedQuestion, TeamAnswer, TeamLease, TeammateLease, answer_ref, claim_ref, decide_claim, first_free,
+    id_of_ref, id_ref, leases_ref, question_ref,
 };
 pub use waits::Wait;

@@ -208,6 +208,91 @@ impl LeaseSet {
     }
 }
 
+/// The folder of the refs that publish the questions a clone waits on a
+/// person for (below `refs/phasegate/`): `questions/<id>`, written only by
+/// the asking clone.
+pub const QUESTIONS: &str = "questions/";
+
+/// The folder of teammates' answers: `answers/<id>`, created once by the
+/// first teammate who answers (compare-and-swap on its absence), taken in
+/// and deleted by the asking clone.
+pub const ANSWERS: &str = "answers/";
+
+/// The ref that publishes question `id`.
+pub fn question_ref(id: &str) -> String {
+    format!("{QUESTIONS}{}", ref_component(id))
+}
+
+/// The ref that carries a teammate's answer to question `id`.
+pub fn answer_ref(id: &str) -> String {
+    format!("{ANSWERS}{}", ref_component(id))
+}
+
+/// A question a clone waits on a person for, as it publishes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedQuestion {
+    pub id: String,
+    pub feature: String,
+    pub question: String,
+    /// Its options' labels; none: free text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// Only a person answers it (a waiver, a budget raise, …): a teammate
+    /// answers it at a terminal outside Claude Code.
+    pub person_only: bool,
+    pub asker: Holder,
+    pub asked_at: DateTime<Utc>,
+}
+
+impl SharedQuestion {
+    pub fn render(&self) -> String {
+        serde_json::to_string(self).expect("a question serialises")
+    }
+
+    pub fn parse(body: &str) -> Option<SharedQuestion> {
+        serde_json::from_str(body.trim()).ok()
+    }
+
+    /// `text` as an answer: an option by number or label (any case), or
+    /// free text when it has no options; None when it answers nothing.
+    pub fn interpret(&self, text: &str) -> Option<String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return None;
+        }
+        if self.options.is_empty() {
+            return Some(t.to_owned());
+        }
+        if let Ok(n) = t.parse::<usize>()
+            && let Some(label) = n.checked_sub(1).and_then(|i| self.options.get(i))
+        {
+            return Some(label.clone());
+        }
+        self.options.iter().find(|o| o.eq_ignore_ascii_case(t)).cloned()
+    }
+}
+
+/// A teammate's answer to a published question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TeamAnswer {
+    pub id: String,
+    pub text: String,
+    pub by: Holder,
+    pub at: DateTime<Utc>,
+}
+
+impl TeamAnswer {
+    pub fn render(&self) -> String {
+        serde_json::to_string(self).expect("an answer serialises")
+    }
+
+    pub fn parse(body: &str) -> Option<TeamAnswer> {
+        serde_json::from_str(body.trim()).ok()
+    }
+}
+
 /// A teammate's file lease as this clone last saw it (the cache the hooks
 /// read, without git or the network).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -393,6 +478,28 @@ mod tests {
         assert_eq!(seen.iter().map(|l| l.path.as_str()).collect::<Vec<_>>(), ["src/a.rs", "src/b.rs"]);
         assert_eq!(seen[0].holder, "Ann <ann@x> on laptop (session s1abcdef)");
         assert!(seen[0].notice().starts_with("phasegate: src/a.rs is leased on a teammate's machine: Ann <ann@x> on laptop (session s1abcdef), for T1 of 001-a, as their clone published it at 2026-11-28 10:00 UTC."));
+    }
+
+    #[test]
+    fn a_teammates_answer_picks_an_option_by_number_or_label() {
+        let q = SharedQuestion {
+            id: "001-a.1".into(),
+            feature: "001-a".into(),
+            question: "Waive R1?".into(),
+            options: vec!["Yes".into(), "No".into()],
+            person_only: true,
+            asker: holder("c1"),
+            asked_at: at(0),
+        };
+        assert_eq!(SharedQuestion::parse(&q.render()), Some(q.clone()));
+        assert_eq!(q.interpret("yes").as_deref(), Some("Yes"));
+        assert_eq!(q.interpret("2").as_deref(), Some("No"));
+        assert_eq!(q.interpret("maybe"), None);
+        assert_eq!(q.interpret("3"), None);
+        let free = SharedQuestion { options: vec![], ..q };
+        assert_eq!(free.interpret(" use JWT ").as_deref(), Some("use JWT"));
+        assert_eq!(question_ref("001-a.1"), "questions/001-a.1");
+        assert_eq!(answer_ref("001-a.1"), "answers/001-a.1");
     }
 
     #[test]

@@ -275,6 +275,9 @@ pub enum Source {
     Typed,
     /// `workflow-state question answer` in a terminal outside Claude Code.
     Terminal,
+    /// A teammate's answer on another machine, taken in from the team's
+    /// git remote (`workflow-state team sync`).
+    Team,
     /// A stored preference.
     Preference,
     /// The default of an expired non-blocking question.

@@ -375,6 +375,10 @@ pub struct Answered {
     /// The question was posted in Slack: the answer is told in its thread
     /// (at once when a token is at hand, else by the background poller).
     pub in_slack: bool,
+    /// A teammate's question answered on the team's remote: what happens
+    /// next.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
 }
 
 /// Records an answer to question `id` (once: a second answer is refused).
@@ -581,6 +585,19 @@ fn dialogs_opened_here(project: &Project, env: &Env) -> Vec<DialogNote> {
         .collect()
 }
 
+/// Records `text` as the answer to `found` from `source` (the checks of
+/// who may answer are the caller's).
+pub(crate) fn record_answer(
+    env: &Env,
+    project: &Project,
+    found: Stored,
+    text: &str,
+    user: Option<&str>,
+    source: Source,
+) -> OpResult<Answered> {
+    record(env, project, found, text, user, source)
+}
+
 fn record(
     env: &Env,
     project: &Project,
@@ -646,6 +663,7 @@ fn record(
         resumes: found.place == Place::Marker,
         remembered,
         in_slack: q.slack_thread_ts.is_some(),
+        team: None,
     })
 }
 

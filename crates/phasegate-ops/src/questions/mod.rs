@@ -6,6 +6,7 @@ mod hook;
 pub mod poll;
 pub mod rounds;
 mod subagent;
+pub mod team;
 
 pub(crate) use hook::QUESTIONS;
 pub use subagent::{SubagentOutcome, subagent_stop};

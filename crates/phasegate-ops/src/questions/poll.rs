@@ -423,7 +423,13 @@ fn ack_text(a: &Answer) -> String {
         }
         _ => match a.source {
             Source::Slack => format!(":white_check_mark: Thanks, taken (slack): {}", a.text),
-            Source::Cli | Source::Dialog | Source::Typed | Source::Terminal | Source::Preference | Source::Expiry => {
+            Source::Cli
+            | Source::Dialog
+            | Source::Typed
+            | Source::Terminal
+            | Source::Team
+            | Source::Preference
+            | Source::Expiry => {
                 format!(
                     ":white_check_mark: Answered outside Slack ({}{}): {}. Nothing more is needed here.",
                     a.source.name(),

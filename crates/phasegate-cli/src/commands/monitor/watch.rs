@@ -70,7 +70,7 @@ fn round(env: &Env) -> Vec<String> {
         Err(e) => out.push(format!("phasegate monitor: the check failed: {e}")),
     }
     // The heartbeat of this clone's claims on the team's remote.
-    match phasegate_ops::coordination::team::beat(env) {
+    match phasegate_ops::questions::team::beat(env) {
         Ok(lines) => out.extend(lines),
         Err(e) => out.push(format!("phasegate monitor: the team's claims were not renewed: {e}")),
     }

@@ -1,7 +1,7 @@
 //! `workflow-state team sync`.
 
 use clap::Args;
-use phasegate_ops::coordination::team;
+use phasegate_ops::questions::team;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
@@ -34,7 +34,12 @@ pub fn cmd_sync(a: SyncArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         Some(note) => ctx.out.line(note)?,
         None => ctx.out.line(format!("Synced with {}.", s.remote))?,
     }
-    for (what, list) in [("reserved", &s.reserved), ("claimed", &s.claimed), ("given back", &s.released)] {
+    for (what, list) in [
+        ("reserved", &s.reserved),
+        ("claimed", &s.claimed),
+        ("given back", &s.released),
+        ("answered by a teammate", &s.answered),
+    ] {
         if !list.is_empty() {
             ctx.out.line(format!("{what}: {}", list.join(", ")))?;
         }

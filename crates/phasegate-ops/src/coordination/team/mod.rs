@@ -27,7 +27,7 @@ use crate::env::{self, Env};
 pub use claims::{claim, phase_ended, phase_started, release};
 pub use ids::{Reserver, reserver};
 pub use leases::{notice_for as teammate_lease_notice, teammates as teammates_leases};
-pub use sync::{SeenClaim, Synced, beat, claimed_elsewhere, seen_claims, sync};
+pub use sync::{SeenClaim, Synced, beat_due, claimed_elsewhere, seen_claims, sync};
 
 /// The most compare-and-swap rounds a change tries before it goes on
 /// locally (each lost round re-reads the remote).
@@ -57,6 +57,16 @@ impl Team {
             session: env.session_var.clone(),
         };
         Ok(Some(Team { remote, me, runtime, _lock: lock }))
+    }
+
+    /// The team's remote.
+    pub(crate) fn remote(&self) -> &Remote {
+        &self.remote
+    }
+
+    /// Who this clone is on it.
+    pub(crate) fn me(&self) -> &Holder {
+        &self.me
     }
 
     fn pending(&self) -> Result<Pending, StoreError> {

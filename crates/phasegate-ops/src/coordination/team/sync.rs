@@ -59,6 +59,9 @@ pub struct Synced {
     pub claims: Vec<SeenClaim>,
     /// This clone's file leases were published now.
     pub leases_published: bool,
+    /// This clone's questions a teammate answered, taken in now (by the
+    /// questions' part of the sync, `questions::team::sync`).
+    pub answered: Vec<String>,
 }
 
 /// Syncs this clone with its team's remote; None without one.
@@ -246,26 +249,22 @@ pub fn claimed_elsewhere(env: &Env, feature: &str) -> OpResult<Vec<SeenClaim>> {
 /// The heartbeat of this clone's claims, for the plugin's monitor (`monitor
 /// watch`, never a hook): a sync when a claim of this clone has lived a
 /// third of its time since its heartbeat, something waits for the remote,
-/// or this clone's file leases changed since it published them (or their
-/// published set is a third of its life old). Nothing else is read from the network. The lines: clashes only
+/// this clone's file leases changed since it published them (or their
+/// published set is a third of its life old), or a question waits for a
+/// person here (published for teammates, their answer taken in). Nothing else is read from the network. The lines: clashes only
 /// (each becomes a notification to the model).
-pub fn beat(env: &Env) -> OpResult<Vec<String>> {
+pub fn beat_due(env: &Env) -> OpResult<bool> {
     let project = session::project(env)?;
-    let Some(layout) = project.repo() else { return Ok(Vec::new()) };
+    let Some(layout) = project.repo() else { return Ok(false) };
     let Some(remote) = remote::Remote::configured(layout, crate::env::remote_timeout())? else {
-        return Ok(Vec::new());
+        return Ok(false);
     };
     let renew_after = TimeDelta::minutes(CLAIM_TTL_MINUTES / 3);
     let due = seen_claims(env)?
         .iter()
         .any(|c| c.ours && c.expires - env.now < TimeDelta::minutes(CLAIM_TTL_MINUTES) - renew_after);
     let clone = remote::clone_id(&project.runtime_dir())?;
-    if !due
-        && remote::read_pending(&project.runtime_dir())?.is_empty()
-        && !super::leases::publish_due(&project, &remote, &clone, env.now)?
-    {
-        return Ok(Vec::new());
-    }
-    let clashes = sync(env)?.map(|s| s.clashes).unwrap_or_default();
-    Ok(clashes.into_iter().map(|c| format!("phasegate: {c}")).collect())
+    Ok(due
+        || !remote::read_pending(&project.runtime_dir())?.is_empty()
+        || super::leases::publish_due(&project, &remote, &clone, env.now)?)
 }
