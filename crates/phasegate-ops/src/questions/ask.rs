@@ -587,18 +587,7 @@ fn dialogs_opened_here(project: &Project, env: &Env) -> Vec<DialogNote> {
 
 /// Records `text` as the answer to `found` from `source` (the checks of
 /// who may answer are the caller's).
-pub(crate) fn record_answer(
-    env: &Env,
-    project: &Project,
-    found: Stored,
-    text: &str,
-    user: Option<&str>,
-    source: Source,
-) -> OpResult<Answered> {
-    record(env, project, found, text, user, source)
-}
-
-fn record(
+pub(crate) fn record(
     env: &Env,
     project: &Project,
     found: Stored,

@@ -54,7 +54,7 @@ fn exchange(team: &Team, project: &Project, env: &Env) -> OpResult<Exchanged> {
         let Some(a) = TeamAnswer::parse(&value.body) else { continue };
         let found = ask::find(project, &q.id)?;
         let user = format!("{} (on the team's remote)", a.by.describe());
-        match ask::record_answer(env, project, found, &a.text, Some(&user), Source::Team) {
+        match ask::record(env, project, found, &a.text, Some(&user), Source::Team) {
             Ok(_) => out.taken.push(q.id.clone()),
             // Answered meanwhile here, or not an answer: said, and dropped.
             Err(e @ (OpError::Refused(_) | OpError::Invalid(_))) => {
