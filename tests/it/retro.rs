@@ -142,6 +142,39 @@ fn an_injected_gotcha_that_prevented_the_failure_rises_to_0_95_once() {
     assert_eq!(env.ws(&["kb", "show", &id, "--json"]).ok().json()["prevented"], 1);
 }
 
+/// The retrospective took any input error from judging an injected gotcha
+/// for "the item is no longer in the knowledge base" (it matched every
+/// `OpError::Invalid`). An item removed since the facts is skipped, and
+/// the record goes through; the error is typed now, so nothing else is
+/// taken for it.
+#[test]
+fn a_gotcha_removed_since_the_facts_is_not_judged_and_the_record_goes_through() {
+    let (env, f) = setup();
+    let id = env.kb_gotcha_id(GOTCHA, "syntax error", &["--path", "server/routes/index.ts"]);
+    commit_all(env.root());
+    env.ws(&["tasks", "start", "T1"]).ok();
+    env.ws(&["tasks", "context", "T1"]).ok().stdout_has(GOTCHA);
+    env.write("server/routes/users.ts", "export const users = async (req) => { await auth(req); return req.body; };\n");
+    env.ws(&["tasks", "complete", "T1"]).ok();
+    let facts = env.ws(&["retro", "--json"]).ok().json();
+    assert_eq!(facts["judge"][0]["id"], id.as_str());
+    // The item goes from the knowledge base (its file removed by hand).
+    let file = walkdir::WalkDir::new(env.root())
+        .into_iter()
+        .flatten()
+        .filter(|e| !e.path().components().any(|c| c.as_os_str() == ".git"))
+        .find(|e| {
+            e.file_type().is_file()
+                && std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains(&id) && t.contains(GOTCHA))
+        })
+        .expect("the item's file")
+        .into_path();
+    std::fs::remove_file(&file).unwrap();
+    env.ws(&["kb", "show", &id]).code(2).stderr_has(&format!("no item `{id}`; `workflow-state kb list` shows them"));
+    let reply_file = reply(&env, &f, json!({"summary": "clean"}));
+    env.ws(&["retro", "record", "--reply-file", &reply_file]).ok();
+}
+
 /// Records the gotcha as seen in `feature` at 0.9 (a sighting of task T1).
 fn sighting(env: &TestEnv, feature: &str, evidence: &str) -> String {
     let scope = ["--pattern", "server/routes/*", "--feature", feature, "--task", "T1", "--confidence", "0.9"];

@@ -94,6 +94,15 @@ pub enum Invalid {
         #[source]
         source: FileError,
     },
+    /// No knowledge item has this id (`kb show`, `kb promote`, a
+    /// retrospective's judgement of an item since removed).
+    #[error("no item `{id}`; `workflow-state kb list` shows them")]
+    NoKnowledgeItem { id: String },
+    /// No question of this clone has this id (nor is it a feature with one
+    /// open question); `open` are the feature's open ones when it has
+    /// several, `unreadable` what could not be read.
+    #[error("{}", no_question(id, open, unreadable.as_deref()))]
+    NoQuestion { id: String, open: Vec<String>, unreadable: Option<String> },
     /// The user's sealing key has no folder to live in.
     #[error(
         "phasegate keeps its sealing key in $XDG_STATE_HOME/phasegate or ~/.local/state/phasegate, and neither HOME nor XDG_STATE_HOME is set: set one"
@@ -129,6 +138,18 @@ impl From<Invalid> for OpError {
     fn from(e: Invalid) -> OpError {
         OpError::Invalid(e)
     }
+}
+
+fn no_question(id: &str, open: &[String], unreadable: Option<&str>) -> String {
+    let mut msg = format!("no question `{id}`");
+    match open.len() {
+        0 | 1 => msg.push_str("; `workflow-state question list` shows the open ones"),
+        n => msg.push_str(&format!("; {id} has {n} open questions: {}", open.join(", "))),
+    }
+    if let Some(u) = unreadable {
+        msg.push_str(u);
+    }
+    msg
 }
 
 fn bad_pipeline_file(path: &std::path::Path, kind: FileKind, e: &FileError) -> String {

@@ -32,7 +32,7 @@ use crate::brief;
 use crate::coordination::events;
 use crate::cost;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpError, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::base::{self, RecordInput};
 use crate::knowledge::inject;
@@ -661,7 +661,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
         let how = if j.outcome == "prevented" { InjectionOutcome::Prevented } else { InjectionOutcome::NotHelped };
         match judge_one(env, &j.id, how) {
             Ok(()) => judged.push(j.clone()),
-            Err(OpError::Invalid(_)) => {} // an item no longer in the knowledge base
+            Err(OpError::Invalid(Invalid::NoKnowledgeItem { .. })) => {} // an item no longer in the knowledge base
             Err(e) => return Err(e),
         }
     }

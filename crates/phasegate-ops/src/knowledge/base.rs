@@ -19,7 +19,7 @@ use phasegate_store::knowledge::{BadItem, IndexDir, IndexFault, Manifest, Stored
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
 
 /// The items of one working tree, as read.
@@ -526,7 +526,7 @@ fn change_one(
         .items
         .iter()
         .find(|s| s.item.id == id)
-        .ok_or_else(|| OpError::invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
+        .ok_or_else(|| OpError::from(Invalid::NoKnowledgeItem { id: id.to_owned() }))?;
     let after = change(&stored.item, &loaded.items, env.now)?;
     if after != stored.item {
         project.commit_knowledge(operation, &loaded.dir, std::slice::from_ref(&after))?;
@@ -573,11 +573,10 @@ pub fn show(env: &Env, id: &str) -> OpResult<Shown> {
     let loaded = load(&project, &tree_root(&project, &env.cwd))?;
     loaded.items.iter().find(|s| s.item.id == id).map(Shown::of).ok_or_else(|| {
         let bad = loaded.bad.iter().map(|b| b.path.display().to_string()).collect::<Vec<_>>().join(", ");
-        OpError::invalid(if bad.is_empty() {
-            format!("no item `{id}`; `workflow-state kb list` shows them")
-        } else {
-            format!("no readable item `{id}` (these cannot be read: {bad})")
-        })
+        match bad.is_empty() {
+            true => Invalid::NoKnowledgeItem { id: id.to_owned() }.into(),
+            false => OpError::invalid(format!("no readable item `{id}` (these cannot be read: {bad})")),
+        }
     })
 }
 

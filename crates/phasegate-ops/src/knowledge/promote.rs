@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::base::{self, tree_root};
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 use crate::witness::{self, PersonAnswer};
@@ -62,7 +62,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         .iter()
         .find(|s| s.item.id == id)
         .map(|s| s.item.clone())
-        .ok_or_else(|| OpError::invalid(format!("no item `{id}`; `workflow-state kb list` shows them")))?;
+        .ok_or_else(|| OpError::from(Invalid::NoKnowledgeItem { id: id.to_owned() }))?;
     let claude_path = root.join("CLAUDE.md");
     // Confined to the working tree it belongs to: a link out of it is refused.
     fs::confine(&root, &claude_path)?;

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::coordination::events;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpError, OpResult, Refusal};
 use crate::session;
 use crate::witness;
 use phasegate_core::feature::command::PromptWords;
@@ -342,23 +342,15 @@ pub fn find(project: &Project, id: &str) -> OpResult<Stored> {
     if let [one] = open.as_slice() {
         return Ok((*one).clone());
     }
-    let mut msg = format!("no question `{id}`");
-    if open.len() > 1 {
-        msg.push_str(&format!(
-            "; {id} has {} open questions: {}",
-            open.len(),
-            open.iter().map(|s| s.question.id.as_str()).collect::<Vec<_>>().join(", ")
-        ));
-    } else {
-        msg.push_str("; `workflow-state question list` shows the open ones");
-    }
+    let open = if open.len() > 1 { open.iter().map(|s| s.question.id.clone()).collect() } else { Vec::new() };
     let slug = id.rsplit_once('.').map_or(id, |(slug, _)| slug);
-    if let Some(b) = bad.iter().find(|b| b.feature() == Some(slug) || b.feature() == Some(id)) {
-        msg.push_str(&format!("; a question file of {slug} cannot be read: {}", b.error));
-    } else if let Some(b) = bad.first() {
-        msg.push_str(&format!(" ({} question file(s) cannot be read, e.g. {})", bad.len(), b.path.display()));
-    }
-    Err(OpError::invalid(msg))
+    let unreadable = match bad.iter().find(|b| b.feature() == Some(slug) || b.feature() == Some(id)) {
+        Some(b) => Some(format!("; a question file of {slug} cannot be read: {}", b.error)),
+        None => {
+            bad.first().map(|b| format!(" ({} question file(s) cannot be read, e.g. {})", bad.len(), b.path.display()))
+        }
+    };
+    Err(Invalid::NoQuestion { id: id.to_owned(), open, unreadable }.into())
 }
 
 /// What answering did.

@@ -20,7 +20,7 @@ use phasegate_store::remote::Swap;
 
 use crate::coordination::team::{self as coordination_team, Synced, Team};
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, Answered};
 use crate::session;
 
@@ -143,7 +143,7 @@ pub fn teammates(project: &Project) -> OpResult<Vec<TeammateQuestion>> {
 /// remote.
 pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Source) -> OpResult<Answered> {
     let project = session::project(env)?;
-    if ask::find(&project, id).is_err()
+    if matches!(ask::find(&project, id), Err(OpError::Invalid(Invalid::NoQuestion { .. })))
         && let Some(answered) = answer_teammates(&project, env, id, text)?
     {
         return Ok(answered);
