@@ -600,6 +600,8 @@ fn a_question_asked_on_one_machine_is_answered_from_another() {
     let id = asked["question"].as_str().unwrap().to_owned();
     team.ws(0, &["team", "sync"]).ok();
     assert!(team.remote_refs().iter().any(|(r, _)| r == &format!("questions/{id}")), "{:?}", team.remote_refs());
+    // B answers before any sync of theirs: the answer looks on the remote.
+    team.ws_terminal(1, &["question", "answer", &id, "maybe"]).code(1).stdout_has("does not answer");
     team.ws(1, &["team", "sync"]).ok();
     let listed = team.ws(1, &["question", "list"]).ok();
     listed.stdout_has(&format!("{id} [asked by dev0 <dev0@example.com> on "));
@@ -609,7 +611,6 @@ fn a_question_asked_on_one_machine_is_answered_from_another() {
         .env("CLAUDECODE", "1")
         .code(1)
         .stderr_has("a person answers it, never the model");
-    team.ws_terminal(1, &["question", "answer", &id, "maybe"]).code(1).stdout_has("does not answer");
     let answered = team.ws_terminal(1, &["question", "answer", &id, "yes"]).ok();
     answered.stdout_has("answered on origin: dev0 <dev0@example.com> on ");
     team.ws_terminal(1, &["question", "answer", &id, "No"]).code(1).stdout_has("is answered already on origin");

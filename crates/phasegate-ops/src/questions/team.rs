@@ -156,7 +156,13 @@ pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Sourc
 /// a person may answer is answered at a terminal outside Claude Code.
 fn answer_teammates(project: &Project, env: &Env, id: &str, text: &str) -> OpResult<Option<Answered>> {
     let Some(team) = Team::open(project, env)? else { return Ok(None) };
-    let Some(value) = team.remote().seen(&question_ref(id))? else { return Ok(None) };
+    let mut seen = team.remote().seen(&question_ref(id))?;
+    // Not seen at the last sync: asked since, perhaps; one fetch, not a
+    // sync (an unreachable remote leaves the id unknown here).
+    if seen.is_none() && team.remote().fetch().is_ok() {
+        seen = team.remote().seen(&question_ref(id))?;
+    }
+    let Some(value) = seen else { return Ok(None) };
     let Some(q) = SharedQuestion::parse(&value.body) else { return Ok(None) };
     if q.asker.clone == team.me().clone {
         return Ok(None);
