@@ -627,6 +627,33 @@ fn a_question_asked_on_one_machine_is_answered_from_another() {
     assert!(refs.iter().all(|(r, _)| !r.starts_with("questions/") && !r.starts_with("answers/")), "{refs:?}");
 }
 
+/// A question answered here after a teammate's answer was pushed: the
+/// answer here stands, the teammate's is not taken, and neither the
+/// question nor the late answer is left on the remote.
+#[test]
+fn a_teammates_answer_to_a_question_answered_here_meanwhile_is_not_taken_and_is_cleared() {
+    let team = Team::new();
+    let f = team.shared_feature(2);
+    std::fs::write(
+        team.clone(0).join(format!("docs/features/{f}/spec.md")),
+        "# Spec\n\n## Requirements\n\n- **R1**: the page reads well\n",
+    )
+    .unwrap();
+    let asked =
+        team.ws(0, &["verify", "waive", "R1", "--reason", "r", "--headless", "--json", "--feature", &f]).ok().json();
+    let id = asked["question"].as_str().unwrap().to_owned();
+    team.ws(0, &["team", "sync"]).ok();
+    team.ws_terminal(1, &["question", "answer", &id, "No"]).ok();
+    // A answers at their own terminal before their sync.
+    team.ws_terminal(0, &["question", "answer", &id, "Yes"]).ok();
+    let synced = team.ws(0, &["team", "sync", "--json"]).ok().json();
+    assert_eq!(synced["answered"], serde_json::json!([]), "{synced}");
+    let refs = team.remote_refs();
+    assert!(refs.iter().all(|(r, _)| !r.starts_with("questions/") && !r.starts_with("answers/")), "{refs:?}");
+    let waived = team.ws(0, &["verify", "waive", "R1", "--json", "--feature", &f]).ok().json();
+    assert_eq!(waived["state"], "waived", "A's own Yes stands: {waived}");
+}
+
 /// A claim whose holder stopped beating is taken over after its expiry,
 /// and the start says from whom.
 #[test]

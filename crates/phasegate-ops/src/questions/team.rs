@@ -83,10 +83,15 @@ fn exchange(team: &Team, project: &Project, env: &Env) -> OpResult<Exchanged> {
         };
         team.remote().swap(&name, None, Some(&shared.render()))?;
     }
+    // What no longer waits here (answered here, taken back, withdrawn):
+    // withdrawn from the remote, with a teammate's answer that came late.
     for (name, value) in team.remote().seen_under(QUESTIONS)? {
         let Some(shared) = SharedQuestion::parse(&value.body) else { continue };
         if shared.asker.clone == team.me().clone && !now_waiting.iter().any(|q| q.id == shared.id) {
             team.remote().swap(&name, Some(&value.oid), None)?;
+            if let Some(late) = team.remote().seen(&answer_ref(&shared.id))? {
+                team.remote().swap(&answer_ref(&shared.id), Some(&late.oid), None)?;
+            }
         }
     }
     Ok(out)
