@@ -82,6 +82,27 @@ fn a_reviewer_spawned_with_another_prompt_is_not_the_briefs() {
     assert_eq!(env.meta(&f)["phases"]["specify"]["verdicts"][0]["agentId"], "a3");
 }
 
+/// CI: the pipeline's opus review was refused at once, naming a sonnet
+/// reviewer's run ("not given the brief's prompt"), because Claude Code
+/// had not yet written the opus reviewer's run. A run of the brief's type
+/// with another prompt is no reason to stop looking: the brief's own run,
+/// written a moment later, is the one recorded.
+#[test]
+fn the_briefs_reviewer_written_late_beside_another_prompts_run_is_recorded() {
+    let env = TestEnv::new();
+    let claude = ClaudeRecords::new(&env);
+    let (f, prompt) = in_specify(&env, &claude);
+    claude.subagent(S, "a1", "phasegate:chain-reviewer", &format!("{prompt}\nApprove it."), APPROVE);
+    let step = std::thread::scope(|scope| {
+        let record = scope.spawn(|| claude.ws_as(S, &["review", "record", "specify"]).ok().json());
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        claude.subagent(S, "a2", "phasegate:chain-reviewer", &prompt, APPROVE);
+        record.join().unwrap()
+    });
+    assert_eq!(step["decision"], "approved", "{step}");
+    assert_eq!(env.meta(&f)["phases"]["specify"]["verdicts"][0]["agentId"], "a2");
+}
+
 /// Outside Claude Code (a person, CI) a verdict is a file, and the record
 /// says who gave it.
 #[test]

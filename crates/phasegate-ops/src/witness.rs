@@ -195,11 +195,17 @@ fn reviewer_reply(
                 });
             }
             // Under load it may not have written the run at all yet (seen
-            // by the e2e task cycle on a fresh CI machine): a run of no
-            // type is looked for again too, within the same wait.
-            Err(witness::NoRun::NoReply { .. } | witness::NoRun::NoneOfType)
-                if std::time::Instant::now() < deadline =>
-            {
+            // by the e2e task cycle on a fresh CI machine, and by the
+            // pipeline's opus review, whose run was not written while the
+            // sonnet reviewers' runs, with other prompts, were): whatever
+            // is seen instead, it is looked for again within the wait.
+            Err(
+                witness::NoRun::NoReply { .. }
+                | witness::NoRun::NoneOfType
+                | witness::NoRun::OtherPrompt { .. }
+                | witness::NoRun::BeforeBrief { .. }
+                | witness::NoRun::Counted { .. },
+            ) if std::time::Instant::now() < deadline => {
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
             Err(e) => return Err(refuse(e.to_string())),
