@@ -138,6 +138,8 @@ fn dialog_records(f: &Fixture) -> String {
     for e in std::fs::read_dir(&notes).into_iter().flatten().flatten() {
         out.push_str(&format!("\n  {}", std::fs::read_to_string(e.path()).unwrap_or_default()));
     }
+    let problems = f.repo.join(".git/phasegate/hooks/problems.jsonl");
+    out.push_str(&format!("\nhooks' problems: {}", std::fs::read_to_string(&problems).unwrap_or_default()));
     out.push_str("\ntranscript lines of the dialog:");
     let projects = f.home.join(".claude/projects");
     for dir in std::fs::read_dir(&projects).into_iter().flatten().flatten() {
@@ -146,12 +148,12 @@ fn dialog_records(f: &Fixture) -> String {
             for line in
                 text.lines().filter(|l| l.contains("AskUserQuestion") || l.contains("toolUseResult\":{\"questions"))
             {
-                let at = serde_json::from_str::<serde_json::Value>(line).ok().map(|v| v["timestamp"].to_string());
-                out.push_str(&format!(
-                    "\n  at {}: {}",
-                    at.unwrap_or_default(),
-                    line.chars().take(400).collect::<String>()
-                ));
+                let v = serde_json::from_str::<serde_json::Value>(line).unwrap_or_default();
+                let shown = match v.get("toolUseResult") {
+                    Some(r) => format!("toolUseResult {r}"),
+                    None => line.chars().take(400).collect::<String>(),
+                };
+                out.push_str(&format!("\n  at {}: {shown}", v["timestamp"]));
             }
         }
     }

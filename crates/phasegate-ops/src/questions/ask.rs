@@ -529,7 +529,24 @@ pub fn confirm_dialogs_settled(project: &Project, env: &Env) {
                 notes.push(o.clone());
             }
         }
-        let (_, unwritten) = confirm_notes(project, env, notes);
+        let (results, unwritten) = confirm_notes(project, env, notes);
+        // An answer that could not be written this time (a lock held, a
+        // write that failed) is tried again within the wait; why it
+        // failed is kept where `status` reads the hooks' problems.
+        let retry = results
+            .iter()
+            .any(|r| r.as_ref().is_err_and(|(_, e)| !matches!(e, OpError::Refused(_) | OpError::Invalid(_))));
+        for (id, e) in results.iter().filter_map(|r| r.as_ref().err()) {
+            let line = phasegate_store::coordination::events::HookProblem {
+                at: env.now,
+                hook: "question dialog".into(),
+                problem: format!(
+                    "the dialog's answer to {id} was not recorded: {}",
+                    crate::hook::one_line(&e.to_string())
+                ),
+            };
+            let _ = project.hook_problems().append(&[line], std::time::Duration::from_secs(1));
+        }
         let noted_fresh = project
             .dialog_notes()
             .iter()
@@ -537,7 +554,7 @@ pub fn confirm_dialogs_settled(project: &Project, env: &Env) {
         let opened_waits = opened
             .iter()
             .any(|o| unwritten.contains(&o.tool_use_id) && env.now.signed_duration_since(o.at) < DIALOG_OPEN);
-        if !(noted_fresh || opened_waits) || std::time::Instant::now() >= deadline {
+        if !(noted_fresh || opened_waits || retry) || std::time::Instant::now() >= deadline {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
