@@ -115,7 +115,8 @@ fn a_waiver_is_the_persons_choice_in_the_dialog_and_the_models_answer_is_refused
         terminal.wait_for("waive it: done without proof", 90).unwrap_or_else(|e| panic!("{e}\n{}", api.report()));
     assert!(screen.contains("Yes") && screen.contains("No"), "{screen}");
     terminal.press(&["Enter"]);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    // The waiver waits up to 45 s for the dialog's result to be written.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
     while !api.is_finished() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
@@ -138,6 +139,8 @@ fn dialog_records(f: &Fixture) -> String {
     for e in std::fs::read_dir(&notes).into_iter().flatten().flatten() {
         out.push_str(&format!("\n  {}", std::fs::read_to_string(e.path()).unwrap_or_default()));
     }
+    let questions = f.ws(&["question", "list", "--all"]);
+    out.push_str(&format!("\nquestions: {questions}"));
     let problems = f.repo.join(".git/phasegate/hooks/problems.jsonl");
     out.push_str(&format!("\nhooks' problems: {}", std::fs::read_to_string(&problems).unwrap_or_default()));
     out.push_str("\ntranscript lines of the dialog:");

@@ -485,6 +485,31 @@ fn a_dialogs_answer_that_could_not_be_written_is_kept_for_the_next_look() {
     assert_eq!(w["state"], "waived", "{w}");
 }
 
+/// CI once lost a dialog's answer and nothing said why: a dialog's result
+/// that names no choice for its question dropped the note in silence. Now
+/// why is kept in the hooks' problems log, which `status` reports.
+#[test]
+fn a_dialogs_result_naming_no_choice_says_why_in_the_problems_log() {
+    let env = TestEnv::new();
+    let claude = ClaudeRecords::new(&env);
+    let f = feature(&env, "standard", "- R1, R2: `true`\n");
+    let session = "sess-nochoice";
+    let asked = waive(&env, &["R3", "--reason", "manual QA", "--interactive", "--json"]).ok().json();
+    let input = asked["asked"]["askUserQuestion"].clone();
+    let reply = json!({"questions": input["questions"], "answers": { "another question": "Yes" }});
+    claude.hook(
+        session,
+        "post-tool-use",
+        json!({"hook_event_name": "PostToolUse", "tool_name": "AskUserQuestion", "tool_use_id": "toolu_n1",
+               "tool_input": input, "tool_response": reply}),
+    );
+    claude.tool_result(session, "toolu_n1", "answered", reply);
+    let w = claude.ws_as(session, &["verify", "waive", "R3", "--feature", &f]).code(1);
+    assert!(w.stderr.contains("waits for the person's answer"), "{}", w.report());
+    let problems = env.read(".git/phasegate/hooks/problems.jsonl");
+    assert!(problems.contains("names no choice for") && problems.contains("another question"), "{problems}");
+}
+
 #[test]
 fn a_pipeline_completes_only_with_its_acceptance_criteria_proven() {
     let env = TestEnv::new();

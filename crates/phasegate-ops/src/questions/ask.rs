@@ -475,17 +475,45 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
         let answers = line.get("toolUseResult").and_then(|r| r.get("answers")).and_then(serde_json::Value::as_object);
         let mut keep = false;
         for id in &note.questions {
-            let Ok(found) = find(project, id) else { continue };
+            let found = match find(project, id) {
+                Ok(found) => found,
+                // A question taken back is gone for good.
+                Err(OpError::Invalid(Invalid::NoQuestion { .. })) => continue,
+                // One not read now (a folder that failed to read) may be
+                // read next time: the note stays for the next look.
+                Err(e) => {
+                    keep = true;
+                    dialog_problem(project, env, format!("the dialog's question {id} was not read: {e}"));
+                    continue;
+                }
+            };
             if found.question.answer.is_some() {
                 continue;
             }
             let Some(choice) = answers.and_then(|a| a.get(&found.question.dialog_text())).and_then(|c| c.as_str())
             else {
+                let keys: Vec<&str> = answers.map(|a| a.keys().map(String::as_str).collect()).unwrap_or_default();
+                dialog_problem(
+                    project,
+                    env,
+                    format!(
+                        "the dialog's result names no choice for {id} (it asked {:?}; the result answers {keys:?})",
+                        found.question.dialog_text()
+                    ),
+                );
                 continue;
             };
             let choice = choice.trim().trim_end_matches("(Recommended)").trim().to_owned();
             let recorded = record(env, project, found, &choice, None, Source::Dialog);
-            keep |= recorded.as_ref().is_err_and(|e| !matches!(e, OpError::Refused(_) | OpError::Invalid(_)));
+            match &recorded {
+                Ok(_) => {}
+                // Another reader recorded it first: no problem.
+                Err(OpError::Refused(Refusal::AlreadyAnswered { .. })) => {}
+                Err(e) => {
+                    keep |= !matches!(e, OpError::Refused(_) | OpError::Invalid(_));
+                    dialog_problem(project, env, format!("the dialog's answer to {id} was not recorded: {e}"));
+                }
+            }
             out.push(recorded.map_err(|e| (id.clone(), e)));
         }
         if !keep || env.now.signed_duration_since(note.at) > DIALOG_NOTE_LIFE {
@@ -495,10 +523,24 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
     (out, unwritten)
 }
 
+/// Why a dialog's answer was not taken, kept where `status` reads the
+/// hooks' problems (a hook's or a command's reader may be the only one to
+/// see it).
+fn dialog_problem(project: &Project, env: &Env, problem: String) {
+    let line = phasegate_store::coordination::events::HookProblem {
+        at: env.now,
+        hook: "question dialog".into(),
+        problem: crate::hook::one_line(&problem),
+    };
+    let _ = project.hook_problems().append(&[line], std::time::Duration::from_secs(1));
+}
+
 /// How long a command that needs a person's answer waits for a dialog's
 /// result Claude Code has not written to its transcript yet (5 s was too
-/// short on a loaded machine: the e2e waiver test saw the write come later).
-const DIALOG_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
+/// short on a loaded machine: the e2e waiver test saw the write come later,
+/// and 15 s once too, beside release builds). Only a dialog opened and not
+/// written yet is waited for: a written one is read at once.
+const DIALOG_WAIT: std::time::Duration = std::time::Duration::from_secs(45);
 
 /// A dialog noted this long ago or less may still be unwritten.
 const DIALOG_FRESH: chrono::TimeDelta = chrono::TimeDelta::minutes(1);
@@ -536,17 +578,6 @@ pub fn confirm_dialogs_settled(project: &Project, env: &Env) {
         let retry = results
             .iter()
             .any(|r| r.as_ref().is_err_and(|(_, e)| !matches!(e, OpError::Refused(_) | OpError::Invalid(_))));
-        for (id, e) in results.iter().filter_map(|r| r.as_ref().err()) {
-            let line = phasegate_store::coordination::events::HookProblem {
-                at: env.now,
-                hook: "question dialog".into(),
-                problem: format!(
-                    "the dialog's answer to {id} was not recorded: {}",
-                    crate::hook::one_line(&e.to_string())
-                ),
-            };
-            let _ = project.hook_problems().append(&[line], std::time::Duration::from_secs(1));
-        }
         let noted_fresh = project
             .dialog_notes()
             .iter()

@@ -147,13 +147,13 @@ pub fn teammates(project: &Project) -> OpResult<Vec<TeammateQuestion>> {
 /// here ([`ask::answer`]); one only a teammate's clone holds, on the team's
 /// remote.
 pub fn answer(env: &Env, id: &str, text: &str, user: Option<&str>, source: Source) -> OpResult<Answered> {
-    let project = session::project(env)?;
-    if matches!(ask::find(&project, id), Err(OpError::Invalid(Invalid::NoQuestion { .. })))
-        && let Some(answered) = answer_teammates(&project, env, id, text)?
-    {
-        return Ok(answered);
+    match ask::answer(env, id, text, user, source) {
+        Err(e @ OpError::Invalid(Invalid::NoQuestion { .. })) => {
+            let project = session::project(env)?;
+            answer_teammates(&project, env, id, text)?.ok_or(e)
+        }
+        other => other,
     }
-    ask::answer(env, id, text, user, source)
 }
 
 /// Answers question `id`, which a teammate's clone asked, on the team's

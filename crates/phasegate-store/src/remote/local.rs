@@ -96,65 +96,68 @@ pub struct PendingClaim {
     pub session: Option<String>,
 }
 
-fn pending_path(runtime: &Path) -> PathBuf {
-    team_dir(runtime).join("pending.json")
+/// A JSON file of the team's folder that is absent when it holds nothing:
+/// read as its default when missing, removed when written empty, written
+/// atomically otherwise (the caller holds the team's lock), its size
+/// bounded where a hook reads it.
+struct TeamFile {
+    name: &'static str,
+    max: u64,
 }
+
+impl TeamFile {
+    fn path(&self, runtime: &Path) -> PathBuf {
+        team_dir(runtime).join(self.name)
+    }
+
+    fn read<T: serde::de::DeserializeOwned + Default>(&self, runtime: &Path) -> Result<T, StoreError> {
+        let path = self.path(runtime);
+        match sfs::read_optional_up_to(&path, self.max)? {
+            None => Ok(T::default()),
+            Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt { path, detail: e.to_string() }),
+        }
+    }
+
+    fn write<T: Serialize + ?Sized>(&self, runtime: &Path, value: &T, empty: bool) -> Result<(), StoreError> {
+        let path = self.path(runtime);
+        if empty {
+            return sfs::remove_if_exists(&path).map(drop);
+        }
+        sfs::create_dir_all(&team_dir(runtime))?;
+        sfs::write_atomic(&path, &serde_json::to_vec_pretty(value).expect("team state serialises"))
+    }
+}
+
+/// The largest team file read (a hook reads the teammates' leases).
+const TEAM_FILE_MAX: u64 = 4 * 1024 * 1024;
+
+const PENDING: TeamFile = TeamFile { name: "pending.json", max: TEAM_FILE_MAX };
+const TEAMMATE_LEASES: TeamFile = TeamFile { name: "leases.json", max: TEAM_FILE_MAX };
+const HELD: TeamFile = TeamFile { name: "held.json", max: TEAM_FILE_MAX };
 
 /// What waits for the remote; nothing when the file is missing.
 pub fn read_pending(runtime: &Path) -> Result<Pending, StoreError> {
-    let path = pending_path(runtime);
-    match sfs::read_optional(&path)? {
-        None => Ok(Pending::default()),
-        Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt { path, detail: e.to_string() }),
-    }
+    PENDING.read(runtime)
 }
 
 /// Replaces what waits for the remote (the file goes when nothing does).
 pub fn write_pending(runtime: &Path, pending: &Pending) -> Result<(), StoreError> {
-    let path = pending_path(runtime);
-    if pending.is_empty() {
-        sfs::remove_if_exists(&path)?;
-        return Ok(());
-    }
-    sfs::create_dir_all(&team_dir(runtime))?;
-    let text = serde_json::to_vec_pretty(pending).expect("pending serialises");
-    sfs::write_atomic(&path, &text)
+    PENDING.write(runtime, pending, pending.is_empty())
 }
-
-fn teammate_leases_path(runtime: &Path) -> PathBuf {
-    team_dir(runtime).join("leases.json")
-}
-
-/// The largest teammates' lease file read (a hook reads it).
-const TEAMMATE_LEASES_MAX: u64 = 4 * 1024 * 1024;
 
 /// Whether the last sync saw any teammate's lease (one look at a file).
 pub fn has_teammate_leases(runtime: &Path) -> bool {
-    sfs::is_regular_file(&teammate_leases_path(runtime))
+    sfs::is_regular_file(&TEAMMATE_LEASES.path(runtime))
 }
 
 /// The teammates' file leases the last sync saw; none when it saw none.
 pub fn read_teammate_leases(runtime: &Path) -> Result<Vec<TeammateLease>, StoreError> {
-    let path = teammate_leases_path(runtime);
-    match sfs::read_optional_up_to(&path, TEAMMATE_LEASES_MAX)? {
-        None => Ok(Vec::new()),
-        Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt { path, detail: e.to_string() }),
-    }
+    TEAMMATE_LEASES.read(runtime)
 }
 
 /// Keeps what the sync saw (removed when it saw nothing).
 pub fn write_teammate_leases(runtime: &Path, leases: &[TeammateLease]) -> Result<(), StoreError> {
-    let path = teammate_leases_path(runtime);
-    if leases.is_empty() {
-        sfs::remove_if_exists(&path)?;
-        return Ok(());
-    }
-    sfs::create_dir_all(&team_dir(runtime))?;
-    sfs::write_atomic(&path, &serde_json::to_vec(leases).expect("leases serialise"))
-}
-
-fn held_path(runtime: &Path) -> PathBuf {
-    team_dir(runtime).join("held.json")
+    TEAMMATE_LEASES.write(runtime, leases, leases.is_empty())
 }
 
 /// What this clone claimed on the remote and has not given back (a task,
@@ -162,21 +165,11 @@ fn held_path(runtime: &Path) -> PathBuf {
 /// force-push lost it. Only this clone's own starts add to it, so work
 /// another clone committed as in progress is never claimed here.
 pub fn read_held(runtime: &Path) -> Result<Vec<PendingClaim>, StoreError> {
-    let path = held_path(runtime);
-    match sfs::read_optional(&path)? {
-        None => Ok(Vec::new()),
-        Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt { path, detail: e.to_string() }),
-    }
+    HELD.read(runtime)
 }
 
 /// Keeps what this clone holds (removed when it holds nothing); the caller
 /// holds the team's lock.
 pub fn write_held(runtime: &Path, held: &[PendingClaim]) -> Result<(), StoreError> {
-    let path = held_path(runtime);
-    if held.is_empty() {
-        sfs::remove_if_exists(&path)?;
-        return Ok(());
-    }
-    sfs::create_dir_all(&team_dir(runtime))?;
-    sfs::write_atomic(&path, &serde_json::to_vec_pretty(held).expect("claims serialise"))
+    HELD.write(runtime, held, held.is_empty())
 }

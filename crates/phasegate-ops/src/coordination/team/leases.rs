@@ -40,10 +40,15 @@ fn ours(project: &Project, now: DateTime<Utc>) -> OpResult<Vec<TeamLease>> {
 /// does not: other leases, or a published set a third of its life old.
 fn due(remote: &Remote, clone: &str, mine: &[TeamLease], now: DateTime<Utc>) -> OpResult<bool> {
     let seen = remote.seen(&leases_ref(clone))?;
-    Ok(match seen.as_ref().and_then(|v| LeaseSet::parse(&v.body)) {
+    Ok(due_against(seen.as_ref(), mine, now))
+}
+
+/// [`due`] against this clone's ref as last seen.
+fn due_against(seen: Option<&remote::Value>, mine: &[TeamLease], now: DateTime<Utc>) -> bool {
+    match seen.and_then(|v| LeaseSet::parse(&v.body)) {
         Some(set) => set.stale_against(mine, now),
         None => !mine.is_empty(),
-    })
+    }
 }
 
 /// Publishes this clone's leases when they changed or their set is due
@@ -53,9 +58,9 @@ fn due(remote: &Remote, clone: &str, mine: &[TeamLease], now: DateTime<Utc>) -> 
 pub(super) fn publish_and_keep(team: &Team, project: &Project, now: DateTime<Utc>) -> OpResult<bool> {
     let mine = ours(project, now)?;
     let mut published = false;
-    if due(&team.remote, &team.me.clone, &mine, now)? {
-        let name = leases_ref(&team.me.clone);
-        let seen = team.remote.seen(&name)?;
+    let name = leases_ref(&team.me.clone);
+    let seen = team.remote.seen(&name)?;
+    if due_against(seen.as_ref(), &mine, now) {
         let mut holder = team.me.clone();
         holder.session = None;
         let body = (!mine.is_empty()).then(|| LeaseSet { holder, at: now, leases: mine }.render());
