@@ -197,6 +197,10 @@ pub fn agent_run(path: &Path, allowed: &Path) -> Result<AgentRun, Unread> {
 /// The line of a session's transcript that holds the result of tool call
 /// `tool_use_id`, whole (with Claude Code's `toolUseResult`); None when
 /// there is none (yet: Claude Code writes it after the PostToolUse hook).
+/// Only the session's own `user` line counts: Claude Code 2.1.328 also
+/// writes `api-request-blob` lines that copy a request's messages, the
+/// tool result among them but without its `toolUseResult`, sometimes
+/// before the result's own line.
 pub fn tool_result(transcript: &Path, allowed: &Path, tool_use_id: &str) -> Result<Option<Value>, Unread> {
     let real = confined(transcript, allowed)?;
     let needle = format!("\"{tool_use_id}\"");
@@ -206,8 +210,8 @@ pub fn tool_result(transcript: &Path, allowed: &Path, tool_use_id: &str) -> Resu
             return true;
         }
         let Ok(v) = serde_json::from_slice::<Value>(line) else { return true };
-        let is_result =
-            v.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|blocks| {
+        let is_result = v.get("type").and_then(Value::as_str) == Some("user")
+            && v.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|blocks| {
                 blocks.iter().any(|b| {
                     b.get("type").and_then(Value::as_str) == Some("tool_result")
                         && b.get("tool_use_id").and_then(Value::as_str) == Some(tool_use_id)
@@ -484,6 +488,29 @@ mod tests {
         let r = tool_result(&t, &claude, "toolu_9").unwrap().unwrap();
         assert_eq!(r["toolUseResult"]["answers"]["Q?"], "Yes");
         assert_eq!(tool_result(&t, &claude, "toolu_8").unwrap(), None);
+    }
+
+    /// CI lost a dialog's answer now and then: the request's copy of the
+    /// dialog's result, an `api-request-blob` line without the answers,
+    /// was written before the result's own line and read for it.
+    #[test]
+    fn a_requests_copy_of_a_tool_result_is_not_read_for_the_result() {
+        let (_d, claude, project) = dirs();
+        let t = project.join("s3.jsonl");
+        std::fs::write(
+            &t,
+            concat!(
+                r#"{"type":"api-request-blob","sessionId":"s3","hash":"ae85","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"Your questions have been answered"}]}}"#,
+                "\n",
+                r#"{"type":"user","timestamp":"2026-11-28T10:00:03Z","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"Your questions have been answered"}]},"toolUseResult":{"answers":{"Q?":"Yes"}}}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let r = tool_result(&t, &claude, "toolu_7").unwrap().unwrap();
+        assert_eq!(r["toolUseResult"]["answers"]["Q?"], "Yes", "{r}");
+        std::fs::write(&t, std::fs::read_to_string(&t).unwrap().lines().next().unwrap().to_owned() + "\n").unwrap();
+        assert_eq!(tool_result(&t, &claude, "toolu_7").unwrap(), None, "the copy alone is not the result");
     }
 
     #[test]

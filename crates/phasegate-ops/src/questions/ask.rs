@@ -536,11 +536,9 @@ fn dialog_problem(project: &Project, env: &Env, problem: String) {
 }
 
 /// How long a command that needs a person's answer waits for a dialog's
-/// result Claude Code has not written to its transcript yet (5 s was too
-/// short on a loaded machine: the e2e waiver test saw the write come later,
-/// and 15 s once too, beside release builds). Only a dialog opened and not
-/// written yet is waited for: a written one is read at once.
-const DIALOG_WAIT: std::time::Duration = std::time::Duration::from_secs(45);
+/// result Claude Code has not written to its transcript yet. Only a dialog
+/// opened and not written yet is waited for: a written one is read at once.
+const DIALOG_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// A dialog noted this long ago or less may still be unwritten.
 const DIALOG_FRESH: chrono::TimeDelta = chrono::TimeDelta::minutes(1);
