@@ -178,12 +178,15 @@ impl Zone for UtcZone {
 }
 
 /// The instant `text` names, seen at `at` in `zone`: the next such wall
-/// time (Claude Code prints the minute the reset falls in, so a time up to
-/// a minute before `at` is now); with a date, in `at`'s year, or the next
-/// year's when that date has passed by more than a day.
+/// time, but a time up to an hour before `at` is a reset already passed
+/// (Claude Code prints the minute the reset falls in, and the runner may
+/// read it minutes later on a loaded machine: a day's wait for that would
+/// be wrong, and a limit printed an hour before its reset is not read an
+/// hour late); with a date, in `at`'s year, or the next year's when that
+/// date has passed by more than a day.
 pub fn reset_at(text: &ResetText, at: DateTime<Utc>, zone: &dyn Zone) -> Option<DateTime<Utc>> {
     let now = zone.local(at);
-    let slack = TimeDelta::minutes(1);
+    let slack = TimeDelta::hours(1);
     match text.month_day {
         None => {
             let today = now.date().and_time(text.time);
@@ -506,6 +509,10 @@ mod tests {
         // Printed as the minute it falls in: the current minute is now.
         let t = reset_text("resets 5:01am (Europe/Berlin)").unwrap();
         assert_eq!(reset_at(&t, at, &berlin), Some(utc(2026, 11, 28, 4, 1)));
+        // Read minutes after the minute it fell in (CI saw a day's wait for
+        // it): passed, not tomorrow's.
+        let t = reset_text("resets 4:58am (UTC)").unwrap();
+        assert_eq!(reset_at(&t, utc(2026, 11, 28, 5, 2), &UtcZone), Some(utc(2026, 11, 28, 4, 58)));
         // Earlier today in that zone: tomorrow.
         let t = reset_text("resets 4:30am (Australia/Adelaide)").unwrap();
         let adelaide = Offset(630);

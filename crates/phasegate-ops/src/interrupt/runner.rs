@@ -344,7 +344,9 @@ fn error_word(r: &Result_) -> Option<&'static str> {
     }
     Some(match r.api_error_status? {
         429 => "rate_limit",
-        529 => "overloaded",
+        // Claude Code gives up on 529s after its retries and its
+        // StopFailure hook says `server_error`: the same word either way.
+        529 => "server_error",
         401 | 403 => "authentication_failed",
         500..=599 => "server_error",
         _ => "unknown",
