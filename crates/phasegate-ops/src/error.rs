@@ -66,8 +66,6 @@ pub enum OpError {
 /// with the input it concerns, each with one `Display` that says what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum Invalid {
-    #[error("{0}")]
-    Message(String),
     /// A reviewer's reply (read from `from`) that is not a verdict.
     #[error(
         "{from}: {source}\nNothing was recorded. Spawn the reviewer once more with the same prompt (it answers in the verdict format), then record again: its new reply is read."
@@ -126,12 +124,236 @@ pub enum Invalid {
         #[source]
         source: StoreError,
     },
-}
 
-impl From<String> for Invalid {
-    fn from(message: String) -> Invalid {
-        Invalid::Message(message)
-    }
+    // Arguments and the environment.
+    /// A command that needs the session it runs in, run outside one.
+    #[error("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session")]
+    NoSession,
+    /// `sessions priority` without a session to set it for.
+    #[error("whose priority? run it inside a Claude Code session or pass --session <id>")]
+    NoPrioritySession,
+    /// `--session` names the beginning of several sessions' ids.
+    #[error("--session {given}: names {} sessions ({}); give more of the id", .matching.len(), .matching.join(", "))]
+    AmbiguousSession { given: String, matching: Vec<String> },
+    /// A lock timeout (`variable`) that is not a number of milliseconds.
+    #[error("{variable}={value:?} is not a number of milliseconds from 0 to {max}; unset it for the default of 10000")]
+    BadLockTimeout { variable: &'static str, value: String, max: u64 },
+    /// Words that make no feature name.
+    #[error(
+        "cannot make a feature name from `{words}`: give a short slug of letters, digits, '-', '_' or '.' (for example `user-auth`)"
+    )]
+    NoFeatureName { words: String },
+    /// `commit` with an empty `--message`.
+    #[error("--message is empty; say what the commit holds (`<feature>: <phase>`)")]
+    EmptyCommitMessage,
+    /// `commit` with no paths.
+    #[error("name the paths to commit after `--`")]
+    NoPathsToCommit,
+    /// The runner's `claude` could not be started.
+    #[error("`{}` could not be started: {source} (say where it is with --claude)", .claude.display())]
+    ClaudeNotStarted {
+        claude: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A text argument that could not be read from stdin (`-`).
+    #[error("cannot read the {what} from stdin: {source}")]
+    Stdin {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A text argument's file that does not exist.
+    #[error("cannot read the {what} file {}: it does not exist; write it first", .path.display())]
+    NoInputFile { what: String, path: PathBuf },
+    /// `schema` of a name that is no schema.
+    #[error("unknown schema `{name}`; expected one of: {known}")]
+    UnknownSchema { name: String, known: String },
+
+    // Slack's settings.
+    /// Slack channels configured, but no token to reach them.
+    #[error(
+        ".phasegate/questions.config.json names Slack channels but {missing}: export the Slack app's token, or remove slack.channels to answer questions with `workflow-state question answer`"
+    )]
+    NoSlackToken { missing: String },
+    /// A token variable that is not UTF-8.
+    #[error("{name} is not valid UTF-8: set it to the Slack token")]
+    TokenNotUtf8 { name: String },
+    /// A token variable that holds more than a token.
+    #[error(
+        "{name} is not a Slack token (it has whitespace, control or non-ASCII characters): set it to the token alone"
+    )]
+    NotAToken { name: String },
+    /// Slack's API address (`variable`) that makes no client.
+    #[error("{why} (check {variable})")]
+    SlackApiUrl { why: String, variable: &'static str },
+
+    // Tasks.
+    /// `--by` that names no implementer.
+    #[error(
+        "--by `{by}`: give the agent that implements the task (as `tasks reviewers` lists it) or `{}` when this session does it",
+        phasegate_core::tasks::SELF_IMPLEMENTER
+    )]
+    NoImplementer { by: String },
+    /// A task's checkbox that is not where tasks.md was read.
+    #[error("{file}:{line}: the task's checkbox moved; run the command again")]
+    CheckboxMoved { file: String, line: usize },
+    /// tasks.md has no task of this id.
+    #[error("{file} has no task {id} (tasks: {})", .known.join(", "))]
+    NoTask { file: String, id: String, known: Vec<String> },
+    /// A task's first review without its reviewer.
+    #[error(
+        "{task} has no review cycle yet: name its reviewer with --reviewer (candidates: `workflow-state tasks reviewers {task} --feature {feature}`)"
+    )]
+    NoReviewerNamed { task: String, feature: String },
+
+    // The pipeline.
+    /// A pipeline command on a feature that runs phase by phase.
+    #[error(
+        "feature {feature} is not a pipeline (it runs phase by phase); start one with `workflow-state pipeline start <slug> --request <text>`"
+    )]
+    NotAPipeline { feature: String },
+    /// No pipeline is active.
+    #[error(
+        "no active pipeline; start one with `workflow-state pipeline start <slug> --request <text>` (or /phasegate:pipeline <request>)"
+    )]
+    NoActivePipeline,
+    /// Several pipelines are active and none was named.
+    #[error("several active pipelines: {}; pass --feature <name>", .features.join(", "))]
+    SeveralPipelines { features: Vec<String> },
+    /// `pipeline start` with an empty `--request`.
+    #[error("--request is empty; pass what the user asked for")]
+    EmptyRequest,
+    /// `pipeline advance` to paused: `pipeline pause` says why.
+    #[error("pause with `workflow-state pipeline pause <reason> --message <text>` instead")]
+    PauseInstead,
+    /// `pipeline advance` to error: `pipeline fail` says why.
+    #[error("fail with `workflow-state pipeline fail --message <text>` instead")]
+    FailInstead,
+    /// `pipeline check review` without the file.
+    #[error("pass the review file with --file (e.g. --file .task/review-sonnet.json)")]
+    ReviewFileNeeded,
+    /// A pipeline file to check that does not exist.
+    #[error("{} does not exist; write it first", .path.display())]
+    NoFileToCheck { path: PathBuf },
+    /// The worker's signal, not written yet.
+    #[error("{} does not exist yet; the worker writes it", .path.display())]
+    NoWorkerSignal { path: PathBuf },
+    /// The refined plan, not written yet.
+    #[error("{} is missing; the planner writes it", .path.display())]
+    NoPlan { path: PathBuf },
+    /// A stage's review file, named or default, that does not exist.
+    #[error("the {stage} review {} does not exist; give the reviewer's reply there", .path.display())]
+    NoStageReview { stage: Stage, path: PathBuf },
+    /// A review whose `model` is not its stage's.
+    #[error("this review says model `{model}`, but the {stage} stage needs model `{}`", .stage.model())]
+    ReviewModel { model: String, stage: Stage },
+    /// A review whose `reviewer` is not its gate's.
+    #[error("this review comes from `{given}`, but the {gate} gate's {stage} stage expects `{reviewer}`")]
+    ReviewReviewer { given: String, gate: phasegate_core::pipeline::GateKind, stage: Stage, reviewer: String },
+    /// `finalGate.command` is empty.
+    #[error("finalGate.command is empty")]
+    FinalGateNoCommand,
+    /// The final gate timed out or failed.
+    #[error(
+        "the final gate `{command}` {end}; nothing was recorded. Its error output ends with:\n{stderr}\nRetry with `workflow-state pipeline final-gate --feature {feature}`, or pause the pipeline for the user."
+    )]
+    FinalGateFailed { command: String, end: GateEnd, stderr: String, feature: String },
+    /// The final gate's answer holds no JSON.
+    #[error("the final gate's answer holds no JSON object; nothing was recorded. It said:\n{said}")]
+    FinalGateNoJson { said: String },
+
+    // Questions and rounds.
+    /// An answer that picks none of the question's options.
+    #[error("`{text}` does not answer {id}: pick an option by number or label ({})", .options.join(", "))]
+    NoOption { id: String, text: String, options: Vec<String> },
+    /// A round loop for a phase that writes no document.
+    #[error("{phase} writes no document, so it has no implementer round loop")]
+    NoRoundLoop { phase: Phase },
+    /// `rounds start` with an empty brief.
+    #[error("the brief is empty: write what the implementer must produce")]
+    EmptyBrief,
+
+    // Proof.
+    /// A phased feature's spec.md, not written yet.
+    #[error(
+        "{file} does not exist: the specify phase writes it (`{}`), and its numbered requirements are what a proof proves",
+        Phase::Specify.command()
+    )]
+    NoSpec { file: String },
+    /// A pipeline's user story, not written yet.
+    #[error("{file} does not exist yet: the pipeline's requirements come from the user story, written before the plan")]
+    NoUserStory { file: String },
+    /// `verify waive` of an id that is no requirement.
+    #[error("{requirement} is not a requirement of {file} ({}): name one of them", .known.join(", "))]
+    NotARequirement { requirement: String, file: String, known: Vec<String> },
+    /// `verify waive` without `--reason`.
+    #[error(
+        "say why {requirement} may be done without proof: `workflow-state verify waive {requirement} --reason \"<why>\" --feature {feature}`"
+    )]
+    NoWaiverReason { requirement: String, feature: String },
+
+    // Coordination.
+    /// `ideation decision` without its type or summary.
+    #[error("a decision needs a type and a summary; say what was decided")]
+    DecisionIncomplete,
+    /// `ideation risk` without a summary.
+    #[error("a risk needs a summary; say what could go wrong")]
+    RiskIncomplete,
+    /// `lease take` outside a Claude Code session.
+    #[error("a lease belongs to a Claude Code session: run this inside one (CLAUDE_CODE_SESSION_ID is not set)")]
+    LeaseWithoutSession,
+    /// `lease release` that names no session.
+    #[error("say whose lease to release: --session <id> (`workflow-state lease list` names them)")]
+    ReleaseWhose,
+    /// A file to lease outside the repository (`link`: where the given path
+    /// leads, when it is a link).
+    #[error(
+        "{given}{} is outside the repository at {}: leases cover the files of its working trees only",
+        .link.as_ref().map(|l| format!(" (a link to {})", l.display())).unwrap_or_default(),
+        .root.display()
+    )]
+    LeaseOutsideRepo { given: String, link: Option<PathBuf>, root: PathBuf },
+
+    // The knowledge base and retrospectives.
+    /// A knowledge file that cannot be read blocks a change.
+    #[error(
+        "{}: {why}; fix or remove it first (`workflow-state kb lint` lists every problem); nothing was changed",
+        .path.display()
+    )]
+    UnreadableKnowledge { path: PathBuf, why: String },
+    /// A path outside the working tree whose patterns it is matched against.
+    #[error("{path} is outside the working tree {}", .root.display())]
+    OutsideWorkingTree { path: String, root: PathBuf },
+    /// An item just recorded that is not found again.
+    #[error("{id} was recorded but cannot be read back")]
+    NotReadBack { id: String },
+    /// `kb supersede` with neither `--by` nor `--reason`.
+    #[error("say what replaces it (--by <id>) or why it is obsolete (--reason <text>)")]
+    RetireHow,
+    /// `kb supersede --by` an item that does not exist.
+    #[error("no item `{by}` to supersede {id} with; `workflow-state kb list` shows them")]
+    NoSupersedingItem { id: String, by: String },
+    /// An item not found while some items cannot be read.
+    #[error("no readable item `{id}` (these cannot be read: {})", .unreadable.join(", "))]
+    NoReadableItem { id: String, unreadable: Vec<String> },
+    /// `kb promote` that cannot tell whose retrospective asks.
+    #[error(
+        "name the feature whose retrospective asks (`--feature <feature>`): none of {id}'s evidence names one that exists"
+    )]
+    PromoteWhichFeature { id: String },
+    /// `kb reinforce` without how the lesson was met.
+    #[error("say how it was met again: --seen --evidence <text>, --prevented or --not-helped")]
+    ReinforceHow,
+    /// A retrospective's record that is not one.
+    #[error(
+        "{}: {why}; it is written by `workflow-state retro record` only: restore it from git or remove it",
+        .path.display()
+    )]
+    RetroRecord { path: PathBuf, why: String },
+    /// The retrospective agent's reply that breaks its format.
+    #[error("the retrospective's reply: {why}")]
+    RetroReply { why: String },
 }
 
 impl From<Invalid> for OpError {
@@ -179,11 +401,6 @@ impl<T, E: std::error::Error + Send + Sync + 'static> InvalidInput<T> for Result
 }
 
 impl OpError {
-    /// Invalid input, said in a message that names it and what to do.
-    pub fn invalid(message: impl Into<String>) -> OpError {
-        OpError::Invalid(Invalid::Message(message.into()))
-    }
-
     /// Refused by a rule, or invalid input or state.
     pub fn class(&self) -> ErrorClass {
         match self {
@@ -404,3 +621,21 @@ pub enum Refusal {
 }
 
 pub type OpResult<T> = Result<T, OpError>;
+
+/// How a final gate's command ended when it failed ([`Invalid::FinalGateFailed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GateEnd {
+    /// Killed after this many seconds.
+    TimedOut { seconds: u64 },
+    /// Exited with this code (None: killed by a signal).
+    Exited { code: Option<i32> },
+}
+
+impl std::fmt::Display for GateEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GateEnd::TimedOut { seconds } => write!(f, "timed out after {seconds}s"),
+            GateEnd::Exited { code } => write!(f, "exited {code:?}"),
+        }
+    }
+}

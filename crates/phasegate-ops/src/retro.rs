@@ -624,19 +624,16 @@ pub struct Recorded {
 /// Applies the agent's reply by §6.3's rules and writes the feature's
 /// record.
 pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded> {
-    let reply = RetroReply::parse(reply).map_err(|e| OpError::invalid(format!("the retrospective's reply: {e}")))?;
+    let reply = RetroReply::parse(reply).map_err(|why| Invalid::RetroReply { why })?;
     let facts = facts(env, given, None)?;
     let (project, feature) = session::resolve(env, given)?;
     let meta = feature.load()?;
     let root = project.code_dir(&meta);
     let record_path = feature.dir().join(RETRO_FILE);
     let earlier = match fs::read_optional(&record_path)? {
-        Some(text) => Some(RetroRecord::parse(&text).map_err(|e| {
-            OpError::invalid(format!(
-                "{}: {e}; it is written by `workflow-state retro record` only: restore it from git or remove it",
-                record_path.display()
-            ))
-        })?),
+        Some(text) => {
+            Some(RetroRecord::parse(&text).map_err(|why| Invalid::RetroRecord { path: record_path.clone(), why })?)
+        }
         None => None,
     };
     let divergences = reply
@@ -859,7 +856,13 @@ fn apply(env: &Env, input: RecordInput, outcome: &mut LessonOutcome) -> OpResult
             outcome.decision = "not-admitted".into();
             outcome.why = Some(why);
         }
-        Err(OpError::Invalid(why)) => {
+        // A lesson whose path is outside the tree, a knowledge base that
+        // cannot be read, an item not found again: this lesson is left out.
+        Err(OpError::Invalid(
+            why @ (Invalid::OutsideWorkingTree { .. }
+            | Invalid::UnreadableKnowledge { .. }
+            | Invalid::NotReadBack { .. }),
+        )) => {
             outcome.decision = "not-admitted".into();
             outcome.why = Some(why.to_string());
         }

@@ -16,7 +16,7 @@ use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
 
 /// The handoff brief's file, beside the feature's artifacts.
@@ -126,14 +126,14 @@ pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Sh
         Signal::Decision { kind, summary } => {
             let (kind, summary) = (kind.trim(), summary.trim());
             if summary.is_empty() || kind.is_empty() {
-                return Err(OpError::invalid("a decision needs a type and a summary; say what was decided"));
+                return Err(Invalid::DecisionIncomplete.into());
             }
             state.signals.decisions.push(IdeaDecision { decision_type: kind.to_owned(), summary: summary.to_owned() });
             format!("Recorded the {kind} decision.")
         }
         Signal::Risk { summary } => {
             if summary.trim().is_empty() {
-                return Err(OpError::invalid("a risk needs a summary; say what could go wrong"));
+                return Err(Invalid::RiskIncomplete.into());
             }
             state.signals.risks.push(Risk { summary: summary.trim().to_owned() });
             "Recorded the risk.".to_owned()

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use super::events;
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
 
 /// A request decided and carried out.
@@ -358,9 +358,7 @@ pub fn task_settled(project: &Project, env: &Env, task: &str) {
 pub fn take(env: &Env, raw: &str) -> OpResult<Acquired> {
     let project = session::project(env)?;
     let Some(session) = env.session(None)? else {
-        return Err(OpError::invalid(
-            "a lease belongs to a Claude Code session: run this inside one (CLAUDE_CODE_SESSION_ID is not set)",
-        ));
+        return Err(Invalid::LeaseWithoutSession.into());
     };
     let path = lease_path(&project, env, raw)?;
     let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
@@ -375,9 +373,7 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
     let case = PathCase::native();
     let holder = match holder {
         Some(h) => super::registry::session_arg(&project, h)?,
-        None => env.session(None)?.ok_or_else(|| {
-            OpError::invalid("say whose lease to release: --session <id> (`workflow-state lease list` names them)")
-        })?,
+        None => env.session(None)?.ok_or(Invalid::ReleaseWhose)?,
     };
     let released = match raw {
         Some(raw) => {
@@ -416,14 +412,8 @@ fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
     };
     let Some(layout) = phasegate_store::locate::locate(&file).filter(same_repo) else {
         let lexical = phasegate_core::paths::lexical(&given);
-        let how = match file == lexical {
-            true => String::new(),
-            false => format!(" (a link to {})", file.display()),
-        };
-        return Err(OpError::invalid(format!(
-            "{raw}{how} is outside the repository at {}: leases cover the files of its working trees only",
-            project.root().display()
-        )));
+        let link = (file != lexical).then(|| file.clone());
+        return Err(Invalid::LeaseOutsideRepo { given: raw.to_owned(), link, root: project.root().to_owned() }.into());
     };
     let root = phasegate_store::fs::canonical_or_same(&layout.current_root);
     lease_of(project, &file, &root).invalid_input()

@@ -20,7 +20,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 
 /// What the runner is told to do.
 #[derive(Debug, Clone)]
@@ -146,7 +146,7 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
         return Err(Refusal::RunnerRuns { pid }.into());
     };
     let (session, mut resumed) = match resume {
-        Some(s) => (SessionId::parse(s).map_err(|e| OpError::invalid(format!("--resume {s}: {e}")))?, true),
+        Some(s) => (SessionId::parse(s).invalid(format!("--resume {s}"))?, true),
         None => {
             (SessionId::parse(&phasegate_store::interrupt::new_session_id()?).expect("a uuid is a session id"), false)
         }
@@ -189,12 +189,7 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
             stop,
             std::time::Duration::from_secs(10),
         )
-        .map_err(|e| {
-            OpError::invalid(format!(
-                "`{}` could not be started: {e} (say where it is with --claude)",
-                opts.claude.display()
-            ))
-        })?;
+        .map_err(|source| Invalid::ClaudeNotStarted { claude: opts.claude.clone(), source })?;
         let result = result_of(&ran.stdout);
         state.spent_usd += result.cost_usd;
         state.window_usd += result.cost_usd;

@@ -83,11 +83,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
     }
     let feature = match given {
         Some(f) => f.to_owned(),
-        None => latest_feature(&project, &item).ok_or_else(|| {
-            OpError::invalid(format!(
-                "name the feature whose retrospective asks (`--feature <feature>`): none of {id}'s evidence names one that exists"
-            ))
-        })?,
+        None => latest_feature(&project, &item).ok_or_else(|| Invalid::PromoteWhichFeature { id: id.to_owned() })?,
     };
     let (_, feature) = session::resolve(env, Some(&feature))?;
     ask::confirm_dialogs_settled(&project, env);

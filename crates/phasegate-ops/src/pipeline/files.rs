@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::resolve;
 use crate::env::Env;
-use crate::error::{Invalid, OpError, OpResult};
+use crate::error::{Invalid, OpResult};
 use crate::session;
 
 /// Checks a pipeline file. `file` defaults to the kind's file in the
@@ -20,15 +20,14 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
         (Some(f), _) => env.cwd.join(f),
         (None, FileKind::Config) => session::project(env)?.pipeline_config_path(),
         (None, FileKind::Review) => {
-            return Err(OpError::invalid("pass the review file with --file (e.g. --file .task/review-sonnet.json)"));
+            return Err(Invalid::ReviewFileNeeded.into());
         }
         (None, kind) => {
             let (_, feature) = resolve(env, given)?;
             feature.task_path(kind.task_file().expect("kinds other than review and config have a task file"))
         }
     };
-    let text = fs::read_optional(&path)?
-        .ok_or_else(|| OpError::invalid(format!("{} does not exist; write it first", path.display())))?;
+    let text = fs::read_optional(&path)?.ok_or_else(|| Invalid::NoFileToCheck { path: path.clone() })?;
     let valid = validate(kind, &text).and_then(|()| match kind {
         // A plan must be able to prove its story: refused here, where the
         // planner checks it, not after the reviews and the loop.
@@ -95,9 +94,9 @@ pub struct Signal {
 pub fn signal(env: &Env, given: Option<&str>) -> OpResult<Signal> {
     let (_, feature) = resolve(env, given)?;
     let file = FileKind::WorkerSignal.task_file().expect("task file");
-    let signal: WorkerSignal = feature.read_task(FileKind::WorkerSignal, file)?.ok_or_else(|| {
-        OpError::invalid(format!("{} does not exist yet; the worker writes it", feature.task_path(file).display()))
-    })?;
+    let signal: WorkerSignal = feature
+        .read_task(FileKind::WorkerSignal, file)?
+        .ok_or_else(|| Invalid::NoWorkerSignal { path: feature.task_path(file) })?;
     let f = feature.name();
     let action = match signal.status {
         SignalStatus::NeedsInput => {

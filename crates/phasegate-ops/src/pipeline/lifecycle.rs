@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::{action, commit_completion, load_loop, loop_file, plan, resolve, run_tests};
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{Invalid, OpResult};
 use crate::feature::lifecycle;
 use crate::session;
 
@@ -39,7 +39,7 @@ pub fn start(
     session: Option<&str>,
 ) -> OpResult<Started> {
     if request.trim().is_empty() {
-        return Err(OpError::invalid("--request is empty; pass what the user asked for"));
+        return Err(Invalid::EmptyRequest.into());
     }
     // Checked before anything is created on its behalf.
     let session = env.session(session)?;
@@ -88,12 +88,10 @@ pub struct Moved {
 pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>) -> OpResult<Moved> {
     match to {
         State::NeedsUserInput => {
-            return Err(OpError::invalid(
-                "pause with `workflow-state pipeline pause <reason> --message <text>` instead",
-            ));
+            return Err(Invalid::PauseInstead.into());
         }
         State::Error => {
-            return Err(OpError::invalid("fail with `workflow-state pipeline fail --message <text>` instead"));
+            return Err(Invalid::FailInstead.into());
         }
         State::Idle
         | State::RequirementsGathering

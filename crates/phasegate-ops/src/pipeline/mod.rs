@@ -18,7 +18,7 @@ use crate::commit;
 use crate::coordination::events;
 use crate::env::Env;
 use crate::error;
-use crate::error::{InvalidInput, OpError, OpResult};
+use crate::error::{Invalid, InvalidInput, OpResult};
 use crate::feature::review;
 use crate::proof;
 
@@ -161,9 +161,9 @@ pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutc
 
 pub fn plan(feature: &Feature) -> OpResult<PlanRefined> {
     let file = FileKind::PlanRefined.task_file().expect("plan has a task file");
-    feature.read_task::<PlanRefined>(FileKind::PlanRefined, file)?.ok_or_else(|| {
-        OpError::invalid(format!("{} is missing; the planner writes it", feature.task_path(file).display()))
-    })
+    feature
+        .read_task::<PlanRefined>(FileKind::PlanRefined, file)?
+        .ok_or_else(|| Invalid::NoPlan { path: feature.task_path(file) }.into())
 }
 
 /// Runs the plan's test commands in the code directory, each bounded by the

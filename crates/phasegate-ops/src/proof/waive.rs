@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::sources::sources;
 use super::state::proof;
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 use crate::witness::{self, PersonAnswer};
@@ -64,12 +64,12 @@ pub fn waive(
     let meta = feature.load()?;
     let sources = sources(&project, &feature, &meta)?;
     let Some(req) = sources.requirements.iter().find(|r| r.id == requirement) else {
-        let ids: Vec<&str> = sources.requirements.iter().map(|r| r.id.as_str()).collect();
-        return Err(OpError::invalid(format!(
-            "{requirement} is not a requirement of {} ({}): name one of them",
-            sources.requirements_file,
-            ids.join(", ")
-        )));
+        return Err(Invalid::NotARequirement {
+            requirement: requirement.to_owned(),
+            file: sources.requirements_file.clone(),
+            known: sources.requirements.iter().map(|r| r.id.to_string()).collect(),
+        }
+        .into());
     };
     let now = proof(env, &project, &feature, &meta)?;
     let status = now.judgement.as_ref().and_then(|j| j.statuses.iter().find(|r| r.id == requirement));
@@ -140,9 +140,9 @@ pub fn waive(
         )),
         _ => {
             let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) else {
-                return Err(OpError::invalid(format!(
-                    "say why {requirement} may be done without proof: `workflow-state verify waive {requirement} --reason \"<why>\" --feature {name}`"
-                )));
+                return Err(
+                    Invalid::NoWaiverReason { requirement: requirement.to_owned(), feature: name.to_string() }.into()
+                );
             };
             let why = now
                 .judgement

@@ -621,13 +621,8 @@ pub(crate) fn record(
         .into());
     }
     let Some((text, option)) = q.interpret(text) else {
-        let labels: Vec<String> = q.options.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.label)).collect();
-        return Err(OpError::invalid(format!(
-            "`{}` does not answer {}: pick an option by number or label ({})",
-            text.trim(),
-            q.id,
-            labels.join(", ")
-        )));
+        let options = q.options.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.label)).collect();
+        return Err(Invalid::NoOption { id: q.id.clone(), text: text.trim().to_owned(), options }.into());
     };
     let mut answer = Answer {
         text: text.clone(),

@@ -21,9 +21,7 @@ fn rounds_err(e: rounds::RoundsError) -> OpError {
 }
 
 fn artifact_of(feature: &Feature, phase: Phase) -> OpResult<std::path::PathBuf> {
-    let a = phase
-        .artifact()
-        .ok_or_else(|| OpError::invalid(format!("{phase} writes no document, so it has no implementer round loop")))?;
+    let a = phase.artifact().ok_or(Invalid::NoRoundLoop { phase })?;
     Ok(feature.artifact_path(a))
 }
 
@@ -56,7 +54,7 @@ pub fn start(env: &Env, given: Option<&str>, phase: Phase, brief: &str, fresh: b
     let (project, feature) = session::resolve(env, given)?;
     artifact_of(&feature, phase)?;
     if brief.trim().is_empty() {
-        return Err(OpError::invalid("the brief is empty: write what the implementer must produce"));
+        return Err(Invalid::EmptyBrief.into());
     }
     let config = project.questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;

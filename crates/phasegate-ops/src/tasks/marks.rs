@@ -17,7 +17,7 @@ use crate::coordination::events;
 use crate::coordination::leases;
 use crate::coordination::team;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::inject::Work;
 use crate::questions::ask;
@@ -295,13 +295,7 @@ fn check_implementer(by: &str) -> OpResult<()> {
     let ok = !by.is_empty()
         && by.len() <= 120
         && by.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.' | '/' | '@'));
-    if ok {
-        Ok(())
-    } else {
-        Err(OpError::invalid(format!(
-            "--by `{by}`: give the agent that implements the task (as `tasks reviewers` lists it) or `{SELF_IMPLEMENTER}` when this session does it"
-        )))
-    }
+    if ok { Ok(()) } else { Err(Invalid::NoImplementer { by: by.to_owned() }.into()) }
 }
 
 /// How long the build has run.
@@ -318,9 +312,8 @@ pub(crate) fn limit(project: &phasegate_store::Project) -> OpResult<i64> {
 pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> OpResult<FileWrite> {
     let path = feature.artifact_path(Artifact::Tasks);
     let text = fs::read_optional(&path)?.unwrap_or_default();
-    let changed = set_mark(&text, task.line, mark).ok_or_else(|| {
-        OpError::invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
-    })?;
+    let changed = set_mark(&text, task.line, mark)
+        .ok_or_else(|| Invalid::CheckboxMoved { file: file.to_owned(), line: task.line })?;
     Ok(FileWrite::put(&path, changed))
 }
 
@@ -328,8 +321,8 @@ pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> Op
 /// tasks it has.
 pub(crate) fn task<'a>(list: &'a TaskList, file: &str, id: &str) -> OpResult<&'a Task> {
     list.get(id).ok_or_else(|| {
-        let known: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
-        OpError::invalid(format!("{file} has no task {id} (tasks: {})", known.join(", ")))
+        let known = list.tasks.iter().map(|t| t.id.to_string()).collect();
+        Invalid::NoTask { file: file.to_owned(), id: id.to_owned(), known }.into()
     })
 }
 

@@ -20,7 +20,7 @@ use serde::Serialize;
 use super::marks;
 use crate::brief;
 use crate::env::{self, Env};
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::inject;
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
@@ -231,12 +231,9 @@ pub fn review(
         (Some(r), _) => r.to_owned(),
         (None, Some(last)) => last.agent.clone(),
         (None, None) => {
-            return Err(OpError::invalid(format!(
-                "{} has no review cycle yet: name its reviewer with --reviewer (candidates: `workflow-state tasks reviewers {} --feature {}`)",
-                task.id,
-                task.id,
-                feature.name()
-            )));
+            return Err(
+                Invalid::NoReviewerNamed { task: task.id.to_string(), feature: feature.name().to_owned() }.into()
+            );
         }
     };
     let reviewer = reviewer.as_str();
