@@ -3,6 +3,7 @@
 //! nothing to commit is a success, so the commit lines the Markdown and the
 //! binaries print run as printed whatever a step changed.
 
+use phasegate_core::words::Command;
 use std::path::Path;
 
 use phasegate_store::commit::{Committed, commit_paths};
@@ -53,10 +54,12 @@ pub fn commit(env: &Env, dir: Option<&Path>, message: &str, paths: &[String]) ->
 pub fn line(dir: &Path, message: &str, paths: &[String]) -> String {
     use phasegate_core::paths::shell_word;
     let paths: Vec<String> = paths.iter().map(|p| shell_word(p)).collect();
-    format!(
-        "workflow-state commit -C {} -m {} -- {}",
-        shell_word(&dir.display().to_string()),
-        shell_word(message),
-        paths.join(" ")
-    )
+    Command::new("commit")
+        .word("-C")
+        .arg(&shell_word(&dir.display().to_string()))
+        .word("-m")
+        .arg(&shell_word(message))
+        .word("--")
+        .arg(&paths.join(" "))
+        .to_string()
 }

@@ -24,6 +24,7 @@ use phasegate_core::knowledge::{
 };
 use phasegate_core::proof::{CheckRun, FailedCheck};
 use phasegate_core::tasks::Mark;
+use phasegate_core::words::Command;
 use phasegate_core::{Agent, Phase};
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
@@ -460,13 +461,7 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
         "task",
         SectionKind::Task,
         format!(
-            "RETROSPECTIVE of {} ({} workflow, {}); its folder: {}\nPropose gotchas, patterns and template changes from these facts, and classify the divergences. Answer with JSON only, in this shape (schema: `workflow-state schema retro-reply`):\n{}\n",
-            f.feature,
-            f.workflow,
-            f.status,
-            feature.dir().display(),
-            REPLY_SHAPE
-        ),
+            "RETROSPECTIVE of {} ({} workflow, {}); its folder: {}\nPropose gotchas, patterns and template changes from these facts, and classify the divergences. Answer with JSON only, in this shape (schema: `{schema_retro_reply}`):\n{}\n", f.feature, f.workflow, f.status, feature.dir().display(), REPLY_SHAPE, schema_retro_reply = Command::new("schema retro-reply")),
     );
     let mut files = format!("\nFILES\nplanned: {}\nchanged: {}\n", list(&f.planned), list(&f.changed));
     if !f.unplanned.is_empty() {
@@ -817,8 +812,9 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     }
     if !promotable.is_empty() {
         message.push_str(&format!(
-            " Ready for CLAUDE.md once the user agrees: {}; run `workflow-state kb promote <id>` for each to ask.",
-            promotable.join(", ")
+            " Ready for CLAUDE.md once the user agrees: {}; run `{kb_promote}` for each to ask.",
+            promotable.join(", "),
+            kb_promote = Command::new("kb promote").word("<id>")
         ));
     }
     let settled = match settled {

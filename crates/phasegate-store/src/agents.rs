@@ -3,6 +3,7 @@
 //! plugin's `agents/` (named `phasegate:<name>`). Read from their
 //! frontmatter, so an agent added to a folder is a candidate at once.
 
+use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 
 use phasegate_core::tasks::frontmatter;
@@ -89,7 +90,7 @@ impl crate::Feature {
             Some(text) => phasegate_core::tasks::ReviewCycles::parse(&text).map_err(|detail| {
                 crate::StoreError::Corrupt {
                     path: path.clone(),
-                    detail: format!("{detail}; it is written by `workflow-state tasks` only, so restore it from git or remove it to start the review cycles again"),
+                    detail: format!("{detail}; it is written by `{tasks}` only, so restore it from git or remove it to start the review cycles again", tasks = Command::new("tasks")),
                 }
             }),
         }

@@ -3,6 +3,7 @@
 //! atomically; the session's own hooks are its only writers), kept until a
 //! turn of that session ends well; and the time zones a reset is printed in.
 
+use phasegate_core::words::Command;
 use std::path::PathBuf;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -95,7 +96,7 @@ impl crate::Project {
         let Some(text) = fs::read_optional_up_to(&path, 64 * 1024)? else { return Ok(None) };
         serde_json::from_str(&text).map(Some).map_err(|e| StoreError::Corrupt {
             path,
-            detail: format!("{e}; `workflow-state run` writes it: remove it"),
+            detail: format!("{e}; `{run}` writes it: remove it", run = Command::new("run")),
         })
     }
 

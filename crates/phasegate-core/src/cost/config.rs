@@ -1,6 +1,7 @@
 //! `.phasegate/cost.config.json`: prices that override the default table,
 //! and budgets per mode or per feature (USD).
 
+use crate::words::Command;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -116,8 +117,9 @@ impl BudgetState {
         match *self {
             BudgetState::None | BudgetState::Under { .. } => None,
             BudgetState::Near { budget, used } => Some(format!(
-                "phasegate: {feature} has used ${used:.2} of its ${budget:.2} budget ({:.0}%); `workflow-state cost --feature {feature}` shows where",
-                used / budget * 100.0
+                "phasegate: {feature} has used ${used:.2} of its ${budget:.2} budget ({:.0}%); `{cost}` shows where",
+                used / budget * 100.0,
+                cost = Command::new("cost").feature(&feature)
             )),
             BudgetState::Over { budget, used } => Some(format!(
                 "phasegate: {feature} is over its ${budget:.2} budget (${used:.2} used): it waits for a person to raise the budget or stop it"

@@ -6,6 +6,7 @@
 //! phase was started but not completed, a warning when going back, and a
 //! block when the feature is no longer active.
 
+use crate::words::Command;
 use std::cmp::Ordering;
 
 use serde::Serialize;
@@ -114,10 +115,12 @@ pub fn validate_status(status: Status, workflow: Workflow, feature: &str) -> Opt
     match status {
         Status::Active => None,
         Status::Completed => Some(Validation::blocked(format!(
-            "feature {feature} is completed; start a new feature with `workflow-state feature new <slug>`"
+            "feature {feature} is completed; start a new feature with `{feature_new}`",
+            feature_new = Command::new("feature new").word("<slug>")
         ))),
         Status::Abandoned => Some(Validation::blocked(format!(
-            "feature {feature} was abandoned; start a new feature with `workflow-state feature new <slug>`"
+            "feature {feature} was abandoned; start a new feature with `{feature_new}`",
+            feature_new = Command::new("feature new").word("<slug>")
         ))),
     }
 }

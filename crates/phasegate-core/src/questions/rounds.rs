@@ -5,6 +5,7 @@
 //!
 //! One [`RoundLoop`] per phase, kept in the feature's `.rounds.json`.
 
+use crate::words::Command;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
@@ -120,7 +121,7 @@ impl RoundDecision {
 /// Why a round operation is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RoundsError {
-    #[error("no round loop was started for {0}; run `workflow-state rounds start {0} --brief-file <FILE>` first")]
+    #[error("no round loop was started for {0}; run `{rounds_start}` first", rounds_start = Command::new("rounds start").arg(.0).word("--brief-file <FILE>"))]
     NotStarted(Phase),
     #[error("the {phase} round loop already ended ({outcome}); start it again with `rounds start {phase} --fresh`")]
     Ended { phase: Phase, outcome: RoundOutcome },

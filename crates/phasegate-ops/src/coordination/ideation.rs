@@ -12,6 +12,7 @@ use phasegate_core::coordination::{
     ArtifactType, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError, IdeationPhase, IdeationState, Risk,
     SpecInput, TransitionDecision, evaluate_transition,
 };
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
@@ -95,8 +96,8 @@ pub fn start(env: &Env, given: Option<&str>, idea: &str) -> OpResult<Shown> {
         &feature,
         &state,
         format!(
-            "Ideation started in EXPLORING: `workflow-state ideation prompt --feature {}` says how to go on.",
-            feature.name()
+            "Ideation started in EXPLORING: `{ideation_prompt}` says how to go on.",
+            ideation_prompt = Command::new("ideation prompt").feature(&feature.name())
         ),
     ))
 }
@@ -287,9 +288,9 @@ fn moved(
             )
         }
         to => format!(
-            "{before}{from} → {to}: {}. `workflow-state ideation prompt --feature {}` gives the new instructions.",
+            "{before}{from} → {to}: {}. `{ideation_prompt}` gives the new instructions.",
             reasons.join("; "),
-            feature.name()
+            ideation_prompt = Command::new("ideation prompt").feature(&feature.name())
         ),
     };
     Advanced { moved: true, from, shown: shown(feature, state, message), handoff, missing_required: missing, event }

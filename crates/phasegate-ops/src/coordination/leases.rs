@@ -11,6 +11,7 @@
 //! events, and records waits. At SessionEnd ([`ended`]) the session's
 //! record is made COMPLETE and everything it held here is released.
 
+use phasegate_core::words::Command;
 use std::path::Path;
 use std::time::Duration;
 
@@ -180,7 +181,8 @@ pub fn deny_message(path: &LeasePath, owner: &SessionId, record: Option<&Session
         None => format!("the lease ends when {o} ends, or 5 min after it goes silent"),
     };
     format!(
-        "phasegate: {path} is leased by session {o} ({doing}), so this edit is refused: two sessions editing one file overwrite each other. Wait ({ends}), take other work, or ask the user whether to release it: `workflow-state lease release {p} --session {o}`."
+        "phasegate: {path} is leased by session {o} ({doing}), so this edit is refused: two sessions editing one file overwrite each other. Wait ({ends}), take other work, or ask the user whether to release it: `{lease_release}`.",
+        lease_release = Command::new("lease release").arg(&p).flag("session", &o)
     )
 }
 

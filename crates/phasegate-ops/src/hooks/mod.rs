@@ -11,6 +11,7 @@
 //! otherwise the messages are joined; PreToolUse: the first deny wins). A
 //! new capability adds a contributor; no hook changes.
 
+use phasegate_core::words::Command;
 use std::path::Path;
 
 use crate::env::Env;
@@ -97,8 +98,7 @@ pub fn fit(sections: Vec<(Rank, Vec<String>)>, budget: usize) -> String {
     let mut out: Vec<String> = lines.into_iter().map(|(_, l)| l).collect();
     if left_out > 0 {
         out.push(format!(
-            "phasegate: {left_out} more line(s) left out to keep this context small; `workflow-state status` and `workflow-state watch --once` show everything."
-        ));
+            "phasegate: {left_out} more line(s) left out to keep this context small; `{status}` and `{watch}` show everything.", status = Command::new("status"), watch = Command::new("watch").word("--once")));
     }
     out.join("\n")
 }

@@ -9,6 +9,7 @@
 //! usage-limit windows, on Ctrl-C (the session is asked to end, nothing is
 //! left half written), and says why. One runner per repository.
 
+use phasegate_core::words::Command;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -81,13 +82,18 @@ impl End {
         match self {
             End::Finished { said, .. } => format!("the session ended its work: {said}"),
             End::Person { session, why } => format!(
-                "stopped: {why}. Once done, `workflow-state run --resume {session}` carries on with the same session"
+                "stopped: {why}. Once done, `{run}` carries on with the same session",
+                run = Command::new("run").flag("resume", &session)
             ),
             End::Cap { session, why } => {
-                format!("stopped: {why}. `workflow-state run --resume {session}` carries on with the same session")
+                format!(
+                    "stopped: {why}. `{run}` carries on with the same session",
+                    run = Command::new("run").flag("resume", &session)
+                )
             }
             End::Stopped { session } => format!(
-                "stopped by Ctrl-C; the session was asked to end. `workflow-state run --resume {session}` carries on with it"
+                "stopped by Ctrl-C; the session was asked to end. `{run}` carries on with it",
+                run = Command::new("run").flag("resume", &session)
             ),
         }
     }
@@ -134,7 +140,8 @@ fn continue_prompt(i: Option<&Interruption>) -> String {
         format!(" When it stopped, {} {} in progress.", what.join(", "), if what.len() == 1 { "was" } else { "were" })
     };
     format!(
-        "The session was interrupted and resumes now.{stood} Continue the task you were working on at the step where it stopped; do not repeat work that is already complete (`workflow-state status` shows where each feature stands)."
+        "The session was interrupted and resumes now.{stood} Continue the task you were working on at the step where it stopped; do not repeat work that is already complete (`{status}` shows where each feature stands).",
+        status = Command::new("status")
     )
 }
 

@@ -6,6 +6,7 @@
 //! every command; a change is refused while one cannot be read (it could be
 //! the item the change is about), and nothing is ever reinitialised.
 
+use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -417,8 +418,10 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     let promotable = knowledge::should_update_claude_md(&now.item, &claude).unwrap_or(false);
     let message = if promotable {
         format!(
-            "{message} It now qualifies for CLAUDE.md (confidence {}, seen {} times, in several features): `workflow-state kb promote {id}` asks the user.",
-            now.item.confidence, now.item.occurrences
+            "{message} It now qualifies for CLAUDE.md (confidence {}, seen {} times, in several features): `{kb_promote}` asks the user.",
+            now.item.confidence,
+            now.item.occurrences,
+            kb_promote = Command::new("kb promote").arg(&id)
         )
     } else {
         message
@@ -652,9 +655,7 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
         problems.push(Problem {
             path: fault.file.display().to_string(),
             problem: format!(
-                "the knowledge index is corrupt: {}; it is a cache of the items: `workflow-state kb index` builds it again (so does the next query)",
-                fault.what
-            ),
+                "the knowledge index is corrupt: {}; it is a cache of the items: `{kb_index}` builds it again (so does the next query)", fault.what, kb_index = Command::new("kb index")),
         });
     }
     let claude = root.join("CLAUDE.md");

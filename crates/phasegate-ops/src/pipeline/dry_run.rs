@@ -1,6 +1,7 @@
 //! `pipeline dry-run`: validate the setup (seed 001, Dry-Run Validation).
 //! Each check passes or fails with the fix.
 
+use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 
 use phasegate_core::agent::Agent;
@@ -109,9 +110,9 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                 task.display().to_string()
             } else {
                 format!(
-                    "{} is missing; run `workflow-state pipeline reset --feature {}`",
+                    "{} is missing; run `{pipeline_reset}`",
                     task.display(),
-                    feature.name()
+                    pipeline_reset = Command::new("pipeline reset").feature(&feature.name())
                 )
             };
             add(".task/ directory exists", task_found, detail);
@@ -121,9 +122,9 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                     "state.json valid",
                     false,
                     format!(
-                        "{} is missing; run `workflow-state pipeline reset --feature {}`",
+                        "{} is missing; run `{pipeline_reset}`",
                         feature.task_path(STATE_FILE).display(),
-                        feature.name()
+                        pipeline_reset = Command::new("pipeline reset").feature(&feature.name())
                     ),
                 ),
                 Err(e) => add("state.json valid", false, e.to_string()),

@@ -1,6 +1,7 @@
 //! The pipeline's files: checking one against its schema (the same check
 //! every loader makes), reading the worker signal, and printing a schema.
 
+use phasegate_core::words::Command;
 use std::path::Path;
 
 use phasegate_core::pipeline::files::{self, SignalStatus, WorkerQuestion as Question, WorkerSignal};
@@ -45,7 +46,11 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
         | FileKind::State => Ok(()),
     });
     match valid {
-        Ok(()) => Ok(format!("ok: {} is a valid {kind} file (schema: `workflow-state schema {kind}`)", path.display())),
+        Ok(()) => Ok(format!(
+            "ok: {} is a valid {kind} file (schema: `{schema}`)",
+            path.display(),
+            schema = Command::new("schema").arg(&kind)
+        )),
         Err(source) => Err(Invalid::PipelineFile { path, kind, source }.into()),
     }
 }
@@ -69,9 +74,9 @@ pub(crate) fn plan_proves_story(feature: &phasegate_store::Feature) -> Result<()
     let story = story_criteria(feature);
     files::plan_proves(&plan.test_plan.checks, story.as_deref()).map_err(|why| {
         format!(
-            "{} cannot prove the user story: {why} (`workflow-state pipeline check plan-refined --feature {}`)",
+            "{} cannot prove the user story: {why} (`{pipeline_check_plan_refined}`)",
             feature.task_path(file).display(),
-            feature.name()
+            pipeline_check_plan_refined = Command::new("pipeline check plan-refined").feature(&feature.name())
         )
     })
 }
@@ -103,11 +108,15 @@ pub fn signal(env: &Env, given: Option<&str>) -> OpResult<Signal> {
             "Ask the user these questions (AskUserQuestion), then resume the worker with the answers.".to_owned()
         }
         SignalStatus::Completed => {
-            format!("The worker finished; continue with `workflow-state pipeline next --feature {f}`.")
+            format!(
+                "The worker finished; continue with `{pipeline_next}`.",
+                pipeline_next = Command::new("pipeline next").feature(&f)
+            )
         }
         SignalStatus::InProgress => "The worker is still working; wait for it.".to_owned(),
         SignalStatus::Error => format!(
-            "The worker failed; if it cannot be fixed, record it with `workflow-state pipeline fail --message <text> --feature {f}`."
+            "The worker failed; if it cannot be fixed, record it with `{pipeline_fail}`.",
+            pipeline_fail = Command::new("pipeline fail").word("--message <text>").feature(&f)
         ),
     };
     Ok(Signal {

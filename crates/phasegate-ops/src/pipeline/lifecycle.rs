@@ -6,6 +6,7 @@ use phasegate_core::pipeline::Requirement;
 use phasegate_core::pipeline::files::{FileKind, STATE_FILE, TASK_DIR};
 use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::{LoopState, PipelineRun, State};
+use phasegate_core::words::Command;
 use phasegate_store::git;
 use serde::Serialize;
 use serde_json::Value;
@@ -56,8 +57,8 @@ pub fn start(
             None
         }
         None => Some(format!(
-            "no Claude Code session id (CLAUDE_CODE_SESSION_ID); the Stop hook enforces this pipeline's loop only after `workflow-state pipeline claim --feature {}` runs inside a session",
-            feature.name()
+            "no Claude Code session id (CLAUDE_CODE_SESSION_ID); the Stop hook enforces this pipeline's loop only after `{pipeline_claim}` runs inside a session",
+            pipeline_claim = Command::new("pipeline claim").feature(&feature.name())
         )),
     };
     Ok(Started {

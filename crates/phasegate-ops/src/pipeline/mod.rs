@@ -3,6 +3,7 @@
 //! loop limits and the files' schemas; the /phasegate:pipeline command
 //! follows what these print. The Stop hook runs the same functions.
 
+use phasegate_core::words::Command;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -83,7 +84,7 @@ pub fn action(project: &Project, run: &PipelineRun, feature: &Feature) -> Action
     };
     let commits = match run.state {
         State::Complete if !completion_commits(project, feature).is_empty() => {
-            vec![format!("workflow-state pipeline commit --feature {}", feature.name())]
+            vec![Command::new("pipeline commit").feature(&feature.name()).to_string()]
         }
         _ => Vec::new(),
     };
@@ -220,10 +221,10 @@ fn proven(
         Ok(ran) if ran.proven => TestOutcome::Passed,
         Ok(ran) => TestOutcome::NotProven {
             summary: format!(
-                "{}: {}. Each criterion needs a check in the plan's `test_plan.checks` that passes (`workflow-state verify list --feature {}` shows them)",
+                "{}: {}. Each criterion needs a check in the plan's `test_plan.checks` that passes (`{verify_list}` shows them)",
                 ran.summary,
                 ran.judgement.blocking().join("; "),
-                feature.name()
+                verify_list = Command::new("verify list").feature(&feature.name())
             ),
         },
         Err(e) => TestOutcome::NotProven { summary: format!("they could not be checked: {e}") },

@@ -7,6 +7,7 @@
 //! owns no loop is never blocked: the lookup is one small file named after
 //! the session id, and its absence ends the hook.
 
+use phasegate_core::words::Command;
 use std::cell::RefCell;
 use std::time::Duration;
 
@@ -183,8 +184,9 @@ fn decide_and_apply(
             true => StopOutcome::Allow { message },
             false => StopOutcome::Block {
                 reason: format!(
-                    "{message} Its work is not committed yet, and nothing after this stop would commit it: run `workflow-state pipeline commit --feature {f}` (its code, then its folder), then report the result to the user and offer /phasegate:retro {f}.",
-                    f = feature.name()
+                    "{message} Its work is not committed yet, and nothing after this stop would commit it: run `{pipeline_commit}` (its code, then its folder), then report the result to the user and offer /phasegate:retro {f}.",
+                    f = feature.name(),
+                    pipeline_commit = Command::new("pipeline commit").feature(&feature.name())
                 ),
             },
         },

@@ -7,6 +7,7 @@ use phasegate_core::Artifact;
 use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::pipeline::files::{FileKind, PlanRefined};
 use phasegate_core::proof::{self, CheckDecl, GrammarError, LineError, Requirement};
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project, fs};
 use serde::Serialize;
 use serde_json::Value;
@@ -131,8 +132,8 @@ fn pipeline(project: &Project, feature: &Feature) -> OpResult<Sources> {
         return Err(OpError::Grammar { file: checks_file, error: GrammarError(unknown) });
     }
     let add_check = format!(
-        "add one per criterion to `test_plan.checks` in {checks_file} (`{{\"requirements\": [\"AC1\"], \"command\": \"<command>\"}}`), then check the plan with `workflow-state pipeline check plan-refined --feature {}`",
-        feature.name()
+        "add one per criterion to `test_plan.checks` in {checks_file} (`{{\"requirements\": [\"AC1\"], \"command\": \"<command>\"}}`), then check the plan with `{pipeline_check_plan_refined}`",
+        pipeline_check_plan_refined = Command::new("pipeline check plan-refined").feature(&feature.name())
     );
     Ok(Sources { requirements, checks, requirements_file, checks_file, add_check })
 }

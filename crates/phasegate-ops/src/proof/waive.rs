@@ -5,6 +5,7 @@
 //! into the ledger with the reason and when, by the next `verify waive` or
 //! `verify run`. A "no" waives nothing.
 
+use phasegate_core::words::Command;
 use std::collections::BTreeMap;
 
 use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, Waiver};
@@ -133,9 +134,10 @@ pub fn waive(
             WaiverState::Declined,
             Some(q.id.clone()),
             format!(
-                "{} answered \"{}\": {requirement} is not waived. Prove it (`workflow-state verify run --feature {name}`), or ask again with another reason.",
+                "{} answered \"{}\": {requirement} is not waived. Prove it (`{verify_run}`), or ask again with another reason.",
                 q.id,
-                q.answer.as_ref().map(|a| a.text.as_str()).unwrap_or_default()
+                q.answer.as_ref().map(|a| a.text.as_str()).unwrap_or_default(),
+                verify_run = Command::new("verify run").feature(&name)
             ),
         )),
         _ => {
@@ -178,8 +180,9 @@ pub fn waive(
             Ok(Waived {
                 question: asked.id.clone(),
                 message: format!(
-                    "{} Only a person answers it; nothing is waived until they say yes (then `workflow-state verify waive {requirement} --feature {name}` or the next `verify run` records it).",
-                    asked.message
+                    "{} Only a person answers it; nothing is waived until they say yes (then `{verify_waive}` or the next `verify run` records it).",
+                    asked.message,
+                    verify_waive = Command::new("verify waive").arg(&requirement).feature(&name)
                 ),
                 asked: Some(asked),
                 ..done(WaiverState::Asked, None, String::new())

@@ -7,6 +7,7 @@ use phasegate_core::coordination::Claimed;
 use phasegate_core::tasks as build;
 use phasegate_core::tasks::{BuildState, SELF_IMPLEMENTER};
 use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
+use phasegate_core::words::Command;
 use phasegate_core::{Agent, Artifact};
 use phasegate_store::{Feature, FileWrite, fs};
 use serde::Serialize;
@@ -139,7 +140,8 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     let batch = if max == 1 { list.next(PARALLEL_MAX).tasks.len() } else { 0 };
     let note = (batch > 1).then(|| {
         format!(
-            "{batch} tasks of this parallel phase can run at once: `workflow-state tasks next --parallel --feature {name}` gives the batch"
+            "{batch} tasks of this parallel phase can run at once: `{tasks_next}` gives the batch",
+            tasks_next = Command::new("tasks next").word("--parallel").feature(&name)
         )
     });
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();

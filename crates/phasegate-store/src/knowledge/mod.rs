@@ -12,6 +12,7 @@
 pub mod given;
 mod index;
 
+use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -94,7 +95,10 @@ impl Project {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 complete = false;
                 bad.push(BadItem {
-                    error: "not read: a hook stops reading items when its time runs out; any `workflow-state kb` command reads it".into(),
+                    error: format!(
+                        "not read: a hook stops reading items when its time runs out; any `{}` command reads it",
+                        Command::new("kb")
+                    ),
                     path,
                 });
                 continue;

@@ -1,5 +1,6 @@
 //! The implementer round loops of a feature (`.rounds.json`).
 
+use phasegate_core::words::Command;
 use std::path::PathBuf;
 
 use phasegate_core::questions::{ROUNDS_FILE, RoundsFile};
@@ -23,7 +24,7 @@ impl Feature {
             None => Ok(RoundsFile::default()),
             Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
                 path: path.clone(),
-                detail: format!("{e}; it is written by `workflow-state rounds` only"),
+                detail: format!("{e}; it is written by `{rounds}` only", rounds = Command::new("rounds")),
             }),
         }
     }
