@@ -3,9 +3,9 @@
 //! nothing to commit is a success, so the commit lines the Markdown and the
 //! binaries print run as printed whatever a step changed.
 
-use phasegate_core::words::Command;
 use std::path::Path;
 
+use phasegate_core::words::Command;
 use phasegate_store::commit::{Committed, commit_paths};
 use serde::Serialize;
 

@@ -3,7 +3,6 @@
 //! (the CLI's exit code, in one place) without parsing messages, and every
 //! message says what to do.
 
-use phasegate_core::words::Command;
 use std::path::PathBuf;
 
 use phasegate_core::agent::Agent;
@@ -16,6 +15,7 @@ use phasegate_core::pipeline::files::{FileError, FileKind};
 use phasegate_core::pipeline::{GateError, Stage};
 use phasegate_core::questions::{AnsweredBy, ReplyError, RoundsError, Source};
 use phasegate_core::tasks::{CycleError, Mark};
+use phasegate_core::words::Command;
 use phasegate_store::{ResolveError, StoreError};
 
 #[derive(Debug, thiserror::Error)]

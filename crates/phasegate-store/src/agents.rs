@@ -3,10 +3,10 @@
 //! plugin's `agents/` (named `phasegate:<name>`). Read from their
 //! frontmatter, so an agent added to a folder is a candidate at once.
 
-use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 
 use phasegate_core::tasks::frontmatter;
+use phasegate_core::words::Command;
 use serde::Serialize;
 
 use crate::fs;

@@ -1,10 +1,11 @@
 //! Store errors. Every variant names the file it is about and, where there is
 //! one, what the user can do.
 
-use phasegate_core::words::Command;
 use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
+
+use phasegate_core::words::Command;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

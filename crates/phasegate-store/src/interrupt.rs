@@ -3,12 +3,12 @@
 //! atomically; the session's own hooks are its only writers), kept until a
 //! turn of that session ends well; and the time zones a reset is printed in.
 
-use phasegate_core::words::Command;
 use std::path::PathBuf;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use phasegate_core::interrupt::{Interruption, Zone};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 
 use crate::error::StoreError;
 use crate::fs;

@@ -1,12 +1,12 @@
 //! The project around a working directory: its root, its features, and which
 //! feature a command is about.
 
-use phasegate_core::words::Command;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use phasegate_core::feature::{META_FILE, Meta};
 use phasegate_core::slug;
+use phasegate_core::words::Command;
 
 use crate::error::{IoContext, StoreError};
 use crate::feature::Feature;

@@ -3,10 +3,10 @@
 //! JUnit reports checks write, and the identity of the tree a proof is
 //! about.
 
-use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 
 use phasegate_core::proof::{self, EVIDENCE_FILE, Ledger, VERIFY_CONFIG_PATH, VerifyConfig};
+use phasegate_core::words::Command;
 
 use crate::error::{IoContext, StoreError};
 use std::time::Duration;

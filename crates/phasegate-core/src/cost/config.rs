@@ -1,7 +1,6 @@
 //! `.phasegate/cost.config.json`: prices that override the default table,
 //! and budgets per mode or per feature (USD).
 
-use crate::words::Command;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -10,6 +9,7 @@ use serde_json::Value;
 use super::price::{MAX_PRICE, Price, defaults};
 use crate::Mode;
 use crate::schema::{ConfigError, Schema};
+use crate::words::Command;
 
 /// Where the settings live, from the repository's root.
 pub const COST_CONFIG_PATH: &str = ".phasegate/cost.config.json";

@@ -6,7 +6,6 @@
 //! that is a number, no `slug` (both then come from the folder name `NNN-slug`),
 //! capitalised modes.
 
-use crate::words::Command;
 use std::collections::BTreeMap;
 use std::path::{Component, Path};
 
@@ -21,6 +20,7 @@ use crate::cycle::{self, Cycle, Decision};
 use crate::schema::{JsonSyntax, Schema, SchemaErrors};
 use crate::time::Span;
 use crate::witness::RecordedBy;
+use crate::words::Command;
 
 /// The file name of a feature's state.
 pub const META_FILE: &str = ".meta.json";

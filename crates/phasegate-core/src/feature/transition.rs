@@ -6,13 +6,13 @@
 //! phase was started but not completed, a warning when going back, and a
 //! block when the feature is no longer active.
 
-use crate::words::Command;
 use std::cmp::Ordering;
 
 use serde::Serialize;
 
 use super::meta::{Meta, Position, Status, Workflow};
 use super::phase::{ArtifactSet, Phase};
+use crate::words::Command;
 
 /// The three answers of the rule table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

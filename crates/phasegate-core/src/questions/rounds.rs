@@ -5,7 +5,6 @@
 //!
 //! One [`RoundLoop`] per phase, kept in the feature's `.rounds.json`.
 
-use crate::words::Command;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
@@ -13,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::reply::{REPLY_FORMAT, Reply};
 use crate::feature::Phase;
+use crate::words::Command;
 
 /// The seed's `UX_DESIGN_MAX_ROUNDS`.
 pub const DEFAULT_MAX_ROUNDS: u32 = 3;

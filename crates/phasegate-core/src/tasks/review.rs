@@ -7,7 +7,6 @@
 //! the automatic switch above 0.7. Counting goes through [`crate::cycle`],
 //! the one review-cycle engine. Pure: the clock and the agents are given.
 
-use crate::words::Command;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
@@ -18,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::cycle::{Cycle, Decision};
 use crate::feature::{ReviewVerdict, extract_json, parse_verdict};
 use crate::witness::RecordedBy;
+use crate::words::Command;
 
 /// Next to tasks.md in the feature folder.
 pub const REVIEW_CYCLES_FILE: &str = ".review-cycles.json";

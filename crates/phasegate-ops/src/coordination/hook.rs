@@ -12,11 +12,11 @@
 //! denies an edit: the edit goes through and the model is told why the
 //! lease could not be checked.
 
-use phasegate_core::words::Command;
 use std::path::Path;
 
 use phasegate_core::coordination::{LeaseDecision, LeaseReason, PathCase, SessionRecord};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
 

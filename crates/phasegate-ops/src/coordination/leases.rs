@@ -11,7 +11,6 @@
 //! events, and records waits. At SessionEnd ([`ended`]) the session's
 //! record is made COMPLETE and everything it held here is released.
 
-use phasegate_core::words::Command;
 use std::path::Path;
 use std::time::Duration;
 
@@ -21,6 +20,7 @@ use phasegate_core::coordination::{
     decide_request, handle_conflict,
 };
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::coordination::leases::{LeaseRead, Notice};
 use serde::Serialize;

@@ -5,7 +5,6 @@
 //! the number of finished features: the index of active features says which
 //! to read.
 
-use phasegate_core::words::Command;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -13,6 +12,7 @@ use phasegate_core::feature::command::PromptWords;
 use phasegate_core::feature::{Meta, PhaseState, Workflow};
 use phasegate_core::feature::{ProofStanding, before_finish, next_step};
 use phasegate_core::pipeline::PipelineRun;
+use phasegate_core::words::Command;
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
 

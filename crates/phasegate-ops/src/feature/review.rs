@@ -1,7 +1,6 @@
 //! The phase reviewer loop's bookkeeping: the reviewer's brief (with the code
 //! change for the phases that change code) and recording its verdict.
 
-use phasegate_core::words::Command;
 use std::path::PathBuf;
 
 use phasegate_core::change::CodeChange;
@@ -10,6 +9,7 @@ use phasegate_core::feature::parse_verdict;
 use phasegate_core::feature::{BriefInput, CodeUnderReview, review_brief};
 use phasegate_core::feature::{HistoryEntry as Entry, append_history};
 use phasegate_core::feature::{Issue, Severity};
+use phasegate_core::words::Command;
 use phasegate_core::{Agent, Phase, Status};
 use phasegate_store::project::FEATURES_DIR;
 use phasegate_store::questions::PREFERENCES_PATH;

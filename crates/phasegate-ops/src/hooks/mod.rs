@@ -11,8 +11,9 @@
 //! otherwise the messages are joined; PreToolUse: the first deny wins). A
 //! new capability adds a contributor; no hook changes.
 
-use phasegate_core::words::Command;
 use std::path::Path;
+
+use phasegate_core::words::Command;
 
 use crate::env::Env;
 pub use crate::hook::{Contributor, HookCtx, HookInput, MAX_CONTEXT, StopOutcome, StopVote, ToolVote, clip, one_line};

@@ -7,11 +7,11 @@
 //! tasks.md reads a file (that tasks.md); no repository is opened, so it
 //! costs what a process start costs. Input it cannot judge is refused.
 
-use phasegate_core::words::{BINARY, Command};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use phasegate_core::state;
+use phasegate_core::words::{BINARY, Command};
 use serde_json::Value;
 
 use super::{Contributor, HookCtx, HookInput, ToolVote};

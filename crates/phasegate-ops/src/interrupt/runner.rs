@@ -9,13 +9,13 @@
 //! usage-limit windows, on Ctrl-C (the session is asked to end, nothing is
 //! left half written), and says why. One runner per repository.
 
-use phasegate_core::words::Command;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::{DateTime, TimeDelta, Utc};
 use phasegate_core::interrupt::{Cause, Interruption, Resume, ResumeFrom, RunnerNow, RunnerState};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use serde::Serialize;
 use serde_json::Value;

@@ -6,7 +6,6 @@
 //! every command; a change is refused while one cannot be read (it could be
 //! the item the change is about), and nothing is ever reinitialised.
 
-use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -15,6 +14,7 @@ use phasegate_core::knowledge::{
     self, Evidence, IndexEntry, Indexed, InjectionOutcome, KnowledgeIndex, KnowledgeItem, KnowledgeType, Lesson,
     RecordDecision, Retirement, SourceText,
 };
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::knowledge::{BadItem, IndexDir, IndexFault, Manifest, StoredItem};
 use serde::Serialize;

@@ -1,13 +1,13 @@
 //! `pipeline dry-run`: validate the setup (seed 001, Dry-Run Validation).
 //! Each check passes or fails with the fix.
 
-use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 
 use phasegate_core::agent::Agent;
 use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
+use phasegate_core::words::Command;
 use phasegate_store::{fs, git, process};
 use serde::Serialize;
 

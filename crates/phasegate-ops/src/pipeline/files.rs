@@ -1,11 +1,11 @@
 //! The pipeline's files: checking one against its schema (the same check
 //! every loader makes), reading the worker signal, and printing a schema.
 
-use phasegate_core::words::Command;
 use std::path::Path;
 
 use phasegate_core::pipeline::files::{self, SignalStatus, WorkerQuestion as Question, WorkerSignal};
 use phasegate_core::pipeline::{FileKind, validate};
+use phasegate_core::words::Command;
 use phasegate_store::fs;
 use serde::Serialize;
 

@@ -3,7 +3,6 @@
 //! loop limits and the files' schemas; the /phasegate:pipeline command
 //! follows what these print. The Stop hook runs the same functions.
 
-use phasegate_core::words::Command;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -13,6 +12,7 @@ use phasegate_core::pipeline::next::{self, NextAction as Action, Place};
 use phasegate_core::pipeline::test_outcome::{self, CommandRun};
 use phasegate_core::pipeline::{Config, GateKind, LoopState, PipelineRun, State, TestOutcome};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, git, process};
 
 use crate::commit;

@@ -7,7 +7,6 @@
 //! owns no loop is never blocked: the lookup is one small file named after
 //! the session id, and its absence ends the hook.
 
-use phasegate_core::words::Command;
 use std::cell::RefCell;
 use std::time::Duration;
 
@@ -15,6 +14,7 @@ use phasegate_core::pipeline::files::STATE_FILE;
 use phasegate_core::pipeline::impl_loop::{self, StopContext, StopDecision};
 use phasegate_core::pipeline::{GateKind, PipelineRun, TestOutcome};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;

@@ -3,13 +3,13 @@
 //! the evidence ledger written from what they answered, with the identity
 //! of the tree they ran on. One run of a feature at a time.
 
-use phasegate_core::words::Command;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use phasegate_core::proof::{
     self, CheckDecl, CheckRun, Declared, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RequirementProof, Waiver,
 };
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project, fs, process};
 use serde::Serialize;
 

@@ -5,11 +5,11 @@
 //! into the ledger with the reason and when, by the next `verify waive` or
 //! `verify run`. A "no" waives nothing.
 
-use phasegate_core::words::Command;
 use std::collections::BTreeMap;
 
 use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, Waiver};
 use phasegate_core::questions::{Answer, AnsweredBy, ItemType, Question, Request};
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 

@@ -4,10 +4,10 @@
 //! `slack_token` option, a Bash command does not). The hooks never wait on
 //! Slack.
 
-use phasegate_core::words::Command;
 use std::path::Path;
 
 use phasegate_core::questions::Question;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::questions::DialogNote;
 use serde_json::Value;

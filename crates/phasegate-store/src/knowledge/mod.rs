@@ -12,11 +12,11 @@
 pub mod given;
 mod index;
 
-use phasegate_core::words::Command;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use phasegate_core::knowledge::{KnowledgeItem, KnowledgeItemError, MAX_ITEM_BYTES, file_name, fingerprint};
+use phasegate_core::words::Command;
 
 pub use index::{IndexDir, IndexFault, Manifest, check_index, index_dir, mtime_ns};
 

@@ -1,9 +1,9 @@
 //! The implementer round loops of a feature (`.rounds.json`).
 
-use phasegate_core::words::Command;
 use std::path::PathBuf;
 
 use phasegate_core::questions::{ROUNDS_FILE, RoundsFile};
+use phasegate_core::words::Command;
 
 use super::render;
 use crate::error::StoreError;
