@@ -39,6 +39,7 @@ pub mod slug;
 pub mod state;
 pub mod time;
 pub mod witness;
+pub mod words;
 
 pub mod coordination;
 pub mod cost;

@@ -7,6 +7,34 @@
 use std::path::Path;
 
 use crate::schema::Schema;
+use crate::words::Command;
+use Part::{Run, Text};
+
+/// What writes a state file, said as text and commands ([`Part`]) that
+/// render to one line: each command through [`Command`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrittenBy(pub &'static [Part]);
+
+/// A piece of [`WrittenBy`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// A command's verb path, printed as `` `workflow-state <verb>` ``.
+    Run(&'static str),
+    /// Words between the commands.
+    Text(&'static str),
+}
+
+impl std::fmt::Display for WrittenBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for part in self.0 {
+            match part {
+                Part::Run(verb) => write!(f, "`{}`", Command::new(verb))?,
+                Part::Text(text) => f.write_str(text)?,
+            }
+        }
+        Ok(())
+    }
+}
 
 /// One state file (or family of files).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +46,7 @@ pub struct StateFile {
     /// The schema it follows, if it is JSON phasegate validates.
     pub schema: Option<Schema>,
     /// What to run instead of editing it.
-    pub written_by: &'static str,
+    pub written_by: WrittenBy,
     /// The binaries vouch for it: each write of it is witnessed (a keyed
     /// digest of what was written), and a change made by another route is
     /// marked as tampered until a person clears it.
@@ -28,97 +56,126 @@ pub struct StateFile {
 pub const META: StateFile = StateFile {
     path: "docs/features/*/.meta.json",
     schema: Some(Schema::Meta),
-    written_by: "`workflow-state phase start|complete`, `workflow-state review record`, `workflow-state feature abandon` or `workflow-state finish`",
+    written_by: WrittenBy(&[
+        Run("phase start|complete"),
+        Text(", "),
+        Run("review record"),
+        Text(", "),
+        Run("feature abandon"),
+        Text(" or "),
+        Run("finish"),
+    ]),
     witnessed: true,
 };
 pub const HISTORY: StateFile = StateFile {
     path: "docs/features/*/.review-history.md",
     schema: None,
-    written_by: "`workflow-state review record` appends each iteration",
+    written_by: WrittenBy(&[Run("review record"), Text(" appends each iteration")]),
     witnessed: true,
 };
 pub const ROUNDS: StateFile = StateFile {
     path: "docs/features/*/.rounds.json",
     schema: None,
-    written_by: "`workflow-state rounds start|record|answer|ask`",
+    written_by: WrittenBy(&[Run("rounds start|record|answer|ask")]),
     witnessed: true,
 };
 pub const REVIEW_CYCLES: StateFile = StateFile {
     path: "docs/features/*/.review-cycles.json",
     schema: Some(Schema::ReviewCycles),
-    written_by: "`workflow-state tasks start|review|record|fail`",
+    written_by: WrittenBy(&[Run("tasks start|review|record|fail")]),
     witnessed: true,
 };
 pub const PIPELINE_STATE: StateFile = StateFile {
     path: "docs/features/*/.task/state.json",
     schema: Some(Schema::PipelineState),
-    written_by: "`workflow-state pipeline transition|pause|resume|fail|recover|reset` (`workflow-state pipeline next` says which)",
+    written_by: WrittenBy(&[
+        Run("pipeline transition|pause|resume|fail|recover|reset"),
+        Text(" ("),
+        Run("pipeline next"),
+        Text(" says which)"),
+    ]),
     witnessed: true,
 };
 pub const LOOP_STATE: StateFile = StateFile {
     path: "docs/features/*/.task/loop-state.json",
     schema: Some(Schema::LoopState),
-    written_by: "`workflow-state pipeline cancel`, `claim` or `resume`",
+    written_by: WrittenBy(&[Run("pipeline cancel"), Text(", `claim` or `resume`")]),
     witnessed: true,
 };
 pub const ORCHESTRATOR_LOCK: StateFile = StateFile {
     path: "docs/features/*/.task/.orchestrator.lock",
     schema: None,
-    written_by: "`workflow-state pipeline reset` or `final-gate`",
+    written_by: WrittenBy(&[Run("pipeline reset"), Text(" or `final-gate`")]),
     witnessed: false,
 };
 pub const CODEX_SESSION: StateFile = StateFile {
     path: "docs/features/*/.task/.codex-session-active",
     schema: None,
-    written_by: "`workflow-state pipeline final-gate`",
+    written_by: WrittenBy(&[Run("pipeline final-gate")]),
     witnessed: false,
 };
 pub const MARKER: StateFile = StateFile {
     path: ".claude/suspended/*",
     schema: Some(Schema::Question),
-    written_by: "the `workflow-state question` commands (ask, answer) change suspension markers",
+    written_by: WrittenBy(&[Text("the "), Run("question"), Text(" commands (ask, answer) change suspension markers")]),
     witnessed: true,
 };
 pub const QUESTION: StateFile = StateFile {
     path: ".claude/questions/*",
     schema: Some(Schema::Question),
-    written_by: "`workflow-state question answer <id> <answer>` records an answer",
+    written_by: WrittenBy(&[Run("question answer <id> <answer>"), Text(" records an answer")]),
     witnessed: true,
 };
 pub const PREFERENCES: StateFile = StateFile {
     path: ".phasegate/preferences.json",
     schema: None,
-    written_by: "`workflow-state question answer` remembers a preference question's answer",
+    written_by: WrittenBy(&[Run("question answer"), Text(" remembers a preference question's answer")]),
     witnessed: false,
 };
 pub const KNOWLEDGE: StateFile = StateFile {
     path: ".phasegate/knowledge/*",
     schema: Some(Schema::KnowledgeItem),
-    written_by: "`workflow-state kb record`, `kb reinforce` and `kb supersede` (a person may edit these files in review; the model records lessons through the binary)",
+    written_by: WrittenBy(&[
+        Run("kb record"),
+        Text(
+            ", `kb reinforce` and `kb supersede` (a person may edit these files in review; the model records lessons through the binary)",
+        ),
+    ]),
     witnessed: false,
 };
 pub const IDEATION: StateFile = StateFile {
     path: "docs/features/*/ideation.json",
     schema: Some(Schema::Ideation),
-    written_by: "`workflow-state ideation start|artifact|decision|risk|confidence|advance`",
+    written_by: WrittenBy(&[Run("ideation start|artifact|decision|risk|confidence|advance")]),
     witnessed: true,
 };
 pub const EVIDENCE: StateFile = StateFile {
     path: "docs/features/*/evidence.json",
     schema: Some(Schema::Evidence),
-    written_by: "`workflow-state verify run` (the checks' results) and `workflow-state verify waive` (a person's waiver)",
+    written_by: WrittenBy(&[
+        Run("verify run"),
+        Text(" (the checks' results) and "),
+        Run("verify waive"),
+        Text(" (a person's waiver)"),
+    ]),
     witnessed: true,
 };
 pub const REVIEWS: StateFile = StateFile {
     path: "docs/features/*/.task/review-*.json",
     schema: Some(Schema::Review),
-    written_by: "`workflow-state pipeline review` (it reads the reviewer's reply from Claude Code's transcript) and `workflow-state pipeline final-gate`",
+    written_by: WrittenBy(&[
+        Run("pipeline review"),
+        Text(" (it reads the reviewer's reply from Claude Code's transcript) and "),
+        Run("pipeline final-gate"),
+    ]),
     witnessed: true,
 };
 pub const RUNTIME: StateFile = StateFile {
     path: ".git/phasegate/**",
     schema: None,
-    written_by: "nothing: these are phasegate's runtime files (locks, journals, session records, the index)",
+    written_by: WrittenBy(&[Text(
+        "nothing: these are phasegate's runtime files (locks, journals, session records, the index)",
+    )]),
     witnessed: false,
 };
 
@@ -246,7 +303,7 @@ mod tests {
                 let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas").join(s.file_name());
                 assert!(p.is_file(), "{}: {}", f.path, p.display());
             }
-            assert!(!f.written_by.is_empty(), "{}", f.path);
+            assert!(!f.written_by.0.is_empty(), "{}", f.path);
         }
     }
 }

@@ -5,11 +5,12 @@
 
 use std::path::Path;
 
+use phasegate_core::words::Command;
 use phasegate_store::commit::{Committed, commit_paths};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{Invalid, OpResult};
 
 /// What a commit did.
 #[derive(Debug, Clone, Serialize)]
@@ -26,10 +27,10 @@ pub struct CommitOutcome {
 /// Commits `paths` (relative to `dir`, else to the current directory).
 pub fn commit(env: &Env, dir: Option<&Path>, message: &str, paths: &[String]) -> OpResult<CommitOutcome> {
     if message.trim().is_empty() {
-        return Err(OpError::invalid("--message is empty; say what the commit holds (`<feature>: <phase>`)"));
+        return Err(Invalid::EmptyCommitMessage.into());
     }
     if paths.is_empty() {
-        return Err(OpError::invalid("name the paths to commit after `--`"));
+        return Err(Invalid::NoPathsToCommit.into());
     }
     let dir = dir.map_or_else(|| env.cwd.clone(), |d| env.cwd.join(d));
     Ok(match commit_paths(&dir, paths, message)? {
@@ -53,10 +54,12 @@ pub fn commit(env: &Env, dir: Option<&Path>, message: &str, paths: &[String]) ->
 pub fn line(dir: &Path, message: &str, paths: &[String]) -> String {
     use phasegate_core::paths::shell_word;
     let paths: Vec<String> = paths.iter().map(|p| shell_word(p)).collect();
-    format!(
-        "workflow-state commit -C {} -m {} -- {}",
-        shell_word(&dir.display().to_string()),
-        shell_word(message),
-        paths.join(" ")
-    )
+    Command::new("commit")
+        .word("-C")
+        .arg(&shell_word(&dir.display().to_string()))
+        .word("-m")
+        .arg(&shell_word(message))
+        .word("--")
+        .arg(&paths.join(" "))
+        .to_string()
 }

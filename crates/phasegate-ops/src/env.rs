@@ -12,7 +12,7 @@ use phasegate_store::lock;
 
 use phasegate_core::witness::{ClaudeCodeSign, Operator};
 
-use crate::error::{InvalidInput, OpError};
+use crate::error::{Invalid, InvalidInput, OpError};
 
 /// Milliseconds a writer waits for a feature's lock (default 10000).
 pub const LOCK_TIMEOUT_MS: &str = "PHASEGATE_LOCK_TIMEOUT_MS";
@@ -341,9 +341,10 @@ pub fn lock_timeout(value: Option<&str>) -> Result<Duration, OpError> {
     let Some(v) = value else { return Ok(lock::DEFAULT_TIMEOUT) };
     match v.trim().parse::<u64>() {
         Ok(ms) if ms <= MAX_LOCK_TIMEOUT_MS => Ok(Duration::from_millis(ms)),
-        _ => Err(OpError::invalid(format!(
-            "{LOCK_TIMEOUT_MS}={v:?} is not a number of milliseconds from 0 to {MAX_LOCK_TIMEOUT_MS}; unset it for the default of 10000"
-        ))),
+        _ => {
+            Err(Invalid::BadLockTimeout { variable: LOCK_TIMEOUT_MS, value: v.to_owned(), max: MAX_LOCK_TIMEOUT_MS }
+                .into())
+        }
     }
 }
 

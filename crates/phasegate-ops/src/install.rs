@@ -43,7 +43,8 @@ pub fn install_problem(plugin_root: Option<&Path>, workflow_state: &Path) -> Opt
     let _ = meta;
     native_mismatch(&head).map(|built| {
         format!(
-            "workflow-state ({}) is built for {built}, not for this {}-{}; {reinstall}",
+            "{} ({}) is built for {built}, not for this {}-{}; {reinstall}",
+            phasegate_core::words::BINARY,
             workflow_state.display(),
             std::env::consts::OS,
             std::env::consts::ARCH

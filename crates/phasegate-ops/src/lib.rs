@@ -48,4 +48,4 @@ pub mod retro;
 pub mod tasks;
 
 pub use env::Env;
-pub use error::{OpError, OpResult};
+pub use error::{Invalid, OpError, OpResult};

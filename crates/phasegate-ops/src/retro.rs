@@ -24,6 +24,7 @@ use phasegate_core::knowledge::{
 };
 use phasegate_core::proof::{CheckRun, FailedCheck};
 use phasegate_core::tasks::Mark;
+use phasegate_core::words::Command;
 use phasegate_core::{Agent, Phase};
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
@@ -460,13 +461,7 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
         "task",
         SectionKind::Task,
         format!(
-            "RETROSPECTIVE of {} ({} workflow, {}); its folder: {}\nPropose gotchas, patterns and template changes from these facts, and classify the divergences. Answer with JSON only, in this shape (schema: `workflow-state schema retro-reply`):\n{}\n",
-            f.feature,
-            f.workflow,
-            f.status,
-            feature.dir().display(),
-            REPLY_SHAPE
-        ),
+            "RETROSPECTIVE of {} ({} workflow, {}); its folder: {}\nPropose gotchas, patterns and template changes from these facts, and classify the divergences. Answer with JSON only, in this shape (schema: `{schema_retro_reply}`):\n{}\n", f.feature, f.workflow, f.status, feature.dir().display(), REPLY_SHAPE, schema_retro_reply = Command::new("schema retro-reply")),
     );
     let mut files = format!("\nFILES\nplanned: {}\nchanged: {}\n", list(&f.planned), list(&f.changed));
     if !f.unplanned.is_empty() {
@@ -624,19 +619,16 @@ pub struct Recorded {
 /// Applies the agent's reply by §6.3's rules and writes the feature's
 /// record.
 pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded> {
-    let reply = RetroReply::parse(reply).map_err(|e| OpError::invalid(format!("the retrospective's reply: {e}")))?;
+    let reply = RetroReply::parse(reply).map_err(|why| Invalid::RetroReply { why })?;
     let facts = facts(env, given, None)?;
     let (project, feature) = session::resolve(env, given)?;
     let meta = feature.load()?;
     let root = project.code_dir(&meta);
     let record_path = feature.dir().join(RETRO_FILE);
     let earlier = match fs::read_optional(&record_path)? {
-        Some(text) => Some(RetroRecord::parse(&text).map_err(|e| {
-            OpError::invalid(format!(
-                "{}: {e}; it is written by `workflow-state retro record` only: restore it from git or remove it",
-                record_path.display()
-            ))
-        })?),
+        Some(text) => {
+            Some(RetroRecord::parse(&text).map_err(|why| Invalid::RetroRecord { path: record_path.clone(), why })?)
+        }
         None => None,
     };
     let divergences = reply
@@ -820,8 +812,9 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     }
     if !promotable.is_empty() {
         message.push_str(&format!(
-            " Ready for CLAUDE.md once the user agrees: {}; run `workflow-state kb promote <id>` for each to ask.",
-            promotable.join(", ")
+            " Ready for CLAUDE.md once the user agrees: {}; run `{kb_promote}` for each to ask.",
+            promotable.join(", "),
+            kb_promote = Command::new("kb promote").word("<id>")
         ));
     }
     let settled = match settled {
@@ -859,7 +852,13 @@ fn apply(env: &Env, input: RecordInput, outcome: &mut LessonOutcome) -> OpResult
             outcome.decision = "not-admitted".into();
             outcome.why = Some(why);
         }
-        Err(OpError::Invalid(why)) => {
+        // A lesson whose path is outside the tree, a knowledge base that
+        // cannot be read, an item not found again: this lesson is left out.
+        Err(OpError::Invalid(
+            why @ (Invalid::OutsideWorkingTree { .. }
+            | Invalid::UnreadableKnowledge { .. }
+            | Invalid::NotReadBack { .. }),
+        )) => {
             outcome.decision = "not-admitted".into();
             outcome.why = Some(why.to_string());
         }

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use phasegate_core::tasks::frontmatter;
+use phasegate_core::words::Command;
 use serde::Serialize;
 
 use crate::fs;
@@ -89,7 +90,7 @@ impl crate::Feature {
             Some(text) => phasegate_core::tasks::ReviewCycles::parse(&text).map_err(|detail| {
                 crate::StoreError::Corrupt {
                     path: path.clone(),
-                    detail: format!("{detail}; it is written by `workflow-state tasks` only, so restore it from git or remove it to start the review cycles again"),
+                    detail: format!("{detail}; it is written by `{tasks}` only, so restore it from git or remove it to start the review cycles again", tasks = Command::new("tasks")),
                 }
             }),
         }

@@ -5,6 +5,8 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use phasegate_core::words::Command;
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot {op} {}: {source}", path.display())]
@@ -26,7 +28,7 @@ pub enum StoreError {
     Outside { path: PathBuf, root: PathBuf, link: Option<(PathBuf, PathBuf)> },
     #[error("{} is a symbolic link (to {}): phasegate's own folders in git's directory are never links, and it writes nothing through one. Remove the link; phasegate makes the folder again.", link.display(), target.display())]
     LinkedRuntime { link: PathBuf, target: PathBuf },
-    #[error("timed out after {}s waiting for the lock {}; another workflow-state process is updating this feature. Retry, or raise PHASEGATE_LOCK_TIMEOUT_MS.", waited.as_secs_f32(), path.display())]
+    #[error("timed out after {}s waiting for the lock {}; another {} process is updating this feature. Retry, or raise PHASEGATE_LOCK_TIMEOUT_MS.", waited.as_secs_f32(), path.display(), phasegate_core::words::BINARY)]
     LockTimeout { path: PathBuf, waited: Duration },
     #[error("git: {message} ({})", path.display())]
     Git { path: PathBuf, message: String },
@@ -39,9 +41,7 @@ pub enum StoreError {
         source: phasegate_core::tasks::TasksError,
     },
     #[error(
-        "{} is missing; this pipeline was never started or its .task folder was removed. Run `workflow-state pipeline reset --feature {feature}` to start it again",
-        path.display()
-    )]
+        "{} is missing; this pipeline was never started or its .task folder was removed. Run `{pipeline_reset}` to start it again", path.display(), pipeline_reset = Command::new("pipeline reset").feature(.feature))]
     NoPipelineRun { path: PathBuf, feature: String },
     #[error(transparent)]
     BadSlug(#[from] phasegate_core::slug::InvalidSlug),

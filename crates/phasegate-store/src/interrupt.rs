@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use phasegate_core::interrupt::{Interruption, Zone};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 
 use crate::error::StoreError;
 use crate::fs;
@@ -95,7 +96,7 @@ impl crate::Project {
         let Some(text) = fs::read_optional_up_to(&path, 64 * 1024)? else { return Ok(None) };
         serde_json::from_str(&text).map(Some).map_err(|e| StoreError::Corrupt {
             path,
-            detail: format!("{e}; `workflow-state run` writes it: remove it"),
+            detail: format!("{e}; `{run}` writes it: remove it", run = Command::new("run")),
         })
     }
 

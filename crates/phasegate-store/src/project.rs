@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use phasegate_core::feature::{META_FILE, Meta};
 use phasegate_core::slug;
+use phasegate_core::words::Command;
 
 use crate::error::{IoContext, StoreError};
 use crate::feature::Feature;
@@ -59,12 +60,13 @@ pub enum WorktreeStatus {
 #[derive(Debug, thiserror::Error)]
 pub enum ResolveError {
     #[error(
-        "no feature matches `{given}`; known features: {known}. To start a new feature for it: `workflow-state feature new \"{given}\"`"
+        "no feature matches `{given}`; known features: {known}. To start a new feature for it: `{}`",
+        Command::new("feature new").arg(&format!("\"{}\"", .given))
     )]
     NoMatch { given: String, known: String },
     #[error("`{given}` matches several features: {matches}; pass the full folder name")]
     Ambiguous { given: String, matches: String },
-    #[error("no active feature in {}; create one with `workflow-state feature new <slug or description>`", dir.display())]
+    #[error("no active feature in {}; create one with `{feature_new}`", dir.display(), feature_new = Command::new("feature new").word("<slug or description>"))]
     NoActive { dir: PathBuf },
     #[error("several active features: {names}; pass --feature <name> (for example --feature {first})")]
     SeveralActive { names: String, first: String },

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use phasegate_core::proof::{self, EVIDENCE_FILE, Ledger, VERIFY_CONFIG_PATH, VerifyConfig};
+use phasegate_core::words::Command;
 
 use crate::error::{IoContext, StoreError};
 use std::time::Duration;
@@ -34,8 +35,7 @@ impl Feature {
         Ledger::parse(&text).map(Some).map_err(|e| StoreError::Corrupt {
             path,
             detail: format!(
-                "{e}; only `workflow-state verify run` and `verify waive` write it: restore it from git, or remove it and run `verify run` again (a waiver in it is then asked again)"
-            ),
+                "{e}; only `{verify_run}` and `verify waive` write it: restore it from git, or remove it and run `verify run` again (a waiver in it is then asked again)", verify_run = Command::new("verify run")),
         })
     }
 }

@@ -4,8 +4,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use phasegate_ops::OpError;
 use phasegate_ops::feature::review;
+use phasegate_ops::{Invalid, OpError};
 
 /// Text read, with where it came from (for messages).
 pub struct Text {
@@ -21,7 +21,7 @@ pub fn read(path: &Path, what: &str, cwd: &Path) -> Result<Text, OpError> {
         std::io::stdin()
             .take(review::MAX_REPLY_BYTES)
             .read_to_string(&mut text)
-            .map_err(|e| OpError::invalid(format!("cannot read the {what} from stdin: {e}")))?;
+            .map_err(|source| Invalid::Stdin { what: what.to_owned(), source })?;
         return Ok(Text { source: format!("the {what} on stdin"), text });
     }
     let full = cwd.join(path);
@@ -30,7 +30,5 @@ pub fn read(path: &Path, what: &str, cwd: &Path) -> Result<Text, OpError> {
 }
 
 fn phasegate_store_read(path: &Path, what: &str) -> Result<String, OpError> {
-    review::read_file(path)?.ok_or_else(|| {
-        OpError::invalid(format!("cannot read the {what} file {}: it does not exist; write it first", path.display()))
-    })
+    review::read_file(path)?.ok_or_else(|| Invalid::NoInputFile { what: what.to_owned(), path: path.to_owned() }.into())
 }

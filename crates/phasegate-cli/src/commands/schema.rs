@@ -2,7 +2,7 @@
 
 use clap::Args;
 use phasegate_core::schema::Schema;
-use phasegate_ops::OpError;
+use phasegate_ops::{Invalid, OpError};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
@@ -22,9 +22,8 @@ pub struct SchemaArgs {
 }
 
 pub fn cmd_schema(args: SchemaArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let schema = Schema::named(&args.name).ok_or_else(|| {
-        OpError::invalid(format!("unknown schema `{}`; expected one of: {}", args.name, Schema::names()))
-    })?;
+    let schema = Schema::named(&args.name)
+        .ok_or_else(|| OpError::from(Invalid::UnknownSchema { name: args.name.clone(), known: Schema::names() }))?;
     ctx.out.line(schema.text().trim_end())?;
     Ok(ExitStatus::Success)
 }

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use phasegate_core::{ArtifactSet, Phase};
-use phasegate_ops::OpError;
+use phasegate_ops::error::InvalidInput;
 use phasegate_ops::feature::phase;
 
 use super::FeatureArg;
@@ -34,10 +34,9 @@ pub fn cmd_validate(args: ValidateArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         Some(current) => {
             let current = match current.as_str() {
                 "none" => None,
-                other => Some(other.parse::<Phase>().map_err(|e| OpError::invalid(format!("--current: {e}")))?),
+                other => Some(other.parse::<Phase>().invalid("--current")?),
             };
-            let artifacts = ArtifactSet::parse_list(args.artifacts.as_deref().unwrap_or(""))
-                .map_err(|e| OpError::invalid(format!("--artifacts: {e}")))?;
+            let artifacts = ArtifactSet::parse_list(args.artifacts.as_deref().unwrap_or("")).invalid("--artifacts")?;
             phase::validate_table(current, args.in_progress, args.target, artifacts)
         }
         None => phase::validate(&ctx.env, args.feature.get(), args.target)?,

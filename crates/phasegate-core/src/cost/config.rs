@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::price::{MAX_PRICE, Price, defaults};
 use crate::Mode;
 use crate::schema::{ConfigError, Schema};
+use crate::words::Command;
 
 /// Where the settings live, from the repository's root.
 pub const COST_CONFIG_PATH: &str = ".phasegate/cost.config.json";
@@ -116,8 +117,9 @@ impl BudgetState {
         match *self {
             BudgetState::None | BudgetState::Under { .. } => None,
             BudgetState::Near { budget, used } => Some(format!(
-                "phasegate: {feature} has used ${used:.2} of its ${budget:.2} budget ({:.0}%); `workflow-state cost --feature {feature}` shows where",
-                used / budget * 100.0
+                "phasegate: {feature} has used ${used:.2} of its ${budget:.2} budget ({:.0}%); `{cost}` shows where",
+                used / budget * 100.0,
+                cost = Command::new("cost").feature(&feature)
             )),
             BudgetState::Over { budget, used } => Some(format!(
                 "phasegate: {feature} is over its ${budget:.2} budget (${used:.2} used): it waits for a person to raise the budget or stop it"

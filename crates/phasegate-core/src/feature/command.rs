@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::phase::Phase;
 use crate::names::Named;
+use crate::words::{BINARY, Command};
 
 /// The tools a phase command may use: a phase whose result is code runs
 /// the project's commands (tests, builds) with any Bash.
@@ -37,7 +38,7 @@ disable-model-invocation: true
 ---
 # phasegate: {name}
 
-!`workflow-state phase brief {name}`
+!`{brief}`
 
 Run the `{name}` phase. The user's words: "$ARGUMENTS".
 
@@ -45,8 +46,10 @@ Read the phase loop, `${{CLAUDE_PLUGIN_ROOT}}/skills/workflow-state/phase-loop.m
 and follow it with `<phase>` = `{name}` (its step 1 says what to do with the
 user's words). Produce {produces} as
 `${{CLAUDE_PLUGIN_ROOT}}/skills/workflow-state/phases/{name}.md` says. The
-workflow-state CLI decides every transition, count and cap; do what it prints.
+{binary} CLI decides every transition, count and cap; do what it prints.
 "#,
+        brief = Command::new("phase brief").arg(&name),
+        binary = BINARY,
         summary = facts.summary,
         tools = allowed_tools(phase),
         produces = facts.produces,

@@ -20,6 +20,7 @@ use crate::cycle::{self, Cycle, Decision};
 use crate::schema::{JsonSyntax, Schema, SchemaErrors};
 use crate::time::Span;
 use crate::witness::RecordedBy;
+use crate::words::Command;
 
 /// The file name of a feature's state.
 pub const META_FILE: &str = ".meta.json";
@@ -309,13 +310,12 @@ pub fn check_worktree(path: &str) -> Result<(), String> {
 pub enum MetaError {
     #[error("feature {feature} is {status}; only active features change phases")]
     NotActive { feature: String, status: Status },
-    #[error("phase {phase} is not in progress (it is {state}); run `workflow-state phase start {phase}` first")]
+    #[error("phase {phase} is not in progress (it is {state}); run `{phase_start}` first", phase_start = Command::new("phase start").arg(.phase))]
     NotInProgress { phase: Phase, state: &'static str },
     #[error("phase {phase} has no reviewer loop")]
     NoReviewLoop { phase: Phase },
     #[error(
-        "{phase} is not started like a phase: it has no result to review. Run `workflow-state finish` (/phasegate:finish) to end the feature"
-    )]
+        "{phase} is not started like a phase: it has no result to review. Run `{finish}` (/phasegate:finish) to end the feature", finish = Command::new("finish"))]
     NotStartable { phase: Phase },
     #[error("phase {phase} has no {artifact} to review; produce it first (start without --review-only)")]
     NothingToReview { phase: Phase, artifact: &'static str },

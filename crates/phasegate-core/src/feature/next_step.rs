@@ -1,5 +1,6 @@
 //! The suggested next step of a feature: the command to run and why.
 
+use crate::words::Command;
 use serde::Serialize;
 
 use super::meta::{Meta, PhaseState, Status, Workflow};
@@ -69,7 +70,7 @@ pub fn before_finish(next: Next, feature: &str, proof: ProofStanding) -> Next {
     };
     Next {
         phase: Some(Phase::Verify),
-        command: Some(format!("workflow-state verify run --feature {feature}")),
+        command: Some(Command::new("verify run").feature(&feature).to_string()),
         reason: format!("feature {feature} is verified, but its proof is {reason}"),
     }
 }

@@ -8,6 +8,7 @@ use super::phase::{Artifact, ArtifactSet, Phase, ReviewFocus};
 use super::verdict::VERDICT_EXAMPLE;
 use crate::brief::{Brief, SectionKind};
 use crate::change::CodeChange;
+use crate::words::Command;
 
 /// The phase whose artifact the reviewer compares against: the nearest
 /// earlier artifact that exists.
@@ -117,7 +118,7 @@ pub fn review_brief(input: &BriefInput<'_>) -> Brief {
     brief.push(
         "reply",
         SectionKind::Task,
-        format!("{}Reply with the verdict JSON only (its schema: `workflow-state schema verdict`; `approved` is true only when no blocker remains), for example: {VERDICT_EXAMPLE}", facts.focus.instruction()),
+        format!("{}Reply with the verdict JSON only (its schema: `{schema_verdict}`; `approved` is true only when no blocker remains), for example: {VERDICT_EXAMPLE}", facts.focus.instruction(), schema_verdict = Command::new("schema verdict")),
     );
     brief
 }

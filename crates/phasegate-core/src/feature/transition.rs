@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::meta::{Meta, Position, Status, Workflow};
 use super::phase::{ArtifactSet, Phase};
+use crate::words::Command;
 
 /// The three answers of the rule table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -114,10 +115,12 @@ pub fn validate_status(status: Status, workflow: Workflow, feature: &str) -> Opt
     match status {
         Status::Active => None,
         Status::Completed => Some(Validation::blocked(format!(
-            "feature {feature} is completed; start a new feature with `workflow-state feature new <slug>`"
+            "feature {feature} is completed; start a new feature with `{feature_new}`",
+            feature_new = Command::new("feature new").word("<slug>")
         ))),
         Status::Abandoned => Some(Validation::blocked(format!(
-            "feature {feature} was abandoned; start a new feature with `workflow-state feature new <slug>`"
+            "feature {feature} was abandoned; start a new feature with `{feature_new}`",
+            feature_new = Command::new("feature new").word("<slug>")
         ))),
     }
 }

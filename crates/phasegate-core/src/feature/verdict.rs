@@ -6,6 +6,7 @@
 //! `schemas/verdict.schema.json` and explains every problem so the model can
 //! fix its output.
 
+use crate::words::Command;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -107,8 +108,7 @@ impl ReviewVerdict {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VerdictError {
     #[error(
-        "no JSON object found; the reviewer must reply with the verdict JSON (`workflow-state schema verdict`), such as {VERDICT_EXAMPLE}"
-    )]
+        "no JSON object found; the reviewer must reply with the verdict JSON (`{schema_verdict}`), such as {VERDICT_EXAMPLE}", schema_verdict = Command::new("schema verdict"))]
     NotFound,
     #[error("the verdict is not valid JSON: {0}")]
     Syntax(#[source] JsonSyntax),

@@ -8,6 +8,7 @@
 //! attempt: the session is idle by design and the worker's result will wake
 //! it, so the stop is let through and nothing is counted.
 
+use crate::words::Command;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -191,9 +192,8 @@ pub fn decide(ctx: &StopContext<'_>, run_tests: impl FnOnce() -> TestOutcome) ->
     if !gate.passed {
         let mut item = gate_missing(gate, GateKind::Code);
         if gate.fixing.is_some() {
-            item.push_str(&format!(
-                "; if its result has arrived, run `workflow-state pipeline fixed --feature {feature}`, else resume it with the findings"
-            ));
+            let fixed = Command::new("pipeline fixed").feature(&feature);
+            item.push_str(&format!("; if its result has arrived, run `{fixed}`, else resume it with the findings"));
         }
         open.push(item);
     }
@@ -242,7 +242,7 @@ pub fn decide(ctx: &StopContext<'_>, run_tests: impl FnOnce() -> TestOutcome) ->
         reason.push_str(item);
         reason.push('\n');
     }
-    reason.push_str(&format!("Continue: `workflow-state pipeline next --feature {feature}` prints the next step. End your message with the promise only when reviews are approved and the tests pass."));
+    reason.push_str(&format!("Continue: `{pipeline_next}` prints the next step. End your message with the promise only when reviews are approved and the tests pass.", pipeline_next = Command::new("pipeline next").feature(&feature)));
     StopDecision::Block { reason }
 }
 

@@ -8,6 +8,7 @@ use super::gate::{Gate, GateDecision, GateKind, Stage};
 use super::run::PipelineRun;
 use super::state::State;
 use crate::agent::Agent;
+use crate::words::Command;
 
 /// One next step, for the model and the user.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -20,7 +21,7 @@ pub struct NextAction {
 }
 
 fn ws(args: &str) -> String {
-    format!("workflow-state pipeline {args}")
+    Command::new("pipeline").arg(&args).to_string()
 }
 
 /// Where a pipeline's files are, for the texts that name them.
@@ -50,7 +51,9 @@ pub struct PauseQuestion<'a> {
 /// shape is.
 fn file_for_worker(task_dir: &str, file: &str, kind: &str) -> String {
     format!(
-        "{task_dir}/{file} (its JSON shape: `workflow-state schema {kind}`; check it with `workflow-state pipeline check {kind}`)"
+        "{task_dir}/{file} (its JSON shape: `{schema}`; check it with `{pipeline_check}`)",
+        schema = Command::new("schema").arg(&kind),
+        pipeline_check = Command::new("pipeline check").arg(&kind)
     )
 }
 
@@ -135,7 +138,8 @@ pub fn next(run: &PipelineRun, place: Place<'_>) -> NextAction {
                 ),
                 Some(PauseQuestion { id, answer: Some(answer), .. }) => (
                     format!(
-                        "The answer to {id} arrived: \"{answer}\". Run THEN; if it asks to start over, run `workflow-state pipeline reset {f}` instead. Otherwise go on with `next` and give the answer to the worker you resume."
+                        "The answer to {id} arrived: \"{answer}\". Run THEN; if it asks to start over, run `{pipeline_reset}` instead. Otherwise go on with `next` and give the answer to the worker you resume.",
+                        pipeline_reset = Command::new("pipeline reset").arg(&f)
                     ),
                     vec![ws(&format!("resume {f}"))],
                 ),
@@ -212,9 +216,7 @@ pub fn after_review(kind: GateKind, decision: GateDecision, feature: &str) -> St
             GateKind::Code => "All reviews approved: the code gate passed. Next: make the tests pass and end with the completion promise.".into(),
         },
         GateDecision::Fix => format!(
-            "Changes needed: resume the {} with the findings and fix them (accept all feedback, fix root causes). No review starts until you run `workflow-state pipeline fixed --feature {feature}` after its result arrived; then review again from the sonnet reviewer.",
-            kind.worker()
-        ),
+            "Changes needed: resume the {} with the findings and fix them (accept all feedback, fix root causes). No review starts until you run `{pipeline_fixed}` after its result arrived; then review again from the sonnet reviewer.", kind.worker(), pipeline_fixed = Command::new("pipeline fixed").feature(&feature)),
         GateDecision::Clarify => {
             "The reviewer needs clarification: the pipeline is paused; `pipeline next` hands the decision to a person.".into()
         }

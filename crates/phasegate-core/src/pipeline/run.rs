@@ -2,6 +2,7 @@
 //! and the pure operations on it. The binary enforces every transition here;
 //! the Markdown only follows what it prints.
 
+use crate::words::Command;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -212,9 +213,9 @@ impl PipelineRun {
             let legal = if legal.is_empty() {
                 match from {
                     State::NeedsUserInput => {
-                        "none: use `workflow-state pipeline resume` after the user answered".to_owned()
+                        format!("none: use `{}` after the user answered", Command::new("pipeline resume"))
                     }
-                    State::Error => "none: use `workflow-state pipeline recover`".to_owned(),
+                    State::Error => format!("none: use `{}`", Command::new("pipeline recover")),
                     State::Complete => "none: the pipeline is complete".to_owned(),
                     State::Idle
                     | State::RequirementsGathering
@@ -222,7 +223,9 @@ impl PipelineRun {
                     | State::PlanRefining
                     | State::PlanReviewing
                     | State::Implementing
-                    | State::ImplementingLoop => "none: use `workflow-state pipeline reset` to start over".to_owned(),
+                    | State::ImplementingLoop => {
+                        format!("none: use `{}` to start over", Command::new("pipeline reset"))
+                    }
                 }
             } else {
                 legal.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")

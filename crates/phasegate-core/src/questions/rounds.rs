@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::reply::{REPLY_FORMAT, Reply};
 use crate::feature::Phase;
+use crate::words::Command;
 
 /// The seed's `UX_DESIGN_MAX_ROUNDS`.
 pub const DEFAULT_MAX_ROUNDS: u32 = 3;
@@ -120,7 +121,7 @@ impl RoundDecision {
 /// Why a round operation is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RoundsError {
-    #[error("no round loop was started for {0}; run `workflow-state rounds start {0} --brief-file <FILE>` first")]
+    #[error("no round loop was started for {0}; run `{rounds_start}` first", rounds_start = Command::new("rounds start").arg(.0).word("--brief-file <FILE>"))]
     NotStarted(Phase),
     #[error("the {phase} round loop already ended ({outcome}); start it again with `rounds start {phase} --fresh`")]
     Ended { phase: Phase, outcome: RoundOutcome },

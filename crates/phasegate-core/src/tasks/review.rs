@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::cycle::{Cycle, Decision};
 use crate::feature::{ReviewVerdict, extract_json, parse_verdict};
 use crate::witness::RecordedBy;
+use crate::words::Command;
 
 /// Next to tasks.md in the feature folder.
 pub const REVIEW_CYCLES_FILE: &str = ".review-cycles.json";
@@ -293,10 +294,17 @@ impl ReviewCycles {
     pub fn parse(text: &str) -> Result<ReviewCycles, String> {
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if !value.is_object() {
-            return Err("it must be a JSON object with `sessions` (see `workflow-state schema review-cycles`)".into());
+            return Err(format!(
+                "it must be a JSON object with `sessions` (see `{}`)",
+                Command::new("schema review-cycles")
+            ));
         }
-        serde_json::from_value(value)
-            .map_err(|e| format!("{e} (see `workflow-state schema review-cycles`; unknown fields are not kept)"))
+        serde_json::from_value(value).map_err(|e| {
+            format!(
+                "{e} (see `{schema_review_cycles}`; unknown fields are not kept)",
+                schema_review_cycles = Command::new("schema review-cycles")
+            )
+        })
     }
 }
 
@@ -390,8 +398,7 @@ pub struct CommonIssue {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CycleError {
     #[error(
-        "task {0} has no review waiting for a reply: ask for one with `workflow-state tasks review {0} --reviewer <agent>`"
-    )]
+        "task {0} has no review waiting for a reply: ask for one with `{tasks_review}`", tasks_review = Command::new("tasks review").arg(.0).word("--reviewer <agent>"))]
     NotStarted(String),
     #[error("the review of task {task} is not late yet: its reviewer has until {deadline}; wait for its reply")]
     NotDue { task: String, deadline: String },

@@ -16,6 +16,7 @@ use std::path::Path;
 
 use phasegate_core::coordination::{LeaseDecision, LeaseReason, PathCase, SessionRecord};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
 
@@ -151,7 +152,8 @@ fn came_lines(came: &Came) -> Vec<String> {
     match came {
         Came::Same => Vec::new(),
         Came::BackFromDown { silent_minutes } => vec![format!(
-            "phasegate: this session was silent for {silent_minutes} min and counted as down: its file leases may have expired and its task may have gone to another session. Check `workflow-state watch --once` before editing on."
+            "phasegate: this session was silent for {silent_minutes} min and counted as down: its file leases may have expired and its task may have gone to another session. Check `{watch}` before editing on.",
+            watch = Command::new("watch").word("--once")
         )],
     }
 }
@@ -188,13 +190,14 @@ fn others(project: &Project, me: &SessionRecord, now: chrono::DateTime<chrono::U
         .collect();
     let more = if live.len() > 3 { format!(" and {} more", live.len() - 3) } else { String::new() };
     vec![format!(
-        "phasegate: {} here: {}{more}. A file another session leases cannot be edited (the edit is refused, naming who has it); `workflow-state watch --once` shows who holds what.",
+        "phasegate: {} here: {}{more}. A file another session leases cannot be edited (the edit is refused, naming who has it); `{watch}` shows who holds what.",
         if live.len() == 1 {
             "1 other session works".to_owned()
         } else {
             format!("{} other sessions work", live.len())
         },
-        described.join("; ")
+        described.join("; "),
+        watch = Command::new("watch").word("--once")
     )]
 }
 
@@ -205,13 +208,18 @@ fn offers(project: &Project, ctx: &HookCtx<'_>, me: &SessionRecord) -> Vec<Strin
         .iter()
         .take(MAX_OFFERED)
         .map(|(id, s)| {
-            format!("phasegate: {id}: {} When handled, or to dismiss it: `workflow-state events ack {id}`.", s.sentence)
+            format!(
+                "phasegate: {id}: {} When handled, or to dismiss it: `{events_ack}`.",
+                s.sentence,
+                events_ack = Command::new("events ack").arg(&id)
+            )
         })
         .collect();
     if offered.len() > MAX_OFFERED {
         lines.push(format!(
-            "phasegate: and {} more events: `workflow-state events pending`",
-            offered.len() - MAX_OFFERED
+            "phasegate: and {} more events: `{events_pending}`",
+            offered.len() - MAX_OFFERED,
+            events_pending = Command::new("events pending")
         ));
     }
     lines
@@ -329,8 +337,9 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
         hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder.short())).collect();
     vec![clip(
         &format!(
-            "phasegate: this command changed {} — files another session is editing. A shell write cannot be refused before it runs, so nothing stopped it. Do not undo it with git: that would also throw away the other session's uncommitted work. Tell the user which files you changed, and leave them to the session that leases them (`workflow-state watch --once` shows who).",
-            named.join(", ")
+            "phasegate: this command changed {} — files another session is editing. A shell write cannot be refused before it runs, so nothing stopped it. Do not undo it with git: that would also throw away the other session's uncommitted work. Tell the user which files you changed, and leave them to the session that leases them (`{watch}` shows who).",
+            named.join(", "),
+            watch = Command::new("watch").word("--once")
         ),
         2_000,
     )]

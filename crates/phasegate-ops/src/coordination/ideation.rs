@@ -12,11 +12,12 @@ use phasegate_core::coordination::{
     ArtifactType, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError, IdeationPhase, IdeationState, Risk,
     SpecInput, TransitionDecision, evaluate_transition,
 };
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
 
 /// The handoff brief's file, beside the feature's artifacts.
@@ -95,8 +96,8 @@ pub fn start(env: &Env, given: Option<&str>, idea: &str) -> OpResult<Shown> {
         &feature,
         &state,
         format!(
-            "Ideation started in EXPLORING: `workflow-state ideation prompt --feature {}` says how to go on.",
-            feature.name()
+            "Ideation started in EXPLORING: `{ideation_prompt}` says how to go on.",
+            ideation_prompt = Command::new("ideation prompt").feature(&feature.name())
         ),
     ))
 }
@@ -126,14 +127,14 @@ pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Sh
         Signal::Decision { kind, summary } => {
             let (kind, summary) = (kind.trim(), summary.trim());
             if summary.is_empty() || kind.is_empty() {
-                return Err(OpError::invalid("a decision needs a type and a summary; say what was decided"));
+                return Err(Invalid::DecisionIncomplete.into());
             }
             state.signals.decisions.push(IdeaDecision { decision_type: kind.to_owned(), summary: summary.to_owned() });
             format!("Recorded the {kind} decision.")
         }
         Signal::Risk { summary } => {
             if summary.trim().is_empty() {
-                return Err(OpError::invalid("a risk needs a summary; say what could go wrong"));
+                return Err(Invalid::RiskIncomplete.into());
             }
             state.signals.risks.push(Risk { summary: summary.trim().to_owned() });
             "Recorded the risk.".to_owned()
@@ -287,9 +288,9 @@ fn moved(
             )
         }
         to => format!(
-            "{before}{from} → {to}: {}. `workflow-state ideation prompt --feature {}` gives the new instructions.",
+            "{before}{from} → {to}: {}. `{ideation_prompt}` gives the new instructions.",
             reasons.join("; "),
-            feature.name()
+            ideation_prompt = Command::new("ideation prompt").feature(&feature.name())
         ),
     };
     Advanced { moved: true, from, shown: shown(feature, state, message), handoff, missing_required: missing, event }

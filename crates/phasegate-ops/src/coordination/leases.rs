@@ -20,13 +20,14 @@ use phasegate_core::coordination::{
     decide_request, handle_conflict,
 };
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::coordination::leases::{LeaseRead, Notice};
 use serde::Serialize;
 
 use super::events;
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
 
 /// A request decided and carried out.
@@ -180,7 +181,8 @@ pub fn deny_message(path: &LeasePath, owner: &SessionId, record: Option<&Session
         None => format!("the lease ends when {o} ends, or 5 min after it goes silent"),
     };
     format!(
-        "phasegate: {path} is leased by session {o} ({doing}), so this edit is refused: two sessions editing one file overwrite each other. Wait ({ends}), take other work, or ask the user whether to release it: `workflow-state lease release {p} --session {o}`."
+        "phasegate: {path} is leased by session {o} ({doing}), so this edit is refused: two sessions editing one file overwrite each other. Wait ({ends}), take other work, or ask the user whether to release it: `{lease_release}`.",
+        lease_release = Command::new("lease release").arg(&p).flag("session", &o)
     )
 }
 
@@ -358,9 +360,7 @@ pub fn task_settled(project: &Project, env: &Env, task: &str) {
 pub fn take(env: &Env, raw: &str) -> OpResult<Acquired> {
     let project = session::project(env)?;
     let Some(session) = env.session(None)? else {
-        return Err(OpError::invalid(
-            "a lease belongs to a Claude Code session: run this inside one (CLAUDE_CODE_SESSION_ID is not set)",
-        ));
+        return Err(Invalid::LeaseWithoutSession.into());
     };
     let path = lease_path(&project, env, raw)?;
     let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
@@ -375,9 +375,7 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
     let case = PathCase::native();
     let holder = match holder {
         Some(h) => super::registry::session_arg(&project, h)?,
-        None => env.session(None)?.ok_or_else(|| {
-            OpError::invalid("say whose lease to release: --session <id> (`workflow-state lease list` names them)")
-        })?,
+        None => env.session(None)?.ok_or(Invalid::ReleaseWhose)?,
     };
     let released = match raw {
         Some(raw) => {
@@ -416,14 +414,8 @@ fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
     };
     let Some(layout) = phasegate_store::locate::locate(&file).filter(same_repo) else {
         let lexical = phasegate_core::paths::lexical(&given);
-        let how = match file == lexical {
-            true => String::new(),
-            false => format!(" (a link to {})", file.display()),
-        };
-        return Err(OpError::invalid(format!(
-            "{raw}{how} is outside the repository at {}: leases cover the files of its working trees only",
-            project.root().display()
-        )));
+        let link = (file != lexical).then(|| file.clone());
+        return Err(Invalid::LeaseOutsideRepo { given: raw.to_owned(), link, root: project.root().to_owned() }.into());
     };
     let root = phasegate_store::fs::canonical_or_same(&layout.current_root);
     lease_of(project, &file, &root).invalid_input()

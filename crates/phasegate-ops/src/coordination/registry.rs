@@ -17,7 +17,7 @@ use phasegate_store::{Project, StoreError};
 
 use crate::env;
 use crate::error;
-use crate::error::{InvalidInput, OpError, OpResult};
+use crate::error::{Invalid, InvalidInput, OpResult};
 use crate::session;
 
 /// What the caller should tell the session about its record.
@@ -220,7 +220,6 @@ fn activate(record: &mut SessionRecord, now: DateTime<Utc>) {
 /// beginning of one as messages print it (8 characters or more) that names
 /// exactly one session on record.
 pub fn session_arg(project: &Project, given: &str) -> OpResult<SessionId> {
-    let invalid = |why: String| OpError::invalid(format!("--session {given}: {why}"));
     let id = SessionId::parse(given).invalid(format!("--session {given}"))?;
     if project.session(&id).ok().flatten().is_some() {
         return Ok(id);
@@ -234,20 +233,18 @@ pub fn session_arg(project: &Project, given: &str) -> OpResult<SessionId> {
     match matching.as_slice() {
         [one] => Ok((*one).clone()),
         [] => Ok(id),
-        many => Err(invalid(format!(
-            "names {} sessions ({}); give more of the id",
-            many.len(),
-            many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
-        ))),
+        many => Err(Invalid::AmbiguousSession {
+            given: given.to_owned(),
+            matching: many.iter().map(|s| s.as_str().to_owned()).collect(),
+        }
+        .into()),
     }
 }
 
 /// `sessions priority`: sets a session's priority (this one's by default).
 pub fn set_priority(env: &env::Env, given: Option<&str>, priority: Priority) -> error::OpResult<SessionRecord> {
     let project = session::project(env)?;
-    let id = env.session(given)?.ok_or_else(|| {
-        OpError::invalid("whose priority? run it inside a Claude Code session or pass --session <id>")
-    })?;
+    let id = env.session(given)?.ok_or(Invalid::NoPrioritySession)?;
     let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
     let (mut r, _) = alive(&project, &id, &env.cwd, &root, Beat::at(env.now))?;
     r.priority = priority;

@@ -7,6 +7,7 @@
 use phasegate_core::cost::BudgetState;
 use phasegate_core::feature::Meta;
 use phasegate_core::questions::{AnsweredBy, ItemType, Request};
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
@@ -136,8 +137,9 @@ pub fn pause_if_over(project: &Project, env: &Env, feature: &Feature, meta: &Met
         feature: name.to_owned(),
         question: asked.id.clone(),
         message: format!(
-            "{name} is over its ${budget:.2} budget (${used:.2} used): it waits for a person to raise the budget or stop it ({}). `workflow-state cost --feature {name}` shows where it went.",
-            asked.message
+            "{name} is over its ${budget:.2} budget (${used:.2} used): it waits for a person to raise the budget or stop it ({}). `{cost}` shows where it went.",
+            asked.message,
+            cost = Command::new("cost").feature(&name)
         ),
     }))
 }

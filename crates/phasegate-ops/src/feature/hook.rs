@@ -12,6 +12,7 @@ use phasegate_core::feature::command::PromptWords;
 use phasegate_core::feature::{Meta, PhaseState, Workflow};
 use phasegate_core::feature::{ProofStanding, before_finish, next_step};
 use phasegate_core::pipeline::PipelineRun;
+use phasegate_core::words::Command;
 use phasegate_core::{Phase, Status};
 use phasegate_store::{Listed, Project, WorktreeStatus};
 
@@ -65,9 +66,10 @@ impl Contributor for ActiveFeatures {
                 // Regression: the reason was cut to its first line ("does not
                 // match schemas/meta.schema.json:"), losing the reason itself.
                 Err(e) => lines.push(format!(
-                    "phasegate: {} is unreadable: {}; run `workflow-state status` for details",
+                    "phasegate: {} is unreadable: {}; run `{status}` for details",
                     l.feature.name(),
-                    clip(&one_line(&e.to_string()), 600)
+                    clip(&one_line(&e.to_string()), 600),
+                    status = Command::new("status")
                 )),
             }
         }
@@ -92,7 +94,11 @@ impl Contributor for ActiveFeatures {
             }
         }
         if active.len() > MAX_LISTED {
-            lines.push(format!("- … and {} more: `workflow-state status`", active.len() - MAX_LISTED));
+            lines.push(format!(
+                "- … and {} more: `{status}`",
+                active.len() - MAX_LISTED,
+                status = Command::new("status")
+            ));
         }
         lines
     }
@@ -111,7 +117,7 @@ fn feature_line(env: &Env, project: &Project, l: &Listed, meta: &Meta, session: 
     let mut next = next_step(meta);
     let concerns: usize = meta.open_concerns_before(Phase::Finish).iter().map(|c| c.concerns.len()).sum();
     let concerns = if concerns > 0 {
-        format!("; {concerns} reviewer concern(s) left open at a cap (`workflow-state status`)")
+        format!("; {concerns} reviewer concern(s) left open at a cap (`{status}`)", status = Command::new("status"))
     } else {
         String::new()
     };
@@ -146,8 +152,9 @@ fn pipeline_line(l: &Listed, session: Option<&str>) -> String {
         Ok(None) => return format!("- {name} (pipeline): no state yet. Next: /phasegate:pipeline"),
         Err(e) => {
             return format!(
-                "- {name} (pipeline): state unreadable ({}). Run `workflow-state pipeline status --feature {name}`",
-                clip(&one_line(&e.to_string()), 400)
+                "- {name} (pipeline): state unreadable ({}). Run `{pipeline_status}`",
+                clip(&one_line(&e.to_string()), 400),
+                pipeline_status = Command::new("pipeline status").feature(&name)
             );
         }
     };

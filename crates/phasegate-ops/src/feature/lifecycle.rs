@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::coordination::events;
 use crate::coordination::team;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpResult, Refusal};
 use crate::proof::{self, Proof};
 use crate::questions::ask;
 use crate::session;
@@ -66,12 +66,7 @@ impl Created {
 /// Creates a feature. `words` is a slug, or a description the slug is made
 /// from (`"add search"` → `add-search`).
 pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: bool) -> OpResult<Created> {
-    let slug = slug::from_words(words).ok_or_else(|| {
-        OpError::invalid(format!(
-            "cannot make a feature name from `{}`: give a short slug of letters, digits, '-', '_' or '.' (for example `user-auth`)",
-            words.trim()
-        ))
-    })?;
+    let slug = slug::from_words(words).ok_or_else(|| Invalid::NoFeatureName { words: words.trim().to_owned() })?;
     let project = session::project(env)?;
     let mut numbers = team::reserver(&project, env, &slug);
     let new = NewFeature { slug: &slug, mode, workflow, worktree };

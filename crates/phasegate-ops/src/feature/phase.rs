@@ -7,6 +7,7 @@ use phasegate_core::feature::{self as transition, Position, Validation, Validati
 use phasegate_core::feature::{
     Completion, Meta, PhaseRecord, PhaseState, ProofStanding, StartKind, StartMode, Workflow,
 };
+use phasegate_core::words::Command;
 use phasegate_core::{ArtifactSet, Mode, Phase, time};
 use phasegate_store::{Feature, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
@@ -233,7 +234,10 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase, words: Option<&str>) 
                     format!(
                         "phasegate: the user's words name no feature: \"{words}\". To start a new feature from them and begin {phase} in one step:"
                     ),
-                    format!("  workflow-state phase start {phase} --new {}", phasegate_core::paths::shell_word(words)),
+                    format!(
+                        "  {}",
+                        Command::new("phase start").arg(&phase).flag("new", &phasegate_core::paths::shell_word(words))
+                    ),
                 ];
                 if !active.is_empty() {
                     out.push(format!(
@@ -252,7 +256,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase, words: Option<&str>) 
             format!(
                 "phasegate: no active feature yet. Start one from the user's words (or a short slug) and begin {phase} in one step:"
             ),
-            format!("  workflow-state phase start {phase} --new \"<the user's words>\""),
+            format!("  {}", Command::new("phase start").arg(&phase).word("--new \"<the user's words>\"")),
         ],
         Err(e) => vec![format!("phasegate: {}", phasegate_store::project::one_line(&e.to_string()))],
     }

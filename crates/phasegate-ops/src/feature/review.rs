@@ -9,6 +9,7 @@ use phasegate_core::feature::parse_verdict;
 use phasegate_core::feature::{BriefInput, CodeUnderReview, review_brief};
 use phasegate_core::feature::{HistoryEntry as Entry, append_history};
 use phasegate_core::feature::{Issue, Severity};
+use phasegate_core::words::Command;
 use phasegate_core::{Agent, Phase, Status};
 use phasegate_store::project::FEATURES_DIR;
 use phasegate_store::questions::PREFERENCES_PATH;
@@ -212,7 +213,7 @@ pub fn record(
         return Err(Refusal::NoReviewer { phase, feature: feature.name().to_owned() }.into());
     };
     let subject = review_subject(feature.name(), phase, agent, iteration);
-    let brief = format!("workflow-state review brief {phase} --feature {}", feature.name());
+    let brief = Command::new("review brief").arg(&phase).feature(&feature.name()).to_string();
     let verdict = witness::verdict(env, &project, &subject, verdict, &brief)?;
     let mut parsed = match parse_verdict(&verdict.text) {
         Ok(p) => p,
@@ -233,8 +234,8 @@ pub fn record(
                 parsed.issues.push(Issue {
                     severity: Severity::Blocker,
                     description: format!(
-                        "not proven: {why} (phasegate; run `workflow-state verify run --feature {}`)",
-                        feature.name()
+                        "not proven: {why} (phasegate; run `{verify_run}`)",
+                        verify_run = Command::new("verify run").feature(&feature.name())
                     ),
                     location: Some(phasegate_core::proof::EVIDENCE_FILE.to_owned()),
                 });

@@ -13,6 +13,8 @@
 
 use std::path::Path;
 
+use phasegate_core::words::Command;
+
 use crate::env::Env;
 pub use crate::hook::{Contributor, HookCtx, HookInput, MAX_CONTEXT, StopOutcome, StopVote, ToolVote, clip, one_line};
 
@@ -97,8 +99,7 @@ pub fn fit(sections: Vec<(Rank, Vec<String>)>, budget: usize) -> String {
     let mut out: Vec<String> = lines.into_iter().map(|(_, l)| l).collect();
     if left_out > 0 {
         out.push(format!(
-            "phasegate: {left_out} more line(s) left out to keep this context small; `workflow-state status` and `workflow-state watch --once` show everything."
-        ));
+            "phasegate: {left_out} more line(s) left out to keep this context small; `{status}` and `{watch}` show everything.", status = Command::new("status"), watch = Command::new("watch").word("--once")));
     }
     out.join("\n")
 }

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use phasegate_core::state;
+use phasegate_core::words::{BINARY, Command};
 use serde_json::Value;
 
 use super::{Contributor, HookCtx, HookInput, ToolVote};
@@ -43,7 +44,7 @@ fn through_a_link(ctx: &HookCtx<'_>) -> Option<Deny> {
     let file = state::protected(&target)?;
     Some(Deny {
         reason: format!(
-            "phasegate: this path is another name of {} (a link), workflow state that only workflow-state writes; do not write it. Instead: {}",
+            "phasegate: this path is another name of {} (a link), workflow state that only {BINARY} writes; do not write it. Instead: {}",
             target.display(),
             file.written_by
         ),
@@ -84,7 +85,7 @@ pub fn check(input: &HookInput) -> Option<Deny> {
     let file = state::protected(Path::new(path))?;
     Some(Deny {
         reason: format!(
-            "phasegate: {path} is workflow state that only workflow-state writes (atomically, under a lock, by the workflow's rules); do not {} it. Instead: {}",
+            "phasegate: {path} is workflow state that only {BINARY} writes (atomically, under a lock, by the workflow's rules); do not {} it. Instead: {}",
             tool.to_lowercase(),
             file.written_by
         ),
@@ -94,7 +95,13 @@ pub fn check(input: &HookInput) -> Option<Deny> {
 /// Whether `path` is a feature's task list (`docs/features/<f>/tasks.md`,
 /// however spelled).
 fn is_task_list(path: &Path) -> bool {
-    state::StateFile { path: "docs/features/*/tasks.md", schema: None, written_by: "", witnessed: false }.matches(path)
+    state::StateFile {
+        path: "docs/features/*/tasks.md",
+        schema: None,
+        written_by: state::WrittenBy(&[]),
+        witnessed: false,
+    }
+    .matches(path)
 }
 
 /// An edit of a feature's tasks.md that changes a task's checkbox: the
@@ -155,9 +162,7 @@ fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value, cwd: Option<&Path>)
     });
     ticks.then(|| Deny {
         reason: format!(
-            "phasegate: {path}'s checkboxes are the task state that only workflow-state ticks; do not {} them. Instead: `workflow-state tasks start|complete|skip|fail <task>`",
-            tool.to_lowercase()
-        ),
+            "phasegate: {path}'s checkboxes are the task state that only {BINARY} ticks; do not {} them. Instead: `{tasks_start}`", tool.to_lowercase(), tasks_start = Command::new("tasks start|complete|skip|fail").word("<task>")),
     })
 }
 

@@ -17,6 +17,7 @@ use phasegate_core::feature::{Meta, PhaseState, Status, Workflow, next_step};
 use phasegate_core::interrupt::{Cause, InFlight, Interruption, MAX_SAID, Resume, ResumeFrom};
 use phasegate_core::session::SessionId;
 use phasegate_core::tasks::Mark;
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;
@@ -240,8 +241,9 @@ pub fn runner_line(project: &Project, now: DateTime<Utc>) -> Option<String> {
             format!("ended at {}: {why}", clock(*at, None, now))
         }
         _ if gone => format!(
-            "process {} is gone (killed?); `workflow-state run --resume {}` carries on",
-            state.pid, state.session
+            "process {} is gone (killed?); `{run}` carries on",
+            state.pid,
+            run = Command::new("run").flag("resume", &state.session)
         ),
         RunnerNow::Running { since } => format!("claude runs since {}", clock(*since, None, now)),
         RunnerNow::Waiting { until, why } => format!("waiting {why} until {}", clock(*until, None, now)),

@@ -15,12 +15,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use chrono::{DateTime, TimeDelta, Utc};
 use phasegate_core::interrupt::{Cause, Interruption, Resume, ResumeFrom, RunnerNow, RunnerState};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 
 /// What the runner is told to do.
 #[derive(Debug, Clone)]
@@ -81,13 +82,18 @@ impl End {
         match self {
             End::Finished { said, .. } => format!("the session ended its work: {said}"),
             End::Person { session, why } => format!(
-                "stopped: {why}. Once done, `workflow-state run --resume {session}` carries on with the same session"
+                "stopped: {why}. Once done, `{run}` carries on with the same session",
+                run = Command::new("run").flag("resume", &session)
             ),
             End::Cap { session, why } => {
-                format!("stopped: {why}. `workflow-state run --resume {session}` carries on with the same session")
+                format!(
+                    "stopped: {why}. `{run}` carries on with the same session",
+                    run = Command::new("run").flag("resume", &session)
+                )
             }
             End::Stopped { session } => format!(
-                "stopped by Ctrl-C; the session was asked to end. `workflow-state run --resume {session}` carries on with it"
+                "stopped by Ctrl-C; the session was asked to end. `{run}` carries on with it",
+                run = Command::new("run").flag("resume", &session)
             ),
         }
     }
@@ -134,7 +140,8 @@ fn continue_prompt(i: Option<&Interruption>) -> String {
         format!(" When it stopped, {} {} in progress.", what.join(", "), if what.len() == 1 { "was" } else { "were" })
     };
     format!(
-        "The session was interrupted and resumes now.{stood} Continue the task you were working on at the step where it stopped; do not repeat work that is already complete (`workflow-state status` shows where each feature stands)."
+        "The session was interrupted and resumes now.{stood} Continue the task you were working on at the step where it stopped; do not repeat work that is already complete (`{status}` shows where each feature stands).",
+        status = Command::new("status")
     )
 }
 
@@ -146,7 +153,7 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
         return Err(Refusal::RunnerRuns { pid }.into());
     };
     let (session, mut resumed) = match resume {
-        Some(s) => (SessionId::parse(s).map_err(|e| OpError::invalid(format!("--resume {s}: {e}")))?, true),
+        Some(s) => (SessionId::parse(s).invalid(format!("--resume {s}"))?, true),
         None => {
             (SessionId::parse(&phasegate_store::interrupt::new_session_id()?).expect("a uuid is a session id"), false)
         }
@@ -189,12 +196,7 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
             stop,
             std::time::Duration::from_secs(10),
         )
-        .map_err(|e| {
-            OpError::invalid(format!(
-                "`{}` could not be started: {e} (say where it is with --claude)",
-                opts.claude.display()
-            ))
-        })?;
+        .map_err(|source| Invalid::ClaudeNotStarted { claude: opts.claude.clone(), source })?;
         let result = result_of(&ran.stdout);
         state.spent_usd += result.cost_usd;
         state.window_usd += result.cost_usd;

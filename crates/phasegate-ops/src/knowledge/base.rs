@@ -14,6 +14,7 @@ use phasegate_core::knowledge::{
     self, Evidence, IndexEntry, Indexed, InjectionOutcome, KnowledgeIndex, KnowledgeItem, KnowledgeType, Lesson,
     RecordDecision, Retirement, SourceText,
 };
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::knowledge::{BadItem, IndexDir, IndexFault, Manifest, StoredItem};
 use serde::Serialize;
@@ -43,11 +44,7 @@ impl Loaded {
     pub fn ensure_readable(&self) -> OpResult<()> {
         match self.bad.first() {
             None => Ok(()),
-            Some(b) => Err(OpError::invalid(format!(
-                "{}: {}; fix or remove it first (`workflow-state kb lint` lists every problem); nothing was changed",
-                b.path.display(),
-                b.error
-            ))),
+            Some(b) => Err(Invalid::UnreadableKnowledge { path: b.path.clone(), why: b.error.clone() }.into()),
         }
     }
 
@@ -227,7 +224,7 @@ pub fn relative(root: &Path, path: &str) -> OpResult<String> {
     let p = Path::new(path);
     let rel = if p.is_absolute() {
         p.strip_prefix(root)
-            .map_err(|_| OpError::invalid(format!("{path} is outside the working tree {}", root.display())))?
+            .map_err(|_| Invalid::OutsideWorkingTree { path: path.to_owned(), root: root.to_owned() })?
             .to_string_lossy()
             .into_owned()
     } else {
@@ -405,11 +402,7 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     }
     let reloaded = load(&project, &root)?;
     refresh_index(&project, &reloaded);
-    let now = reloaded
-        .items
-        .iter()
-        .find(|s| s.item.id == id)
-        .ok_or_else(|| OpError::invalid(format!("{id} was recorded but cannot be read back")))?;
+    let now = reloaded.items.iter().find(|s| s.item.id == id).ok_or_else(|| Invalid::NotReadBack { id: id.clone() })?;
     let message = match decision {
         "created" => format!("Recorded {id} (confidence {}).", now.item.confidence),
         "reinforced" => format!(
@@ -425,8 +418,10 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     let promotable = knowledge::should_update_claude_md(&now.item, &claude).unwrap_or(false);
     let message = if promotable {
         format!(
-            "{message} It now qualifies for CLAUDE.md (confidence {}, seen {} times, in several features): `workflow-state kb promote {id}` asks the user.",
-            now.item.confidence, now.item.occurrences
+            "{message} It now qualifies for CLAUDE.md (confidence {}, seen {} times, in several features): `{kb_promote}` asks the user.",
+            now.item.confidence,
+            now.item.occurrences,
+            kb_promote = Command::new("kb promote").arg(&id)
         )
     } else {
         message
@@ -486,17 +481,13 @@ pub fn supersede(env: &Env, id: &str, by: Option<&str>, reason: Option<&str>) ->
         (Some(b), _) => Retirement::SupersededBy(b.to_owned()),
         (None, Some(r)) if !r.trim().is_empty() => Retirement::Obsolete(r.trim().to_owned()),
         (None, _) => {
-            return Err(OpError::invalid(
-                "say what replaces it (--by <id>) or why it is obsolete (--reason <text>)".to_owned(),
-            ));
+            return Err(Invalid::RetireHow.into());
         }
     };
     change_one(env, id, "kb supersede", |item, items, now| {
         if let Retirement::SupersededBy(b) = &retirement {
             if !items.iter().any(|s| s.item.id == *b) {
-                return Err(OpError::invalid(format!(
-                    "no item `{b}` to supersede {id} with; `workflow-state kb list` shows them"
-                )));
+                return Err(Invalid::NoSupersedingItem { id: id.to_owned(), by: b.clone() }.into());
             }
             let plain: Vec<KnowledgeItem> = items.iter().map(|s| s.item.clone()).collect();
             if let Some(chain) = knowledge::supersede_cycle(&plain, id, b) {
@@ -572,10 +563,10 @@ pub fn show(env: &Env, id: &str) -> OpResult<Shown> {
     let project = session::project(env)?;
     let loaded = load(&project, &tree_root(&project, &env.cwd))?;
     loaded.items.iter().find(|s| s.item.id == id).map(Shown::of).ok_or_else(|| {
-        let bad = loaded.bad.iter().map(|b| b.path.display().to_string()).collect::<Vec<_>>().join(", ");
-        match bad.is_empty() {
+        let unreadable: Vec<String> = loaded.bad.iter().map(|b| b.path.display().to_string()).collect();
+        match unreadable.is_empty() {
             true => Invalid::NoKnowledgeItem { id: id.to_owned() }.into(),
-            false => OpError::invalid(format!("no readable item `{id}` (these cannot be read: {bad})")),
+            false => Invalid::NoReadableItem { id: id.to_owned(), unreadable }.into(),
         }
     })
 }
@@ -664,9 +655,7 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
         problems.push(Problem {
             path: fault.file.display().to_string(),
             problem: format!(
-                "the knowledge index is corrupt: {}; it is a cache of the items: `workflow-state kb index` builds it again (so does the next query)",
-                fault.what
-            ),
+                "the knowledge index is corrupt: {}; it is a cache of the items: `{kb_index}` builds it again (so does the next query)", fault.what, kb_index = Command::new("kb index")),
         });
     }
     let claude = root.join("CLAUDE.md");

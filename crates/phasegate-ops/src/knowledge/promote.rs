@@ -10,6 +10,7 @@
 
 use phasegate_core::knowledge::{self, Unmet};
 use phasegate_core::questions::{AnsweredBy, ItemType, Request};
+use phasegate_core::words::Command;
 use phasegate_store::{Project, fs};
 use serde::Serialize;
 
@@ -83,11 +84,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
     }
     let feature = match given {
         Some(f) => f.to_owned(),
-        None => latest_feature(&project, &item).ok_or_else(|| {
-            OpError::invalid(format!(
-                "name the feature whose retrospective asks (`--feature <feature>`): none of {id}'s evidence names one that exists"
-            ))
-        })?,
+        None => latest_feature(&project, &item).ok_or_else(|| Invalid::PromoteWhichFeature { id: id.to_owned() })?,
     };
     let (_, feature) = session::resolve(env, Some(&feature))?;
     ask::confirm_dialogs_settled(&project, env);
@@ -130,9 +127,9 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                 status: PromotionStatus::Asked,
                 question: asked.id.clone(),
                 message: format!(
-                    "{} Nothing is written to CLAUDE.md until the user says yes; then run `workflow-state kb promote {id}{}` again.",
+                    "{} Nothing is written to CLAUDE.md until the user says yes; then run `{}` again.",
                     asked.message,
-                    given.map(|f| format!(" --feature {}", phasegate_core::paths::shell_word(f))).unwrap_or_default()
+                    Command::new("kb promote").arg(&id).feature_opt(given.map(phasegate_core::paths::shell_word))
                 ),
                 asked: Some(asked),
             })

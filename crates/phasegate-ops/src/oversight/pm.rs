@@ -27,6 +27,7 @@ use phasegate_core::coordination::{
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::session::SessionId;
 use phasegate_core::tasks::Mark;
+use phasegate_core::words::Command;
 use phasegate_store::coordination::leases::Notice;
 use phasegate_store::questions::question_change;
 use phasegate_store::{FileWrite, Project};
@@ -234,8 +235,10 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
 /// is withdrawn; the session's leases for the task go back.
 fn interrupt(project: &Project, env: &Env, r: &Running, logged: &mut Logged, why: &str) {
     let text = format!(
-        "phasegate PM: stop working on {} of {} ({why}): it is skipped. Set your change to it aside, then go on with `workflow-state tasks next --feature {}`.",
-        r.task.id, r.feature, r.feature
+        "phasegate PM: stop working on {} of {} ({why}): it is skipped. Set your change to it aside, then go on with `{tasks_next}`.",
+        r.task.id,
+        r.feature,
+        tasks_next = Command::new("tasks next").feature(&r.feature)
     );
     notify(project, env, &r.task.session, &text);
     match settle(project, env, &r.feature, &r.task.id, Mark::Skipped) {

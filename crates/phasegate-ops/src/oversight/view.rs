@@ -7,6 +7,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use phasegate_core::coordination::{Alert, Health, Lease, Presence, SessionRecord, SessionState, Wait};
 use phasegate_core::questions::QuestionState;
 use phasegate_core::tasks::Mark;
+use phasegate_core::words::Command;
 use serde::Serialize;
 
 use crate::coordination::Logged;
@@ -155,7 +156,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
     for listed in project.list_active()? {
         let name = listed.feature.name().to_owned();
         let Ok(meta) = &listed.meta else {
-            problems.push(format!("{name}: unreadable (`workflow-state status`)"));
+            problems.push(format!("{name}: unreadable (`{status}`)", status = Command::new("status")));
             continue;
         };
         if meta.status != phasegate_core::Status::Active {
@@ -249,10 +250,11 @@ pub fn summary(env: &Env) -> Option<String> {
         return hook_problems(&project, env);
     }
     let mut line = format!(
-        "Sessions: {live} live{}, {} leased file(s), {waits} waiting; {alerts} alert(s) and {} PM decision(s) in the last 30 min; {events} event(s) pending. Details: `workflow-state watch --once`.",
+        "Sessions: {live} live{}, {} leased file(s), {waits} waiting; {alerts} alert(s) and {} PM decision(s) in the last 30 min; {events} event(s) pending. Details: `{watch}`.",
         if me.is_some() { " besides this one" } else { "" },
         leases.len(),
-        decisions.len()
+        decisions.len(),
+        watch = Command::new("watch").word("--once")
     );
     if let Some(last) = decisions.last() {
         line.push_str(&format!("\nLast PM decision: {}", last.line()));

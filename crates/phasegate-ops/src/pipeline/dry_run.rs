@@ -7,6 +7,7 @@ use phasegate_core::agent::Agent;
 use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
+use phasegate_core::words::Command;
 use phasegate_store::{fs, git, process};
 use serde::Serialize;
 
@@ -109,9 +110,9 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                 task.display().to_string()
             } else {
                 format!(
-                    "{} is missing; run `workflow-state pipeline reset --feature {}`",
+                    "{} is missing; run `{pipeline_reset}`",
                     task.display(),
-                    feature.name()
+                    pipeline_reset = Command::new("pipeline reset").feature(&feature.name())
                 )
             };
             add(".task/ directory exists", task_found, detail);
@@ -121,9 +122,9 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
                     "state.json valid",
                     false,
                     format!(
-                        "{} is missing; run `workflow-state pipeline reset --feature {}`",
+                        "{} is missing; run `{pipeline_reset}`",
                         feature.task_path(STATE_FILE).display(),
-                        feature.name()
+                        pipeline_reset = Command::new("pipeline reset").feature(&feature.name())
                     ),
                 ),
                 Err(e) => add("state.json valid", false, e.to_string()),

@@ -5,12 +5,13 @@ use std::path::Path;
 
 use phasegate_core::pipeline::files::{self, SignalStatus, WorkerQuestion as Question, WorkerSignal};
 use phasegate_core::pipeline::{FileKind, validate};
+use phasegate_core::words::Command;
 use phasegate_store::fs;
 use serde::Serialize;
 
 use super::resolve;
 use crate::env::Env;
-use crate::error::{Invalid, OpError, OpResult};
+use crate::error::{Invalid, OpResult};
 use crate::session;
 
 /// Checks a pipeline file. `file` defaults to the kind's file in the
@@ -20,15 +21,14 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
         (Some(f), _) => env.cwd.join(f),
         (None, FileKind::Config) => session::project(env)?.pipeline_config_path(),
         (None, FileKind::Review) => {
-            return Err(OpError::invalid("pass the review file with --file (e.g. --file .task/review-sonnet.json)"));
+            return Err(Invalid::ReviewFileNeeded.into());
         }
         (None, kind) => {
             let (_, feature) = resolve(env, given)?;
             feature.task_path(kind.task_file().expect("kinds other than review and config have a task file"))
         }
     };
-    let text = fs::read_optional(&path)?
-        .ok_or_else(|| OpError::invalid(format!("{} does not exist; write it first", path.display())))?;
+    let text = fs::read_optional(&path)?.ok_or_else(|| Invalid::NoFileToCheck { path: path.clone() })?;
     let valid = validate(kind, &text).and_then(|()| match kind {
         // A plan must be able to prove its story: refused here, where the
         // planner checks it, not after the reviews and the loop.
@@ -46,7 +46,11 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
         | FileKind::State => Ok(()),
     });
     match valid {
-        Ok(()) => Ok(format!("ok: {} is a valid {kind} file (schema: `workflow-state schema {kind}`)", path.display())),
+        Ok(()) => Ok(format!(
+            "ok: {} is a valid {kind} file (schema: `{schema}`)",
+            path.display(),
+            schema = Command::new("schema").arg(&kind)
+        )),
         Err(source) => Err(Invalid::PipelineFile { path, kind, source }.into()),
     }
 }
@@ -70,9 +74,9 @@ pub(crate) fn plan_proves_story(feature: &phasegate_store::Feature) -> Result<()
     let story = story_criteria(feature);
     files::plan_proves(&plan.test_plan.checks, story.as_deref()).map_err(|why| {
         format!(
-            "{} cannot prove the user story: {why} (`workflow-state pipeline check plan-refined --feature {}`)",
+            "{} cannot prove the user story: {why} (`{pipeline_check_plan_refined}`)",
             feature.task_path(file).display(),
-            feature.name()
+            pipeline_check_plan_refined = Command::new("pipeline check plan-refined").feature(&feature.name())
         )
     })
 }
@@ -95,20 +99,24 @@ pub struct Signal {
 pub fn signal(env: &Env, given: Option<&str>) -> OpResult<Signal> {
     let (_, feature) = resolve(env, given)?;
     let file = FileKind::WorkerSignal.task_file().expect("task file");
-    let signal: WorkerSignal = feature.read_task(FileKind::WorkerSignal, file)?.ok_or_else(|| {
-        OpError::invalid(format!("{} does not exist yet; the worker writes it", feature.task_path(file).display()))
-    })?;
+    let signal: WorkerSignal = feature
+        .read_task(FileKind::WorkerSignal, file)?
+        .ok_or_else(|| Invalid::NoWorkerSignal { path: feature.task_path(file) })?;
     let f = feature.name();
     let action = match signal.status {
         SignalStatus::NeedsInput => {
             "Ask the user these questions (AskUserQuestion), then resume the worker with the answers.".to_owned()
         }
         SignalStatus::Completed => {
-            format!("The worker finished; continue with `workflow-state pipeline next --feature {f}`.")
+            format!(
+                "The worker finished; continue with `{pipeline_next}`.",
+                pipeline_next = Command::new("pipeline next").feature(&f)
+            )
         }
         SignalStatus::InProgress => "The worker is still working; wait for it.".to_owned(),
         SignalStatus::Error => format!(
-            "The worker failed; if it cannot be fixed, record it with `workflow-state pipeline fail --message <text> --feature {f}`."
+            "The worker failed; if it cannot be fixed, record it with `{pipeline_fail}`.",
+            pipeline_fail = Command::new("pipeline fail").word("--message <text>").feature(&f)
         ),
     };
     Ok(Signal {

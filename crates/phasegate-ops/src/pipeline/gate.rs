@@ -21,7 +21,7 @@ use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 
 use crate::brief;
 use crate::env::Env;
-use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{GateEnd, Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::inject;
 use crate::witness;
@@ -200,12 +200,7 @@ pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>)
     // file named on the command line is compared with the reviewer's reply.
     let given_file = match (operator.is_claude_code(), file) {
         (true, None) => None,
-        _ => Some(read(&path)?.ok_or_else(|| {
-            OpError::invalid(format!(
-                "the {stage} review {} does not exist; give the reviewer's reply there",
-                path.display()
-            ))
-        })?),
+        _ => Some(read(&path)?.ok_or_else(|| Invalid::NoStageReview { stage, path: path.clone() })?),
     };
     let brief = format!("workflow-state pipeline review-brief --feature {}", feature.name());
     let verdict =
@@ -256,18 +251,17 @@ fn record(env: &Env, project: &Project, feature: &Feature, taken: Taken<'_>, con
     let mut run = load_run(feature)?;
     let kind = gate_kind(&run)?;
     if review.model != stage.model() {
-        return Err(OpError::invalid(format!(
-            "this review says model `{}`, but the {stage} stage needs model `{}`",
-            review.model,
-            stage.model()
-        )));
+        return Err(Invalid::ReviewModel { model: review.model.clone(), stage }.into());
     }
     let reviewer = if stage == Stage::Final { "review-codex" } else { kind.reviewer().name() };
     if review.reviewer != reviewer {
-        return Err(OpError::invalid(format!(
-            "this review comes from `{}`, but the {kind} gate's {stage} stage expects `{reviewer}`",
-            review.reviewer
-        )));
+        return Err(Invalid::ReviewReviewer {
+            given: review.reviewer.clone(),
+            gate: kind,
+            stage,
+            reviewer: reviewer.to_owned(),
+        }
+        .into());
     }
     let version = version(project, feature, &run, kind)?;
     if let Err(e) = run.gate_mut(kind).admit(stage, &version, kind) {
@@ -431,27 +425,24 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let command = if resume { settings.resume_command.clone().unwrap_or_default() } else { settings.command.clone() };
     let prompt = final_prompt(&project, &feature, &run, kind, resume)?;
     let dir = project.code_dir(&feature.load()?);
-    let (prog, rest) = command.split_first().ok_or_else(|| OpError::invalid("finalGate.command is empty"))?;
+    let (prog, rest) = command.split_first().ok_or(Invalid::FinalGateNoCommand)?;
     let done = process::run(prog, rest, &dir, Some(&prompt), Duration::from_secs(settings.timeout_seconds))
         .invalid(format!("cannot run the final gate `{prog}`"))?;
     if done.timed_out || done.exit != Some(0) {
-        let how = if done.timed_out {
-            format!("timed out after {}s", settings.timeout_seconds)
-        } else {
-            format!("exited {:?}", done.exit)
+        let end = match done.timed_out {
+            true => GateEnd::TimedOut { seconds: settings.timeout_seconds },
+            false => GateEnd::Exited { code: done.exit },
         };
-        return Err(OpError::invalid(format!(
-            "the final gate `{}` {how}; nothing was recorded. Its error output ends with:\n{}\nRetry with `workflow-state pipeline final-gate --feature {}`, or pause the pipeline for the user.",
-            command.join(" "),
-            tail(&done.stderr),
-            feature.name()
-        )));
+        return Err(Invalid::FinalGateFailed {
+            command: command.join(" "),
+            end,
+            stderr: tail(&done.stderr),
+            feature: feature.name().to_owned(),
+        }
+        .into());
     }
     let Some(json_text) = extract_json(&done.stdout) else {
-        return Err(OpError::invalid(format!(
-            "the final gate's answer holds no JSON object; nothing was recorded. It said:\n{}",
-            tail(&done.stdout)
-        )));
+        return Err(Invalid::FinalGateNoJson { said: tail(&done.stdout) }.into());
     };
     let mut value: Value =
         serde_json::from_str(json_text).map_err(|source| OpError::from(Invalid::FinalGateNotJson { source }))?;

@@ -6,13 +6,14 @@ use phasegate_core::pipeline::Requirement;
 use phasegate_core::pipeline::files::{FileKind, STATE_FILE, TASK_DIR};
 use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::{LoopState, PipelineRun, State};
+use phasegate_core::words::Command;
 use phasegate_store::git;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::{action, commit_completion, load_loop, loop_file, plan, resolve, run_tests};
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{Invalid, OpResult};
 use crate::feature::lifecycle;
 use crate::session;
 
@@ -39,7 +40,7 @@ pub fn start(
     session: Option<&str>,
 ) -> OpResult<Started> {
     if request.trim().is_empty() {
-        return Err(OpError::invalid("--request is empty; pass what the user asked for"));
+        return Err(Invalid::EmptyRequest.into());
     }
     // Checked before anything is created on its behalf.
     let session = env.session(session)?;
@@ -56,8 +57,8 @@ pub fn start(
             None
         }
         None => Some(format!(
-            "no Claude Code session id (CLAUDE_CODE_SESSION_ID); the Stop hook enforces this pipeline's loop only after `workflow-state pipeline claim --feature {}` runs inside a session",
-            feature.name()
+            "no Claude Code session id (CLAUDE_CODE_SESSION_ID); the Stop hook enforces this pipeline's loop only after `{pipeline_claim}` runs inside a session",
+            pipeline_claim = Command::new("pipeline claim").feature(&feature.name())
         )),
     };
     Ok(Started {
@@ -88,12 +89,10 @@ pub struct Moved {
 pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>) -> OpResult<Moved> {
     match to {
         State::NeedsUserInput => {
-            return Err(OpError::invalid(
-                "pause with `workflow-state pipeline pause <reason> --message <text>` instead",
-            ));
+            return Err(Invalid::PauseInstead.into());
         }
         State::Error => {
-            return Err(OpError::invalid("fail with `workflow-state pipeline fail --message <text>` instead"));
+            return Err(Invalid::FailInstead.into());
         }
         State::Idle
         | State::RequirementsGathering

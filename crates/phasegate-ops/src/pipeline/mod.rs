@@ -12,13 +12,14 @@ use phasegate_core::pipeline::next::{self, NextAction as Action, Place};
 use phasegate_core::pipeline::test_outcome::{self, CommandRun};
 use phasegate_core::pipeline::{Config, GateKind, LoopState, PipelineRun, State, TestOutcome};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, git, process};
 
 use crate::commit;
 use crate::coordination::events;
 use crate::env::Env;
 use crate::error;
-use crate::error::{InvalidInput, OpError, OpResult};
+use crate::error::{Invalid, InvalidInput, OpResult};
 use crate::feature::review;
 use crate::proof;
 
@@ -83,7 +84,7 @@ pub fn action(project: &Project, run: &PipelineRun, feature: &Feature) -> Action
     };
     let commits = match run.state {
         State::Complete if !completion_commits(project, feature).is_empty() => {
-            vec![format!("workflow-state pipeline commit --feature {}", feature.name())]
+            vec![Command::new("pipeline commit").feature(&feature.name()).to_string()]
         }
         _ => Vec::new(),
     };
@@ -161,9 +162,9 @@ pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutc
 
 pub fn plan(feature: &Feature) -> OpResult<PlanRefined> {
     let file = FileKind::PlanRefined.task_file().expect("plan has a task file");
-    feature.read_task::<PlanRefined>(FileKind::PlanRefined, file)?.ok_or_else(|| {
-        OpError::invalid(format!("{} is missing; the planner writes it", feature.task_path(file).display()))
-    })
+    feature
+        .read_task::<PlanRefined>(FileKind::PlanRefined, file)?
+        .ok_or_else(|| Invalid::NoPlan { path: feature.task_path(file) }.into())
 }
 
 /// Runs the plan's test commands in the code directory, each bounded by the
@@ -220,10 +221,10 @@ fn proven(
         Ok(ran) if ran.proven => TestOutcome::Passed,
         Ok(ran) => TestOutcome::NotProven {
             summary: format!(
-                "{}: {}. Each criterion needs a check in the plan's `test_plan.checks` that passes (`workflow-state verify list --feature {}` shows them)",
+                "{}: {}. Each criterion needs a check in the plan's `test_plan.checks` that passes (`{verify_list}` shows them)",
                 ran.summary,
                 ran.judgement.blocking().join("; "),
-                feature.name()
+                verify_list = Command::new("verify list").feature(&feature.name())
             ),
         },
         Err(e) => TestOutcome::NotProven { summary: format!("they could not be checked: {e}") },

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::pauses::reactivate_loop;
 use super::{action, resolve, with_run};
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{Invalid, OpResult};
 
 /// What `claim` did.
 #[derive(Debug, Clone, Serialize)]
@@ -25,9 +25,7 @@ pub struct Claimed {
 /// no other session's does. A loop that expired picks up again. The id is
 /// checked before anything changes.
 pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<Claimed> {
-    let session = env.session(session)?.ok_or_else(|| {
-        OpError::invalid("no session id: run this inside Claude Code (CLAUDE_CODE_SESSION_ID) or pass --session")
-    })?;
+    let session = env.session(session)?.ok_or(Invalid::NoSession)?;
     let (project, feature) = resolve(env, given)?;
     let (run, previous) = with_run(env, &feature, |run, guard| {
         let previous = run

@@ -14,6 +14,7 @@ use phasegate_core::pipeline::files::STATE_FILE;
 use phasegate_core::pipeline::impl_loop::{self, StopContext, StopDecision};
 use phasegate_core::pipeline::{GateKind, PipelineRun, TestOutcome};
 use phasegate_core::session::SessionId;
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;
@@ -183,8 +184,9 @@ fn decide_and_apply(
             true => StopOutcome::Allow { message },
             false => StopOutcome::Block {
                 reason: format!(
-                    "{message} Its work is not committed yet, and nothing after this stop would commit it: run `workflow-state pipeline commit --feature {f}` (its code, then its folder), then report the result to the user and offer /phasegate:retro {f}.",
-                    f = feature.name()
+                    "{message} Its work is not committed yet, and nothing after this stop would commit it: run `{pipeline_commit}` (its code, then its folder), then report the result to the user and offer /phasegate:retro {f}.",
+                    f = feature.name(),
+                    pipeline_commit = Command::new("pipeline commit").feature(&feature.name())
                 ),
             },
         },

@@ -9,6 +9,7 @@ use std::time::Duration;
 use phasegate_core::proof::{
     self, CheckDecl, CheckRun, Declared, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RequirementProof, Waiver,
 };
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project, fs, process};
 use serde::Serialize;
 
@@ -234,9 +235,11 @@ fn message(feature: &Feature, j: &Judgement, changed: &[String], ledger: &str) -
             format!("{name}: {}. The ledger {ledger} proves it at this tree; commit it with the feature.", j.summary())
         }
         false => format!(
-            "{name}: {}. Not proven: {}. Fix what fails and run `workflow-state verify run --feature {name}` again; a requirement that cannot be proven goes to a person (`workflow-state verify waive <id> --reason \"<why>\" --feature {name}`).",
+            "{name}: {}. Not proven: {}. Fix what fails and run `{verify_run}` again; a requirement that cannot be proven goes to a person (`{verify_waive}`).",
             j.summary(),
-            j.blocking().join("; ")
+            j.blocking().join("; "),
+            verify_run = Command::new("verify run").feature(&name),
+            verify_waive = Command::new("verify waive").word("<id>").word("--reason \"<why>\"").feature(&name)
         ),
     };
     if !changed.is_empty() {

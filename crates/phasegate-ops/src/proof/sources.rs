@@ -3,16 +3,17 @@
 //! pipeline's user story (its acceptance criteria) and plan
 //! (`test_plan.checks`).
 
+use phasegate_core::Artifact;
 use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::pipeline::files::{FileKind, PlanRefined};
 use phasegate_core::proof::{self, CheckDecl, GrammarError, LineError, Requirement};
-use phasegate_core::{Artifact, Phase};
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project, fs};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{Invalid, OpError, OpResult};
 use crate::session;
 
 /// What a feature must prove, and what proves it.
@@ -58,10 +59,7 @@ fn phased(project: &Project, feature: &Feature) -> OpResult<Sources> {
     let spec_path = feature.artifact_path(Artifact::Spec);
     let requirements_file = rel(project, &spec_path);
     let Some(spec) = fs::read_optional(&spec_path)? else {
-        return Err(OpError::invalid(format!(
-            "{requirements_file} does not exist: the specify phase writes it (`{}`), and its numbered requirements are what a proof proves",
-            Phase::Specify.command()
-        )));
+        return Err(Invalid::NoSpec { file: requirements_file }.into());
     };
     let requirements =
         proof::requirements(&spec).map_err(|error| OpError::Grammar { file: requirements_file.clone(), error })?;
@@ -83,11 +81,9 @@ fn phased(project: &Project, feature: &Feature) -> OpResult<Sources> {
 fn pipeline(project: &Project, feature: &Feature) -> OpResult<Sources> {
     let story_file = FileKind::UserStory.task_file().expect("the user story has a file");
     let requirements_file = rel(project, &feature.task_path(story_file));
-    let story: Value = feature.read_task(FileKind::UserStory, story_file)?.ok_or_else(|| {
-        OpError::invalid(format!(
-            "{requirements_file} does not exist yet: the pipeline's requirements come from the user story, written before the plan"
-        ))
-    })?;
+    let story: Value = feature
+        .read_task(FileKind::UserStory, story_file)?
+        .ok_or_else(|| Invalid::NoUserStory { file: requirements_file.clone() })?;
     let text = |c: &Value, k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
     let requirements: Vec<Requirement> = story
         .get("acceptance_criteria")
@@ -136,8 +132,8 @@ fn pipeline(project: &Project, feature: &Feature) -> OpResult<Sources> {
         return Err(OpError::Grammar { file: checks_file, error: GrammarError(unknown) });
     }
     let add_check = format!(
-        "add one per criterion to `test_plan.checks` in {checks_file} (`{{\"requirements\": [\"AC1\"], \"command\": \"<command>\"}}`), then check the plan with `workflow-state pipeline check plan-refined --feature {}`",
-        feature.name()
+        "add one per criterion to `test_plan.checks` in {checks_file} (`{{\"requirements\": [\"AC1\"], \"command\": \"<command>\"}}`), then check the plan with `{pipeline_check_plan_refined}`",
+        pipeline_check_plan_refined = Command::new("pipeline check plan-refined").feature(&feature.name())
     );
     Ok(Sources { requirements, checks, requirements_file, checks_file, add_check })
 }

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use phasegate_core::Mode;
 use phasegate_core::feature::{Meta, ProofRule, ProofStanding};
 use phasegate_core::proof::{Declared, Judgement, Ledger, ProofStatus, judge};
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
@@ -102,13 +103,14 @@ impl Proof {
     pub fn pr_body(&self) -> String {
         let mut out = format!("## {}\n\n", self.feature);
         let (Some(l), Some(j)) = (&self.ledger, &self.judgement) else {
-            out.push_str("No `workflow-state verify run` yet: nothing is proven.\n");
+            out.push_str(&format!("No `{}` yet: nothing is proven.\n", Command::new("verify run")));
             return out;
         };
         out.push_str(&format!(
-            "**Proof** ({}): the checks ran at {}, recorded in `evidence.json` by `workflow-state verify run`.\n\n",
+            "**Proof** ({}): the checks ran at {}, recorded in `evidence.json` by `{verify_run}`.\n\n",
             self.summary(),
-            phasegate_core::time::stamp(l.ran_at)
+            phasegate_core::time::stamp(l.ran_at),
+            verify_run = Command::new("verify run")
         ));
         out.push_str("| Requirement | Status | Proven by |\n|---|---|---|\n");
         for r in &j.statuses {
@@ -163,7 +165,7 @@ pub fn proof(env: &Env, project: &Project, feature: &Feature, meta: &Meta) -> Op
 /// says is what `finish` accepted.
 pub fn at_finish(env: &Env, project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Proof> {
     let mut p = proof_at(env, project, feature, meta, At::ItsRun)?;
-    p.command = format!("workflow-state verify status --feature {}", feature.name());
+    p.command = Command::new("verify status").feature(&feature.name()).to_string();
     Ok(p)
 }
 
@@ -195,7 +197,7 @@ fn proof_at(env: &Env, project: &Project, feature: &Feature, meta: &Meta, at: At
         rule: meta.mode.proof(),
         ran_at: ledger.as_ref().map(|l| l.ran_at),
         judgement,
-        command: format!("workflow-state verify run --feature {}", feature.name()),
+        command: Command::new("verify run").feature(&feature.name()).to_string(),
         tampered: super::tamper::summary(feature.name(), &super::tamper::standing(feature, env.now)),
         ledger,
     })

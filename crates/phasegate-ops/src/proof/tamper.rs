@@ -9,6 +9,7 @@
 
 use chrono::{DateTime, Utc};
 use phasegate_core::questions::{AnsweredBy, ItemType, Request};
+use phasegate_core::words::Command;
 use phasegate_store::Feature;
 use phasegate_store::feature::TamperMark;
 use serde::Serialize;
@@ -56,11 +57,12 @@ pub fn summary(feature: &str, marks: &[TamperMark]) -> Option<String> {
     }
     let files: Vec<String> = marks.iter().take(3).map(|m| format!("{} {}", m.file, m.how)).collect();
     Some(format!(
-        "{} state file change{} made outside phasegate's commands ({}{}): it proves nothing, and a person clears the mark (`workflow-state tamper clear --feature {feature}`)",
+        "{} state file change{} made outside phasegate's commands ({}{}): it proves nothing, and a person clears the mark (`{tamper_clear}`)",
         marks.len(),
         if marks.len() == 1 { "" } else { "s" },
         files.join("; "),
-        if marks.len() > 3 { "; …" } else { "" }
+        if marks.len() > 3 { "; …" } else { "" },
+        tamper_clear = Command::new("tamper clear").feature(&feature)
     ))
 }
 
@@ -197,8 +199,9 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
             Ok(Clearing {
                 question: asked.id.clone(),
                 message: format!(
-                    "{} Only a person answers it; once they said yes, `workflow-state tamper clear --feature {name}` clears the marks.",
-                    asked.message
+                    "{} Only a person answers it; once they said yes, `{tamper_clear}` clears the marks.",
+                    asked.message,
+                    tamper_clear = Command::new("tamper clear").feature(&name)
                 ),
                 asked: Some(asked),
                 ..done(ClearState::Asked, None, String::new())
@@ -233,11 +236,7 @@ impl Contributor for Tamper {
                 Ok(added) if !added.is_empty() => {
                     let files: Vec<String> = added.iter().map(|m| format!("{} {}", m.file, m.how)).collect();
                     lines.push(format!(
-                        "phasegate: that command changed {}'s state outside phasegate's commands ({}): it proves nothing, and the feature is marked as tampered until a person clears it (`workflow-state tamper clear --feature {}`). Use the workflow-state command that writes it instead.",
-                        feature.name(),
-                        files.join("; "),
-                        feature.name()
-                    ));
+                        "phasegate: that command changed {}'s state outside phasegate's commands ({}): it proves nothing, and the feature is marked as tampered until a person clears it (`{tamper_clear}`). Use the {binary} command that writes it instead.", feature.name(), files.join("; "), tamper_clear = Command::new("tamper clear").feature(&feature.name()), binary = phasegate_core::words::BINARY));
                 }
                 Ok(_) => {}
                 Err(e) => lines.push(format!("phasegate: {}", one_line(&e.to_string()))),

@@ -9,13 +9,14 @@ use std::collections::BTreeMap;
 
 use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, Waiver};
 use phasegate_core::questions::{Answer, AnsweredBy, ItemType, Question, Request};
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
 use super::sources::sources;
 use super::state::proof;
 use crate::env::Env;
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 use crate::witness::{self, PersonAnswer};
@@ -64,12 +65,12 @@ pub fn waive(
     let meta = feature.load()?;
     let sources = sources(&project, &feature, &meta)?;
     let Some(req) = sources.requirements.iter().find(|r| r.id == requirement) else {
-        let ids: Vec<&str> = sources.requirements.iter().map(|r| r.id.as_str()).collect();
-        return Err(OpError::invalid(format!(
-            "{requirement} is not a requirement of {} ({}): name one of them",
-            sources.requirements_file,
-            ids.join(", ")
-        )));
+        return Err(Invalid::NotARequirement {
+            requirement: requirement.to_owned(),
+            file: sources.requirements_file.clone(),
+            known: sources.requirements.iter().map(|r| r.id.to_string()).collect(),
+        }
+        .into());
     };
     let now = proof(env, &project, &feature, &meta)?;
     let status = now.judgement.as_ref().and_then(|j| j.statuses.iter().find(|r| r.id == requirement));
@@ -133,16 +134,17 @@ pub fn waive(
             WaiverState::Declined,
             Some(q.id.clone()),
             format!(
-                "{} answered \"{}\": {requirement} is not waived. Prove it (`workflow-state verify run --feature {name}`), or ask again with another reason.",
+                "{} answered \"{}\": {requirement} is not waived. Prove it (`{verify_run}`), or ask again with another reason.",
                 q.id,
-                q.answer.as_ref().map(|a| a.text.as_str()).unwrap_or_default()
+                q.answer.as_ref().map(|a| a.text.as_str()).unwrap_or_default(),
+                verify_run = Command::new("verify run").feature(&name)
             ),
         )),
         _ => {
             let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) else {
-                return Err(OpError::invalid(format!(
-                    "say why {requirement} may be done without proof: `workflow-state verify waive {requirement} --reason \"<why>\" --feature {name}`"
-                )));
+                return Err(
+                    Invalid::NoWaiverReason { requirement: requirement.to_owned(), feature: name.to_string() }.into()
+                );
             };
             let why = now
                 .judgement
@@ -178,8 +180,9 @@ pub fn waive(
             Ok(Waived {
                 question: asked.id.clone(),
                 message: format!(
-                    "{} Only a person answers it; nothing is waived until they say yes (then `workflow-state verify waive {requirement} --feature {name}` or the next `verify run` records it).",
-                    asked.message
+                    "{} Only a person answers it; nothing is waived until they say yes (then `{verify_waive}` or the next `verify run` records it).",
+                    asked.message,
+                    verify_waive = Command::new("verify waive").arg(&requirement).feature(&name)
                 ),
                 asked: Some(asked),
                 ..done(WaiverState::Asked, None, String::new())

@@ -11,6 +11,7 @@ use phasegate_core::questions::{
     self, Answer, Item, ItemType, Preference, Question, QuestionState, QuestionType, Request, RoundsFile, Route, Skip,
     Source,
 };
+use phasegate_core::words::Command;
 use phasegate_store::questions::{DialogNote, Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
 use serde::Serialize;
@@ -203,10 +204,14 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     ensure_parent(&path)?;
     guard.commit("question ask", vec![question_change(&path, &q)])?;
     let slack = config.slack.channels.for_item(q.item_type).is_some();
+    let answer = Command::new("question answer").word("<id>").word("<text>");
     let later = if slack {
-        "It is posted to Slack; the answer comes from its thread (read by `workflow-state slack poll`) or from `workflow-state question answer <id> <text>`."
+        format!(
+            "It is posted to Slack; the answer comes from its thread (read by `{}`) or from `{answer}`.",
+            Command::new("slack poll")
+        )
     } else {
-        "Answer it with `workflow-state question answer <id> <text>` (or /phasegate:answer in Claude Code)."
+        format!("Answer it with `{answer}` (or /phasegate:answer in Claude Code).")
     };
     let file = Some(path.display().to_string());
     Ok(match route {
@@ -221,7 +226,8 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
                         "Ask the user now with the AskUserQuestion tool (input below, as it is: no `answers`). {id} is theirs alone to answer: phasegate records their choice from the dialog itself, so do not record it with `question answer`."
                     ),
                     false => format!(
-                        "Ask the user now with the AskUserQuestion tool (input below), then record the reply: `workflow-state question answer {id} \"<answer>\"`."
+                        "Ask the user now with the AskUserQuestion tool (input below), then record the reply: `{question_answer}`.",
+                        question_answer = Command::new("question answer").arg(&id).word("\"<answer>\"")
                     ),
                 },
             )
@@ -650,13 +656,8 @@ pub(crate) fn record(
         .into());
     }
     let Some((text, option)) = q.interpret(text) else {
-        let labels: Vec<String> = q.options.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.label)).collect();
-        return Err(OpError::invalid(format!(
-            "`{}` does not answer {}: pick an option by number or label ({})",
-            text.trim(),
-            q.id,
-            labels.join(", ")
-        )));
+        let options = q.options.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.label)).collect();
+        return Err(Invalid::NoOption { id: q.id.clone(), text: text.trim().to_owned(), options }.into());
     };
     let mut answer = Answer {
         text: text.clone(),

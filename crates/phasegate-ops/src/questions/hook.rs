@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use phasegate_core::questions::Question;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::questions::DialogNote;
 use serde_json::Value;
@@ -171,8 +172,9 @@ fn suspension_lines(project: &Project, workflow_state: Option<&Path>) -> Vec<Str
         let names: Vec<String> =
             waiting.iter().take(MAX_LISTED).map(|m| format!("{} ({})", m.question.slug, m.question.id)).collect();
         out.push(format!(
-            "phasegate: suspended, waiting for an answer: {}; skip them (`workflow-state backlog`), answers: /phasegate:answer",
-            names.join(", ")
+            "phasegate: suspended, waiting for an answer: {}; skip them (`{backlog}`), answers: /phasegate:answer",
+            names.join(", "),
+            backlog = Command::new("backlog")
         ));
     }
     for m in markers.iter().filter(|m| m.question.answer.is_some()).take(MAX_LISTED) {

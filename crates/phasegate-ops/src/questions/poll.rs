@@ -74,8 +74,7 @@ pub enum PollError {
     #[error("{0}")]
     Read(String),
     #[error(
-        "an earlier post of it may have gone out, and {channel}'s history cannot be read to find it ({why}); it is not posted again until the history can be read (see `workflow-state slack doctor`)"
-    )]
+        "an earlier post of it may have gone out, and {channel}'s history cannot be read to find it ({why}); it is not posted again until the history can be read (see `{slack_doctor}`)", slack_doctor = phasegate_core::words::Command::new("slack doctor"))]
     HistoryUnreadable { channel: String, why: String },
     /// The question's file, its feature's lock or the configuration.
     #[error(transparent)]
@@ -369,7 +368,10 @@ pub fn resume_command(project: &Project, slug: &str) -> String {
     let feature = project.feature_named(slug);
     match feature.load() {
         Ok(meta) => match meta.workflow {
-            Workflow::Pipeline => format!("`workflow-state pipeline resume --feature {slug}`"),
+            Workflow::Pipeline => format!(
+                "`{pipeline_resume}`",
+                pipeline_resume = phasegate_core::words::Command::new("pipeline resume").feature(&slug)
+            ),
             Workflow::Phased => next_step(&meta).command.unwrap_or_else(|| "/phasegate:auto".to_owned()),
         },
         Err(_) => "/phasegate:auto".to_owned(),

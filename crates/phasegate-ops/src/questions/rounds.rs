@@ -8,6 +8,7 @@ use phasegate_core::Phase;
 use phasegate_core::questions::parse_reply;
 use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop};
 use phasegate_core::questions::{ItemType, Request, RoundOutcome};
+use phasegate_core::words::Command;
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
@@ -21,9 +22,7 @@ fn rounds_err(e: rounds::RoundsError) -> OpError {
 }
 
 fn artifact_of(feature: &Feature, phase: Phase) -> OpResult<std::path::PathBuf> {
-    let a = phase
-        .artifact()
-        .ok_or_else(|| OpError::invalid(format!("{phase} writes no document, so it has no implementer round loop")))?;
+    let a = phase.artifact().ok_or(Invalid::NoRoundLoop { phase })?;
     Ok(feature.artifact_path(a))
 }
 
@@ -56,7 +55,7 @@ pub fn start(env: &Env, given: Option<&str>, phase: Phase, brief: &str, fresh: b
     let (project, feature) = session::resolve(env, given)?;
     artifact_of(&feature, phase)?;
     if brief.trim().is_empty() {
-        return Err(OpError::invalid("the brief is empty: write what the implementer must produce"));
+        return Err(Invalid::EmptyBrief.into());
     }
     let config = project.questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
@@ -202,8 +201,9 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
             context: Some(context.clone()),
             open_questions: Vec::new(),
             next: format!(
-                "Answer Q{n} yourself if the spec, the brief or the code answers it: `workflow-state rounds answer {phase} --text \"…\" --feature {f}`. If only a person can: `workflow-state rounds ask {phase} --feature {f}` (add `--file <question.json>` to offer options).",
-                f = feature.name()
+                "Answer Q{n} yourself if the spec, the brief or the code answers it: `{rounds_answer}`. If only a person can: `{rounds_ask}` (add `--file <question.json>` to offer options).",
+                rounds_answer = Command::new("rounds answer").arg(&phase).word("--text \"…\"").feature(&feature.name()),
+                rounds_ask = Command::new("rounds ask").arg(&phase).feature(&feature.name())
             ),
         },
         Decision::CapReached { open } => Recorded {
@@ -215,8 +215,8 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
             context: None,
             open_questions: open.clone(),
             next: format!(
-                "No rounds left. Write {name} yourself as a best effort, with a `## Open Questions` section listing each open question and what you assumed; then run `workflow-state rounds check {phase} --feature {f}`.",
-                f = feature.name()
+                "No rounds left. Write {name} yourself as a best effort, with a `## Open Questions` section listing each open question and what you assumed; then run `{rounds_check}`.",
+                rounds_check = Command::new("rounds check").arg(&phase).feature(&feature.name())
             ),
         },
     };

@@ -15,6 +15,7 @@ use chrono::{DateTime, Utc};
 use phasegate_core::coordination::{ANSWERS, QUESTIONS, SharedQuestion, TeamAnswer, answer_ref, question_ref};
 use phasegate_core::questions::{Question, Source};
 use phasegate_core::witness::Operator;
+use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::remote::Swap;
 
@@ -199,9 +200,10 @@ fn answer_teammates(project: &Project, env: &Env, id: &str, text: &str) -> OpRes
             remembered: false,
             in_slack: false,
             team: Some(format!(
-                "answered on {}: {} takes it in at their next sync (their monitor syncs within minutes, or `workflow-state team sync`)",
+                "answered on {}: {} takes it in at their next sync (their monitor syncs within minutes, or `{team_sync}`)",
                 team.remote().name(),
-                q.asker.describe()
+                q.asker.describe(),
+                team_sync = Command::new("team sync")
             )),
         })),
         Swap::Moved => {

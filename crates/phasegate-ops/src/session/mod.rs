@@ -10,7 +10,7 @@ use phasegate_core::feature::Workflow;
 use phasegate_store::{Feature, Project};
 
 use crate::env::Env;
-use crate::error::{OpError, OpResult};
+use crate::error::{Invalid, OpResult};
 
 /// The project around the working directory, whose writers witness the
 /// state files they write with the user's key.
@@ -61,10 +61,7 @@ pub fn resolve_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Fe
             note_turn(&project, env, &feature);
             Ok((project, feature))
         }
-        Workflow::Phased => Err(OpError::invalid(format!(
-            "feature {} is not a pipeline (it runs phase by phase); start one with `workflow-state pipeline start <slug> --request <text>`",
-            feature.name()
-        ))),
+        Workflow::Phased => Err(Invalid::NotAPipeline { feature: feature.name().to_owned() }.into()),
     }
 }
 
@@ -80,12 +77,7 @@ fn only_active_pipeline(project: &Project) -> OpResult<Feature> {
     }
     match found.len() {
         1 => Ok(found.remove(0)),
-        0 => Err(OpError::invalid(
-            "no active pipeline; start one with `workflow-state pipeline start <slug> --request <text>` (or /phasegate:pipeline <request>)",
-        )),
-        _ => Err(OpError::invalid(format!(
-            "several active pipelines: {}; pass --feature <name>",
-            found.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
-        ))),
+        0 => Err(Invalid::NoActivePipeline.into()),
+        _ => Err(Invalid::SeveralPipelines { features: found.iter().map(|f| f.name().to_owned()).collect() }.into()),
     }
 }

@@ -17,6 +17,7 @@ use phasegate_core::coordination::Claimed;
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::tasks::Mark;
 use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailureDecision};
+use phasegate_core::words::Command;
 use phasegate_store::git::RollbackScope;
 use serde::Serialize;
 
@@ -129,8 +130,11 @@ pub fn fail(
     // The retry, spelled to run as printed: the feature named, the
     // implementer the task was started with kept.
     let by = s.build.implementers.get(&task.id).map(|b| format!(" --by {}", phasegate_core::paths::shell_word(b)));
-    let retry =
-        format!("`workflow-state tasks start {} --feature {}{}`", task.id, feature.name(), by.unwrap_or_default());
+    let retry = format!(
+        "`{}{}`",
+        Command::new("tasks start").arg(&task.id).flag("feature", &feature.name()),
+        by.unwrap_or_default()
+    );
     let message = match (&stop, &decision.action) {
         (Some(why), _) => format!("The build stops: {why}. Report it to the user."),
         (None, Action::Retry) => format!("{}. Fix it and retry: {retry}.", decision.reason),
@@ -143,10 +147,10 @@ pub fn fail(
             format!("{}. Rebase on the current branch, resolve, then {retry}.", decision.reason)
         }
         (None, Action::Skip) => format!(
-            "{}: {} is skipped; go on with `workflow-state tasks next --feature {}`.",
+            "{}: {} is skipped; go on with `{tasks_next}`.",
             decision.reason,
             task.id,
-            feature.name()
+            tasks_next = Command::new("tasks next").feature(&feature.name())
         ),
         (None, Action::Escalate) => format!("{}. The user decides (see escalation).", decision.reason),
     };

@@ -6,6 +6,7 @@
 
 use phasegate_core::Status;
 use phasegate_core::tasks::Mark;
+use phasegate_core::words::Command;
 
 use crate::hook::{Contributor, HookCtx};
 
@@ -38,12 +39,11 @@ impl Contributor for Tasks {
                     .and_then(|s| s.tasks.get(&t.id))
                     .map_or(String::new(), |c| format!(", review cycle {} of {}", c.current_cycle, c.max_cycles));
                 lines.push(format!(
-                    "phasegate: task {} of {} is in progress ({}{cycle}); its brief again: `workflow-state tasks context {} --feature {}`",
+                    "phasegate: task {} of {} is in progress ({}{cycle}); its brief again: `{tasks_context}`",
                     t.id,
                     l.feature.name(),
                     t.title,
-                    t.id,
-                    l.feature.name()
+                    tasks_context = Command::new("tasks context").arg(&t.id).feature(&l.feature.name())
                 ));
                 if lines.len() == MAX_NAMED {
                     return lines;

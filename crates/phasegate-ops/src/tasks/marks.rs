@@ -7,6 +7,7 @@ use phasegate_core::coordination::Claimed;
 use phasegate_core::tasks as build;
 use phasegate_core::tasks::{BuildState, SELF_IMPLEMENTER};
 use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
+use phasegate_core::words::Command;
 use phasegate_core::{Agent, Artifact};
 use phasegate_store::{Feature, FileWrite, fs};
 use serde::Serialize;
@@ -17,7 +18,7 @@ use crate::coordination::events;
 use crate::coordination::leases;
 use crate::coordination::team;
 use crate::env::Env;
-use crate::error::{OpError, OpResult, Refusal};
+use crate::error::{Invalid, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::inject::Work;
 use crate::questions::ask;
@@ -139,7 +140,8 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     let batch = if max == 1 { list.next(PARALLEL_MAX).tasks.len() } else { 0 };
     let note = (batch > 1).then(|| {
         format!(
-            "{batch} tasks of this parallel phase can run at once: `workflow-state tasks next --parallel --feature {name}` gives the batch"
+            "{batch} tasks of this parallel phase can run at once: `{tasks_next}` gives the batch",
+            tasks_next = Command::new("tasks next").word("--parallel").feature(&name)
         )
     });
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
@@ -295,13 +297,7 @@ fn check_implementer(by: &str) -> OpResult<()> {
     let ok = !by.is_empty()
         && by.len() <= 120
         && by.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.' | '/' | '@'));
-    if ok {
-        Ok(())
-    } else {
-        Err(OpError::invalid(format!(
-            "--by `{by}`: give the agent that implements the task (as `tasks reviewers` lists it) or `{SELF_IMPLEMENTER}` when this session does it"
-        )))
-    }
+    if ok { Ok(()) } else { Err(Invalid::NoImplementer { by: by.to_owned() }.into()) }
 }
 
 /// How long the build has run.
@@ -318,9 +314,8 @@ pub(crate) fn limit(project: &phasegate_store::Project) -> OpResult<i64> {
 pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> OpResult<FileWrite> {
     let path = feature.artifact_path(Artifact::Tasks);
     let text = fs::read_optional(&path)?.unwrap_or_default();
-    let changed = set_mark(&text, task.line, mark).ok_or_else(|| {
-        OpError::invalid(format!("{file}:{}: the task's checkbox moved; run the command again", task.line))
-    })?;
+    let changed = set_mark(&text, task.line, mark)
+        .ok_or_else(|| Invalid::CheckboxMoved { file: file.to_owned(), line: task.line })?;
     Ok(FileWrite::put(&path, changed))
 }
 
@@ -328,8 +323,8 @@ pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> Op
 /// tasks it has.
 pub(crate) fn task<'a>(list: &'a TaskList, file: &str, id: &str) -> OpResult<&'a Task> {
     list.get(id).ok_or_else(|| {
-        let known: Vec<&str> = list.tasks.iter().map(|t| t.id.as_str()).collect();
-        OpError::invalid(format!("{file} has no task {id} (tasks: {})", known.join(", ")))
+        let known = list.tasks.iter().map(|t| t.id.to_string()).collect();
+        Invalid::NoTask { file: file.to_owned(), id: id.to_owned(), known }.into()
     })
 }
 

@@ -12,6 +12,7 @@ use phasegate_core::tasks::DefaultAction;
 use phasegate_core::tasks::{CycleRecorded as Recorded, FailureRate, TaskCycle, TaskReviewStatus as ReviewStatus};
 use phasegate_core::tasks::{Mark, SELF_IMPLEMENTER, SessionCycles, Task};
 use phasegate_core::tasks::{RequestInput, priorities, review_request};
+use phasegate_core::words::Command;
 use phasegate_core::{Agent, agent::AgentRole};
 use phasegate_store::agents::{AgentInfo, discover};
 use phasegate_store::{Feature, Project, fs};
@@ -20,7 +21,7 @@ use serde::Serialize;
 use super::marks;
 use crate::brief;
 use crate::env::{self, Env};
-use crate::error::{InvalidInput, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 use crate::feature::review;
 use crate::knowledge::inject;
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
@@ -28,7 +29,12 @@ use crate::session;
 use crate::witness;
 
 /// What the reviewer answers with.
-const REPLY_FORMAT: &str = "Answer on the first line APPROVED or NEEDS REVISION, then your findings, one per line (or the verdict JSON of `workflow-state schema verdict`).";
+fn reply_format() -> String {
+    format!(
+        "Answer on the first line APPROVED or NEEDS REVISION, then your findings, one per line (or the verdict JSON of `{}`).",
+        Command::new("schema verdict")
+    )
+}
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -231,12 +237,9 @@ pub fn review(
         (Some(r), _) => r.to_owned(),
         (None, Some(last)) => last.agent.clone(),
         (None, None) => {
-            return Err(OpError::invalid(format!(
-                "{} has no review cycle yet: name its reviewer with --reviewer (candidates: `workflow-state tasks reviewers {} --feature {}`)",
-                task.id,
-                task.id,
-                feature.name()
-            )));
+            return Err(
+                Invalid::NoReviewerNamed { task: task.id.to_string(), feature: feature.name().to_owned() }.into()
+            );
         }
     };
     let reviewer = reviewer.as_str();
@@ -292,7 +295,7 @@ pub fn review(
         changes: &changes,
         focus: &focus,
         previous: &previous,
-        reply_format: REPLY_FORMAT,
+        reply_format: &reply_format(),
     });
     let subject = brief::Subject {
         feature: Some(&feature),
@@ -342,7 +345,7 @@ pub fn record(
         .get(feature.name())
         .ok_or_else(|| phasegate_core::tasks::CycleError::NotStarted(task.id.clone()))?
         .under_review(&task.id)?;
-    let brief = format!("workflow-state tasks review {} --feature {}", task.id, feature.name());
+    let brief = Command::new("tasks review").arg(&task.id).feature(&feature.name()).to_string();
     let verdict =
         witness::verdict(env, &project, &task_subject(feature.name(), &task.id, cycle, &reviewer), reply, &brief)?;
     let guard = feature.lock(env.lock_timeout)?;
@@ -373,21 +376,21 @@ pub fn record(
         (ReviewStatus::Unclear, _) => (
             None,
             format!(
-                "The reply of {} says neither approved nor needs revision; nothing was counted. Spawn it again with the same prompt plus \"{REPLY_FORMAT}\", then record its new reply.",
-                recorded.next_reviewer.as_deref().unwrap_or("the reviewer")
+                "The reply of {} says neither approved nor needs revision; nothing was counted. Spawn it again with the same prompt plus \"{}\", then record its new reply.",
+                recorded.next_reviewer.as_deref().unwrap_or("the reviewer"),
+                reply_format()
             ),
         ),
         (_, Some(Decision::Approved)) => (None, format!("{} is approved and ticked done.", task.id)),
         (_, Some(Decision::Revise)) => (
             None,
             format!(
-                "{}, then review cycle {} with {} (`workflow-state tasks review {} --feature {}`).{}",
+                "{}, then review cycle {} with {} (`{tasks_review}`).{}",
                 fix_instruction(&task_implementer),
                 recorded.cycle + 1,
                 recorded.next_reviewer.as_deref().unwrap_or("the same reviewer"),
-                task.id,
-                feature.name(),
-                recorded.switch.as_ref().map(|s| format!(" Reviewer switched: {}.", s.reason)).unwrap_or_default()
+                recorded.switch.as_ref().map(|s| format!(" Reviewer switched: {}.", s.reason)).unwrap_or_default(),
+                tasks_review = Command::new("tasks review").arg(&task.id).feature(&feature.name())
             ),
         ),
         (_, Some(Decision::CapReached)) | (_, None) => {

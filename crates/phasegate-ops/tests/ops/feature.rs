@@ -4,10 +4,10 @@
 use phasegate_core::cycle::Decision;
 use phasegate_core::feature::{Completion, PhaseState, StartKind, StartMode, Workflow};
 use phasegate_core::{Mode, Phase, Status};
-use phasegate_ops::OpError;
 use phasegate_ops::error::Refusal;
 use phasegate_ops::feature::phase::{self, Target};
 use phasegate_ops::feature::{lifecycle, review, worktree};
+use phasegate_ops::{Invalid, OpError};
 use phasegate_store::ResolveError;
 
 use crate::kit::{Repo, refusal, stamp, verdict};
@@ -41,7 +41,7 @@ fn create_numbers_features_and_stamps_them_with_the_clock() {
 fn a_name_that_makes_no_slug_is_invalid_and_creates_nothing() {
     let t = Repo::new();
     let e = lifecycle::create(&t.env(), "!!!", Mode::Standard, Workflow::Phased, false).unwrap_err();
-    assert!(matches!(e, OpError::Invalid(_)), "{e:?}");
+    assert!(matches!(e, OpError::Invalid(Invalid::NoFeatureName { .. })), "{e:?}");
     assert!(e.to_string().contains("user-auth"), "the message gives an example: {e}");
     assert!(!t.exists("docs/features"));
 }

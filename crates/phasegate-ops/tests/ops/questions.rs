@@ -9,11 +9,11 @@ use std::time::Duration;
 use phasegate_core::feature::{StartMode, Workflow};
 use phasegate_core::questions::{AnsweredBy, ItemType, Request, Source};
 use phasegate_core::{Mode, Phase};
-use phasegate_ops::OpError;
 use phasegate_ops::error::Refusal;
 use phasegate_ops::feature::phase::{self, Target};
 use phasegate_ops::questions::ask::{self, AskInput, Asked, Interaction};
 use phasegate_ops::questions::poll::{self, Messenger, PostError, ThreadMessage};
+use phasegate_ops::{Invalid, OpError};
 use serde_json::json;
 
 use crate::kit::{Repo, refusal, request, stamp};
@@ -173,7 +173,10 @@ fn an_answer_picks_an_option_by_number_or_label_and_refuses_anything_else_when_f
     }));
     headless(&t, &f, q);
     let e = ask::answer(&t.env(), "001-x.1", "Oracle", None, Source::Cli).unwrap_err();
-    assert!(matches!(e, OpError::Invalid(_)) && e.to_string().contains("1 Postgres, 2 SQLite"), "{e}");
+    assert!(
+        matches!(e, OpError::Invalid(Invalid::NoOption { .. })) && e.to_string().contains("1 Postgres, 2 SQLite"),
+        "{e}"
+    );
     assert!(t.json(".claude/suspended/001-x.json").get("answer").is_none(), "nothing recorded");
     let a = ask::answer(&t.env(), "001-x.1", "2", None, Source::Cli).unwrap();
     assert_eq!((a.answer.as_str(), a.option.as_deref()), ("SQLite", Some("SQLite")));

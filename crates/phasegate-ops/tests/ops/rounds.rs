@@ -5,11 +5,11 @@
 use phasegate_core::Phase;
 use phasegate_core::questions::{AnsweredBy, RoundsError, Source};
 use phasegate_core::{Mode, feature::StartMode};
-use phasegate_ops::OpError;
 use phasegate_ops::error::Refusal;
 use phasegate_ops::feature::phase::{self, Target};
 use phasegate_ops::questions::ask::{self, Interaction};
 use phasegate_ops::questions::rounds;
+use phasegate_ops::{Invalid, OpError};
 use serde_json::json;
 
 use crate::kit::{Repo, refusal, request, stamp};
@@ -152,6 +152,12 @@ fn the_round_cap_leaves_the_open_questions_for_the_document_to_list() {
 fn a_phase_without_a_document_has_no_round_loop() {
     let t = Repo::new();
     t.feature("x", Mode::Standard);
-    assert!(matches!(rounds::start(&t.env(), None, Phase::Implement, BRIEF, false), Err(OpError::Invalid(_))));
-    assert!(matches!(rounds::start(&t.env(), None, Phase::Specify, "  ", false), Err(OpError::Invalid(_))));
+    assert!(matches!(
+        rounds::start(&t.env(), None, Phase::Implement, BRIEF, false),
+        Err(OpError::Invalid(Invalid::NoRoundLoop { phase: Phase::Implement }))
+    ));
+    assert!(matches!(
+        rounds::start(&t.env(), None, Phase::Specify, "  ", false),
+        Err(OpError::Invalid(Invalid::EmptyBrief))
+    ));
 }

@@ -6,11 +6,11 @@
 use phasegate_core::Mode;
 use phasegate_core::cycle::Decision;
 use phasegate_core::tasks::{BuildAction, ErrorType, Mark};
-use phasegate_ops::OpError;
 use phasegate_ops::error::Refusal;
 use phasegate_ops::questions::ask::Interaction;
 use phasegate_ops::tasks::marks::{self, MarkAction};
 use phasegate_ops::tasks::{build, review};
+use phasegate_ops::{Invalid, OpError};
 use serde_json::Value;
 
 use crate::kit::{Repo, refusal, stamp};
@@ -78,7 +78,10 @@ fn checkboxes_move_only_the_allowed_ways_and_a_start_is_recorded() {
     let expected = TASKS.replace("- [ ] T1", "- [x] T1").replace("- [ ] T3", "- [-] T3");
     assert_eq!(tasks_md(&t, &f), expected, "only the checkboxes changed");
     let e = mark(&t, "T9", MarkAction::Start).unwrap_err();
-    assert!(matches!(e, OpError::Invalid(_)) && e.to_string().contains("tasks: T1, T2, T3, T4, T5"), "{e}");
+    assert!(
+        matches!(e, OpError::Invalid(Invalid::NoTask { .. })) && e.to_string().contains("tasks: T1, T2, T3, T4, T5"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -379,6 +382,9 @@ fn a_task_is_never_reviewed_by_its_implementer_or_an_agent_that_is_not_installed
     assert!(matches!(review_brief(&t, Some("phasegate:task-implementer")), Err(OpError::Cycle(_))));
     let r = refusal(review_brief(&t, Some("nobody-here")));
     assert!(matches!(&r, Refusal::UnknownAgent { available, .. } if available.iter().any(|a| a == REVIEWER)), "{r:?}");
-    assert!(matches!(review_brief(&t, None), Err(OpError::Invalid(_))), "the first review names its reviewer");
+    assert!(
+        matches!(review_brief(&t, None), Err(OpError::Invalid(Invalid::NoReviewerNamed { .. }))),
+        "the first review names its reviewer"
+    );
     assert!(cycles(&t, &f)["tasks"]["T1"].is_null(), "no cycle was begun");
 }

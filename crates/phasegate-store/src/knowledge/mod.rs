@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use phasegate_core::knowledge::{KnowledgeItem, KnowledgeItemError, MAX_ITEM_BYTES, file_name, fingerprint};
+use phasegate_core::words::Command;
 
 pub use index::{IndexDir, IndexFault, Manifest, check_index, index_dir, mtime_ns};
 
@@ -94,7 +95,10 @@ impl Project {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 complete = false;
                 bad.push(BadItem {
-                    error: "not read: a hook stops reading items when its time runs out; any `workflow-state kb` command reads it".into(),
+                    error: format!(
+                        "not read: a hook stops reading items when its time runs out; any `{}` command reads it",
+                        Command::new("kb")
+                    ),
                     path,
                 });
                 continue;

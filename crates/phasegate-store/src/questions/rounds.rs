@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use phasegate_core::questions::{ROUNDS_FILE, RoundsFile};
+use phasegate_core::words::Command;
 
 use super::render;
 use crate::error::StoreError;
@@ -23,7 +24,7 @@ impl Feature {
             None => Ok(RoundsFile::default()),
             Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
                 path: path.clone(),
-                detail: format!("{e}; it is written by `workflow-state rounds` only"),
+                detail: format!("{e}; it is written by `{rounds}` only", rounds = Command::new("rounds")),
             }),
         }
     }

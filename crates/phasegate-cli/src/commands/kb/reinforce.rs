@@ -46,10 +46,7 @@ pub fn cmd_reinforce(a: ReinforceArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     } else if a.seen {
         Reinforcement::Seen { evidence: a.evidence.unwrap_or_default(), feature: a.feature, task: a.task }
     } else {
-        return Err(phasegate_ops::OpError::invalid(
-            "say how it was met again: --seen --evidence <text>, --prevented or --not-helped",
-        )
-        .into());
+        return Err(phasegate_ops::OpError::from(phasegate_ops::Invalid::ReinforceHow).into());
     };
     let s = base::reinforce(&ctx.env, &a.id, how)?;
     if a.json {

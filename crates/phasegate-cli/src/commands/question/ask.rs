@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use phasegate_core::questions::{ItemType, Request};
-use phasegate_ops::OpError;
+use phasegate_ops::error::InvalidInput;
 use phasegate_ops::questions::ask::{self as questions, AskInput};
 
 use super::SessionArg;
@@ -37,7 +37,7 @@ pub struct AskArgs {
 
 pub fn cmd_ask(a: AskArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let t = input::read(&a.file, "question", &ctx.env.cwd)?;
-    let request = Request::parse(&t.text).map_err(|e| OpError::invalid(format!("{}: {e}", t.source)))?;
+    let request = Request::parse(&t.text).invalid(t.source)?;
     let asked = questions::ask(
         &ctx.env,
         a.feature.get(),

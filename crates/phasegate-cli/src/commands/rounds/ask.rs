@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use phasegate_core::Phase;
 use phasegate_core::questions::Request;
-use phasegate_ops::OpError;
+use phasegate_ops::error::InvalidInput;
 use phasegate_ops::questions::rounds;
 
 use crate::commands::question::SessionArg;
@@ -33,7 +33,7 @@ pub fn cmd_ask(a: AskArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         None => None,
         Some(f) => {
             let t = input::read(f, "question", &ctx.env.cwd)?;
-            Some(Request::parse(&t.text).map_err(|e| OpError::invalid(format!("{}: {e}", t.source)))?)
+            Some(Request::parse(&t.text).invalid(t.source)?)
         }
     };
     let asked = rounds::ask(&ctx.env, a.feature.get(), a.phase, request, a.session.get())?;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 use phasegate_ops::questions::poll::{self, Messenger, PollReport};
-use phasegate_ops::{Env, OpError};
+use phasegate_ops::{Env, Invalid, OpError};
 
 use super::transport::{self, Patience, SlackMessenger};
 use crate::output::Printer;
@@ -132,10 +132,7 @@ fn messenger(config: &phasegate_core::questions::QuestionsConfig) -> Result<Opti
         return Ok(None);
     }
     let Some(tokens) = transport::tokens()? else {
-        return Err(OpError::invalid(format!(
-            ".phasegate/questions.config.json names Slack channels but {}: export the Slack app's token, or remove slack.channels to answer questions with `workflow-state question answer`",
-            transport::no_token()
-        )));
+        return Err(Invalid::NoSlackToken { missing: transport::no_token() }.into());
     };
     SlackMessenger::new(&tokens, Patience::Poll).map(Some)
 }

@@ -5,9 +5,9 @@
 use std::cell::OnceCell;
 use std::time::Duration;
 
-use phasegate_ops::OpError;
 use phasegate_ops::env::{SLACK_API_URL, SLACK_READ_TOKEN, SLACK_READ_TOKEN_OPTION, SLACK_TOKEN, SLACK_TOKEN_OPTION};
 use phasegate_ops::questions::poll::{Messenger, PostError, ThreadMessage};
+use phasegate_ops::{Invalid, OpError};
 use phasegate_slack::{Client, SlackError, Token, TokenKind};
 
 pub const DEFAULT_API_URL: &str = "https://slack.com/api/";
@@ -74,15 +74,9 @@ fn first_token(names: &[&'static str]) -> Result<Option<(Token, &'static str)>, 
 fn token_var(name: &str) -> Result<Option<Token>, OpError> {
     match std::env::var(name) {
         Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            Err(OpError::invalid(format!("{name} is not valid UTF-8: set it to the Slack token")))
-        }
+        Err(std::env::VarError::NotUnicode(_)) => Err(Invalid::TokenNotUtf8 { name: name.to_owned() }.into()),
         Ok(v) if v.is_empty() => Ok(None),
-        Ok(v) => Token::new(v).map(Some).map_err(|_| {
-            OpError::invalid(format!(
-                "{name} is not a Slack token (it has whitespace, control or non-ASCII characters): set it to the token alone"
-            ))
-        }),
+        Ok(v) => Token::new(v).map(Some).map_err(|_| Invalid::NotAToken { name: name.to_owned() }.into()),
     }
 }
 
@@ -95,7 +89,7 @@ pub fn api_url() -> String {
 pub fn client(token: &Token, patience: Patience) -> Result<Client, OpError> {
     Client::new(&api_url(), token.clone())
         .map(|c| patience.apply(c))
-        .map_err(|e| OpError::invalid(format!("{e} (check {SLACK_API_URL})")))
+        .map_err(|e| Invalid::SlackApiUrl { why: e.to_string(), variable: SLACK_API_URL }.into())
 }
 
 /// Slack as the poll sees it: posts with one token, reads threads with the

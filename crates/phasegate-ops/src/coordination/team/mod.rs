@@ -18,6 +18,7 @@ mod leases;
 mod sync;
 
 use phasegate_core::coordination::Holder;
+use phasegate_core::words::Command;
 use phasegate_store::lock::FileLock;
 use phasegate_store::remote::{self, Remote};
 use phasegate_store::{Project, StoreError, remote::Pending};
@@ -91,8 +92,9 @@ impl Team {
     /// The one line that says the remote was not reached and what waits.
     fn offline_line(&self, why: &str, what: &str) -> String {
         format!(
-            "{} could not be reached ({why}); {what} here only: `workflow-state team sync` carries it over when it is back",
-            self.remote.name()
+            "{} could not be reached ({why}); {what} here only: `{team_sync}` carries it over when it is back",
+            self.remote.name(),
+            team_sync = Command::new("team sync")
         )
     }
 }

@@ -1,0 +1,102 @@
+//! The binary's commands as values: what a message, a hint or a `next`
+//! field tells someone to run. A [`Command`] holds the verb path (`verify
+//! run`), its arguments and an optional `--feature`; its one `Display`
+//! renders `workflow-state <verb> <args> [--feature f]`, the only place the
+//! binary's name is spelled below the CLI (jj's library spells `jj <cmd>`
+//! in 3 lines).
+//!
+//! ```
+//! use phasegate_core::words::Command;
+//! let c = Command::new("verify run").feature(&"auth");
+//! assert_eq!(c.to_string(), "workflow-state verify run --feature auth");
+//! ```
+
+use std::fmt;
+
+/// The CLI binary's name.
+pub const BINARY: &str = "workflow-state";
+
+/// One command line of the binary, rendered by its `Display`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Command {
+    /// The verb path: `status`, `verify run`, `pipeline final-gate`; an
+    /// alternation (`phase start|complete`) in the tables that list what
+    /// writes a file.
+    verb: &'static str,
+    /// The arguments after the verb, each as printed (`<id>`,
+    /// `--reason "<why>"`).
+    args: Vec<String>,
+    /// `--feature <name>`, printed last.
+    feature: Option<String>,
+}
+
+impl Command {
+    /// `workflow-state <verb>`.
+    pub fn new(verb: &'static str) -> Command {
+        Command { verb, args: Vec::new(), feature: None }
+    }
+
+    /// The verb path (`verify run`).
+    pub fn verb(&self) -> &'static str {
+        self.verb
+    }
+
+    /// One more argument: a value (an id, a phase, a path).
+    pub fn arg(mut self, value: &dyn fmt::Display) -> Command {
+        self.args.push(value.to_string());
+        self
+    }
+
+    /// One more argument as printed: a placeholder (`<id>`), a bare flag
+    /// (`--once`), or a flag with a placeholder (`--message <text>`).
+    pub fn word(mut self, word: &'static str) -> Command {
+        self.args.push(word.to_owned());
+        self
+    }
+
+    /// A flag and its value: `--name value`.
+    pub fn flag(mut self, name: &str, value: &dyn fmt::Display) -> Command {
+        self.args.push(format!("--{name} {value}"));
+        self
+    }
+
+    /// `--feature <feature>`, printed after the arguments.
+    pub fn feature(mut self, feature: &dyn fmt::Display) -> Command {
+        self.feature = Some(feature.to_string());
+        self
+    }
+
+    /// `--feature <feature>` when there is one.
+    pub fn feature_opt(self, feature: Option<impl fmt::Display>) -> Command {
+        match feature {
+            Some(f) => self.feature(&f),
+            None => self,
+        }
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{BINARY} {}", self.verb)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        if let Some(feature) = &self.feature {
+            write!(f, " --feature {feature}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_verb_args_then_the_feature() {
+        let c = Command::new("verify waive").arg(&"R1").word("--reason \"<why>\"").feature(&"x");
+        assert_eq!(c.to_string(), "workflow-state verify waive R1 --reason \"<why>\" --feature x");
+        assert_eq!(Command::new("status").to_string(), "workflow-state status");
+        assert_eq!(Command::new("cost").feature_opt(None::<&str>).to_string(), "workflow-state cost");
+    }
+}
