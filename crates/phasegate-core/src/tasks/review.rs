@@ -548,6 +548,16 @@ impl SessionCycles {
 }
 
 impl TaskCycle {
+    /// The feedback of every review that asked for changes, oldest first:
+    /// what the next reviewer reads as the previous rounds.
+    pub fn revision_feedback(&self) -> Vec<String> {
+        self.reviewers
+            .iter()
+            .filter(|r| r.status == TaskReviewStatus::NeedsRevision)
+            .filter_map(|r| r.feedback.clone())
+            .collect()
+    }
+
     /// The pending entry of `reply`'s cycle takes its status, feedback,
     /// time and recorder; with none pending, `reply` is added.
     fn settle_pending(&mut self, reply: ReviewerEntry) {

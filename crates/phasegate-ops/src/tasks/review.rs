@@ -246,12 +246,7 @@ pub fn review(
     let change = change_of(&project, &feature, base.as_deref())?;
     let changes = changes_text(change.as_ref());
     let focus = review_focus(&task, change.as_ref());
-    let previous: Vec<String> = t
-        .reviewers
-        .iter()
-        .filter(|r| r.status == ReviewStatus::NeedsRevision)
-        .filter_map(|r| r.feedback.clone())
-        .collect();
+    let previous = t.revision_feedback();
     let request = review_request(&RequestInput {
         cycle: t.current_cycle,
         max_cycles: t.max_cycles,
