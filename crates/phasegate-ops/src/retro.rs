@@ -496,6 +496,39 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
         files.push_str(&format!("planned, not changed: {}\n", list(&f.untouched)));
     }
     brief.push("files", SectionKind::Task, files);
+    brief.push("tasks", SectionKind::Task, tasks_section(f));
+    if !f.verify_failures.is_empty() {
+        brief.push("verify", SectionKind::Task, verify_section(&f.verify_failures));
+    }
+    if let Some(m) = &f.metrics {
+        brief.push(
+            "metrics",
+            SectionKind::RecentMemory,
+            format!(
+                "\nMETRICS first_pass_success {:.2}, gotcha_effectiveness {:.2}, build_duration_minutes {:.1}\n",
+                m.first_pass_success, m.gotcha_effectiveness, m.build_duration_minutes
+            ),
+        );
+    }
+    if let Some(c) = &f.cost {
+        brief.push("cost", SectionKind::RecentMemory, cost_section(feature, c));
+    }
+    let spec = feature.artifact_path(phasegate_core::Artifact::Spec);
+    if let Ok(Some(text)) = fs::read_optional(&spec) {
+        brief.push_from(
+            "spec",
+            SectionKind::Readme,
+            format!("\nSPEC\n{}\n", text.trim()),
+            Some(spec.display().to_string()),
+        );
+    }
+    let subject = brief::Subject::feature(feature, Loading::Eager);
+    brief::finish(project, brief, &subject).packed.text
+}
+
+/// Each task: its attempts, review cycles, time, failures and the
+/// gotchas it was given; and the pipeline's loop.
+fn tasks_section(f: &Facts) -> String {
     let mut tasks = String::from("\nTASKS\n");
     for t in &f.tasks {
         tasks.push_str(&format!(
@@ -528,50 +561,28 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
             p.test_commands.join("; ")
         ));
     }
-    brief.push("tasks", SectionKind::Task, tasks);
-    if !f.verify_failures.is_empty() {
-        let mut verify = String::from("\nVERIFY (checks that failed in a `verify run`)\n");
-        for v in &f.verify_failures {
-            verify.push_str(&format!(
-                "- {} ({}): failed in {} run{}, first at {}: {}; {}\n",
-                v.command,
-                v.requirements.join(", "),
-                v.failed_runs,
-                if v.failed_runs == 1 { "" } else { "s" },
-                phasegate_core::time::stamp(v.first_failed_at),
-                v.failure,
-                if v.passes_now { "passes now: verify fixed it (a candidate gotcha)" } else { "still fails" },
-            ));
-            if !v.output.trim().is_empty() {
-                verify.push_str(&format!("  output: {}\n", v.output.trim().replace('\n', "\n    ")));
-            }
+    tasks
+}
+
+/// The checks that failed in a `verify run`, and whether they pass now.
+fn verify_section(failures: &[VerifyFailure]) -> String {
+    let mut verify = String::from("\nVERIFY (checks that failed in a `verify run`)\n");
+    for v in failures {
+        verify.push_str(&format!(
+            "- {} ({}): failed in {} run{}, first at {}: {}; {}\n",
+            v.command,
+            v.requirements.join(", "),
+            v.failed_runs,
+            if v.failed_runs == 1 { "" } else { "s" },
+            phasegate_core::time::stamp(v.first_failed_at),
+            v.failure,
+            if v.passes_now { "passes now: verify fixed it (a candidate gotcha)" } else { "still fails" },
+        ));
+        if !v.output.trim().is_empty() {
+            verify.push_str(&format!("  output: {}\n", v.output.trim().replace('\n', "\n    ")));
         }
-        brief.push("verify", SectionKind::Task, verify);
     }
-    if let Some(m) = &f.metrics {
-        brief.push(
-            "metrics",
-            SectionKind::RecentMemory,
-            format!(
-                "\nMETRICS first_pass_success {:.2}, gotcha_effectiveness {:.2}, build_duration_minutes {:.1}\n",
-                m.first_pass_success, m.gotcha_effectiveness, m.build_duration_minutes
-            ),
-        );
-    }
-    if let Some(c) = &f.cost {
-        brief.push("cost", SectionKind::RecentMemory, cost_section(feature, c));
-    }
-    let spec = feature.artifact_path(phasegate_core::Artifact::Spec);
-    if let Ok(Some(text)) = fs::read_optional(&spec) {
-        brief.push_from(
-            "spec",
-            SectionKind::Readme,
-            format!("\nSPEC\n{}\n", text.trim()),
-            Some(spec.display().to_string()),
-        );
-    }
-    let subject = brief::Subject::feature(feature, Loading::Eager);
-    brief::finish(project, brief, &subject).packed.text
+    verify
 }
 
 /// What the build cost, for the agent: each phase with its reviewer
