@@ -19,11 +19,11 @@ use phasegate_core::cost::{FeatureCost, round_usd};
 use phasegate_core::feature::{LoopOutcome, Workflow};
 use phasegate_core::knowledge::{
     self, ClassifiedDivergence, DivergenceFacts, DivergenceKind, InjectionOutcome, Judged, KnowledgeType,
-    LessonOutcome, Metric, Metrics, RETRO_FILE, RetroCost, RetroRecord, RetroReply, TaskFailure, TaskRun,
-    TemplateChange,
+    LessonOutcome, Metric, Metrics, ProposedGotcha, ProposedPattern, RETRO_FILE, RetroCost, RetroRecord, RetroReply,
+    TaskFailure, TaskRun, TemplateChange,
 };
 use phasegate_core::proof::{CheckRun, FailedCheck};
-use phasegate_core::tasks::Mark;
+use phasegate_core::tasks::{BuildState, Mark, SessionCycles, Task};
 use phasegate_core::words::Command;
 use phasegate_core::{Agent, Phase};
 use phasegate_store::{Feature, FileWrite, Project, fs};
@@ -204,6 +204,16 @@ pub struct Facts {
     pub prompt: String,
 }
 
+/// What the build planned and did, task by task, as its workflow keeps it.
+struct Work {
+    tasks: Vec<TaskFacts>,
+    /// Files the tasks or the plan named.
+    planned: Vec<String>,
+    pipeline: Option<PipelineFacts>,
+    /// The commit the build's change is measured from.
+    base: Option<String>,
+}
+
 /// The facts of one feature's build, with the brief for the agent.
 /// `task`: only that task (a `task.failed` retrospective: the one failure,
 /// right away).
@@ -214,106 +224,11 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     let cycles = feature.read_review_cycles()?;
     let session = cycles.sessions.get(feature.name()).cloned().unwrap_or_default();
     let build = &session.build;
-    let mut tasks = Vec::new();
-    let mut planned: Vec<String> = Vec::new();
-    let mut pipeline = None;
-    let mut base: Option<String> = meta.review_base(Phase::Implement).map(str::to_owned);
-    match meta.workflow {
-        Workflow::Phased => {
-            if let Ok((list, _)) = feature.task_list() {
-                for t in &list.tasks {
-                    if task.is_some_and(|id| id != t.id) {
-                        continue;
-                    }
-                    let files: Vec<String> = t.files.iter().filter_map(|f| inject::clean_path(f)).collect();
-                    for f in &files {
-                        if !planned.contains(f) {
-                            planned.push(f.clone());
-                        }
-                    }
-                    let attempts = build.attempts.get(&t.id).copied().unwrap_or(0);
-                    let failures: Vec<FailureFact> = build
-                        .failures
-                        .get(&t.id)
-                        .map(|v| {
-                            v.iter()
-                                .map(|f| FailureFact {
-                                    error_type: f.error_type.clone(),
-                                    at: f.at,
-                                    excerpt: f.excerpt.clone(),
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let cycle = session.tasks.get(&t.id);
-                    let minutes = match (build.started.get(&t.id), build.ended.get(&t.id)) {
-                        (Some(s), Some(e)) if e >= s => Some(minutes(*s, *e)),
-                        _ => None,
-                    };
-                    let done = t.mark == Mark::Done;
-                    tasks.push(TaskFacts {
-                        task: t.id.clone(),
-                        title: t.title.clone(),
-                        mark: t.mark,
-                        files,
-                        attempts,
-                        self_corrected: knowledge::is_gotcha_candidate(done, attempts, failures.len()),
-                        failures,
-                        review_cycles: cycle.map(|c| c.current_cycle),
-                        review_outcome: cycle.and_then(|c| c.outcome).map(|o| o.name().to_owned()),
-                        minutes,
-                        gotchas: build.gotchas.get(&t.id).cloned().unwrap_or_default(),
-                    });
-                }
-            }
-            if base.is_none() {
-                base = session.bases.iter().min_by_key(|(t, _)| build.started.get(*t)).map(|(_, b)| b.clone());
-            }
-        }
-        Workflow::Pipeline => {
-            let run = pipeline::load_run(&feature).ok();
-            base = base.or_else(|| run.as_ref().and_then(|r| r.code_base.clone()));
-            if let Ok(plan) = pipeline::plan(&feature) {
-                for s in &plan.steps {
-                    if let Some(f) = inject::clean_path(&s.file)
-                        && !planned.contains(&f)
-                    {
-                        planned.push(f);
-                    }
-                }
-                let l = pipeline::load_loop(&feature).ok().flatten();
-                pipeline = Some(PipelineFacts {
-                    iterations: l.as_ref().map_or(0, |l| l.iteration),
-                    max_iterations: l.as_ref().map_or(0, |l| l.max_iterations),
-                    ended: l.as_ref().and_then(|l| l.ended_reason.clone()),
-                    test_commands: plan.test_plan.commands.clone(),
-                });
-                // The run is one task: it passed first time when the loop
-                // never had to hold the session.
-                if let Some(l) = &l {
-                    let given: Vec<String> = build
-                        .gotchas
-                        .iter()
-                        .filter(|(k, _)| k.starts_with("step-"))
-                        .flat_map(|(_, v)| v.clone())
-                        .collect();
-                    tasks.push(TaskFacts {
-                        task: "implementation".into(),
-                        title: plan.id.clone(),
-                        mark: if l.ended_reason.as_deref() == Some("complete") { Mark::Done } else { Mark::Pending },
-                        files: planned.clone(),
-                        attempts: l.iteration + 1,
-                        failures: Vec::new(),
-                        review_cycles: None,
-                        review_outcome: None,
-                        minutes: l.updated_at.filter(|u| *u >= l.started_at).map(|u| minutes(l.started_at, u)),
-                        gotchas: given,
-                        self_corrected: l.ended_reason.as_deref() == Some("complete") && l.iteration > 0,
-                    });
-                }
-            }
-        }
-    }
+    let base: Option<String> = meta.review_base(Phase::Implement).map(str::to_owned);
+    let Work { tasks, planned, pipeline, base } = match meta.workflow {
+        Workflow::Phased => phased_work(&feature, &session, task, base),
+        Workflow::Pipeline => pipeline_work(&feature, build, base),
+    };
     let changed: Vec<String> = match &base {
         Some(b) => review::code_change(&project, &code_dir, b)
             .map(|c| c.files.into_iter().map(|f| f.path).collect())
@@ -367,6 +282,111 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     };
     facts.prompt = prompt(&project, &feature, &facts);
     Ok(facts)
+}
+
+/// A phased build's tasks (only `task` when given), the files they name,
+/// and its base: the review's, else the first started task's.
+fn phased_work(feature: &Feature, session: &SessionCycles, task: Option<&str>, base: Option<String>) -> Work {
+    let mut tasks = Vec::new();
+    let mut planned: Vec<String> = Vec::new();
+    if let Ok((list, _)) = feature.task_list() {
+        for t in &list.tasks {
+            if task.is_some_and(|id| id != t.id) {
+                continue;
+            }
+            let facts = task_facts(t, session);
+            for f in &facts.files {
+                if !planned.contains(f) {
+                    planned.push(f.clone());
+                }
+            }
+            tasks.push(facts);
+        }
+    }
+    let build = &session.build;
+    let base = base.or_else(|| session.bases.iter().min_by_key(|(t, _)| build.started.get(*t)).map(|(_, b)| b.clone()));
+    Work { tasks, planned, pipeline: None, base }
+}
+
+/// One task of a phased build, from its line and the build's state.
+fn task_facts(t: &Task, session: &SessionCycles) -> TaskFacts {
+    let build = &session.build;
+    let files: Vec<String> = t.files.iter().filter_map(|f| inject::clean_path(f)).collect();
+    let attempts = build.attempts.get(&t.id).copied().unwrap_or(0);
+    let failures: Vec<FailureFact> = build
+        .failures
+        .get(&t.id)
+        .map(|v| {
+            v.iter()
+                .map(|f| FailureFact { error_type: f.error_type.clone(), at: f.at, excerpt: f.excerpt.clone() })
+                .collect()
+        })
+        .unwrap_or_default();
+    let cycle = session.tasks.get(&t.id);
+    let minutes = match (build.started.get(&t.id), build.ended.get(&t.id)) {
+        (Some(s), Some(e)) if e >= s => Some(minutes(*s, *e)),
+        _ => None,
+    };
+    let done = t.mark == Mark::Done;
+    TaskFacts {
+        task: t.id.clone(),
+        title: t.title.clone(),
+        mark: t.mark,
+        files,
+        attempts,
+        self_corrected: knowledge::is_gotcha_candidate(done, attempts, failures.len()),
+        failures,
+        review_cycles: cycle.map(|c| c.current_cycle),
+        review_outcome: cycle.and_then(|c| c.outcome).map(|o| o.name().to_owned()),
+        minutes,
+        gotchas: build.gotchas.get(&t.id).cloned().unwrap_or_default(),
+    }
+}
+
+/// A pipeline build: the plan's files, its loop, and the run as one task;
+/// its base: the review's, else the run's.
+fn pipeline_work(feature: &Feature, build: &BuildState, base: Option<String>) -> Work {
+    let mut tasks = Vec::new();
+    let mut planned: Vec<String> = Vec::new();
+    let mut pipeline = None;
+    let run = pipeline::load_run(feature).ok();
+    let base = base.or_else(|| run.as_ref().and_then(|r| r.code_base.clone()));
+    if let Ok(plan) = pipeline::plan(feature) {
+        for s in &plan.steps {
+            if let Some(f) = inject::clean_path(&s.file)
+                && !planned.contains(&f)
+            {
+                planned.push(f);
+            }
+        }
+        let l = pipeline::load_loop(feature).ok().flatten();
+        pipeline = Some(PipelineFacts {
+            iterations: l.as_ref().map_or(0, |l| l.iteration),
+            max_iterations: l.as_ref().map_or(0, |l| l.max_iterations),
+            ended: l.as_ref().and_then(|l| l.ended_reason.clone()),
+            test_commands: plan.test_plan.commands.clone(),
+        });
+        // The run is one task: it passed first time when the loop
+        // never had to hold the session.
+        if let Some(l) = &l {
+            let given: Vec<String> =
+                build.gotchas.iter().filter(|(k, _)| k.starts_with("step-")).flat_map(|(_, v)| v.clone()).collect();
+            tasks.push(TaskFacts {
+                task: "implementation".into(),
+                title: plan.id.clone(),
+                mark: if l.ended_reason.as_deref() == Some("complete") { Mark::Done } else { Mark::Pending },
+                files: planned.clone(),
+                attempts: l.iteration + 1,
+                failures: Vec::new(),
+                review_cycles: None,
+                review_outcome: None,
+                minutes: l.updated_at.filter(|u| *u >= l.started_at).map(|u| minutes(l.started_at, u)),
+                gotchas: given,
+                self_corrected: l.ended_reason.as_deref() == Some("complete") && l.iteration > 0,
+            });
+        }
+    }
+    Work { tasks, planned, pipeline, base }
 }
 
 fn minutes(from: DateTime<Utc>, to: DateTime<Utc>) -> f64 {
@@ -471,6 +491,39 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
         files.push_str(&format!("planned, not changed: {}\n", list(&f.untouched)));
     }
     brief.push("files", SectionKind::Task, files);
+    brief.push("tasks", SectionKind::Task, tasks_section(f));
+    if !f.verify_failures.is_empty() {
+        brief.push("verify", SectionKind::Task, verify_section(&f.verify_failures));
+    }
+    if let Some(m) = &f.metrics {
+        brief.push(
+            "metrics",
+            SectionKind::RecentMemory,
+            format!(
+                "\nMETRICS first_pass_success {:.2}, gotcha_effectiveness {:.2}, build_duration_minutes {:.1}\n",
+                m.first_pass_success, m.gotcha_effectiveness, m.build_duration_minutes
+            ),
+        );
+    }
+    if let Some(c) = &f.cost {
+        brief.push("cost", SectionKind::RecentMemory, cost_section(feature, c));
+    }
+    let spec = feature.artifact_path(phasegate_core::Artifact::Spec);
+    if let Ok(Some(text)) = fs::read_optional(&spec) {
+        brief.push_from(
+            "spec",
+            SectionKind::Readme,
+            format!("\nSPEC\n{}\n", text.trim()),
+            Some(spec.display().to_string()),
+        );
+    }
+    let subject = brief::Subject::feature(feature, Loading::Eager);
+    brief::finish(project, brief, &subject).packed.text
+}
+
+/// Each task: its attempts, review cycles, time, failures and the
+/// gotchas it was given; and the pipeline's loop.
+fn tasks_section(f: &Facts) -> String {
     let mut tasks = String::from("\nTASKS\n");
     for t in &f.tasks {
         tasks.push_str(&format!(
@@ -503,50 +556,28 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
             p.test_commands.join("; ")
         ));
     }
-    brief.push("tasks", SectionKind::Task, tasks);
-    if !f.verify_failures.is_empty() {
-        let mut verify = String::from("\nVERIFY (checks that failed in a `verify run`)\n");
-        for v in &f.verify_failures {
-            verify.push_str(&format!(
-                "- {} ({}): failed in {} run{}, first at {}: {}; {}\n",
-                v.command,
-                v.requirements.join(", "),
-                v.failed_runs,
-                if v.failed_runs == 1 { "" } else { "s" },
-                phasegate_core::time::stamp(v.first_failed_at),
-                v.failure,
-                if v.passes_now { "passes now: verify fixed it (a candidate gotcha)" } else { "still fails" },
-            ));
-            if !v.output.trim().is_empty() {
-                verify.push_str(&format!("  output: {}\n", v.output.trim().replace('\n', "\n    ")));
-            }
+    tasks
+}
+
+/// The checks that failed in a `verify run`, and whether they pass now.
+fn verify_section(failures: &[VerifyFailure]) -> String {
+    let mut verify = String::from("\nVERIFY (checks that failed in a `verify run`)\n");
+    for v in failures {
+        verify.push_str(&format!(
+            "- {} ({}): failed in {} run{}, first at {}: {}; {}\n",
+            v.command,
+            v.requirements.join(", "),
+            v.failed_runs,
+            if v.failed_runs == 1 { "" } else { "s" },
+            phasegate_core::time::stamp(v.first_failed_at),
+            v.failure,
+            if v.passes_now { "passes now: verify fixed it (a candidate gotcha)" } else { "still fails" },
+        ));
+        if !v.output.trim().is_empty() {
+            verify.push_str(&format!("  output: {}\n", v.output.trim().replace('\n', "\n    ")));
         }
-        brief.push("verify", SectionKind::Task, verify);
     }
-    if let Some(m) = &f.metrics {
-        brief.push(
-            "metrics",
-            SectionKind::RecentMemory,
-            format!(
-                "\nMETRICS first_pass_success {:.2}, gotcha_effectiveness {:.2}, build_duration_minutes {:.1}\n",
-                m.first_pass_success, m.gotcha_effectiveness, m.build_duration_minutes
-            ),
-        );
-    }
-    if let Some(c) = &f.cost {
-        brief.push("cost", SectionKind::RecentMemory, cost_section(feature, c));
-    }
-    let spec = feature.artifact_path(phasegate_core::Artifact::Spec);
-    if let Ok(Some(text)) = fs::read_optional(&spec) {
-        brief.push_from(
-            "spec",
-            SectionKind::Readme,
-            format!("\nSPEC\n{}\n", text.trim()),
-            Some(spec.display().to_string()),
-        );
-    }
-    let subject = brief::Subject::feature(feature, Loading::Eager);
-    brief::finish(project, brief, &subject).packed.text
+    verify
 }
 
 /// What the build cost, for the agent: each phase with its reviewer
@@ -625,152 +656,18 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     let meta = feature.load()?;
     let root = project.code_dir(&meta);
     let record_path = feature.dir().join(RETRO_FILE);
-    let earlier = match fs::read_optional(&record_path)? {
-        Some(text) => {
-            Some(RetroRecord::parse(&text).map_err(|why| Invalid::RetroRecord { path: record_path.clone(), why })?)
-        }
-        None => None,
-    };
-    let divergences = reply
-        .divergences
-        .iter()
-        .map(|d| ClassifiedDivergence {
-            kind: d.kind.clone(),
-            what: d.what.clone(),
-            file: d.file.clone(),
-            class: knowledge::classify_divergence(
-                d.kind.parse::<DivergenceKind>().ok(),
-                DivergenceFacts { beneficial: d.beneficial, intentional: d.intentional, improvement: d.improvement },
-            ),
-        })
-        .collect();
-    // Injected gotchas, judged once per task and item.
-    let mut judged: Vec<Judged> = earlier.as_ref().map(|r| r.judged.clone()).unwrap_or_default();
-    for j in &facts.judge {
-        if judged.iter().any(|k| k.task == j.task && k.id == j.id) {
-            continue;
-        }
-        let how = if j.outcome == "prevented" { InjectionOutcome::Prevented } else { InjectionOutcome::NotHelped };
-        match judge_one(env, &j.id, how) {
-            Ok(()) => judged.push(j.clone()),
-            Err(OpError::Invalid(Invalid::NoKnowledgeItem { .. })) => {} // an item no longer in the knowledge base
-            Err(e) => return Err(e),
-        }
-    }
+    let earlier = earlier_record(&record_path)?;
+    let divergences = classify_divergences(&reply);
+    let judged = judge_injected(env, &facts, earlier.as_ref())?;
     let mut lessons = Vec::new();
     let loaded = base::load(&project, &root)?;
     for g in &reply.gotchas {
-        let t = g.task.as_deref().and_then(|id| facts.tasks.iter().find(|t| t.task == id));
-        let error_type = g
-            .error_type
-            .clone()
-            .or_else(|| t.and_then(|t| t.failures.last().map(|f| f.error_type.clone())))
-            .unwrap_or_else(|| "OTHER".to_owned());
-        let lesson_like = knowledge::Lesson {
-            item_type: KnowledgeType::Gotcha,
-            content: g.content.clone(),
-            file_pattern: g.file.as_deref().and_then(|f| knowledge::pattern_for(f).ok()),
-            action: g.action.clone(),
-            topic: None,
-            confidence: knowledge::DISCOVERY,
-            evidence: Vec::new(),
-            discovered_by: String::new(),
-        };
-        let seen_similar =
-            loaded.items.iter().any(|s| !s.item.is_superseded() && knowledge::similar(&lesson_like, &s.item));
-        let failure = TaskFailure {
-            self_corrected: t.is_some_and(|t| t.self_corrected),
-            seen_similar,
-            error_type: &error_type,
-            reproducible: g.reproducible,
-        };
-        let mut outcome = LessonOutcome {
-            item_type: "gotcha".into(),
-            task: g.task.clone(),
-            content: g.content.clone(),
-            decision: "not-recorded".into(),
-            id: None,
-            why: None,
-        };
-        if !knowledge::should_record_gotcha(&failure) {
-            outcome.why = Some(if knowledge::ENVIRONMENTAL.contains(&error_type.as_str()) {
-                format!("a {error_type} failure is one-off environment trouble (seed 004 §6.3)")
-            } else {
-                "the task did not self-correct, nothing similar was seen before, and it is not reproducible (seed 004 §6.3)".to_owned()
-            });
-            lessons.push(outcome);
-            continue;
-        }
-        let evidence = match t.and_then(|t| t.failures.last()).and_then(|f| f.excerpt.clone()) {
-            Some(x) if !g.evidence.contains(x.trim()) => format!("{}\n{x}", g.evidence),
-            _ => g.evidence.clone(),
-        };
-        apply(
-            env,
-            RecordInput {
-                item_type: KnowledgeType::Gotcha,
-                content: g.content.clone(),
-                path: g.file.as_ref().map(|f| root.join(f).display().to_string()),
-                pattern: None,
-                action: g.action.clone(),
-                topic: None,
-                confidence: None,
-                evidence,
-                feature: Some(feature.name().to_owned()),
-                task: g.task.clone(),
-                commit: None,
-            },
-            &mut outcome,
-        )?;
-        lessons.push(outcome);
+        lessons.push(gotcha_lesson(env, &facts, &loaded, &root, feature.name(), g)?);
     }
     for p in &reply.patterns {
-        let item_type = match p.item_type.as_deref() {
-            Some("decision") => KnowledgeType::Decision,
-            _ => KnowledgeType::Pattern,
-        };
-        let mut outcome = LessonOutcome {
-            item_type: item_type.name().to_owned(),
-            task: None,
-            content: p.content.clone(),
-            decision: "not-recorded".into(),
-            id: None,
-            why: None,
-        };
-        apply(
-            env,
-            RecordInput {
-                item_type,
-                content: p.content.clone(),
-                path: None,
-                pattern: None,
-                action: None,
-                topic: Some(p.topic.trim().to_lowercase()),
-                confidence: None,
-                evidence: p.evidence.clone(),
-                feature: Some(feature.name().to_owned()),
-                task: None,
-                commit: None,
-            },
-            &mut outcome,
-        )?;
-        lessons.push(outcome);
+        lessons.push(pattern_lesson(env, feature.name(), p)?);
     }
-    let templates: Vec<TemplateChange> = reply
-        .templates
-        .iter()
-        .map(|t| TemplateChange {
-            phase: t.phase.clone(),
-            gap: t.gap.clone(),
-            change: t.change.clone(),
-            question: Some(format!(
-                "Add this to {} (the project's part of the {} guide, which its phase brief carries)? {}",
-                phasegate_core::knowledge::template_path(&t.phase),
-                t.phase,
-                t.change
-            )),
-        })
-        .collect();
+    let templates = template_changes(&reply);
     let mut metrics = facts.metrics.unwrap_or(Metrics {
         first_pass_success: 0.0,
         gotcha_effectiveness: 0.0,
@@ -796,11 +693,203 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     // means one more offer of a retrospective, said in the message.
     let settled = events::settle(&project, env, feature.name(), SETTLES);
     let promotable = promotable(&project, &root);
+    let (message, settled) = recorded_message(feature.name(), &record_path, &record, &promotable, settled);
+    Ok(Recorded {
+        feature: feature.name().to_owned(),
+        file: record_path.display().to_string(),
+        record,
+        promotable,
+        settled,
+        message,
+    })
+}
+
+/// The feature's record from an earlier `retro record`, if any.
+fn earlier_record(record_path: &std::path::Path) -> OpResult<Option<RetroRecord>> {
+    Ok(match fs::read_optional(record_path)? {
+        Some(text) => {
+            Some(RetroRecord::parse(&text).map_err(|why| Invalid::RetroRecord { path: record_path.to_owned(), why })?)
+        }
+        None => None,
+    })
+}
+
+/// The reply's divergences, each given the seed's class.
+fn classify_divergences(reply: &RetroReply) -> Vec<ClassifiedDivergence> {
+    reply
+        .divergences
+        .iter()
+        .map(|d| ClassifiedDivergence {
+            kind: d.kind.clone(),
+            what: d.what.clone(),
+            file: d.file.clone(),
+            class: knowledge::classify_divergence(
+                d.kind.parse::<DivergenceKind>().ok(),
+                DivergenceFacts { beneficial: d.beneficial, intentional: d.intentional, improvement: d.improvement },
+            ),
+        })
+        .collect()
+}
+
+/// Injected gotchas, judged once per task and item: the earlier record's
+/// judgements and the new ones applied now.
+fn judge_injected(env: &Env, facts: &Facts, earlier: Option<&RetroRecord>) -> OpResult<Vec<Judged>> {
+    let mut judged: Vec<Judged> = earlier.map(|r| r.judged.clone()).unwrap_or_default();
+    for j in &facts.judge {
+        if judged.iter().any(|k| k.task == j.task && k.id == j.id) {
+            continue;
+        }
+        let how = if j.outcome == "prevented" { InjectionOutcome::Prevented } else { InjectionOutcome::NotHelped };
+        match judge_one(env, &j.id, how) {
+            Ok(()) => judged.push(j.clone()),
+            Err(OpError::Invalid(Invalid::NoKnowledgeItem { .. })) => {} // an item no longer in the knowledge base
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(judged)
+}
+
+/// One proposed gotcha: recorded when §6.3's rule says so and the
+/// knowledge base admits it.
+fn gotcha_lesson(
+    env: &Env,
+    facts: &Facts,
+    loaded: &base::Loaded,
+    root: &std::path::Path,
+    feature: &str,
+    g: &ProposedGotcha,
+) -> OpResult<LessonOutcome> {
+    let t = g.task.as_deref().and_then(|id| facts.tasks.iter().find(|t| t.task == id));
+    let error_type = g
+        .error_type
+        .clone()
+        .or_else(|| t.and_then(|t| t.failures.last().map(|f| f.error_type.clone())))
+        .unwrap_or_else(|| "OTHER".to_owned());
+    let lesson_like = knowledge::Lesson {
+        item_type: KnowledgeType::Gotcha,
+        content: g.content.clone(),
+        file_pattern: g.file.as_deref().and_then(|f| knowledge::pattern_for(f).ok()),
+        action: g.action.clone(),
+        topic: None,
+        confidence: knowledge::DISCOVERY,
+        evidence: Vec::new(),
+        discovered_by: String::new(),
+    };
+    let seen_similar =
+        loaded.items.iter().any(|s| !s.item.is_superseded() && knowledge::similar(&lesson_like, &s.item));
+    let failure = TaskFailure {
+        self_corrected: t.is_some_and(|t| t.self_corrected),
+        seen_similar,
+        error_type: &error_type,
+        reproducible: g.reproducible,
+    };
+    let mut outcome = LessonOutcome {
+        item_type: "gotcha".into(),
+        task: g.task.clone(),
+        content: g.content.clone(),
+        decision: "not-recorded".into(),
+        id: None,
+        why: None,
+    };
+    if !knowledge::should_record_gotcha(&failure) {
+        outcome.why = Some(if knowledge::ENVIRONMENTAL.contains(&error_type.as_str()) {
+            format!("a {error_type} failure is one-off environment trouble (seed 004 §6.3)")
+        } else {
+            "the task did not self-correct, nothing similar was seen before, and it is not reproducible (seed 004 §6.3)"
+                .to_owned()
+        });
+        return Ok(outcome);
+    }
+    let evidence = match t.and_then(|t| t.failures.last()).and_then(|f| f.excerpt.clone()) {
+        Some(x) if !g.evidence.contains(x.trim()) => format!("{}\n{x}", g.evidence),
+        _ => g.evidence.clone(),
+    };
+    apply(
+        env,
+        RecordInput {
+            item_type: KnowledgeType::Gotcha,
+            content: g.content.clone(),
+            path: g.file.as_ref().map(|f| root.join(f).display().to_string()),
+            pattern: None,
+            action: g.action.clone(),
+            topic: None,
+            confidence: None,
+            evidence,
+            feature: Some(feature.to_owned()),
+            task: g.task.clone(),
+            commit: None,
+        },
+        &mut outcome,
+    )?;
+    Ok(outcome)
+}
+
+/// One proposed pattern (or decision), offered to the knowledge base.
+fn pattern_lesson(env: &Env, feature: &str, p: &ProposedPattern) -> OpResult<LessonOutcome> {
+    let item_type = match p.item_type.as_deref() {
+        Some("decision") => KnowledgeType::Decision,
+        _ => KnowledgeType::Pattern,
+    };
+    let mut outcome = LessonOutcome {
+        item_type: item_type.name().to_owned(),
+        task: None,
+        content: p.content.clone(),
+        decision: "not-recorded".into(),
+        id: None,
+        why: None,
+    };
+    apply(
+        env,
+        RecordInput {
+            item_type,
+            content: p.content.clone(),
+            path: None,
+            pattern: None,
+            action: None,
+            topic: Some(p.topic.trim().to_lowercase()),
+            confidence: None,
+            evidence: p.evidence.clone(),
+            feature: Some(feature.to_owned()),
+            task: None,
+            commit: None,
+        },
+        &mut outcome,
+    )?;
+    Ok(outcome)
+}
+
+/// The proposed template changes, each with the question to ask the user.
+fn template_changes(reply: &RetroReply) -> Vec<TemplateChange> {
+    reply
+        .templates
+        .iter()
+        .map(|t| TemplateChange {
+            phase: t.phase.clone(),
+            gap: t.gap.clone(),
+            change: t.change.clone(),
+            question: Some(format!(
+                "Add this to {} (the project's part of the {} guide, which its phase brief carries)? {}",
+                phasegate_core::knowledge::template_path(&t.phase),
+                t.phase,
+                t.change
+            )),
+        })
+        .collect()
+}
+
+/// What `retro record` says it did, and the events it settled.
+fn recorded_message(
+    feature: &str,
+    record_path: &std::path::Path,
+    record: &RetroRecord,
+    promotable: &[String],
+    settled: OpResult<Vec<String>>,
+) -> (String, Vec<String>) {
     let created = record.lessons.iter().filter(|l| matches!(l.decision.as_str(), "created" | "superseded")).count();
     let reinforced = record.lessons.iter().filter(|l| l.decision == "reinforced").count();
     let mut message = format!(
         "Recorded the retrospective of {} in {}: {created} new lesson(s), {reinforced} reinforced, {} injected gotcha(s) judged.",
-        feature.name(),
+        feature,
         record_path.display(),
         record.judged.len()
     );
@@ -827,18 +916,11 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
             ids
         }
         Err(e) => {
-            message.push_str(&format!(" (The events of {} were not settled: {e}.)", feature.name()));
+            message.push_str(&format!(" (The events of {} were not settled: {e}.)", feature));
             Vec::new()
         }
     };
-    Ok(Recorded {
-        feature: feature.name().to_owned(),
-        file: record_path.display().to_string(),
-        record,
-        promotable,
-        settled,
-        message,
-    })
+    (message, settled)
 }
 
 /// Records one lesson through the knowledge base, noting the outcome.

@@ -16,7 +16,7 @@
 //! stays taken (and `status` shows it) until the user removes it.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -30,7 +30,7 @@ use crate::failpoint;
 use crate::feature::index;
 use crate::feature::{Feature, render_meta};
 use crate::fs as sfs;
-use crate::git;
+use crate::git::{self, RepoLayout};
 use crate::lock::FileLock;
 use crate::project::{Project, WORKTREES_DIR};
 
@@ -95,6 +95,11 @@ struct Leftover {
     name: String,
     branch: String,
     worktree: PathBuf,
+}
+
+/// Records the creation's intent, before what it plans is made.
+fn write_intent(path: &Path, intent: &Intent) -> Result<(), StoreError> {
+    sfs::write_atomic(path, &serde_json::to_vec(intent).expect("an intent serialises"))
 }
 
 impl Project {
@@ -166,33 +171,10 @@ impl Project {
         }
         let intent_path = self.intent_path();
         sfs::create_dir_all(intent_path.parent().expect("the intent lives in a folder"))?;
-        let write_intent =
-            |i: &Intent| sfs::write_atomic(&intent_path, &serde_json::to_vec(i).expect("an intent serialises"));
-        write_intent(&intent)?;
+        write_intent(&intent_path, &intent)?;
         failpoint::hit("feature-new:intent");
         let before = self.stamp();
-        let made = (|| -> Result<(), StoreError> {
-            sfs::create_dir_all(&staged)?;
-            failpoint::hit("feature-new:staged");
-            if let (Some(repo), Some(wt)) = (repo, intent.worktree.as_mut()) {
-                let (path, branch) = (wt.path.clone(), wt.branch.clone());
-                git::create_branch(repo, &branch, wt.branch_at.as_deref().expect("planned above"))?;
-                failpoint::hit("feature-new:branch");
-                wt.worktree_planned = true;
-                write_intent(&intent)?;
-                git::add_worktree(repo, &name, &path, &branch)?;
-                failpoint::hit("feature-new:worktree");
-                git::exclude(&repo.common_dir, &format!("/{WORKTREES_DIR}/"))?;
-                meta.worktree = Some(format!("{WORKTREES_DIR}/{name}"));
-                meta.branch = Some(branch);
-            }
-            sfs::write_atomic(&staged.join(META_FILE), render_meta(&meta).as_bytes())?;
-            failpoint::hit("feature-new:meta");
-            fs::rename(&staged, &dir).at("move into place", &dir)?;
-            sfs::sync_dir(&features_dir);
-            failpoint::hit("feature-new:renamed");
-            Ok(())
-        })();
+        let made = self.make_feature(repo, &mut intent, &mut meta, &intent_path, &dir);
         if let Err(e) = made {
             // Nothing here is the user's yet, but should anything be kept,
             // its number stays taken and `status` shows it.
@@ -206,6 +188,40 @@ impl Project {
         sfs::remove_if_exists(&intent_path)?;
         index::note_created(&self.runtime_dir(), &name, &before, self.stamp())?;
         Ok(Created { feature: self.feature_for_dir(dir), meta, interrupted })
+    }
+
+    /// Makes the feature as `intent` plans it: its folder staged, its
+    /// branch and worktree (the intent written again before the worktree),
+    /// its `.meta.json`, then the folder moved into place at `dir`.
+    fn make_feature(
+        &self,
+        repo: Option<&RepoLayout>,
+        intent: &mut Intent,
+        meta: &mut Meta,
+        intent_path: &Path,
+        dir: &Path,
+    ) -> Result<(), StoreError> {
+        let (name, staged) = (intent.name.clone(), intent.staged.clone());
+        sfs::create_dir_all(&staged)?;
+        failpoint::hit("feature-new:staged");
+        if let (Some(repo), Some(wt)) = (repo, intent.worktree.as_mut()) {
+            let (path, branch) = (wt.path.clone(), wt.branch.clone());
+            git::create_branch(repo, &branch, wt.branch_at.as_deref().expect("planned above"))?;
+            failpoint::hit("feature-new:branch");
+            wt.worktree_planned = true;
+            write_intent(intent_path, intent)?;
+            git::add_worktree(repo, &name, &path, &branch)?;
+            failpoint::hit("feature-new:worktree");
+            git::exclude(&repo.common_dir, &format!("/{WORKTREES_DIR}/"))?;
+            meta.worktree = Some(format!("{WORKTREES_DIR}/{name}"));
+            meta.branch = Some(branch);
+        }
+        sfs::write_atomic(&staged.join(META_FILE), render_meta(meta).as_bytes())?;
+        failpoint::hit("feature-new:meta");
+        fs::rename(&staged, dir).at("move into place", dir)?;
+        sfs::sync_dir(&self.features_dir());
+        failpoint::hit("feature-new:renamed");
+        Ok(())
     }
 
     /// Takes back what an interrupted creation made (see the module's

@@ -616,60 +616,69 @@ fn restore_into(
         }
         let path = root.join(&rel);
         // Saved first: what the task wrote may still be wanted.
-        if let Ok(meta) = fs::symlink_metadata(&path) {
-            let saved = backup.join(&rel);
-            if let Some(parent) = saved.parent() {
-                fs::create_dir_all(parent).at("create", parent)?;
-            }
-            if meta.file_type().is_symlink() {
-                #[cfg(unix)]
-                {
-                    let target = fs::read_link(&path).at("read the link", &path)?;
-                    std::os::unix::fs::symlink(&target, &saved).at("save the link", &saved)?;
-                }
-            } else if meta.is_file() {
-                fs::copy(&path, &saved).at("save", &path)?;
-            }
+        if back_up(&path, &backup.join(&rel))? {
             out.saved_in = Some(backup.display().to_string());
         }
         match tree.get_path(&rel) {
-            Ok(entry) => {
-                let blob =
-                    entry.to_object(&repo).and_then(|o| o.peel_to_blob()).map_err(|e| StoreError::git(&root, e))?;
-                if let Some(parent) = path.parent() {
-                    fs::create_dir_all(parent).at("create", parent)?;
-                }
-                if entry.filemode() == 0o120_000 {
-                    // A symbolic link: its blob is the target.
-                    crate::fs::remove_if_exists(&path)?;
-                    #[cfg(unix)]
-                    {
-                        let target = std::ffi::OsStr::new(std::str::from_utf8(blob.content()).unwrap_or_default());
-                        std::os::unix::fs::symlink(target, &path).at("restore the link", &path)?;
-                    }
-                    #[cfg(not(unix))]
-                    crate::fs::write_atomic(&path, blob.content())?;
-                } else {
-                    crate::fs::write_atomic(&path, blob.content())?;
-                    #[cfg(unix)]
-                    {
-                        // The executable bits as the snapshot had them; the
-                        // rest of the mode stays as the file has it.
-                        use std::os::unix::fs::PermissionsExt;
-                        let now = fs::metadata(&path).at("inspect", &path)?.permissions().mode();
-                        let mode = if entry.filemode() == 0o100_755 { now | 0o111 } else { now & !0o111 };
-                        if mode != now {
-                            fs::set_permissions(&path, fs::Permissions::from_mode(mode))
-                                .at("set the mode of", &path)?;
-                        }
-                    }
-                }
-            }
+            Ok(entry) => put_back(&repo, &root, &entry, &path)?,
             Err(_) => {
                 crate::fs::remove_if_exists(&path)?;
             }
         }
         out.restored.push(shown);
+    }
+    Ok(())
+}
+
+/// Copies the file or link at `path` (if any) to `saved`; true when there
+/// was one.
+fn back_up(path: &Path, saved: &Path) -> Result<bool, StoreError> {
+    let Ok(meta) = fs::symlink_metadata(path) else { return Ok(false) };
+    if let Some(parent) = saved.parent() {
+        fs::create_dir_all(parent).at("create", parent)?;
+    }
+    if meta.file_type().is_symlink() {
+        #[cfg(unix)]
+        {
+            let target = fs::read_link(path).at("read the link", path)?;
+            std::os::unix::fs::symlink(&target, saved).at("save the link", saved)?;
+        }
+    } else if meta.is_file() {
+        fs::copy(path, saved).at("save", path)?;
+    }
+    Ok(true)
+}
+
+/// Writes the snapshot's `entry` at `path`: its content, and its kind (a
+/// link stays a link) and executable bits.
+fn put_back(repo: &Repository, root: &Path, entry: &git2::TreeEntry<'_>, path: &Path) -> Result<(), StoreError> {
+    let blob = entry.to_object(repo).and_then(|o| o.peel_to_blob()).map_err(|e| StoreError::git(root, e))?;
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).at("create", parent)?;
+    }
+    if entry.filemode() == 0o120_000 {
+        // A symbolic link: its blob is the target.
+        crate::fs::remove_if_exists(path)?;
+        #[cfg(unix)]
+        {
+            let target = std::ffi::OsStr::new(std::str::from_utf8(blob.content()).unwrap_or_default());
+            std::os::unix::fs::symlink(target, path).at("restore the link", path)?;
+        }
+        #[cfg(not(unix))]
+        crate::fs::write_atomic(path, blob.content())?;
+    } else {
+        crate::fs::write_atomic(path, blob.content())?;
+        #[cfg(unix)]
+        {
+            // The executable bits as the snapshot had them; the
+            // rest of the mode stays as the file has it.
+            use std::os::unix::fs::PermissionsExt;
+            let now = fs::metadata(path).at("inspect", path)?.permissions().mode();
+            let mode = if entry.filemode() == 0o100_755 { now | 0o111 } else { now & !0o111 };
+            if mode != now {
+                fs::set_permissions(path, fs::Permissions::from_mode(mode)).at("set the mode of", path)?;
+            }
+        }
     }
     Ok(())
 }

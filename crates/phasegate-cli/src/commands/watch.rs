@@ -4,8 +4,10 @@
 use std::time::Duration;
 
 use clap::Args;
+use phasegate_core::coordination::Lease;
 use phasegate_ops::Env;
-use phasegate_ops::oversight::view::{self, Overview, SessionView};
+use phasegate_ops::coordination::events::PendingEvent;
+use phasegate_ops::oversight::view::{self, FeatureView, Overview, SessionView};
 
 use crate::{CmdResult, Ctx, ExitStatus};
 
@@ -94,6 +96,24 @@ pub fn session_line(s: &SessionView) -> String {
     )
 }
 
+fn lease_line(l: &Lease) -> String {
+    let work = [l.feature.clone(), l.task.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+    format!("  {}  held by {}  {work}  since {}", l.path, l.holder, hm(l.acquired_at))
+}
+
+fn event_line(e: &PendingEvent) -> String {
+    let next = e.suggestion.as_ref().and_then(|s| s.command.as_deref()).unwrap_or("wait for the user");
+    let offered = e.offered_to.as_ref().map(|s| format!(" (offered to {s})")).unwrap_or_default();
+    format!("  {} {} {} → {next}{offered}", e.id, e.event_type, e.feature.clone().unwrap_or_default())
+}
+
+fn feature_line(f: &FeatureView) -> String {
+    let tasks =
+        if f.in_progress.is_empty() { String::new() } else { format!("  in progress: {}", f.in_progress.join(", ")) };
+    let suspended = f.suspended.as_ref().map(|q| format!("  suspended on {q}")).unwrap_or_default();
+    format!("  {}  {}{tasks}{suspended}", f.feature, f.phase.clone().unwrap_or_else(|| "-".into()))
+}
+
 fn render(o: &Overview, env: &Env, interval: u64, once: bool) -> Vec<String> {
     let mut out = vec![format!(
         "phasegate watch — {} — {} UTC{}",
@@ -110,17 +130,7 @@ fn render(o: &Overview, env: &Env, interval: u64, once: bool) -> Vec<String> {
         out.extend(lines);
     };
     section(format!("SESSIONS ({})", o.sessions.len()), o.sessions.iter().map(session_line).collect(), "none");
-    section(
-        format!("LEASES ({})", o.leases.len()),
-        o.leases
-            .iter()
-            .map(|l| {
-                let work = [l.feature.clone(), l.task.clone()].into_iter().flatten().collect::<Vec<_>>().join(" ");
-                format!("  {}  held by {}  {work}  since {}", l.path, l.holder, hm(l.acquired_at))
-            })
-            .collect(),
-        "none",
-    );
+    section(format!("LEASES ({})", o.leases.len()), o.leases.iter().map(lease_line).collect(), "none");
     section(
         format!("WAITS ({})", o.waits.len()),
         o.waits
@@ -147,34 +157,8 @@ fn render(o: &Overview, env: &Env, interval: u64, once: bool) -> Vec<String> {
         o.suspended.iter().map(|q| format!("  {} [{}]: {}", q.id, q.state, q.question)).collect(),
         "none",
     );
-    section(
-        format!("EVENTS PENDING ({})", o.events.len()),
-        o.events
-            .iter()
-            .map(|e| {
-                let next = e.suggestion.as_ref().and_then(|s| s.command.as_deref()).unwrap_or("wait for the user");
-                let offered = e.offered_to.as_ref().map(|s| format!(" (offered to {s})")).unwrap_or_default();
-                format!("  {} {} {} → {next}{offered}", e.id, e.event_type, e.feature.clone().unwrap_or_default())
-            })
-            .collect(),
-        "none",
-    );
-    section(
-        format!("FEATURES ({})", o.features.len()),
-        o.features
-            .iter()
-            .map(|f| {
-                let tasks = if f.in_progress.is_empty() {
-                    String::new()
-                } else {
-                    format!("  in progress: {}", f.in_progress.join(", "))
-                };
-                let suspended = f.suspended.as_ref().map(|q| format!("  suspended on {q}")).unwrap_or_default();
-                format!("  {}  {}{tasks}{suspended}", f.feature, f.phase.clone().unwrap_or_else(|| "-".into()))
-            })
-            .collect(),
-        "none active",
-    );
+    section(format!("EVENTS PENDING ({})", o.events.len()), o.events.iter().map(event_line).collect(), "none");
+    section(format!("FEATURES ({})", o.features.len()), o.features.iter().map(feature_line).collect(), "none active");
     if !o.teammates.is_empty() {
         section(
             format!("TEAMMATES ({} claim(s), as the last `team sync` saw them)", o.teammates.len()),

@@ -59,6 +59,6 @@ pub use retro::{
     is_gotcha_candidate, metrics, should_record_gotcha, trend,
 };
 pub use retro_files::{
-    ClassifiedDivergence, Judged, LessonOutcome, RETRO_FILE, RetroCost, RetroRecord, RetroReply, TemplateChange,
-    template_path,
+    ClassifiedDivergence, Judged, LessonOutcome, ProposedGotcha, ProposedPattern, RETRO_FILE, RetroCost, RetroRecord,
+    RetroReply, TemplateChange, template_path,
 };

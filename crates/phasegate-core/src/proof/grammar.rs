@@ -218,26 +218,13 @@ pub fn requirements(text: &str) -> Result<Vec<Requirement>, GrammarError> {
         match (kind, requirement_line(line)) {
             (Section::Requirements, Some((num, body))) => {
                 current = None;
-                if let Some(first) = seen.get(&num) {
-                    errors.push(LineError::new(
-                        n,
-                        format!(
-                            "{} is numbered twice (lines {first} and {n}): give each requirement its own number",
-                            id(num)
-                        ),
-                    ));
-                    continue;
+                match numbered(&mut seen, num, body, n) {
+                    Ok(r) => {
+                        out.push(r);
+                        current = Some(out.len() - 1);
+                    }
+                    Err(e) => errors.push(e),
                 }
-                if body.is_empty() {
-                    errors.push(LineError::new(
-                        n,
-                        format!("{} has no text: write what it requires after its id", id(num)),
-                    ));
-                    continue;
-                }
-                seen.insert(num, n);
-                out.push(Requirement { id: id(num), line: n, text: body, criteria: Vec::new() });
-                current = Some(out.len() - 1);
             }
             (Section::Acceptance, Some((num, body))) => {
                 target = Some(num);
@@ -274,19 +261,40 @@ pub fn requirements(text: &str) -> Result<Vec<Requirement>, GrammarError> {
         return Err(GrammarError(errors));
     }
     if out.is_empty() {
-        let message = match sections_seen.iter().find(|(_, k)| *k == Section::Requirements) {
-            Some((line, _)) => LineError::new(
-                *line,
-                "this Requirements section numbers no requirement: write each as `- **R1**: …` (R2, R3, … after it)",
-            ),
-            None => LineError::new(
-                1,
-                "there is no `## Requirements` section: number the requirements under it as `- **R1**: …` (the specify guide shows the form)",
-            ),
-        };
-        return Err(GrammarError(vec![message]));
+        return Err(GrammarError(vec![no_requirements(&sections_seen)]));
     }
     Ok(out)
+}
+
+/// A numbered requirement line (line `n`): the requirement, or why it is
+/// refused (its number taken, no text); `seen` keeps each number's line.
+fn numbered(seen: &mut BTreeMap<u64, usize>, num: u64, body: String, n: usize) -> Result<Requirement, LineError> {
+    if let Some(first) = seen.get(&num) {
+        return Err(LineError::new(
+            n,
+            format!("{} is numbered twice (lines {first} and {n}): give each requirement its own number", id(num)),
+        ));
+    }
+    if body.is_empty() {
+        return Err(LineError::new(n, format!("{} has no text: write what it requires after its id", id(num))));
+    }
+    seen.insert(num, n);
+    Ok(Requirement { id: id(num), line: n, text: body, criteria: Vec::new() })
+}
+
+/// Why a spec numbers no requirement: its Requirements section numbers
+/// none, or it has no such section.
+fn no_requirements(sections_seen: &[(usize, Section)]) -> LineError {
+    match sections_seen.iter().find(|(_, k)| *k == Section::Requirements) {
+        Some((line, _)) => LineError::new(
+            *line,
+            "this Requirements section numbers no requirement: write each as `- **R1**: …` (R2, R3, … after it)",
+        ),
+        None => LineError::new(
+            1,
+            "there is no `## Requirements` section: number the requirements under it as `- **R1**: …` (the specify guide shows the form)",
+        ),
+    }
 }
 
 /// The line of tasks.md's Checks heading, if it has one.

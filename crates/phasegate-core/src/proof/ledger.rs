@@ -493,27 +493,7 @@ pub fn judge(
     current_tree: &str,
     rule: ProofRule,
 ) -> Judgement {
-    // A check naming several requirements is kept under each: one record.
-    let mut seen: Vec<&CheckRun> = Vec::new();
-    let mut records: Vec<&CheckRun> = Vec::new();
-    let mut not_recorded = 0;
-    for c in ledger.requirements.iter().flat_map(|r| &r.checks) {
-        if seen.contains(&c) {
-            continue;
-        }
-        seen.push(c);
-        if c.sealed(key, feature) {
-            records.push(c);
-        } else {
-            not_recorded += 1;
-        }
-    }
-    let same_set = |a: &[String], b: &[String]| {
-        let (mut a, mut b) = (a.to_vec(), b.to_vec());
-        a.sort();
-        b.sort();
-        a == b
-    };
+    let (records, not_recorded) = sealed_records(ledger, key, feature);
     let mut j = Judgement {
         proven: true,
         // The tree changed since the last run (a record that still
@@ -531,45 +511,7 @@ pub fn judge(
     for r in declared.requirements {
         let decls: Vec<&CheckDecl> = declared.checks.iter().filter(|c| c.requirements.contains(&r.id)).collect();
         any_check |= !decls.is_empty();
-        let mut failure: Option<(ProofStatus, String)> = None;
-        for d in &decls {
-            let found = records.iter().find(|c| c.command == d.command && same_set(&c.requirements, &d.requirements));
-            let why = match found {
-                None if not_recorded > 0 => Some((
-                    ProofStatus::NotRun,
-                    format!(
-                        "`{}` has no record `verify run` wrote here: the ledger was edited by hand or copied",
-                        d.command
-                    ),
-                )),
-                None => Some((ProofStatus::NotRun, format!("`{}` has not run since it was declared", d.command))),
-                // Run on another tree: what passed there is stale, what
-                // failed there failed (and proves nothing here either).
-                Some(c) if c.tree != current_tree => {
-                    j.stale = true;
-                    match c.failure() {
-                        Some(f) => Some((ProofStatus::Failed, format!("{f} at the last run"))),
-                        None => Some((ProofStatus::Proven, "stale: the code changed since it ran".to_owned())),
-                    }
-                }
-                Some(c) => c.failure().map(|f| (ProofStatus::Failed, f)),
-            };
-            if let Some(w) = why {
-                // The first cause that is the most telling: a failure, then
-                // staleness, then a check not run.
-                let rank = |s: ProofStatus| match s {
-                    ProofStatus::Failed => 3,
-                    ProofStatus::Proven => 2,
-                    ProofStatus::NotRun | ProofStatus::Unchecked | ProofStatus::Waived => 1,
-                };
-                if failure.as_ref().is_none_or(|f| rank(w.0) > rank(f.0)) {
-                    failure = Some(w);
-                }
-            }
-        }
-        if decls.is_empty() {
-            failure = Some((ProofStatus::Unchecked, "no check names it".to_owned()));
-        }
+        let failure = cause(&decls, &records, not_recorded, current_tree, &mut j.stale);
         let row = |status, stale| RequirementStatus { id: r.id.clone(), text: r.text.clone(), status, stale };
         let Some((status, why)) = failure else {
             j.proven_count += 1;
@@ -605,6 +547,87 @@ pub fn judge(
         j.note = Some("the spec has no numbered requirements: nothing is proven".to_owned());
     }
     j
+}
+
+/// The records `verify run` wrote here (their seals verify with `key`),
+/// each once (a check naming several requirements is kept under each),
+/// and how many records are not such.
+fn sealed_records<'a>(ledger: &'a Ledger, key: &SealKey, feature: &str) -> (Vec<&'a CheckRun>, usize) {
+    // A check naming several requirements is kept under each: one record.
+    let mut seen: Vec<&CheckRun> = Vec::new();
+    let mut records: Vec<&CheckRun> = Vec::new();
+    let mut not_recorded = 0;
+    for c in ledger.requirements.iter().flat_map(|r| &r.checks) {
+        if seen.contains(&c) {
+            continue;
+        }
+        seen.push(c);
+        if c.sealed(key, feature) {
+            records.push(c);
+        } else {
+            not_recorded += 1;
+        }
+    }
+    (records, not_recorded)
+}
+
+fn same_set(a: &[String], b: &[String]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort();
+    b.sort();
+    a == b
+}
+
+/// Why a requirement with the declared checks `decls` is not proven at
+/// `current_tree` (None: proven); a record from another tree marks the
+/// judgement `stale`.
+fn cause(
+    decls: &[&CheckDecl],
+    records: &[&CheckRun],
+    not_recorded: usize,
+    current_tree: &str,
+    stale: &mut bool,
+) -> Option<(ProofStatus, String)> {
+    let mut failure: Option<(ProofStatus, String)> = None;
+    for d in decls {
+        let found = records.iter().find(|c| c.command == d.command && same_set(&c.requirements, &d.requirements));
+        let why = match found {
+            None if not_recorded > 0 => Some((
+                ProofStatus::NotRun,
+                format!(
+                    "`{}` has no record `verify run` wrote here: the ledger was edited by hand or copied",
+                    d.command
+                ),
+            )),
+            None => Some((ProofStatus::NotRun, format!("`{}` has not run since it was declared", d.command))),
+            // Run on another tree: what passed there is stale, what
+            // failed there failed (and proves nothing here either).
+            Some(c) if c.tree != current_tree => {
+                *stale = true;
+                match c.failure() {
+                    Some(f) => Some((ProofStatus::Failed, format!("{f} at the last run"))),
+                    None => Some((ProofStatus::Proven, "stale: the code changed since it ran".to_owned())),
+                }
+            }
+            Some(c) => c.failure().map(|f| (ProofStatus::Failed, f)),
+        };
+        if let Some(w) = why {
+            // The first cause that is the most telling: a failure, then
+            // staleness, then a check not run.
+            let rank = |s: ProofStatus| match s {
+                ProofStatus::Failed => 3,
+                ProofStatus::Proven => 2,
+                ProofStatus::NotRun | ProofStatus::Unchecked | ProofStatus::Waived => 1,
+            };
+            if failure.as_ref().is_none_or(|f| rank(w.0) > rank(f.0)) {
+                failure = Some(w);
+            }
+        }
+    }
+    if decls.is_empty() {
+        failure = Some((ProofStatus::Unchecked, "no check names it".to_owned()));
+    }
+    failure
 }
 
 #[cfg(test)]

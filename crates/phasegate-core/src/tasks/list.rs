@@ -242,15 +242,13 @@ fn clip(s: &str) -> String {
     if cut.len() < s.len() { format!("{cut}…") } else { cut }
 }
 
-fn task_line(
+/// A task line's text without its metadata, and the metadata: the
+/// [`key: value`] groups anywhere after the title (keys lowercased).
+fn metadata(
     rest: &str,
     n: usize,
-    ordinal: usize,
-    phase: usize,
-    mark: Mark,
     warnings: &mut Vec<TaskWarning>,
-) -> Result<Parsed, TaskWarning> {
-    // Metadata: [`key: value`] groups, anywhere after the title.
+) -> Result<(String, Vec<(String, String)>), TaskWarning> {
     let mut text = String::new();
     let mut meta: Vec<(String, String)> = Vec::new();
     let mut s = rest;
@@ -272,6 +270,18 @@ fn task_line(
         s = &after[end + 2..];
     }
     text.push_str(s);
+    Ok((text, meta))
+}
+
+fn task_line(
+    rest: &str,
+    n: usize,
+    ordinal: usize,
+    phase: usize,
+    mark: Mark,
+    warnings: &mut Vec<TaskWarning>,
+) -> Result<Parsed, TaskWarning> {
+    let (text, meta) = metadata(rest, n, warnings)?;
     let text = text.trim();
     // An id: `T1`, `T1.2`, `T-3` at the start, before `:`, ` ` or `(`.
     let (id, title) = explicit_id(text).unwrap_or_else(|| (format!("T{ordinal}"), text.to_owned()));

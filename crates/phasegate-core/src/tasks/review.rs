@@ -515,91 +515,31 @@ impl SessionCycles {
             });
         }
         // The pending entry of this cycle takes the status.
-        match t.reviewers.iter_mut().rev().find(|r| r.cycle == cycle && r.status == TaskReviewStatus::Pending) {
-            Some(r) => {
-                r.status = status;
-                r.feedback = feedback;
-                r.timestamp = now;
-                r.recorded_by = by;
-            }
-            None => t.reviewers.push(ReviewerEntry {
-                agent: reviewer.clone(),
-                cycle,
-                status,
-                feedback,
-                timestamp: now,
-                asked_at: None,
-                recorded_by: by,
-            }),
-        }
+        t.settle_pending(ReviewerEntry {
+            agent: reviewer.clone(),
+            cycle,
+            status,
+            feedback,
+            timestamp: now,
+            asked_at: None,
+            recorded_by: by,
+        });
         let approved = status == TaskReviewStatus::Approved;
-        let rate = global.reviewer_failure_rates.entry(reviewer.clone()).or_default();
-        rate.total_reviews = rate.total_reviews.saturating_add(1);
-        if !approved {
-            rate.revisions_required = rate.revisions_required.saturating_add(1);
-        }
-        rate.failure_rate = f64::from(rate.revisions_required) / f64::from(rate.total_reviews.max(1));
-        let rate = if rate.total_reviews >= MIN_REVIEWS_FOR_RATE { rate.failure_rate } else { 0.0 };
+        let rate = global.count_review(&reviewer, approved);
         let decision = Cycle::new(cycle - 1, t.max_cycles).record(approved);
         // Recurring issues (seed: trackRecurringPatterns).
-        let mut recurring = Vec::new();
-        if !approved {
-            for p in &patterns {
-                if t.pattern_tracking.recurring_patterns.contains(p) {
-                    t.pattern_tracking.same_issue_count = t.pattern_tracking.same_issue_count.saturating_add(1);
-                    recurring.push(p.clone());
-                } else {
-                    t.pattern_tracking.recurring_patterns.push(p.clone());
-                }
-            }
-        }
+        let recurring = if approved { Vec::new() } else { t.pattern_tracking.track(&patterns) };
         let mut switch = None;
         let mut next_reviewer = None;
         match decision {
             Decision::Revise => {
-                let alternative = if t.pattern_tracking.same_issue_count >= SAME_ISSUE_THRESHOLD {
-                    specialist(&recurring, &reviewer, &t.implementer, available)
-                } else if rate > FAILURE_RATE_SWITCH {
-                    specialist(&[], &reviewer, &t.implementer, available).map(|(to, _)| {
-                        (to, format!("{reviewer}'s failure rate is {rate:.2}, above {FAILURE_RATE_SWITCH}"))
-                    })
-                } else {
-                    None
-                };
-                let next = match alternative {
-                    Some((to, reason)) => {
-                        let s =
-                            Switch { from: reviewer.clone(), to: to.clone(), reason, cycle: cycle + 1, timestamp: now };
-                        t.switches.push(s.clone());
-                        switch = Some(s);
-                        to
-                    }
-                    None => reviewer.clone(),
-                };
-                t.current_cycle = cycle + 1;
-                t.reviewers.push(ReviewerEntry {
-                    agent: next.clone(),
-                    cycle: cycle + 1,
-                    status: TaskReviewStatus::Pending,
-                    feedback: None,
-                    timestamp: now,
-                    asked_at: None,
-                    recorded_by: None,
-                });
+                let (next, switched) = t.revise(&reviewer, cycle, rate, &recurring, available, now);
+                switch = switched;
                 next_reviewer = Some(next);
             }
             Decision::Approved | Decision::CapReached => t.outcome = Some(decision),
         }
-        for p in &recurring {
-            match global.common_issues.iter_mut().find(|c| &c.pattern == p) {
-                Some(c) => c.count = c.count.saturating_add(1),
-                None => global.common_issues.push(CommonIssue {
-                    pattern: p.clone(),
-                    count: 1,
-                    suggested_reviewer: specialist_for(p).unwrap_or(ARCHITECT).to_owned(),
-                }),
-            }
-        }
+        global.note_common(&recurring);
         Ok(CycleRecorded {
             task: task.into(),
             status,
@@ -611,6 +551,121 @@ impl SessionCycles {
             same_issue_count: t.pattern_tracking.same_issue_count,
             recurring,
         })
+    }
+}
+
+impl TaskCycle {
+    /// The feedback of every review that asked for changes, oldest first:
+    /// what the next reviewer reads as the previous rounds.
+    pub fn revision_feedback(&self) -> Vec<String> {
+        self.reviewers
+            .iter()
+            .filter(|r| r.status == TaskReviewStatus::NeedsRevision)
+            .filter_map(|r| r.feedback.clone())
+            .collect()
+    }
+
+    /// The pending entry of `reply`'s cycle takes its status, feedback,
+    /// time and recorder; with none pending, `reply` is added.
+    fn settle_pending(&mut self, reply: ReviewerEntry) {
+        match self.reviewers.iter_mut().rev().find(|r| r.cycle == reply.cycle && r.status == TaskReviewStatus::Pending)
+        {
+            Some(r) => {
+                r.status = reply.status;
+                r.feedback = reply.feedback;
+                r.timestamp = reply.timestamp;
+                r.recorded_by = reply.recorded_by;
+            }
+            None => self.reviewers.push(reply),
+        }
+    }
+
+    /// Opens the next cycle after `reviewer` asked for changes in `cycle`:
+    /// a specialist takes over when the same issues recur or `reviewer`
+    /// fails too often (`rate`). Returns who reviews next, and the switch.
+    fn revise(
+        &mut self,
+        reviewer: &str,
+        cycle: u32,
+        rate: f64,
+        recurring: &[String],
+        available: &[String],
+        now: DateTime<Utc>,
+    ) -> (String, Option<Switch>) {
+        let alternative = if self.pattern_tracking.same_issue_count >= SAME_ISSUE_THRESHOLD {
+            specialist(recurring, reviewer, &self.implementer, available)
+        } else if rate > FAILURE_RATE_SWITCH {
+            specialist(&[], reviewer, &self.implementer, available)
+                .map(|(to, _)| (to, format!("{reviewer}'s failure rate is {rate:.2}, above {FAILURE_RATE_SWITCH}")))
+        } else {
+            None
+        };
+        let mut switch = None;
+        let next = match alternative {
+            Some((to, reason)) => {
+                let s = Switch { from: reviewer.to_owned(), to: to.clone(), reason, cycle: cycle + 1, timestamp: now };
+                self.switches.push(s.clone());
+                switch = Some(s);
+                to
+            }
+            None => reviewer.to_owned(),
+        };
+        self.current_cycle = cycle + 1;
+        self.reviewers.push(ReviewerEntry {
+            agent: next.clone(),
+            cycle: cycle + 1,
+            status: TaskReviewStatus::Pending,
+            feedback: None,
+            timestamp: now,
+            asked_at: None,
+            recorded_by: None,
+        });
+        (next, switch)
+    }
+}
+
+impl PatternTracking {
+    /// Notes a rejected review's `patterns`: those seen before are
+    /// returned (recurring) and counted, the others remembered.
+    fn track(&mut self, patterns: &[String]) -> Vec<String> {
+        let mut recurring = Vec::new();
+        for p in patterns {
+            if self.recurring_patterns.contains(p) {
+                self.same_issue_count = self.same_issue_count.saturating_add(1);
+                recurring.push(p.clone());
+            } else {
+                self.recurring_patterns.push(p.clone());
+            }
+        }
+        recurring
+    }
+}
+
+impl GlobalPatterns {
+    /// Counts a review by `reviewer`; returns its failure rate, 0 until it
+    /// has reviewed [`MIN_REVIEWS_FOR_RATE`] times.
+    fn count_review(&mut self, reviewer: &str, approved: bool) -> f64 {
+        let rate = self.reviewer_failure_rates.entry(reviewer.to_owned()).or_default();
+        rate.total_reviews = rate.total_reviews.saturating_add(1);
+        if !approved {
+            rate.revisions_required = rate.revisions_required.saturating_add(1);
+        }
+        rate.failure_rate = f64::from(rate.revisions_required) / f64::from(rate.total_reviews.max(1));
+        if rate.total_reviews >= MIN_REVIEWS_FOR_RATE { rate.failure_rate } else { 0.0 }
+    }
+
+    /// Counts the recurring issues across tasks.
+    fn note_common(&mut self, recurring: &[String]) {
+        for p in recurring {
+            match self.common_issues.iter_mut().find(|c| &c.pattern == p) {
+                Some(c) => c.count = c.count.saturating_add(1),
+                None => self.common_issues.push(CommonIssue {
+                    pattern: p.clone(),
+                    count: 1,
+                    suggested_reviewer: specialist_for(p).unwrap_or(ARCHITECT).to_owned(),
+                }),
+            }
+        }
     }
 }
 

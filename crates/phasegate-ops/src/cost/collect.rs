@@ -14,7 +14,7 @@ use phasegate_core::cost::{
 use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::pipeline::{PipelineRun, State};
 use phasegate_core::session::SessionId;
-use phasegate_store::cost::{Unread, agent_transcripts, find_transcript};
+use phasegate_store::cost::{Transcript, Unread, agent_transcripts, find_transcript};
 use phasegate_store::{Feature, Listed, Project};
 use serde::Serialize;
 
@@ -153,9 +153,69 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
     let mut problems: Vec<String> = bad.into_iter().map(|b| format!("a session log cannot be read: {b}")).collect();
     let attributor = Attributor::new(windows_by_feature, &logs);
     let claude = env.claude_dir.clone();
+    let reads = reads_of(&logs, claude.as_deref(), &mut problems);
+    let read = match claude.as_deref() {
+        Some(allowed) => project.read_transcripts(&reads.iter().map(|r| r.path.clone()).collect::<Vec<_>>(), allowed),
+        None => {
+            if !reads.is_empty() {
+                problems.push("no HOME (nor CLAUDE_CONFIG_DIR): Claude Code's transcripts cannot be found".to_owned());
+            }
+            Vec::new()
+        }
+    };
+    let (counted, places) = count_once(&reads, &read, &attributor, &mut problems);
+    let prices = with_models_priced(prices, &counted);
+    let mut unattributed = Tally::default();
+    let mut unpriced = Vec::new();
+    for c in &counted {
+        let r = &reads[c.read];
+        match &places[c.place] {
+            Place::Unattributed => unattributed += priced(c.usage, c.model, &prices, &mut unpriced),
+            Place::Feature { feature, phase, task } => {
+                let Some(f) = features.get_mut(feature) else { continue };
+                let request = Request {
+                    phase: phase.as_deref(),
+                    task: task.as_deref(),
+                    agent: r.agent.as_deref().unwrap_or(MAIN_AGENT),
+                    model: c.model,
+                    session: r.session,
+                    usage: c.usage,
+                };
+                f.add(&request, &prices);
+            }
+        }
+    }
+    let order = phase_order();
+    let mut total = unattributed;
+    let mut out = Vec::new();
+    for (_, mut c) in features {
+        c.phases.sort_by_order(&order);
+        // Rows in an order that does not depend on the transcripts'
+        // (sub-agents' files are named by random ids).
+        c.agents.sort_by_name(MAIN_AGENT);
+        c.tasks.sort_by_name("");
+        c.models.sort_by_name("");
+        total += c.total;
+        for m in &c.unpriced {
+            if !unpriced.contains(m) {
+                unpriced.push(m.clone());
+            }
+        }
+        out.push(c);
+    }
+    Ok(Costs { features: out, total, unattributed, unpriced, problems, prices_as_of: PRICES_AS_OF })
+}
+
+/// Every session's transcripts to read, each followed by its sub-agents';
+/// a session that turned to a feature and has none is a problem.
+fn reads_of<'a>(
+    logs: &'a BTreeMap<String, SessionLog>,
+    claude: Option<&Path>,
+    problems: &mut Vec<String>,
+) -> Vec<Read<'a>> {
     let mut reads: Vec<Read<'_>> = Vec::new();
-    for (session, log) in &logs {
-        let mains = transcripts_of(session, log, claude.as_deref());
+    for (session, log) in logs {
+        let mains = transcripts_of(session, log, claude);
         if mains.is_empty() && !log.turns.is_empty() {
             problems.push(format!("session {}: its transcript was not found", short(session)));
         }
@@ -169,22 +229,24 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
             }
         }
     }
-    let read = match claude.as_deref() {
-        Some(allowed) => project.read_transcripts(&reads.iter().map(|r| r.path.clone()).collect::<Vec<_>>(), allowed),
-        None => {
-            if !reads.is_empty() {
-                problems.push("no HOME (nor CLAUDE_CONFIG_DIR): Claude Code's transcripts cannot be found".to_owned());
-            }
-            Vec::new()
-        }
-    };
+    reads
+}
+
+/// Every message of the transcripts read, counted once (see [`collect`]),
+/// and the places they go to, each once (a message holds its index).
+fn count_once<'a>(
+    reads: &[Read<'_>],
+    read: &'a [Result<Transcript, Unread>],
+    attributor: &Attributor,
+    problems: &mut Vec<String>,
+) -> (Vec<Counted<'a>>, Vec<Place>) {
     let messages = read.iter().filter_map(|r| r.as_ref().ok()).map(|t| t.messages().len()).sum();
     let mut counted: Vec<Counted<'_>> = Vec::with_capacity(messages);
     let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(messages);
     // The few places there are, each once (a message holds its index).
     let mut places: Vec<Place> = Vec::new();
     let mut place_index: HashMap<Place, usize> = HashMap::new();
-    for (i, (r, result)) in reads.iter().zip(&read).enumerate() {
+    for (i, (r, result)) in reads.iter().zip(read).enumerate() {
         let transcript = match result {
             Ok(t) => t,
             Err(Unread::Missing) if !r.named_if_missing => continue,
@@ -225,10 +287,14 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
             }
         }
     }
-    // Each model's price found once: every request's is then one lookup.
-    let mut prices = prices;
+    (counted, places)
+}
+
+/// The price table with each counted model's price found once: every
+/// request's is then one lookup.
+fn with_models_priced(mut prices: BTreeMap<String, Price>, counted: &[Counted<'_>]) -> BTreeMap<String, Price> {
     let mut models: Vec<&str> = Vec::new();
-    for c in &counted {
+    for c in counted {
         if models.last() != Some(&c.model) && !models.contains(&c.model) {
             models.push(c.model);
         }
@@ -238,45 +304,7 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
             prices.entry(model.to_owned()).or_insert(p);
         }
     }
-    let mut unattributed = Tally::default();
-    let mut unpriced = Vec::new();
-    for c in &counted {
-        let r = &reads[c.read];
-        match &places[c.place] {
-            Place::Unattributed => unattributed += priced(c.usage, c.model, &prices, &mut unpriced),
-            Place::Feature { feature, phase, task } => {
-                let Some(f) = features.get_mut(feature) else { continue };
-                let request = Request {
-                    phase: phase.as_deref(),
-                    task: task.as_deref(),
-                    agent: r.agent.as_deref().unwrap_or(MAIN_AGENT),
-                    model: c.model,
-                    session: r.session,
-                    usage: c.usage,
-                };
-                f.add(&request, &prices);
-            }
-        }
-    }
-    let order = phase_order();
-    let mut total = unattributed;
-    let mut out = Vec::new();
-    for (_, mut c) in features {
-        c.phases.sort_by_order(&order);
-        // Rows in an order that does not depend on the transcripts'
-        // (sub-agents' files are named by random ids).
-        c.agents.sort_by_name(MAIN_AGENT);
-        c.tasks.sort_by_name("");
-        c.models.sort_by_name("");
-        total += c.total;
-        for m in &c.unpriced {
-            if !unpriced.contains(m) {
-                unpriced.push(m.clone());
-            }
-        }
-        out.push(c);
-    }
-    Ok(Costs { features: out, total, unattributed, unpriced, problems, prices_as_of: PRICES_AS_OF })
+    prices
 }
 
 /// The session's transcripts: every one a hook saw (an id used again keeps

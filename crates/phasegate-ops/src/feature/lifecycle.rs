@@ -5,7 +5,7 @@ use phasegate_core::feature::ValidationKind as Verdict;
 use phasegate_core::feature::{Meta, Workflow, validate_meta};
 use phasegate_core::{Mode, Phase, slug};
 use phasegate_store::creation::{Interrupted, NewFeature};
-use phasegate_store::{Feature, FileWrite};
+use phasegate_store::{Feature, FileWrite, Project};
 use serde::Serialize;
 
 use crate::coordination::events;
@@ -169,27 +169,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     if v.kind == Verdict::Blocked {
         return Err(Refusal::TransitionBlocked { phase: Phase::Finish, message: v.message.unwrap_or_default() }.into());
     }
-    // A state file changed outside phasegate's commands holds the feature
-    // until a person has looked (and cleared the mark).
-    let marks = crate::proof::tamper::marks(&feature, env.now, "before `finish`")?;
-    if let Some(summary) = crate::proof::tamper::summary(feature.name(), &marks) {
-        return Err(Refusal::Tampered { feature: feature.name().to_owned(), summary }.into());
-    }
-    // Done means proven: every requirement by a check that passed on the
-    // tree as it is now (or waived by a person), as the mode requires.
-    let proof = proof::proof(env, &project, &feature, &meta)?;
-    if let Some(j) = proof.judgement.as_ref().filter(|j| j.only_stale()) {
-        let (stale, total) = (j.stale_ids().len(), j.total);
-        return Err(Refusal::ProofStale { feature: feature.name().to_owned(), stale, total }.into());
-    }
-    if !proof.proven() {
-        return Err(Refusal::NotProven {
-            feature: feature.name().to_owned(),
-            summary: proof.summary(),
-            open: proof.blocking(),
-        }
-        .into());
-    }
+    let proof = proven_now(env, &project, &feature, &meta)?;
     meta.finish(env.now)?;
     let history = feature.history_path();
     let had_history = phasegate_store::fs::exists_entry(&history);
@@ -245,6 +225,33 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
         pr_body: proof.pr_body() + &cleared_note(&feature),
         proof,
     })
+}
+
+/// The feature's proof, when it may finish: no mark of tampering left,
+/// and every requirement proven on the tree as it is (or waived).
+fn proven_now(env: &Env, project: &Project, feature: &Feature, meta: &Meta) -> OpResult<Proof> {
+    // A state file changed outside phasegate's commands holds the feature
+    // until a person has looked (and cleared the mark).
+    let marks = crate::proof::tamper::marks(feature, env.now, "before `finish`")?;
+    if let Some(summary) = crate::proof::tamper::summary(feature.name(), &marks) {
+        return Err(Refusal::Tampered { feature: feature.name().to_owned(), summary }.into());
+    }
+    // Done means proven: every requirement by a check that passed on the
+    // tree as it is now (or waived by a person), as the mode requires.
+    let proof = proof::proof(env, project, feature, meta)?;
+    if let Some(j) = proof.judgement.as_ref().filter(|j| j.only_stale()) {
+        let (stale, total) = (j.stale_ids().len(), j.total);
+        return Err(Refusal::ProofStale { feature: feature.name().to_owned(), stale, total }.into());
+    }
+    if !proof.proven() {
+        return Err(Refusal::NotProven {
+            feature: feature.name().to_owned(),
+            summary: proof.summary(),
+            open: proof.blocking(),
+        }
+        .into());
+    }
+    Ok(proof)
 }
 
 /// What the pull request says of marks of tampering a person cleared:

@@ -9,7 +9,7 @@ use phasegate_core::feature::{
 };
 use phasegate_core::words::Command;
 use phasegate_core::{ArtifactSet, Mode, Phase, time};
-use phasegate_store::{Feature, ResolveError, WorktreeStatus, git};
+use phasegate_store::{Feature, Project, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
 
 use crate::brief;
@@ -305,53 +305,9 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
         if max == 1 { "" } else { "s" },
         feature.dir().display()
     )];
-    let v = transition::validate_meta(&meta, feature.name(), phase, feature.artifacts());
-    // Finish refuses a feature that is not proven at the tree as it is:
-    // its brief says so, and what to run, instead of "proceed".
-    let unproven = match (phase, v.kind) {
-        (Phase::Finish, Verdict::Proceed | Verdict::Warning) => finish_unproven(env, &project, &feature, &meta),
-        _ => None,
-    };
-    out.push(match (v.kind, unproven) {
-        (_, Some(why)) => format!("transition to {phase}: BLOCKED: {why}"),
-        (Verdict::Proceed, None) => match v.message {
-            Some(m) => format!("transition to {phase}: proceed ({m})"),
-            None => format!("transition to {phase}: proceed"),
-        },
-        (Verdict::Warning, None) => format!("transition to {phase}: WARNING: {}", v.message.unwrap_or_default()),
-        (Verdict::Blocked, None) => format!("transition to {phase}: BLOCKED: {}", v.message.unwrap_or_default()),
-    });
-    let record = meta.record(phase);
-    let iterations = record.map_or(0, |r| r.iterations);
-    out.push(match meta.phase_state(phase) {
-        PhaseState::NotStarted => format!("{phase}: not started"),
-        PhaseState::Partial => format!(
-            "{phase}: PARTIAL: started {} and not completed, {iterations} of {max} iterations recorded. Ask the user: continue (`phase start {phase}`), start fresh (`--fresh`), or only review the existing result (`--review-only`)",
-            record.and_then(|r| r.started).map(time::stamp).unwrap_or_default(),
-        ),
-        PhaseState::Completed => format!(
-            "{phase}: completed {} after {iterations} iteration(s)",
-            record.and_then(|r| r.completed).map(time::stamp).unwrap_or_default(),
-        ),
-    });
-    for s in
-        project.questions()?.0.iter().filter(|s| s.question.slug == feature.name() && s.question.taken_at.is_none())
-    {
-        let q = &s.question;
-        match (&q.answer, s.place) {
-            (None, phasegate_store::questions::Place::Marker) => out.push(format!(
-                "SUSPENDED: question {} waits for a person: \"{}\". Do not start {phase}: tell the user to answer it (`/phasegate:answer {} <answer>`), or work on another feature (`/phasegate:auto`).",
-                q.id, q.question, q.id
-            )),
-            (None, phasegate_store::questions::Place::Queue) => {
-                out.push(format!("open question {} (non-blocking; default \"{}\"): {}", q.id, q.default_option.clone().unwrap_or_default(), q.question))
-            }
-            (Some(a), _) => out.push(format!(
-                "answer arrived for {}: Q: {} A: {} (taken in by `phase start`; work with it)",
-                q.id, q.question, a.text
-            )),
-        }
-    }
+    out.push(transition_line(env, &project, &feature, &meta, phase));
+    out.push(phase_state_line(&meta, phase));
+    out.extend(question_lines(&project, &feature, phase)?);
     for c in meta.open_concerns_before(phase) {
         out.push(format!(
             "open concerns from {} (its loop hit the cap): {}; address them in this phase or say why they stay",
@@ -365,18 +321,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     {
         out.push(line);
     }
-    out.push(match project.worktree_status(&meta, &env.cwd) {
-        WorktreeStatus::NoWorktree => "worktree: none (the feature works in the main checkout)".to_owned(),
-        WorktreeStatus::Inside { worktree } => format!("worktree: ok, working in {}", worktree.display()),
-        WorktreeStatus::Outside { worktree } => format!(
-            "worktree: WARNING: working in {} but the feature's worktree is {}; cd there before changing code",
-            env.cwd.display(),
-            worktree.display()
-        ),
-        WorktreeStatus::Missing { worktree } => {
-            format!("worktree: WARNING: {} is recorded but does not exist", worktree.display())
-        }
-    });
+    out.push(worktree_line(env, &project, &meta));
     // Told through the one brief builder: other capabilities add what they
     // have for this feature's phase.
     let mut brief = Brief::of(BriefKind::PhaseBrief);
@@ -412,4 +357,83 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
         brief::remember(env, &project, Some(&feature), &finished.given);
     }
     Ok(finished.packed.text.lines().map(str::to_owned).collect())
+}
+
+/// Whether `phase` may start now, in a line.
+fn transition_line(env: &Env, project: &Project, feature: &Feature, meta: &Meta, phase: Phase) -> String {
+    let v = transition::validate_meta(meta, feature.name(), phase, feature.artifacts());
+    // Finish refuses a feature that is not proven at the tree as it is:
+    // its brief says so, and what to run, instead of "proceed".
+    let unproven = match (phase, v.kind) {
+        (Phase::Finish, Verdict::Proceed | Verdict::Warning) => finish_unproven(env, project, feature, meta),
+        _ => None,
+    };
+    match (v.kind, unproven) {
+        (_, Some(why)) => format!("transition to {phase}: BLOCKED: {why}"),
+        (Verdict::Proceed, None) => match v.message {
+            Some(m) => format!("transition to {phase}: proceed ({m})"),
+            None => format!("transition to {phase}: proceed"),
+        },
+        (Verdict::Warning, None) => format!("transition to {phase}: WARNING: {}", v.message.unwrap_or_default()),
+        (Verdict::Blocked, None) => format!("transition to {phase}: BLOCKED: {}", v.message.unwrap_or_default()),
+    }
+}
+
+/// Where `phase` stands: not started, partial (and what to ask), completed.
+fn phase_state_line(meta: &Meta, phase: Phase) -> String {
+    let max = meta.mode.max_iterations();
+    let record = meta.record(phase);
+    let iterations = record.map_or(0, |r| r.iterations);
+    match meta.phase_state(phase) {
+        PhaseState::NotStarted => format!("{phase}: not started"),
+        PhaseState::Partial => format!(
+            "{phase}: PARTIAL: started {} and not completed, {iterations} of {max} iterations recorded. Ask the user: continue (`phase start {phase}`), start fresh (`--fresh`), or only review the existing result (`--review-only`)",
+            record.and_then(|r| r.started).map(time::stamp).unwrap_or_default(),
+        ),
+        PhaseState::Completed => format!(
+            "{phase}: completed {} after {iterations} iteration(s)",
+            record.and_then(|r| r.completed).map(time::stamp).unwrap_or_default(),
+        ),
+    }
+}
+
+/// The feature's questions not taken in yet: one that suspends it, open
+/// ones, answers that arrived.
+fn question_lines(project: &Project, feature: &Feature, phase: Phase) -> OpResult<Vec<String>> {
+    let mut out = Vec::new();
+    for s in
+        project.questions()?.0.iter().filter(|s| s.question.slug == feature.name() && s.question.taken_at.is_none())
+    {
+        let q = &s.question;
+        match (&q.answer, s.place) {
+            (None, phasegate_store::questions::Place::Marker) => out.push(format!(
+                "SUSPENDED: question {} waits for a person: \"{}\". Do not start {phase}: tell the user to answer it (`/phasegate:answer {} <answer>`), or work on another feature (`/phasegate:auto`).",
+                q.id, q.question, q.id
+            )),
+            (None, phasegate_store::questions::Place::Queue) => {
+                out.push(format!("open question {} (non-blocking; default \"{}\"): {}", q.id, q.default_option.clone().unwrap_or_default(), q.question))
+            }
+            (Some(a), _) => out.push(format!(
+                "answer arrived for {}: Q: {} A: {} (taken in by `phase start`; work with it)",
+                q.id, q.question, a.text
+            )),
+        }
+    }
+    Ok(out)
+}
+
+/// Whether the session works where the feature's worktree is.
+fn worktree_line(env: &Env, project: &Project, meta: &Meta) -> String {
+    match project.worktree_status(meta, &env.cwd) {
+        WorktreeStatus::NoWorktree => "worktree: none (the feature works in the main checkout)".to_owned(),
+        WorktreeStatus::Inside { worktree } => format!("worktree: ok, working in {}", worktree.display()),
+        WorktreeStatus::Outside { worktree } => format!(
+            "worktree: WARNING: working in {} but the feature's worktree is {}; cd there before changing code",
+            env.cwd.display(),
+            worktree.display()
+        ),
+        WorktreeStatus::Missing { worktree } => {
+            format!("worktree: WARNING: {} is recorded but does not exist", worktree.display())
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The phase reviewer loop's bookkeeping: the reviewer's brief (with the code
 //! change for the phases that change code) and recording its verdict.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use phasegate_core::change::CodeChange;
 use phasegate_core::feature::Step;
@@ -100,18 +100,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
             Some(feature.evidence_path().display().to_string()),
         );
     }
-    // A reviewer of code checks the gotchas the implementer was given.
-    let subject = if phase.reviews_code() {
-        brief::Subject {
-            feature: Some(&feature),
-            work: inject::tasks_work(&feature),
-            root: Some(code_dir.clone()),
-            role: brief::Role::Reviewer,
-            loading: phasegate_core::brief::Loading::Eager,
-        }
-    } else {
-        brief::Subject::feature(&feature, phasegate_core::brief::Loading::Eager)
-    };
+    let subject = reviewer_subject(&feature, phase, &code_dir);
     let pack = brief::finish(&project, brief, &subject).packed;
     let prompt = pack.text.clone();
     // The verdict is taken from a reviewer spawned with this very prompt.
@@ -124,6 +113,22 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
         prompt,
         pack,
     })
+}
+
+/// What the reviewer's brief loads: a reviewer of code checks the gotchas
+/// the implementer was given.
+fn reviewer_subject<'a>(feature: &'a Feature, phase: Phase, code_dir: &Path) -> brief::Subject<'a> {
+    if phase.reviews_code() {
+        brief::Subject {
+            feature: Some(feature),
+            work: inject::tasks_work(feature),
+            root: Some(code_dir.to_path_buf()),
+            role: brief::Role::Reviewer,
+            loading: phasegate_core::brief::Loading::Eager,
+        }
+    } else {
+        brief::Subject::feature(feature, phasegate_core::brief::Loading::Eager)
+    }
 }
 
 /// The ledger as the final reviewer reads it.

@@ -179,24 +179,9 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
         state.now = RunnerNow::Running { since: started };
         project.save_runner_state(&state)?;
         let earlier = project.interruptions().get(&session).ok().flatten();
-        let mut args: Vec<String> = vec!["-p".into()];
-        if resumed {
-            args.extend([continue_prompt(earlier.as_ref()), "--resume".into(), session.as_str().to_owned()]);
-        } else {
-            args.extend([opts.prompt.clone(), "--session-id".into(), session.as_str().to_owned()]);
-        }
-        args.extend(["--output-format".into(), "json".into()]);
-        args.extend(opts.claude_args.iter().cloned());
+        let args = claude_args(opts, &session, resumed, earlier.as_ref());
         ui.event(&Event::Started { session: session.as_str().to_owned(), run: state.runs, resumed });
-        let ran = phasegate_store::process::run_until_stopped(
-            &opts.claude,
-            &args,
-            &env.cwd,
-            &[],
-            stop,
-            std::time::Duration::from_secs(10),
-        )
-        .map_err(|source| Invalid::ClaudeNotStarted { claude: opts.claude.clone(), source })?;
+        let ran = launch(env, opts, &args, stop)?;
         let result = result_of(&ran.stdout);
         state.spent_usd += result.cost_usd;
         state.window_usd += result.cost_usd;
@@ -204,87 +189,26 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
         if ran.stopped {
             break End::Stopped { session: state.session.clone() };
         }
-        if let Some(cap) = opts.max_usd.filter(|c| state.spent_usd >= *c) {
-            break End::Cap {
-                session: state.session.clone(),
-                why: format!("the run spent ${:.2}, at its cap of ${cap:.2} (--max-usd)", state.spent_usd),
-            };
-        }
-        if let Some(cap) = opts.max_usd_per_window.filter(|c| state.window_usd >= *c) {
-            break End::Cap {
-                session: state.session.clone(),
-                why: format!(
-                    "this usage window spent ${:.2}, at its cap of ${cap:.2} (--max-usd-per-window)",
-                    state.window_usd
-                ),
-            };
+        if let Some(end) = over_spend_cap(opts, &state) {
+            break end;
         }
         // What the session's StopFailure hook recorded in this run, else
         // what Claude Code's result says.
         let interruption = interruption_of(&project, env, &result, &session, started);
-        match (result.found && !result.is_error, interruption) {
-            (true, _) => {
-                break End::Finished { session: state.session.clone(), said: result.result.clone() };
-            }
+        let ended = match (result.found && !result.is_error, interruption) {
+            (true, _) => Some(End::Finished { session: state.session.clone(), said: result.result.clone() }),
             (false, Some(i)) => {
                 crashes = 0;
-                if let Some(q) = i.in_flight.iter().find_map(|f| f.question.clone()) {
-                    break End::Person {
-                        session: state.session.clone(),
-                        why: format!(
-                            "the work waits on question {q}, which a person answers (`/phasegate:answer {q} <answer>`)"
-                        ),
-                    };
-                }
-                let (until, why) = match &i.resume {
-                    Resume::Person { why } => {
-                        break End::Person { session: state.session.clone(), why: format!("{why}: \"{}\"", i.said) };
-                    }
-                    Resume::At { at, from } => match from {
-                        ResumeFrom::Reset | ResumeFrom::Wait => {
-                            (*at + opts.grace, format!("{} resets", i.cause.words()))
-                        }
-                        ResumeFrom::BackOff => {
-                            let wait = opts
-                                .back_off
-                                .map_or(*at - i.at, |b| (b * (1 << (i.attempt.clamp(1, 8) - 1))).min(*at - i.at));
-                            (i.at + wait, format!("after {}", i.cause.words()))
-                        }
-                        ResumeFrom::Now => (phasegate_core::time::now(), String::new()),
-                    },
-                };
-                if i.cause == Cause::UsageLimit {
-                    state.windows += 1;
-                    state.window_usd = 0.0;
-                    if let Some(max) = opts.max_windows.filter(|m| state.windows > *m) {
-                        break End::Cap {
-                            session: state.session.clone(),
-                            why: format!(
-                                "{max} usage-limit window{} waited out (--max-windows)",
-                                if max == 1 { "" } else { "s" }
-                            ),
-                        };
-                    }
-                }
-                if !wait_until(&project, &mut state, until, &why, ui, stop)? {
-                    break End::Stopped { session: state.session.clone() };
-                }
+                after_interruption(&project, opts, &mut state, &i, ui, stop)?
             }
             (false, None) => {
                 // Killed or crashed before it could say why.
                 crashes += 1;
-                if crashes > opts.max_crashes {
-                    break End::Cap {
-                        session: state.session.clone(),
-                        why: format!("`claude` ended without a result {crashes} times in a row ({})", exit_words(&ran)),
-                    };
-                }
-                let base = opts.back_off.unwrap_or(TimeDelta::seconds(5));
-                let until = phasegate_core::time::now() + base * (1 << (crashes - 1).min(6));
-                if !wait_until(&project, &mut state, until, &format!("`claude` {}", exit_words(&ran)), ui, stop)? {
-                    break End::Stopped { session: state.session.clone() };
-                }
+                after_crash(&project, opts, &mut state, crashes, &ran, ui, stop)?
             }
+        };
+        if let Some(end) = ended {
+            break end;
         }
         // A session that never reached Claude Code's first request has no
         // transcript: it starts again rather than resume nothing.
@@ -294,6 +218,124 @@ pub fn run(env: &Env, opts: &Options, resume: Option<&str>, ui: &mut dyn Ui, sto
     state.now = RunnerNow::Ended { at: phasegate_core::time::now(), why: end.message() };
     project.save_runner_state(&state)?;
     Ok(end)
+}
+
+/// The arguments of one `claude` run: the prompt under a new session id,
+/// or the continue prompt resuming it.
+fn claude_args(opts: &Options, session: &SessionId, resumed: bool, earlier: Option<&Interruption>) -> Vec<String> {
+    let mut args: Vec<String> = vec!["-p".into()];
+    if resumed {
+        args.extend([continue_prompt(earlier), "--resume".into(), session.as_str().to_owned()]);
+    } else {
+        args.extend([opts.prompt.clone(), "--session-id".into(), session.as_str().to_owned()]);
+    }
+    args.extend(["--output-format".into(), "json".into()]);
+    args.extend(opts.claude_args.iter().cloned());
+    args
+}
+
+/// Runs `claude` once, until it ends or a stop asks it to.
+fn launch(env: &Env, opts: &Options, args: &[String], stop: &AtomicBool) -> OpResult<phasegate_store::process::Ran> {
+    phasegate_store::process::run_until_stopped(
+        &opts.claude,
+        args,
+        &env.cwd,
+        &[],
+        stop,
+        std::time::Duration::from_secs(10),
+    )
+    .map_err(|source| Invalid::ClaudeNotStarted { claude: opts.claude.clone(), source }.into())
+}
+
+/// The end at a spend cap the run reached, if any.
+fn over_spend_cap(opts: &Options, state: &RunnerState) -> Option<End> {
+    if let Some(cap) = opts.max_usd.filter(|c| state.spent_usd >= *c) {
+        return Some(End::Cap {
+            session: state.session.clone(),
+            why: format!("the run spent ${:.2}, at its cap of ${cap:.2} (--max-usd)", state.spent_usd),
+        });
+    }
+    if let Some(cap) = opts.max_usd_per_window.filter(|c| state.window_usd >= *c) {
+        return Some(End::Cap {
+            session: state.session.clone(),
+            why: format!(
+                "this usage window spent ${:.2}, at its cap of ${cap:.2} (--max-usd-per-window)",
+                state.window_usd
+            ),
+        });
+    }
+    None
+}
+
+/// After an interruption: the end when a person must act or a cap is
+/// reached, else None once its wait is over.
+fn after_interruption(
+    project: &Project,
+    opts: &Options,
+    state: &mut RunnerState,
+    i: &Interruption,
+    ui: &mut dyn Ui,
+    stop: &AtomicBool,
+) -> OpResult<Option<End>> {
+    if let Some(q) = i.in_flight.iter().find_map(|f| f.question.clone()) {
+        return Ok(Some(End::Person {
+            session: state.session.clone(),
+            why: format!("the work waits on question {q}, which a person answers (`/phasegate:answer {q} <answer>`)"),
+        }));
+    }
+    let (until, why) = match &i.resume {
+        Resume::Person { why } => {
+            return Ok(Some(End::Person { session: state.session.clone(), why: format!("{why}: \"{}\"", i.said) }));
+        }
+        Resume::At { at, from } => match from {
+            ResumeFrom::Reset | ResumeFrom::Wait => (*at + opts.grace, format!("{} resets", i.cause.words())),
+            ResumeFrom::BackOff => {
+                let wait =
+                    opts.back_off.map_or(*at - i.at, |b| (b * (1 << (i.attempt.clamp(1, 8) - 1))).min(*at - i.at));
+                (i.at + wait, format!("after {}", i.cause.words()))
+            }
+            ResumeFrom::Now => (phasegate_core::time::now(), String::new()),
+        },
+    };
+    if i.cause == Cause::UsageLimit {
+        state.windows += 1;
+        state.window_usd = 0.0;
+        if let Some(max) = opts.max_windows.filter(|m| state.windows > *m) {
+            return Ok(Some(End::Cap {
+                session: state.session.clone(),
+                why: format!("{max} usage-limit window{} waited out (--max-windows)", if max == 1 { "" } else { "s" }),
+            }));
+        }
+    }
+    if !wait_until(project, state, until, &why, ui, stop)? {
+        return Ok(Some(End::Stopped { session: state.session.clone() }));
+    }
+    Ok(None)
+}
+
+/// After `claude` ended without a result (the `crashes`th time in a row):
+/// the end past the cap, else None once its back-off is over.
+fn after_crash(
+    project: &Project,
+    opts: &Options,
+    state: &mut RunnerState,
+    crashes: u32,
+    ran: &phasegate_store::process::Ran,
+    ui: &mut dyn Ui,
+    stop: &AtomicBool,
+) -> OpResult<Option<End>> {
+    if crashes > opts.max_crashes {
+        return Ok(Some(End::Cap {
+            session: state.session.clone(),
+            why: format!("`claude` ended without a result {crashes} times in a row ({})", exit_words(ran)),
+        }));
+    }
+    let base = opts.back_off.unwrap_or(TimeDelta::seconds(5));
+    let until = phasegate_core::time::now() + base * (1 << (crashes - 1).min(6));
+    if !wait_until(project, state, until, &format!("`claude` {}", exit_words(ran)), ui, stop)? {
+        return Ok(Some(End::Stopped { session: state.session.clone() }));
+    }
+    Ok(None)
 }
 
 /// An interruption read from Claude Code's result when no hook recorded

@@ -331,52 +331,8 @@ pub struct Recorded {
 pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     let project = session::project(env)?;
     let root = tree_root(&project, &env.cwd);
-    let file_pattern = match (&input.pattern, &input.path) {
-        (Some(p), _) => {
-            knowledge::validate_pattern(p).invalid(format!("--pattern {p}"))?;
-            Some(p.clone())
-        }
-        (None, Some(path)) => {
-            let rel = relative(&root, &absolute(&env.cwd, path))?;
-            Some(knowledge::pattern_for(&rel).invalid(format!("--path {path}"))?)
-        }
-        (None, None) => None,
-    };
-    let feature = input.feature.clone().or_else(|| session::resolve(env, None).ok().map(|(_, f)| f.name().to_owned()));
-    let commit = match input.commit.clone() {
-        Some(c) => Some(c),
-        None => phasegate_store::git::head_commit(&root).ok().flatten(),
-    };
-    let evidence = Evidence {
-        task: input.task.clone().unwrap_or_else(|| "-".to_owned()),
-        feature: feature.unwrap_or_else(|| "-".to_owned()),
-        commit,
-        at: env.now,
-        excerpt: knowledge::excerpt(&input.evidence),
-    };
-    let lesson = Lesson {
-        item_type: input.item_type,
-        content: input.content.trim().to_owned(),
-        file_pattern,
-        action: input.action.clone(),
-        topic: input.topic.clone(),
-        confidence: input.confidence.unwrap_or(knowledge::DISCOVERY),
-        evidence: if input.evidence.trim().is_empty() { Vec::new() } else { vec![evidence] },
-        discovered_by: env.session_var.clone().unwrap_or_else(|| "workflow-state".to_owned()),
-    };
-    // What the source already says: the project's CLAUDE.md and README, and
-    // the file the lesson is about.
-    let mut texts: Vec<(String, String)> = Vec::new();
-    for name in ["CLAUDE.md", "README.md"] {
-        if let Ok(Some(t)) = phasegate_store::fs::read_optional(&root.join(name)) {
-            texts.push((name.to_owned(), t));
-        }
-    }
-    if let Some(path) = &input.path
-        && let Ok(Some(t)) = phasegate_store::fs::read_optional(Path::new(&absolute(&env.cwd, path)))
-    {
-        texts.push((path.clone(), t));
-    }
+    let lesson = lesson_of(env, &root, &input)?;
+    let texts = source_texts(env, &root, &input);
     let sources: Vec<SourceText<'_>> = texts.iter().map(|(n, t)| SourceText { name: n, text: t }).collect();
     let admitted = knowledge::admit(lesson, &sources).map_err(|r| Refusal::NotAdmitted {
         why: match r {
@@ -436,6 +392,61 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
         replaced,
         message,
     })
+}
+
+/// The lesson `input` gives, with its evidence (the feature, task and
+/// commit it was learned at) and the files it is about.
+fn lesson_of(env: &Env, root: &Path, input: &RecordInput) -> OpResult<Lesson> {
+    let file_pattern = match (&input.pattern, &input.path) {
+        (Some(p), _) => {
+            knowledge::validate_pattern(p).invalid(format!("--pattern {p}"))?;
+            Some(p.clone())
+        }
+        (None, Some(path)) => {
+            let rel = relative(root, &absolute(&env.cwd, path))?;
+            Some(knowledge::pattern_for(&rel).invalid(format!("--path {path}"))?)
+        }
+        (None, None) => None,
+    };
+    let feature = input.feature.clone().or_else(|| session::resolve(env, None).ok().map(|(_, f)| f.name().to_owned()));
+    let commit = match input.commit.clone() {
+        Some(c) => Some(c),
+        None => phasegate_store::git::head_commit(root).ok().flatten(),
+    };
+    let evidence = Evidence {
+        task: input.task.clone().unwrap_or_else(|| "-".to_owned()),
+        feature: feature.unwrap_or_else(|| "-".to_owned()),
+        commit,
+        at: env.now,
+        excerpt: knowledge::excerpt(&input.evidence),
+    };
+    Ok(Lesson {
+        item_type: input.item_type,
+        content: input.content.trim().to_owned(),
+        file_pattern,
+        action: input.action.clone(),
+        topic: input.topic.clone(),
+        confidence: input.confidence.unwrap_or(knowledge::DISCOVERY),
+        evidence: if input.evidence.trim().is_empty() { Vec::new() } else { vec![evidence] },
+        discovered_by: env.session_var.clone().unwrap_or_else(|| "workflow-state".to_owned()),
+    })
+}
+
+/// What the source already says: the project's CLAUDE.md and README, and
+/// the file the lesson is about (name, text).
+fn source_texts(env: &Env, root: &Path, input: &RecordInput) -> Vec<(String, String)> {
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for name in ["CLAUDE.md", "README.md"] {
+        if let Ok(Some(t)) = phasegate_store::fs::read_optional(&root.join(name)) {
+            texts.push((name.to_owned(), t));
+        }
+    }
+    if let Some(path) = &input.path
+        && let Ok(Some(t)) = phasegate_store::fs::read_optional(Path::new(&absolute(&env.cwd, path)))
+    {
+        texts.push((path.clone(), t));
+    }
+    texts
 }
 
 /// How an item was met again.

@@ -93,47 +93,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
     let mine =
         stored.iter().rev().find(|s| s.question.slug == feature.name() && s.question.task_id.as_deref() == Some(&task));
     match mine.map(|s| &s.question) {
-        None => {
-            let request = Request::parse(
-                &serde_json::json!({
-                    "type": "blocking",
-                    "text": format!(
-                        "phasegate learned this and it holds across features (confidence {}, seen {} times): \"{}\". Add it to CLAUDE.md, where every session reads it?",
-                        item.confidence,
-                        item.occurrences,
-                        item.content.split_whitespace().collect::<Vec<_>>().join(" ")
-                    ),
-                    "options": [
-                        {"label": "Yes", "description": "add it to phasegate's block of CLAUDE.md"},
-                        {"label": "No", "description": "keep it in the knowledge base only"}
-                    ],
-                    "allowFreeText": false
-                })
-                .to_string(),
-            )
-            .invalid_input()?;
-            let asked = ask::ask_with(
-                env,
-                Some(feature.name()),
-                AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
-                true,
-            )?;
-            if asked.route == ask::Went::Answered {
-                // An earlier answer to the same question: act on it now.
-                return promote(env, Some(feature.name()), id, session);
-            }
-            Ok(Promotion {
-                id: id.to_owned(),
-                status: PromotionStatus::Asked,
-                question: asked.id.clone(),
-                message: format!(
-                    "{} Nothing is written to CLAUDE.md until the user says yes; then run `{}` again.",
-                    asked.message,
-                    Command::new("kb promote").arg(&id).feature_opt(given.map(phasegate_core::paths::shell_word))
-                ),
-                asked: Some(asked),
-            })
-        }
+        None => ask_person(env, given, id, &item, feature.name(), task, session),
         Some(q) => match witness::person_answer(&witness::key(env)?, q) {
             PersonAnswer::None => Err(Refusal::PromotionWaits { id: id.to_owned(), question: q.id.clone() }.into()),
             PersonAnswer::NotRecorded(_) => Err(Refusal::AnswerNotRecorded { id: q.id.clone() }.into()),
@@ -161,6 +121,59 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
             }),
         },
     }
+}
+
+/// Asks the user the blocking question whether `item` goes into
+/// CLAUDE.md, for `feature`'s retrospective; an earlier answer is acted on
+/// now.
+fn ask_person(
+    env: &Env,
+    given: Option<&str>,
+    id: &str,
+    item: &knowledge::KnowledgeItem,
+    feature: &str,
+    task: String,
+    session: Interaction,
+) -> OpResult<Promotion> {
+    let request = Request::parse(
+        &serde_json::json!({
+            "type": "blocking",
+            "text": format!(
+                "phasegate learned this and it holds across features (confidence {}, seen {} times): \"{}\". Add it to CLAUDE.md, where every session reads it?",
+                item.confidence,
+                item.occurrences,
+                item.content.split_whitespace().collect::<Vec<_>>().join(" ")
+            ),
+            "options": [
+                {"label": "Yes", "description": "add it to phasegate's block of CLAUDE.md"},
+                {"label": "No", "description": "keep it in the knowledge base only"}
+            ],
+            "allowFreeText": false
+        })
+        .to_string(),
+    )
+    .invalid_input()?;
+    let asked = ask::ask_with(
+        env,
+        Some(feature),
+        AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
+        true,
+    )?;
+    if asked.route == ask::Went::Answered {
+        // An earlier answer to the same question: act on it now.
+        return promote(env, Some(feature), id, session);
+    }
+    Ok(Promotion {
+        id: id.to_owned(),
+        status: PromotionStatus::Asked,
+        question: asked.id.clone(),
+        message: format!(
+            "{} Nothing is written to CLAUDE.md until the user says yes; then run `{}` again.",
+            asked.message,
+            Command::new("kb promote").arg(&id).feature_opt(given.map(phasegate_core::paths::shell_word))
+        ),
+        asked: Some(asked),
+    })
 }
 
 /// Writes the item into the block, under the knowledge lock, reading

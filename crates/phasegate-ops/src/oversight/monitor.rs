@@ -88,17 +88,7 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
     out.ran = true;
     let facts = Facts::read(project, env, &mut out.problems)?;
     let tasks: Vec<ActiveTask> = facts.running.iter().map(|r| r.task.clone()).collect();
-    // The leased files not committed: what a session that stops answering
-    // leaves in the working tree (read only when a holder is silent).
-    let silent = |l: &Lease| facts.sessions.iter().any(|s| s.id == l.holder && !s.health(env.now).liveness.is_live());
-    let leased: Vec<&str> = facts.leases.iter().filter(|l| silent(l)).map(|l| l.path.as_str()).collect();
-    let uncommitted: Vec<LeasePath> = match leased.is_empty() {
-        true => Vec::new(),
-        false => phasegate_store::git::uncommitted(project.root(), &leased)
-            .into_iter()
-            .filter_map(|p| LeasePath::parse(p).ok())
-            .collect(),
-    };
+    let uncommitted = uncommitted_leased(project, env, &facts);
     let run = run_monitor(
         MonitorInput {
             sessions: &facts.sessions,
@@ -120,13 +110,42 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
         events::emit_quietly(project, env, &a.alert_type().event_type(), feature.as_deref(), task.as_deref(), payload);
     }
     out.alerts = run.raise.clone();
+    pm_decisions(project, env, &run.report, &facts, &mut out)?;
+    clear_dead(project, env, &run.report, &facts, &mut out)?;
+    settle_cleared(project, env, &run.report, &facts)?;
+    state.last_check = Some(env.now);
+    project.save_monitor_state(&state)?;
+    out.report = Some(run.report);
+    Ok(out)
+}
 
-    // The PM.
+/// The leased files not committed: what a session that stops answering
+/// leaves in the working tree (read only when a holder is silent).
+fn uncommitted_leased(project: &Project, env: &Env, facts: &Facts) -> Vec<LeasePath> {
+    let silent = |l: &Lease| facts.sessions.iter().any(|s| s.id == l.holder && !s.health(env.now).liveness.is_live());
+    let leased: Vec<&str> = facts.leases.iter().filter(|l| silent(l)).map(|l| l.path.as_str()).collect();
+    match leased.is_empty() {
+        true => Vec::new(),
+        false => phasegate_store::git::uncommitted(project.root(), &leased)
+            .into_iter()
+            .filter_map(|p| LeasePath::parse(p).ok())
+            .collect(),
+    }
+}
+
+/// The PM's decisions on the stuck tasks and the sessions that went down,
+/// logged.
+fn pm_decisions(
+    project: &Project,
+    env: &Env,
+    report: &MonitorReport,
+    facts: &Facts,
+    out: &mut Checked,
+) -> OpResult<()> {
     let log = project.decision_log().read::<Logged>()?;
     problems_of(&mut out.problems, "monitor/decisions.jsonl", &log);
     let mut history = log.records;
-    let stuck: Vec<&Running> = run
-        .report
+    let stuck: Vec<&Running> = report
         .stuck_tasks
         .iter()
         .filter_map(|s| facts.running.iter().find(|r| r.task.id == s.task_id && r.task.feature == s.feature))
@@ -139,15 +158,19 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
     }
     // Only a session that went silent holding something is the PM's: one
     // that held nothing was closed without SessionEnd, and is left alone.
-    let presence = |id: &SessionId| run.report.sessions.iter().find(|r| r.session == *id).map(|r| r.presence);
+    let presence = |id: &SessionId| report.sessions.iter().find(|r| r.session == *id).map(|r| r.presence);
     for s in &facts.sessions {
         if presence(&s.id) == Some(Presence::Down) {
             out.decisions.extend(pm::down_session(project, env, s, &facts.running, &facts.sessions));
         }
     }
     project.decision_log().append(&out.decisions, env.lock_timeout)?;
-
-    // What the rules declare dead.
+    Ok(())
+}
+/// What the rules declare dead: the leases of sessions no longer live,
+/// stale waits, sessions ended long ago.
+fn clear_dead(project: &Project, env: &Env, report: &MonitorReport, facts: &Facts, out: &mut Checked) -> OpResult<()> {
+    let presence = |id: &SessionId| report.sessions.iter().find(|r| r.session == *id).map(|r| r.presence);
     let live = |id: &SessionId| {
         facts.sessions.iter().any(|s| s.id == *id && s.state.holds_work() && s.health(env.now).liveness.is_live())
     };
@@ -175,11 +198,7 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
             let _ = project.remove_session(&s.id);
         }
     }
-    settle_cleared(project, env, &run.report, &facts)?;
-    state.last_check = Some(env.now);
-    project.save_monitor_state(&state)?;
-    out.report = Some(run.report);
-    Ok(out)
+    Ok(())
 }
 
 /// Settles the PM's events whose condition no longer holds: a stuck task

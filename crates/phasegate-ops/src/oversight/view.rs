@@ -8,6 +8,7 @@ use phasegate_core::coordination::{Alert, Health, Lease, Presence, SessionRecord
 use phasegate_core::questions::QuestionState;
 use phasegate_core::tasks::Mark;
 use phasegate_core::words::Command;
+use phasegate_store::Project;
 use serde::Serialize;
 
 use crate::coordination::Logged;
@@ -124,26 +125,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
     for (name, bad) in [("alerts", &alerts.corrupt), ("decisions", &decisions.corrupt)] {
         problems.extend(bad.iter().map(|b| format!("monitor/{name}.jsonl line {}: {}", b.line, b.error)));
     }
-    let sessions = sessions
-        .into_iter()
-        .map(|s| (s.presence(holds(&s, &leases, &waits), env.now), s))
-        .filter(|(p, s)| match p {
-            Presence::Live | Presence::Down | Presence::Idle => true,
-            Presence::Gone | Presence::Ended | Presence::Failed => env.now - s.heartbeat_at < SHOWN_AFTER_END,
-        })
-        .map(|(presence, s)| SessionView {
-            presence,
-            leases: leases.iter().filter(|l| l.holder == s.id).count(),
-            health: s.health(env.now),
-            id: s.id.to_string(),
-            state: s.state,
-            feature: s.feature,
-            task: s.task,
-            priority: s.priority,
-            worktree: s.worktree,
-            heartbeat_at: s.heartbeat_at,
-        })
-        .collect();
+    let sessions = session_views(sessions, &leases, &waits, env.now);
     let (questions, _) = ask::list(env, true)?;
     // Still waiting for a person: an overdue question too (blocking, past
     // its reminder time, never answered by itself).
@@ -152,6 +134,69 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         .filter(|q| q.suspends || matches!(q.state, QuestionState::Waiting | QuestionState::Overdue))
         .collect();
     let events = events::pending(env, None).map(|p| p.events).unwrap_or_default();
+    let features = feature_views(env, &project, &mut problems)?;
+    let teammates = match crate::coordination::team::seen_claims(env) {
+        Ok(claims) => claims.into_iter().filter(|c| !c.ours).collect(),
+        Err(e) => {
+            problems.push(format!("the team's claims seen last: {e}"));
+            Vec::new()
+        }
+    };
+    let teammate_leases = crate::coordination::team::teammates_leases(&project).unwrap_or_else(|e| {
+        problems.push(format!("the teammates' leases seen last: {e}"));
+        Vec::new()
+    });
+    Ok(Overview {
+        now: env.now,
+        sessions,
+        leases,
+        waits,
+        alerts: recent(&alerts.records),
+        decisions: recent(&decisions.records),
+        suspended,
+        events,
+        features,
+        last_check: project.monitor_state().last_check,
+        interrupted: crate::interrupt::standing_in(&project, env.now),
+        runner: crate::interrupt::runner_line(&project, env.now),
+        teammates,
+        teammate_leases,
+        problems,
+    })
+}
+
+/// The sessions shown: at work, or ended within [`SHOWN_AFTER_END`].
+fn session_views(
+    sessions: Vec<SessionRecord>,
+    leases: &[Lease],
+    waits: &[Wait],
+    now: DateTime<Utc>,
+) -> Vec<SessionView> {
+    sessions
+        .into_iter()
+        .map(|s| (s.presence(holds(&s, leases, waits), now), s))
+        .filter(|(p, s)| match p {
+            Presence::Live | Presence::Down | Presence::Idle => true,
+            Presence::Gone | Presence::Ended | Presence::Failed => now - s.heartbeat_at < SHOWN_AFTER_END,
+        })
+        .map(|(presence, s)| SessionView {
+            presence,
+            leases: leases.iter().filter(|l| l.holder == s.id).count(),
+            health: s.health(now),
+            id: s.id.to_string(),
+            state: s.state,
+            feature: s.feature,
+            task: s.task,
+            priority: s.priority,
+            worktree: s.worktree,
+            heartbeat_at: s.heartbeat_at,
+        })
+        .collect()
+}
+
+/// The active features: their phase, tasks in progress and the question
+/// one is suspended on; an unreadable one is a problem.
+fn feature_views(env: &Env, project: &Project, problems: &mut Vec<String>) -> OpResult<Vec<FeatureView>> {
     let mut features = Vec::new();
     for listed in project.list_active()? {
         let name = listed.feature.name().to_owned();
@@ -182,7 +227,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
                     .collect()
             })
             .unwrap_or_default();
-        let suspended = ask::suspended_on(&project, &name).ok().flatten().map(|q| q.id);
+        let suspended = ask::suspended_on(project, &name).ok().flatten().map(|q| q.id);
         features.push(FeatureView {
             feature: name,
             phase: meta.current_phase.map(|p| p.to_string()),
@@ -190,34 +235,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
             suspended,
         });
     }
-    let teammates = match crate::coordination::team::seen_claims(env) {
-        Ok(claims) => claims.into_iter().filter(|c| !c.ours).collect(),
-        Err(e) => {
-            problems.push(format!("the team's claims seen last: {e}"));
-            Vec::new()
-        }
-    };
-    let teammate_leases = crate::coordination::team::teammates_leases(&project).unwrap_or_else(|e| {
-        problems.push(format!("the teammates' leases seen last: {e}"));
-        Vec::new()
-    });
-    Ok(Overview {
-        now: env.now,
-        sessions,
-        leases,
-        waits,
-        alerts: recent(&alerts.records),
-        decisions: recent(&decisions.records),
-        suspended,
-        events,
-        features,
-        last_check: project.monitor_state().last_check,
-        interrupted: crate::interrupt::standing_in(&project, env.now),
-        runner: crate::interrupt::runner_line(&project, env.now),
-        teammates,
-        teammate_leases,
-        problems,
-    })
+    Ok(features)
 }
 
 /// A line for `status`: live sessions and their leases, waits, alerts and

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use phasegate_core::agent::Agent;
 use phasegate_core::pipeline::PipelineRun;
-use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
+use phasegate_core::pipeline::{Config, WhenUnavailable};
 use phasegate_core::words::Command;
 use phasegate_store::{fs, git, process};
 use serde::Serialize;
@@ -26,12 +26,44 @@ pub struct Check {
     pub detail: String,
 }
 
+/// The checks made so far, in order.
+#[derive(Default)]
+struct Checks(Vec<Check>);
+
+impl Checks {
+    fn add(&mut self, check: &str, ok: bool, detail: String) {
+        self.0.push(Check { check: check.into(), ok, detail });
+    }
+}
+
 /// Every check, in order.
 pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
-    let mut checks: Vec<Check> = Vec::new();
-    let mut add = |check: &str, ok: bool, detail: String| checks.push(Check { check: check.into(), ok, detail });
+    let mut checks = Checks::default();
+    check_plugin(&mut checks);
+    // The project's configuration and the pipeline's files.
+    let project = session::project(env)?;
+    let config = match project.pipeline_config() {
+        Ok(c) => {
+            let path = project.pipeline_config_path();
+            let detail =
+                if fs::exists_entry(&path) { path.display().to_string() } else { "not present: defaults apply".into() };
+            checks.add("pipeline.config.json valid", true, detail);
+            c
+        }
+        Err(e) => {
+            checks.add("pipeline.config.json valid", false, e.to_string());
+            Default::default()
+        }
+    };
+    check_pipeline_files(env, given, &mut checks);
+    check_tools(&config, &mut checks);
+    Ok(checks.0)
+}
 
-    // The plugin this binary belongs to.
+/// The plugin this binary belongs to: its commands, agents and hooks, and
+/// the hook binary beside this one.
+fn check_plugin(checks: &mut Checks) {
+    let mut add = |check: &str, ok: bool, detail: String| checks.add(check, ok, detail);
     match plugin_root() {
         Some(root) => {
             for (what, rel) in [
@@ -86,22 +118,12 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
             None => "cannot locate this binary".into(),
         },
     );
+}
 
-    // The project's configuration and the pipeline's files.
-    let project = session::project(env)?;
-    let config = match project.pipeline_config() {
-        Ok(c) => {
-            let path = project.pipeline_config_path();
-            let detail =
-                if fs::exists_entry(&path) { path.display().to_string() } else { "not present: defaults apply".into() };
-            add("pipeline.config.json valid", true, detail);
-            c
-        }
-        Err(e) => {
-            add("pipeline.config.json valid", false, e.to_string());
-            Default::default()
-        }
-    };
+/// The feature's pipeline files: its `.task/` folder, its state, and that
+/// git ignores them.
+fn check_pipeline_files(env: &Env, given: Option<&str>, checks: &mut Checks) {
+    let mut add = |check: &str, ok: bool, detail: String| checks.add(check, ok, detail);
     match resolve(env, given) {
         Ok((project, feature)) => {
             let task = feature.task_dir();
@@ -143,8 +165,11 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
         }
         Err(e) => add("pipeline", true, format!("no pipeline checked: {e}")),
     }
+}
 
-    // Tools.
+/// Tools: git, and the final gate's reviewer.
+fn check_tools(config: &Config, checks: &mut Checks) {
+    let mut add = |check: &str, ok: bool, detail: String| checks.add(check, ok, detail);
     let git_ok = process::find_program("git").is_some();
     add("git on PATH", git_ok, if git_ok { "found".into() } else { "install git".into() });
     let program = config.final_gate.command.first().cloned().unwrap_or_default();
@@ -165,7 +190,6 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
             ),
         ),
     }
-    Ok(checks)
 }
 
 fn plugin_root() -> Option<PathBuf> {

@@ -5,12 +5,14 @@
 use std::path::Path;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use phasegate_core::feature::extract_json;
 use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, Review};
 use phasegate_core::pipeline::gate::{GateDecision, GateError, GateKind, Stage};
 use phasegate_core::pipeline::next::{NextAction as Action, after_review};
 use phasegate_core::pipeline::{Config, PauseReason, PipelineRun, State};
+use phasegate_core::words::Command;
 use phasegate_store::pipeline::parse_file;
 use phasegate_store::{Feature, Project, fs, process};
 use serde::Serialize;
@@ -202,7 +204,7 @@ pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>)
         (true, None) => None,
         _ => Some(read(&path)?.ok_or_else(|| Invalid::NoStageReview { stage, path: path.clone() })?),
     };
-    let brief = format!("workflow-state pipeline review-brief --feature {}", feature.name());
+    let brief = Command::new("pipeline review-brief").feature(&feature.name()).to_string();
     let verdict =
         witness::verdict(env, &project, &gate_subject(feature.name(), &run, kind, stage), given_file, &brief)?;
     if let Some(model) = &verdict.model
@@ -380,45 +382,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let program = settings.command.first().cloned().unwrap_or_default();
     let now = env.now;
     if process::find_program(&program).is_none() {
-        let reason = format!(
-            "`{program}` is not installed (not found on PATH); finalGate.whenUnavailable is {}",
-            match settings.when_unavailable {
-                WhenUnavailable::Skip => "skip",
-                WhenUnavailable::Block => "block",
-            }
-        );
-        return match settings.when_unavailable {
-            WhenUnavailable::Skip => {
-                let skipped = json!({
-                    "id": format!("review-{}", now.format("%Y%m%d-%H%M%S")),
-                    "reviewer": "review-codex",
-                    "model": "codex",
-                    "status": "skipped",
-                    "summary": format!("The final gate was skipped: {reason}."),
-                    "findings": [],
-                    "skip_reason": reason,
-                    "reviewed_at": phasegate_core::time::stamp(now),
-                });
-                record_value(env, &project, &feature, skipped, &config).map(FinalGate::Recorded)
-            }
-            WhenUnavailable::Block => {
-                let message = format!(
-                    "the final gate cannot run: {reason}. Install it, or set finalGate.whenUnavailable to \"skip\" in {}",
-                    project.pipeline_config_path().display()
-                );
-                let run = with_run(env, &feature, |run, _| {
-                    run.pause(PauseReason::FinalGateUnavailable, message.clone(), now)?;
-                    Ok(run.clone())
-                })?;
-                Ok(FinalGate::Paused {
-                    feature: feature.name().to_owned(),
-                    decision: "paused",
-                    state: run.state,
-                    message,
-                    next: action(&project, &run, &feature),
-                })
-            }
-        };
+        return reviewer_unavailable(env, &project, &feature, &config, &program);
     }
     let marker = feature.task_path(FINAL_GATE_SESSION_MARKER);
     let resume = fs::exists_entry(&marker) && settings.resume_command.is_some();
@@ -441,18 +405,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
         }
         .into());
     }
-    let Some(json_text) = extract_json(&done.stdout) else {
-        return Err(Invalid::FinalGateNoJson { said: tail(&done.stdout) }.into());
-    };
-    let mut value: Value =
-        serde_json::from_str(json_text).map_err(|source| OpError::from(Invalid::FinalGateNotJson { source }))?;
-    if let Some(obj) = value.as_object_mut() {
-        obj.entry("id").or_insert_with(|| json!(format!("review-{}", now.format("%Y%m%d-%H%M%S"))));
-        obj.entry("reviewer").or_insert_with(|| json!("review-codex"));
-        obj.entry("model").or_insert_with(|| json!("codex"));
-        obj.entry("findings").or_insert_with(|| json!([]));
-        obj.entry("reviewed_at").or_insert_with(|| json!(phasegate_core::time::stamp(now)));
-    }
+    let value = answer_value(&done.stdout, now)?;
     let text = serde_json::to_string_pretty(&value).expect("serialisable");
     let review_path = feature.task_path(Stage::Final.file());
     if let Err(e) = parse_file::<Review>(FileKind::Review, &review_path, &text) {
@@ -464,6 +417,76 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let recorded = record_value(env, &project, &feature, value, &config)?;
     let _ = fs::write_atomic(&marker, phasegate_core::time::stamp(now).as_bytes());
     Ok(FinalGate::Recorded(recorded))
+}
+
+/// The reviewer is not installed: the gate is skipped (recorded with the
+/// reason) or the pipeline pauses, as `finalGate.whenUnavailable` says.
+fn reviewer_unavailable(
+    env: &Env,
+    project: &Project,
+    feature: &Feature,
+    config: &Config,
+    program: &str,
+) -> OpResult<FinalGate> {
+    let settings = &config.final_gate;
+    let now = env.now;
+    let reason = format!(
+        "`{program}` is not installed (not found on PATH); finalGate.whenUnavailable is {}",
+        match settings.when_unavailable {
+            WhenUnavailable::Skip => "skip",
+            WhenUnavailable::Block => "block",
+        }
+    );
+    match settings.when_unavailable {
+        WhenUnavailable::Skip => {
+            let skipped = json!({
+                "id": format!("review-{}", now.format("%Y%m%d-%H%M%S")),
+                "reviewer": "review-codex",
+                "model": "codex",
+                "status": "skipped",
+                "summary": format!("The final gate was skipped: {reason}."),
+                "findings": [],
+                "skip_reason": reason,
+                "reviewed_at": phasegate_core::time::stamp(now),
+            });
+            record_value(env, project, feature, skipped, config).map(FinalGate::Recorded)
+        }
+        WhenUnavailable::Block => {
+            let message = format!(
+                "the final gate cannot run: {reason}. Install it, or set finalGate.whenUnavailable to \"skip\" in {}",
+                project.pipeline_config_path().display()
+            );
+            let run = with_run(env, feature, |run, _| {
+                run.pause(PauseReason::FinalGateUnavailable, message.clone(), now)?;
+                Ok(run.clone())
+            })?;
+            Ok(FinalGate::Paused {
+                feature: feature.name().to_owned(),
+                decision: "paused",
+                state: run.state,
+                message,
+                next: action(project, &run, feature),
+            })
+        }
+    }
+}
+
+/// The reviewer's answer: its JSON object, with the fields it may leave
+/// out filled in.
+fn answer_value(stdout: &str, now: DateTime<Utc>) -> OpResult<Value> {
+    let Some(json_text) = extract_json(stdout) else {
+        return Err(Invalid::FinalGateNoJson { said: tail(stdout) }.into());
+    };
+    let mut value: Value =
+        serde_json::from_str(json_text).map_err(|source| OpError::from(Invalid::FinalGateNotJson { source }))?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.entry("id").or_insert_with(|| json!(format!("review-{}", now.format("%Y%m%d-%H%M%S"))));
+        obj.entry("reviewer").or_insert_with(|| json!("review-codex"));
+        obj.entry("model").or_insert_with(|| json!("codex"));
+        obj.entry("findings").or_insert_with(|| json!([]));
+        obj.entry("reviewed_at").or_insert_with(|| json!(phasegate_core::time::stamp(now)));
+    }
+    Ok(value)
 }
 
 fn record_value(env: &Env, project: &Project, feature: &Feature, value: Value, config: &Config) -> OpResult<Recorded> {

@@ -10,12 +10,13 @@
 use std::cell::RefCell;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use phasegate_core::pipeline::files::STATE_FILE;
 use phasegate_core::pipeline::impl_loop::{self, StopContext, StopDecision};
-use phasegate_core::pipeline::{GateKind, PipelineRun, TestOutcome};
+use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, TestOutcome};
 use phasegate_core::session::SessionId;
 use phasegate_core::words::Command;
-use phasegate_store::{Feature, Project};
+use phasegate_store::{Feature, FeatureGuard, Project};
 
 use crate::env::Env;
 use crate::error::OpResult;
@@ -85,17 +86,8 @@ fn decide_and_apply(
     if !crate::pipeline::in_loop(&run) || !looping.active {
         return Ok(StopOutcome::Silent);
     }
-    // A suspended item waits for a person: the session is never held on it.
-    if let Ok(Some(q)) = project.marker(feature.name())
-        && q.answer.is_none()
-    {
-        return Ok(StopOutcome::Allow {
-            message: format!(
-                "phasegate: {} is suspended until question {} is answered; the stop is allowed and the loop resumes after the answer.",
-                feature.name(),
-                q.id
-            ),
-        });
+    if let Some(allowed) = suspended(project, feature) {
+        return Ok(allowed);
     }
     let last = input.last_assistant_message.clone().unwrap_or_default();
     let now = env.now;
@@ -147,14 +139,45 @@ fn decide_and_apply(
         Some(_) | None => impl_loop::decide(&ctx(&run2, &looping2), run_once),
     };
     impl_loop::apply(&decision, &mut run2, &mut looping2, input.stop_hook_active, now);
-    match &decision {
+    write_decision(project, &guard, &decision, &run2, &mut looping2, reopened, now)?;
+    drop(guard);
+    Ok(outcome(project, feature, session, decision, reopened))
+}
+
+/// A suspended item waits for a person: the session is never held on it.
+fn suspended(project: &Project, feature: &Feature) -> Option<StopOutcome> {
+    if let Ok(Some(q)) = project.marker(feature.name())
+        && q.answer.is_none()
+    {
+        return Some(StopOutcome::Allow {
+            message: format!(
+                "phasegate: {} is suspended until question {} is answered; the stop is allowed and the loop resumes after the answer.",
+                feature.name(),
+                q.id
+            ),
+        });
+    }
+    None
+}
+
+/// Writes what the decision changed, under the feature's lock `guard`.
+fn write_decision(
+    project: &Project,
+    guard: &FeatureGuard<'_>,
+    decision: &StopDecision,
+    run: &PipelineRun,
+    looping: &mut LoopState,
+    reopened: bool,
+    now: DateTime<Utc>,
+) -> OpResult<()> {
+    match decision {
         StopDecision::Ignore | StopDecision::Wait => {
             if reopened {
-                guard.write_task(STATE_FILE, &run2)?;
+                guard.write_task(STATE_FILE, run)?;
             }
         }
         StopDecision::Complete { .. } => {
-            commit_completion(project, &guard, &run2, Some(&mut looping2), now)?;
+            commit_completion(project, guard, run, Some(looping), now)?;
         }
         StopDecision::LimitReached { .. }
         | StopDecision::Expired { .. }
@@ -162,17 +185,27 @@ fn decide_and_apply(
         | StopDecision::Block { .. } => {
             guard.commit(
                 "stop hook",
-                vec![guard.task_change(loop_file(), &looping2), guard.task_change(STATE_FILE, &run2)],
+                vec![guard.task_change(loop_file(), looping), guard.task_change(STATE_FILE, run)],
             )?;
         }
     }
-    drop(guard);
+    Ok(())
+}
+
+/// What the hook answers for the decision applied.
+fn outcome(
+    project: &Project,
+    feature: &Feature,
+    session: &SessionId,
+    decision: StopDecision,
+    reopened: bool,
+) -> StopOutcome {
     let reopened_note = if reopened {
         "the code changed after the code review gate passed, so the gate reopened for a new round; "
     } else {
         ""
     };
-    Ok(match decision {
+    match decision {
         StopDecision::Ignore | StopDecision::Wait => StopOutcome::Silent,
         StopDecision::Block { reason } => StopOutcome::Block {
             reason: if reopened { reason.replacen(":\n", &format!(":\n- {reopened_note}\n"), 1) } else { reason },
@@ -194,7 +227,7 @@ fn decide_and_apply(
             let _ = project.unregister_session(session);
             StopOutcome::Allow { message }
         }
-    })
+    }
 }
 
 fn forget(project: &Project, session: &SessionId) -> StopOutcome {

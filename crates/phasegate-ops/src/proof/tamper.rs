@@ -172,30 +172,7 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
             })
         }
         None => {
-            let listed: Vec<String> = marks.iter().map(|m| format!("{} ({}, {})", m.file, m.how, m.seen)).collect();
-            let request = Request::parse(
-                &serde_json::json!({
-                    "type": "blocking",
-                    "text": format!(
-                        "phasegate saw {}'s state files changed outside its commands: {}. Clear the marks? Say yes once you have looked at the changes: the files as they are then count as phasegate's.",
-                        name,
-                        listed.join("; ")
-                    ),
-                    "options": [
-                        {"label": "Yes", "description": "I looked at them: clear the marks"},
-                        {"label": "No", "description": "keep the marks: the feature is not finished"}
-                    ],
-                    "allowFreeText": false
-                })
-                .to_string(),
-            )
-            .invalid_input()?;
-            let asked = ask::ask_with(
-                env,
-                Some(&name),
-                AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
-                true,
-            )?;
+            let asked = ask_to_clear(env, &name, &marks, task, session)?;
             Ok(Clearing {
                 question: asked.id.clone(),
                 message: format!(
@@ -208,6 +185,35 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
             })
         }
     }
+}
+
+/// Asks a person, with a question only a person answers, whether the
+/// marks of feature `name` may be cleared.
+fn ask_to_clear(env: &Env, name: &str, marks: &[TamperMark], task: String, session: Interaction) -> OpResult<Asked> {
+    let listed: Vec<String> = marks.iter().map(|m| format!("{} ({}, {})", m.file, m.how, m.seen)).collect();
+    let request = Request::parse(
+        &serde_json::json!({
+            "type": "blocking",
+            "text": format!(
+                "phasegate saw {}'s state files changed outside its commands: {}. Clear the marks? Say yes once you have looked at the changes: the files as they are then count as phasegate's.",
+                name,
+                listed.join("; ")
+            ),
+            "options": [
+                {"label": "Yes", "description": "I looked at them: clear the marks"},
+                {"label": "No", "description": "keep the marks: the feature is not finished"}
+            ],
+            "allowFreeText": false
+        })
+        .to_string(),
+    )
+    .invalid_input()?;
+    ask::ask_with(
+        env,
+        Some(name),
+        AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
+        true,
+    )
 }
 
 /// The hooks' part: after a Bash command, the state files of every feature

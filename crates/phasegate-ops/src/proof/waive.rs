@@ -14,7 +14,7 @@ use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
 use super::sources::sources;
-use super::state::proof;
+use super::state::{Proof, proof};
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
@@ -52,6 +52,25 @@ pub struct Waived {
     pub message: String,
 }
 
+/// The requirement a `verify waive` is about, and its feature.
+struct Subject<'a> {
+    name: String,
+    requirement: &'a str,
+}
+
+impl Subject<'_> {
+    fn done(&self, state: WaiverState, question: Option<String>, message: String) -> Waived {
+        Waived {
+            feature: self.name.clone(),
+            requirement: self.requirement.to_owned(),
+            state,
+            question,
+            asked: None,
+            message,
+        }
+    }
+}
+
 /// Asks whether `requirement` may be done without proof, or records the
 /// person's answer (module doc).
 pub fn waive(
@@ -73,16 +92,56 @@ pub fn waive(
         .into());
     };
     let now = proof(env, &project, &feature, &meta)?;
+    let subject = Subject { name: feature.name().to_owned(), requirement };
+    if let Some(settled) = settled_already(&now, &subject)? {
+        return Ok(settled);
+    }
+    let name = subject.name.clone();
+    ask::confirm_dialogs_settled(&project, env);
+    let key = witness::key(env)?;
+    let (stored, _) = project.questions()?;
+    let task = task_of(requirement);
+    let mine = stored.iter().rev().find(|s| s.question.slug == name && s.question.task_id.as_deref() == Some(&task));
+    match mine.map(|s| (&s.question, witness::person_answer(&key, &s.question))) {
+        Some((q, PersonAnswer::None)) => {
+            Err(Refusal::WaiverWaits { feature: name, requirement: requirement.to_owned(), question: q.id.clone() }
+                .into())
+        }
+        Some((q, PersonAnswer::NotRecorded(_))) => Err(Refusal::AnswerNotRecorded { id: q.id.clone() }.into()),
+        Some((q, PersonAnswer::Recorded(a))) if waiver_of(q, a).is_some() => {
+            let w = waiver_of(q, a).expect("checked");
+            record(&project, &feature, env, requirement, w.clone())?;
+            Ok(subject.done(
+                WaiverState::Waived,
+                Some(q.id.clone()),
+                format!(
+                    "A person waived {requirement} of {name} ({}): \"{}\". The ledger records it; status, finish and the pull request show it.",
+                    w.answered_in, w.reason
+                ),
+            ))
+        }
+        // A "no" stands until the person is asked again with a new reason.
+        Some((q, PersonAnswer::Recorded(_))) if reason.is_none_or(|r| q.question_context == r.trim()) => {
+            Ok(subject.done(
+                WaiverState::Declined,
+                Some(q.id.clone()),
+                format!(
+                    "{} answered \"{}\": {requirement} is not waived. Prove it (`{verify_run}`), or ask again with another reason.",
+                    q.id,
+                    q.answer.as_ref().map(|a| a.text.as_str()).unwrap_or_default(),
+                    verify_run = Command::new("verify run").feature(&name)
+                ),
+            ))
+        }
+        _ => ask_person(env, &subject, reason, &req.text, &now, task, session),
+    }
+}
+
+/// A requirement proven at this tree (refused: nothing to waive) or
+/// waived already (said so); None when it is still open.
+fn settled_already(now: &Proof, subject: &Subject<'_>) -> OpResult<Option<Waived>> {
+    let (name, requirement) = (&subject.name, subject.requirement);
     let status = now.judgement.as_ref().and_then(|j| j.statuses.iter().find(|r| r.id == requirement));
-    let name = feature.name().to_owned();
-    let done = |state, question: Option<String>, message: String| Waived {
-        feature: name.clone(),
-        requirement: requirement.to_owned(),
-        state,
-        question,
-        asked: None,
-        message,
-    };
     if let Some(r) = status {
         match (r.status, r.stale) {
             (ProofStatus::Proven, _) => {
@@ -101,94 +160,74 @@ pub fn waive(
                     .and_then(|p| p.waiver.as_ref())
                     .map(|w| w.reason.clone())
                     .unwrap_or_default();
-                return Ok(done(WaiverState::Waived, None, format!("{requirement} of {name} is waived already: {w}")));
+                return Ok(Some(subject.done(
+                    WaiverState::Waived,
+                    None,
+                    format!("{requirement} of {name} is waived already: {w}"),
+                )));
             }
             (ProofStatus::Failed | ProofStatus::Unchecked | ProofStatus::NotRun, _) => {}
         }
     }
-    ask::confirm_dialogs_settled(&project, env);
-    let key = witness::key(env)?;
-    let (stored, _) = project.questions()?;
-    let task = task_of(requirement);
-    let mine = stored.iter().rev().find(|s| s.question.slug == name && s.question.task_id.as_deref() == Some(&task));
-    match mine.map(|s| (&s.question, witness::person_answer(&key, &s.question))) {
-        Some((q, PersonAnswer::None)) => {
-            Err(Refusal::WaiverWaits { feature: name, requirement: requirement.to_owned(), question: q.id.clone() }
-                .into())
-        }
-        Some((q, PersonAnswer::NotRecorded(_))) => Err(Refusal::AnswerNotRecorded { id: q.id.clone() }.into()),
-        Some((q, PersonAnswer::Recorded(a))) if waiver_of(q, a).is_some() => {
-            let w = waiver_of(q, a).expect("checked");
-            record(&project, &feature, env, requirement, w.clone())?;
-            Ok(done(
-                WaiverState::Waived,
-                Some(q.id.clone()),
-                format!(
-                    "A person waived {requirement} of {name} ({}): \"{}\". The ledger records it; status, finish and the pull request show it.",
-                    w.answered_in, w.reason
-                ),
-            ))
-        }
-        // A "no" stands until the person is asked again with a new reason.
-        Some((q, PersonAnswer::Recorded(_))) if reason.is_none_or(|r| q.question_context == r.trim()) => Ok(done(
-            WaiverState::Declined,
-            Some(q.id.clone()),
-            format!(
-                "{} answered \"{}\": {requirement} is not waived. Prove it (`{verify_run}`), or ask again with another reason.",
-                q.id,
-                q.answer.as_ref().map(|a| a.text.as_str()).unwrap_or_default(),
-                verify_run = Command::new("verify run").feature(&name)
+    Ok(None)
+}
+
+/// Asks a person the blocking waiver question (`reason` is its context);
+/// an answer that came at once is taken in by waiving again.
+fn ask_person(
+    env: &Env,
+    subject: &Subject<'_>,
+    reason: Option<&str>,
+    requirement_text: &str,
+    now: &Proof,
+    task: String,
+    session: Interaction,
+) -> OpResult<Waived> {
+    let (name, requirement) = (&subject.name, subject.requirement);
+    let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) else {
+        return Err(Invalid::NoWaiverReason { requirement: requirement.to_owned(), feature: name.to_string() }.into());
+    };
+    let why = now
+        .judgement
+        .as_ref()
+        .and_then(|j| j.open.iter().find(|o| o.id == requirement))
+        .map(|o| format!("{}: {}", o.status, o.why))
+        .unwrap_or_else(|| "the checks have not run".to_owned());
+    let request = Request::parse(
+        &serde_json::json!({
+            "type": "blocking",
+            "text": format!(
+                "Waive {requirement} of {name} (\"{}\")? It is not proven ({why}). A waived requirement counts as done without proof; status, finish and the pull request show the waiver and its reason.",
+                requirement_text
             ),
-        )),
-        _ => {
-            let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) else {
-                return Err(
-                    Invalid::NoWaiverReason { requirement: requirement.to_owned(), feature: name.to_string() }.into()
-                );
-            };
-            let why = now
-                .judgement
-                .as_ref()
-                .and_then(|j| j.open.iter().find(|o| o.id == requirement))
-                .map(|o| format!("{}: {}", o.status, o.why))
-                .unwrap_or_else(|| "the checks have not run".to_owned());
-            let request = Request::parse(
-                &serde_json::json!({
-                    "type": "blocking",
-                    "text": format!(
-                        "Waive {requirement} of {name} (\"{}\")? It is not proven ({why}). A waived requirement counts as done without proof; status, finish and the pull request show the waiver and its reason.",
-                        req.text
-                    ),
-                    "context": reason,
-                    "options": [
-                        {"label": "Yes", "description": "waive it: done without proof, for the reason given"},
-                        {"label": "No", "description": "keep it: it must be proven"}
-                    ],
-                    "allowFreeText": false
-                })
-                .to_string(),
-            )
-            .invalid_input()?;
-            let asked = ask::ask(
-                env,
-                Some(&name),
-                AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
-            )?;
-            if asked.route == ask::Went::Answered {
-                return waive(env, Some(&name), requirement, Some(reason), session);
-            }
-            Ok(Waived {
-                question: asked.id.clone(),
-                message: format!(
-                    "{} Only a person answers it; nothing is waived until they say yes (then `{verify_waive}` or the next `verify run` records it).",
-                    asked.message,
-                    verify_waive = Command::new("verify waive").arg(&requirement).feature(&name)
-                ),
-                asked: Some(asked),
-                ..done(WaiverState::Asked, None, String::new())
-            })
-        }
+            "context": reason,
+            "options": [
+                {"label": "Yes", "description": "waive it: done without proof, for the reason given"},
+                {"label": "No", "description": "keep it: it must be proven"}
+            ],
+            "allowFreeText": false
+        })
+        .to_string(),
+    )
+    .invalid_input()?;
+    let asked = ask::ask(
+        env,
+        Some(name),
+        AskInput { request, task: Some(task), item_type: ItemType::Feature, session, round: None },
+    )?;
+    if asked.route == ask::Went::Answered {
+        return waive(env, Some(name), requirement, Some(reason), session);
     }
+    Ok(Waived {
+        question: asked.id.clone(),
+        message: format!(
+            "{} Only a person answers it; nothing is waived until they say yes (then `{verify_waive}` or the next `verify run` records it).",
+            asked.message,
+            verify_waive = Command::new("verify waive").arg(&requirement).feature(&name)
+        ),
+        asked: Some(asked),
+        ..subject.done(WaiverState::Asked, None, String::new())
+    })
 }
 
 /// The waiver a person's recorded "yes" `a` to waiver question `q` gives

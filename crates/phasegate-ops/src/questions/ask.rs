@@ -137,41 +137,8 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     let (stored, _) = project.questions()?;
     let known: Vec<Question> = stored.iter().filter(|s| s.question.slug == slug).map(|s| s.question.clone()).collect();
     let prefs = project.preferences()?;
-    let base = |route: Went, id: Option<String>, message: String| Asked {
-        route,
-        id,
-        feature: slug.clone(),
-        file: None,
-        ask_user_question: None,
-        answer: None,
-        proceed_with: None,
-        message,
-    };
-    match questions::skip(&input.request, &slug, &known, &prefs) {
-        Some(Skip::Preference { tag, answer }) => {
-            return Ok(Asked {
-                answer: Some(answer.clone()),
-                ..base(
-                    Went::Answered,
-                    None,
-                    format!("A stored preference ({tag}) answers it: {answer}. Go on with it."),
-                )
-            });
-        }
-        Some(Skip::AlreadyAnswered { id, answer }) => {
-            return Ok(Asked {
-                answer: Some(answer.clone()),
-                ..base(Went::Answered, Some(id.clone()), format!("{id} asked this before and was answered: {answer}."))
-            });
-        }
-        Some(Skip::AlreadyAsked { id }) => {
-            return Ok(base(
-                Went::AlreadyAsked,
-                Some(id.clone()),
-                format!("{id} asks this already and waits for an answer; do not ask again."),
-            ));
-        }
-        None => {}
+    if let Some(skip) = questions::skip(&input.request, &slug, &known, &prefs) {
+        return Ok(skipped(&slug, skip));
     }
     // A pipeline runs unattended whatever the session is.
     let session = if meta.workflow == Workflow::Pipeline { Interaction::Headless } else { input.session };
@@ -204,6 +171,57 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     ensure_parent(&path)?;
     guard.commit("question ask", vec![question_change(&path, &q)])?;
     let slack = config.slack.channels.for_item(q.item_type).is_some();
+    Ok(routed(&q, route, &path, slack))
+}
+
+/// What `question ask` says, before the fields of its route.
+fn went(feature: &str, route: Went, id: Option<String>, message: String) -> Asked {
+    Asked {
+        route,
+        id,
+        feature: feature.to_owned(),
+        file: None,
+        ask_user_question: None,
+        answer: None,
+        proceed_with: None,
+        message,
+    }
+}
+
+/// A question the binary answered, or that waits already: not asked.
+fn skipped(slug: &str, skip: Skip) -> Asked {
+    match skip {
+        Skip::Preference { tag, answer } => Asked {
+            answer: Some(answer.clone()),
+            ..went(
+                slug,
+                Went::Answered,
+                None,
+                format!("A stored preference ({tag}) answers it: {answer}. Go on with it."),
+            )
+        },
+        Skip::AlreadyAnswered { id, answer } => Asked {
+            answer: Some(answer.clone()),
+            ..went(
+                slug,
+                Went::Answered,
+                Some(id.clone()),
+                format!("{id} asked this before and was answered: {answer}."),
+            )
+        },
+        Skip::AlreadyAsked { id } => went(
+            slug,
+            Went::AlreadyAsked,
+            Some(id.clone()),
+            format!("{id} asks this already and waits for an answer; do not ask again."),
+        ),
+    }
+}
+
+/// The question `q`, written at `path`, as its route has it asked:
+/// through the dialog now, suspending its feature, or queued.
+fn routed(q: &Question, route: Route, path: &std::path::Path, slack: bool) -> Asked {
+    let (slug, id) = (&q.slug, &q.id);
     let answer = Command::new("question answer").word("<id>").word("<text>");
     let later = if slack {
         format!(
@@ -214,11 +232,12 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
         format!("Answer it with `{answer}` (or /phasegate:answer in Claude Code).")
     };
     let file = Some(path.display().to_string());
-    Ok(match route {
+    match route {
         Route::AskUser => Asked {
             file,
             ask_user_question: Some(q.ask_user_question()),
-            ..base(
+            ..went(
+                slug,
                 Went::AskUser,
                 Some(id.clone()),
                 match q.person_only() {
@@ -234,29 +253,31 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
         },
         Route::Suspend => Asked {
             file,
-            ..base(
+            ..went(
+                slug,
                 Went::Suspend,
                 Some(id.clone()),
                 format!(
                     "{slug} is suspended until {id} is answered. Stop working on it and move on to other work. {}",
-                    later.replace("<id>", &id)
+                    later.replace("<id>", id)
                 ),
             )
         },
         Route::Queue => Asked {
             file,
             proceed_with: q.default_option.clone(),
-            ..base(
+            ..went(
+                slug,
                 Went::Queue,
                 Some(id.clone()),
                 format!(
                     "Queued as {id}; go on with \"{}\" meanwhile (it applies if nobody answers). {}",
                     q.default_option.clone().unwrap_or_default(),
-                    later.replace("<id>", &id)
+                    later.replace("<id>", id)
                 ),
             )
         },
-    })
+    }
 }
 
 fn feature_plan(project: &Project, feature: &Feature) -> Option<String> {

@@ -181,18 +181,7 @@ fn poll_one(
         return Ok(());
     }
     if q.state(env.now) == QuestionState::Expired {
-        let key = crate::witness::key(env)?;
-        let applied = update(project, env, s, |q| {
-            if q.answer.is_some() {
-                return false;
-            }
-            q.answer = crate::witness::sealed_default(&key, q, env.now);
-            true
-        })?;
-        if applied {
-            report.defaulted.push(q.id.clone());
-        }
-        return Ok(());
+        return take_default(project, env, s, report);
     }
     let Some(m) = messenger else {
         report.local += 1;
@@ -210,84 +199,152 @@ fn poll_one(
             // lost) is looked for before anything is posted again; when the
             // channel cannot be searched, nothing is posted: a question is
             // posted once.
-            if q.delivery.posting_since.is_some() {
-                let found = match posted_before(m, channel, q) {
-                    Ok(found) => found,
-                    Err(why) => {
-                        let unreadable = PollError::HistoryUnreadable { channel: channel.to_owned(), why };
-                        update(project, env, s, |q| {
-                            q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
-                            q.delivery.last_error = Some(unreadable.to_string());
-                            true
-                        })?;
-                        return Err(unreadable);
-                    }
-                };
-                if let Some((first, others)) = found.split_first() {
-                    update(project, env, s, |q| {
-                        if q.slack_thread_ts.is_some() {
-                            return false;
-                        }
-                        q.slack_channel_id = Some(channel.to_owned());
-                        q.slack_thread_ts = Some(first.clone());
-                        q.delivery.other_threads = others.to_vec();
-                        q.delivery.posting_since = None;
-                        q.delivery.post_ref = None;
-                        true
-                    })?;
-                    report.posted.push(q.id.clone());
-                    report.waiting += 1;
-                    return Ok(());
-                }
+            if q.delivery.posting_since.is_some() && adopt_earlier_post(project, env, m, s, channel)? {
+                report.posted.push(q.id.clone());
+                report.waiting += 1;
+                return Ok(());
             }
-            // The intent, with the post's client token, is on disk before
-            // the post: whatever happens next, the post can be found.
-            let token = q.delivery.post_ref.clone().unwrap_or_else(|| client_token(&q.id, env));
-            update(project, env, s, |q| {
-                q.delivery.posting_since = Some(env.now);
-                q.delivery.post_ref = Some(token.clone());
-                true
-            })?;
-            let mut posted = q.clone();
-            posted.delivery.post_ref = Some(token);
-            match m.post(channel, &posted.slack_text(), None) {
-                Ok((c, t)) => {
-                    phasegate_store::failpoint::hit("slack-poll:posted");
-                    update(project, env, s, |q| {
-                        if q.slack_thread_ts.is_some() {
-                            return false;
-                        }
-                        q.slack_channel_id = Some(c.clone());
-                        q.slack_thread_ts = Some(t.clone());
-                        q.delivery.posting_since = None;
-                        q.delivery.post_ref = None;
-                        q.delivery.last_error = None;
-                        true
-                    })?;
-                    report.posted.push(q.id.clone());
-                    report.waiting += 1;
-                    return Ok(());
-                }
-                Err(e) => {
-                    // Refused by Slack: nothing was posted, the intent goes.
-                    // Otherwise it stays, and the next poll looks first.
-                    update(project, env, s, |q| {
-                        q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
-                        q.delivery.last_error = Some(e.message.clone());
-                        if !e.maybe_posted {
-                            q.delivery.posting_since = None;
-                            q.delivery.post_ref = None;
-                        }
-                        true
-                    })?;
-                    return Err(e.into());
-                }
-            }
+            post(project, env, m, s, channel)?;
+            report.posted.push(q.id.clone());
+            report.waiting += 1;
+            return Ok(());
         }
     };
-    let mut messages = m.replies(&channel, &ts).map_err(PollError::Read)?;
+    if read_thread(project, env, m, s, (&channel, &ts), report)? {
+        return Ok(());
+    }
+    report.waiting += 1;
+    if q.reminder_due(env.now) {
+        let text = format!(
+            ":hourglass: Still waiting: {} is suspended until this is answered ({} minutes so far).",
+            q.slug,
+            (env.now - q.suspended_at).num_minutes()
+        );
+        m.post(&channel, &text, Some(&ts))?;
+        update(project, env, s, |q| {
+            q.delivery.reminded_at = Some(env.now);
+            true
+        })?;
+        report.reminded.push(q.id.clone());
+    }
+    Ok(())
+}
+
+/// An expired question takes its default (sealed), unless answered meanwhile.
+fn take_default(project: &Project, env: &Env, s: &Stored, report: &mut PollReport) -> Result<(), PollError> {
+    let key = crate::witness::key(env)?;
+    let applied = update(project, env, s, |q| {
+        if q.answer.is_some() {
+            return false;
+        }
+        q.answer = crate::witness::sealed_default(&key, q, env.now);
+        true
+    })?;
+    if applied {
+        report.defaulted.push(s.question.id.clone());
+    }
+    Ok(())
+}
+
+/// Looks in `channel` for a post of the question that may have gone out
+/// and takes the first as its thread (true when found); when the history
+/// cannot be read, the attempt is counted and nothing is posted.
+fn adopt_earlier_post(
+    project: &Project,
+    env: &Env,
+    m: &dyn Messenger,
+    s: &Stored,
+    channel: &str,
+) -> Result<bool, PollError> {
+    let found = match posted_before(m, channel, &s.question) {
+        Ok(found) => found,
+        Err(why) => {
+            let unreadable = PollError::HistoryUnreadable { channel: channel.to_owned(), why };
+            update(project, env, s, |q| {
+                q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
+                q.delivery.last_error = Some(unreadable.to_string());
+                true
+            })?;
+            return Err(unreadable);
+        }
+    };
+    let Some((first, others)) = found.split_first() else { return Ok(false) };
+    update(project, env, s, |q| {
+        if q.slack_thread_ts.is_some() {
+            return false;
+        }
+        q.slack_channel_id = Some(channel.to_owned());
+        q.slack_thread_ts = Some(first.clone());
+        q.delivery.other_threads = others.to_vec();
+        q.delivery.posting_since = None;
+        q.delivery.post_ref = None;
+        true
+    })?;
+    Ok(true)
+}
+
+/// Posts the question to `channel`, its intent written first, and keeps
+/// its thread; a failed post is counted, and its intent kept when Slack
+/// may have taken it.
+fn post(project: &Project, env: &Env, m: &dyn Messenger, s: &Stored, channel: &str) -> Result<(), PollError> {
+    let q = &s.question;
+    // The intent, with the post's client token, is on disk before
+    // the post: whatever happens next, the post can be found.
+    let token = q.delivery.post_ref.clone().unwrap_or_else(|| client_token(&q.id, env));
+    update(project, env, s, |q| {
+        q.delivery.posting_since = Some(env.now);
+        q.delivery.post_ref = Some(token.clone());
+        true
+    })?;
+    let mut posted = q.clone();
+    posted.delivery.post_ref = Some(token);
+    match m.post(channel, &posted.slack_text(), None) {
+        Ok((c, t)) => {
+            phasegate_store::failpoint::hit("slack-poll:posted");
+            update(project, env, s, |q| {
+                if q.slack_thread_ts.is_some() {
+                    return false;
+                }
+                q.slack_channel_id = Some(c.clone());
+                q.slack_thread_ts = Some(t.clone());
+                q.delivery.posting_since = None;
+                q.delivery.post_ref = None;
+                q.delivery.last_error = None;
+                true
+            })?;
+            Ok(())
+        }
+        Err(e) => {
+            // Refused by Slack: nothing was posted, the intent goes.
+            // Otherwise it stays, and the next poll looks first.
+            update(project, env, s, |q| {
+                q.delivery.failed_attempts = q.delivery.failed_attempts.saturating_add(1);
+                q.delivery.last_error = Some(e.message.clone());
+                if !e.maybe_posted {
+                    q.delivery.posting_since = None;
+                    q.delivery.post_ref = None;
+                }
+                true
+            })?;
+            Err(e.into())
+        }
+    }
+}
+
+/// Reads the question's threads for a person's reply: the first that
+/// picks an option answers it (true); one that does not gets one hint.
+fn read_thread(
+    project: &Project,
+    env: &Env,
+    m: &dyn Messenger,
+    s: &Stored,
+    (channel, ts): (&str, &str),
+    report: &mut PollReport,
+) -> Result<bool, PollError> {
+    let q = &s.question;
+    let mut messages = m.replies(channel, ts).map_err(PollError::Read)?;
     for other in &q.delivery.other_threads {
-        messages.extend(m.replies(&channel, other).map_err(PollError::Read)?.into_iter().filter(|r| r.ts != *other));
+        messages.extend(m.replies(channel, other).map_err(PollError::Read)?.into_iter().filter(|r| r.ts != *other));
     }
     messages.sort_by(|a, b| a.ts.cmp(&b.ts));
     let mut hinted = q.delivery.hinted();
@@ -314,14 +371,14 @@ fn poll_one(
                         resume: resume_command(project, &q.slug),
                     });
                     // Not acknowledged yet when the post fails: the next poll tries again.
-                    match m.post(&channel, &ack_text(&answer), Some(&ts)) {
+                    match m.post(channel, &ack_text(&answer), Some(ts)) {
                         Ok(_) => {
                             update(project, env, s, acknowledge)?;
                         }
                         Err(why) => report.failed.push(format!("{}: acknowledging: {why}", q.id)),
                     }
                 }
-                return Ok(());
+                return Ok(true);
             }
             // One hint per question, however many replies miss.
             None if hinted => {}
@@ -335,7 +392,7 @@ fn poll_one(
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                m.post(&channel, &hint, Some(&ts))?;
+                m.post(channel, &hint, Some(ts))?;
                 update(project, env, s, |q| {
                     q.delivery.hinted_at = Some(env.now);
                     true
@@ -344,21 +401,7 @@ fn poll_one(
             }
         }
     }
-    report.waiting += 1;
-    if q.reminder_due(env.now) {
-        let text = format!(
-            ":hourglass: Still waiting: {} is suspended until this is answered ({} minutes so far).",
-            q.slug,
-            (env.now - q.suspended_at).num_minutes()
-        );
-        m.post(&channel, &text, Some(&ts))?;
-        update(project, env, s, |q| {
-            q.delivery.reminded_at = Some(env.now);
-            true
-        })?;
-        report.reminded.push(q.id.clone());
-    }
-    Ok(())
+    Ok(false)
 }
 
 /// What goes on with a feature once its answer arrived: a pipeline resumes;

@@ -15,10 +15,11 @@
 
 use phasegate_core::coordination::Claimed;
 use phasegate_core::questions::{ItemType, Request};
-use phasegate_core::tasks::Mark;
 use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailureDecision};
+use phasegate_core::tasks::{Mark, SessionCycles, Task};
 use phasegate_core::words::Command;
 use phasegate_store::git::RollbackScope;
+use phasegate_store::{FeatureGuard, Project};
 use serde::Serialize;
 
 use super::marks::{elapsed, limit, read, tick};
@@ -93,21 +94,10 @@ pub fn fail(
         at: env.now,
         excerpt: phasegate_core::knowledge::excerpt(output),
     });
-    let mut restored = phasegate_store::git::Restored::default();
-    if rollback {
-        let (Some(base), Some(snapshot)) = (s.bases.get(&task.id), s.build.snapshots.get(&task.id)) else {
-            return Err(Refusal::NoCheckpoint { task: task.id.clone() }.into());
-        };
-        let dir = project.code_dir(&guard.load()?);
-        let scope = match task.files.is_empty() {
-            true => RollbackScope::Undeclared,
-            false => RollbackScope::Declared(task.files.as_slice()),
-        };
-        let stamp = env.now.format("%Y%m%dT%H%M%S%.3fZ");
-        let backup = project.runtime_dir().join("rollback").join(feature.name()).join(format!("{}-{stamp}", task.id));
-        restored =
-            phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(&project, &dir), scope, &backup)?;
-    }
+    let restored = match rollback {
+        true => roll_back(env, &project, &guard, &task, s)?,
+        false => phasegate_store::git::Restored::default(),
+    };
     let mark = if decision.action == Action::Skip { Mark::Skipped } else { Mark::Failed };
     let changes =
         vec![tick(guard.feature(), &file, &task, mark)?, guard.feature().review_cycles_change(&cycles, env.now)];
@@ -127,33 +117,7 @@ pub fn fail(
         }
         _ => None,
     };
-    // The retry, spelled to run as printed: the feature named, the
-    // implementer the task was started with kept.
-    let by = s.build.implementers.get(&task.id).map(|b| format!(" --by {}", phasegate_core::paths::shell_word(b)));
-    let retry = format!(
-        "`{}{}`",
-        Command::new("tasks start").arg(&task.id).flag("feature", &feature.name()),
-        by.unwrap_or_default()
-    );
-    let message = match (&stop, &decision.action) {
-        (Some(why), _) => format!("The build stops: {why}. Report it to the user."),
-        (None, Action::Retry) => format!("{}. Fix it and retry: {retry}.", decision.reason),
-        (None, Action::InstallAndRetry) => format!(
-            "{}. Install {} with the project's package manager, then {retry}.",
-            decision.reason,
-            decision.package.as_deref().unwrap_or("the missing package"),
-        ),
-        (None, Action::RebaseAndRetry) => {
-            format!("{}. Rebase on the current branch, resolve, then {retry}.", decision.reason)
-        }
-        (None, Action::Skip) => format!(
-            "{}: {} is skipped; go on with `{tasks_next}`.",
-            decision.reason,
-            task.id,
-            tasks_next = Command::new("tasks next").feature(&feature.name())
-        ),
-        (None, Action::Escalate) => format!("{}. The user decides (see escalation).", decision.reason),
-    };
+    let message = fail_message(stop.as_deref(), &decision, &task, feature.name(), s.build.implementers.get(&task.id));
     let message = format!("{message}{}", rollback_note(&restored, task.files.is_empty()));
     let retro = format!(
         "To learn from this failure now: /phasegate:retro {} --task {} (or once, after the build)",
@@ -176,6 +140,64 @@ pub fn fail(
         escalation,
         message,
     })
+}
+
+/// Puts back the task's checkpoint (what `tasks start` saw), saving what
+/// it overwrites under the runtime folder.
+fn roll_back(
+    env: &Env,
+    project: &Project,
+    guard: &FeatureGuard<'_>,
+    task: &Task,
+    s: &SessionCycles,
+) -> OpResult<phasegate_store::git::Restored> {
+    let (Some(base), Some(snapshot)) = (s.bases.get(&task.id), s.build.snapshots.get(&task.id)) else {
+        return Err(Refusal::NoCheckpoint { task: task.id.clone() }.into());
+    };
+    let dir = project.code_dir(&guard.load()?);
+    let scope = match task.files.is_empty() {
+        true => RollbackScope::Undeclared,
+        false => RollbackScope::Declared(task.files.as_slice()),
+    };
+    let stamp = env.now.format("%Y%m%dT%H%M%S%.3fZ");
+    let backup =
+        project.runtime_dir().join("rollback").join(guard.feature().name()).join(format!("{}-{stamp}", task.id));
+    Ok(phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(project, &dir), scope, &backup)?)
+}
+
+/// What follows the failure, in words: why the build stops, or what the
+/// decision asks (the retry spelled to run as printed).
+fn fail_message(
+    stop: Option<&str>,
+    decision: &FailureDecision,
+    task: &Task,
+    feature: &str,
+    implementer: Option<&String>,
+) -> String {
+    // The retry, spelled to run as printed: the feature named, the
+    // implementer the task was started with kept.
+    let by = implementer.map(|b| format!(" --by {}", phasegate_core::paths::shell_word(b)));
+    let retry =
+        format!("`{}{}`", Command::new("tasks start").arg(&task.id).flag("feature", &feature), by.unwrap_or_default());
+    match (stop, &decision.action) {
+        (Some(why), _) => format!("The build stops: {why}. Report it to the user."),
+        (None, Action::Retry) => format!("{}. Fix it and retry: {retry}.", decision.reason),
+        (None, Action::InstallAndRetry) => format!(
+            "{}. Install {} with the project's package manager, then {retry}.",
+            decision.reason,
+            decision.package.as_deref().unwrap_or("the missing package"),
+        ),
+        (None, Action::RebaseAndRetry) => {
+            format!("{}. Rebase on the current branch, resolve, then {retry}.", decision.reason)
+        }
+        (None, Action::Skip) => format!(
+            "{}: {} is skipped; go on with `{tasks_next}`.",
+            decision.reason,
+            task.id,
+            tasks_next = Command::new("tasks next").feature(&feature)
+        ),
+        (None, Action::Escalate) => format!("{}. The user decides (see escalation).", decision.reason),
+    }
 }
 
 /// What a rollback adds to the message: where the files it overwrote or

@@ -9,7 +9,7 @@ use phasegate_core::tasks::{BuildState, SELF_IMPLEMENTER};
 use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
 use phasegate_core::words::Command;
 use phasegate_core::{Agent, Artifact};
-use phasegate_store::{Feature, FileWrite, fs};
+use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
 use serde::Serialize;
 
 use crate::brief;
@@ -195,17 +195,8 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     if !action.from().contains(&task.mark) {
         return Err(Refusal::MarkRefused { task: task.id.clone(), from: task.mark, to: target }.into());
     }
-    let ready = list.next(usize::MAX);
-    if action == MarkAction::Start && task.mark == Mark::Pending && !ready.tasks.contains(&task.id) {
-        let why = ready.reason.unwrap_or_else(|| "its dependencies or earlier tasks are not done".into());
-        let unmet: Vec<&str> = task
-            .depends_on
-            .iter()
-            .filter(|d| !list.get(d).is_some_and(|t| t.mark.settled()))
-            .map(String::as_str)
-            .collect();
-        let why = if unmet.is_empty() { why } else { format!("it depends on {}, not done yet", unmet.join(", ")) };
-        return Err(Refusal::NotReady { task: task.id.clone(), why }.into());
+    if action == MarkAction::Start && task.mark == Mark::Pending {
+        ensure_ready(&list, task)?;
     }
     // A reviewed task is ticked by its reviewer's approval; by hand only
     // when a person accepted it as it is (its escalation), or outside
@@ -218,40 +209,9 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         return Err(Refusal::TickedByReview { task: task.id.clone(), feature: feature.name().to_owned() }.into());
     }
     let mut changes = vec![tick(guard.feature(), &file, task, target)?];
-    let mut answers = Vec::new();
-    let mut leases = None;
-    let mut team_line = None;
+    let mut started = Started::default();
     if action == MarkAction::Start {
-        // A retry after an escalation: its answer is taken in with the start.
-        let (taken, taken_changes) = ask::take_answers(&project, &guard, env, None)?;
-        answers = taken;
-        changes.extend(taken_changes);
-        let mut cycles = guard.feature().read_review_cycles()?;
-        let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
-        if let Err(why) =
-            build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
-        {
-            return Err(Refusal::BuildStopped { why, feature: feature.name().to_owned() }.into());
-        }
-        // The team's claim first: held on another machine, nothing here moves.
-        team_line = team::claim(&project, env, feature.name(), Claimed::Task(&task.id))?;
-        // A checkpoint: the task's change is what differs from its start
-        // commit, and a rollback returns to this snapshot of the working tree.
-        let dir = project.code_dir(&guard.load()?);
-        leases = leases::task_started(&project, env, feature.name(), task, &dir).inspect_err(|_| {
-            let _ = team::release(&project, env, feature.name(), Claimed::Task(&task.id));
-        })?;
-        if let Some(head) = phasegate_store::git::head_commit(&dir)? {
-            s.bases.insert(task.id.clone(), head);
-            let skip = review::own_files(&project, &dir);
-            s.build.snapshots.insert(task.id.clone(), phasegate_store::git::snapshot(&dir, &skip)?);
-        }
-        *s.build.attempts.entry(task.id.clone()).or_default() += 1;
-        let implementer = by.map(str::to_owned).unwrap_or_else(|| delegate(task));
-        s.build.implementers.insert(task.id.clone(), implementer);
-        s.build.started_at.get_or_insert(env.now);
-        s.build.task_started(&task.id, env.now);
-        changes.push(guard.feature().review_cycles_change(&cycles, env.now));
+        started = start(env, &project, &guard, &list, task, by, &mut changes)?;
     } else {
         // Settled: when, for the retrospective and the monitor.
         let mut cycles = guard.feature().read_review_cycles()?;
@@ -264,7 +224,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         }
     })?;
     if action != MarkAction::Start {
-        team_line = team::release(&project, env, feature.name(), Claimed::Task(&task.id))?;
+        started.team = team::release(&project, env, feature.name(), Claimed::Task(&task.id))?;
     }
     match action {
         MarkAction::Start => events::on_task_started(&project, env, feature.name(), &task.id),
@@ -280,10 +240,78 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         from: task.mark,
         to: target,
         line: task.line,
-        answers,
-        leases,
-        team: team_line,
+        answers: started.answers,
+        leases: started.leases,
+        team: started.team,
     })
+}
+
+/// What a start did besides its checkbox.
+#[derive(Default)]
+struct Started {
+    answers: Vec<ask::Taken>,
+    leases: Option<leases::TaskLeases>,
+    team: Option<String>,
+}
+
+/// A pending task starts only when it is ready; the refusal names what it
+/// waits for.
+fn ensure_ready(list: &TaskList, task: &Task) -> OpResult<()> {
+    let ready = list.next(usize::MAX);
+    if ready.tasks.contains(&task.id) {
+        return Ok(());
+    }
+    let why = ready.reason.unwrap_or_else(|| "its dependencies or earlier tasks are not done".into());
+    let unmet: Vec<&str> =
+        task.depends_on.iter().filter(|d| !list.get(d).is_some_and(|t| t.mark.settled())).map(String::as_str).collect();
+    let why = if unmet.is_empty() { why } else { format!("it depends on {}, not done yet", unmet.join(", ")) };
+    Err(Refusal::NotReady { task: task.id.clone(), why }.into())
+}
+
+/// A start, under the feature's lock `guard`: takes in an escalation's
+/// answer, checks the build may go on, claims the task for the team,
+/// leases its files and records its checkpoint and attempt (the changes
+/// join `changes`). A failure after the claim gives it back.
+fn start(
+    env: &Env,
+    project: &Project,
+    guard: &FeatureGuard<'_>,
+    list: &TaskList,
+    task: &Task,
+    by: Option<&str>,
+    changes: &mut Vec<FileWrite>,
+) -> OpResult<Started> {
+    // A retry after an escalation: its answer is taken in with the start.
+    let feature = guard.feature();
+    let (answers, taken_changes) = ask::take_answers(project, guard, env, None)?;
+    changes.extend(taken_changes);
+    let mut cycles = feature.read_review_cycles()?;
+    let s = cycles.sessions.entry(feature.name().to_owned()).or_default();
+    if let Err(why) =
+        build::should_continue(&list.tasks, elapsed(&s.build, env), limit(project)?, s.build.stop_requested)
+    {
+        return Err(Refusal::BuildStopped { why, feature: feature.name().to_owned() }.into());
+    }
+    // The team's claim first: held on another machine, nothing here moves.
+    let team = team::claim(project, env, feature.name(), Claimed::Task(&task.id))?;
+    // A checkpoint: the task's change is what differs from its start
+    // commit, and a rollback returns to this snapshot of the working tree.
+    let dir = project.code_dir(&guard.load()?);
+    let leases = leases::task_started(project, env, feature.name(), task, &dir).inspect_err(|_| {
+        let _ = team::release(project, env, feature.name(), Claimed::Task(&task.id));
+    })?;
+    if let Some(head) = phasegate_store::git::head_commit(&dir)? {
+        s.bases.insert(task.id.clone(), head);
+        let skip = review::own_files(project, &dir);
+        s.build.snapshots.insert(task.id.clone(), phasegate_store::git::snapshot(&dir, &skip)?);
+    }
+    *s.build.attempts.entry(task.id.clone()).or_default() += 1;
+    let implementer = by.map(str::to_owned).unwrap_or_else(|| delegate(task));
+    s.build.implementers.insert(task.id.clone(), implementer);
+    s.build.started_at.get_or_insert(env.now);
+    s.build.task_started(&task.id, env.now);
+    changes.push(feature.review_cycles_change(&cycles, env.now));
+    Ok(Started { answers, leases, team })
 }
 
 /// Who implements a task that names no `agent`: the plugin's task

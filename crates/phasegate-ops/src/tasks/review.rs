@@ -5,7 +5,7 @@
 //! fuzzy detection) through the one review-cycle engine. An approval ticks
 //! the task in the same journaled change; the cap escalates to a person.
 
-use phasegate_core::change::BRIEF_PATCH_BYTES;
+use phasegate_core::change::{BRIEF_PATCH_BYTES, CodeChange};
 use phasegate_core::cycle::Decision;
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::tasks::DefaultAction;
@@ -232,16 +232,7 @@ pub fn review(
     let mut cycles = guard.feature().read_review_cycles()?;
     let session = cycles.sessions.entry(feature.name().to_owned()).or_default();
     let implementer = implementer(&task, Some(session));
-    // A cycle under way resumes with its reviewer; the first review needs one.
-    let reviewer = match (reviewer, session.tasks.get(&task.id).and_then(|t| t.reviewers.last())) {
-        (Some(r), _) => r.to_owned(),
-        (None, Some(last)) => last.agent.clone(),
-        (None, None) => {
-            return Err(
-                Invalid::NoReviewerNamed { task: task.id.to_string(), feature: feature.name().to_owned() }.into()
-            );
-        }
-    };
+    let reviewer = reviewer_of(reviewer, session, &task.id, feature.name())?;
     let reviewer = reviewer.as_str();
     let title = format!("{}: {}", task.id, task.title);
     let t = session
@@ -259,34 +250,9 @@ pub fn review(
     guard.commit("tasks review", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
     drop(guard);
     let change = change_of(&project, &feature, base.as_deref())?;
-    let changes = match &change {
-        Some(c) => {
-            let (excerpt, cut) = c.excerpt(BRIEF_PATCH_BYTES);
-            let files: Vec<String> =
-                c.files.iter().map(|f| format!("{} (+{} -{})", f.path, f.insertions, f.deletions)).collect();
-            format!(
-                "{}\n{}{}",
-                files.join("\n"),
-                excerpt,
-                if cut { "\n[the rest of the diff is left out]" } else { "" }
-            )
-        }
-        None => "(the task has no start commit: see `git diff` and `git log`)".to_owned(),
-    };
-    let mut focus: Vec<String> = task.review_focus.clone();
-    if let Some(c) = &change {
-        for (p, _) in priorities(c) {
-            if !focus.iter().any(|f| f == p) {
-                focus.push(p.to_owned());
-            }
-        }
-    }
-    let previous: Vec<String> = t
-        .reviewers
-        .iter()
-        .filter(|r| r.status == ReviewStatus::NeedsRevision)
-        .filter_map(|r| r.feedback.clone())
-        .collect();
+    let changes = changes_text(change.as_ref());
+    let focus = review_focus(&task, change.as_ref());
+    let previous = t.revision_feedback();
     let request = review_request(&RequestInput {
         cycle: t.current_cycle,
         max_cycles: t.max_cycles,
@@ -317,6 +283,52 @@ pub fn review(
         deadline: phasegate_core::time::stamp(deadline),
         prompt,
     })
+}
+
+/// The reviewer of the task's review: the one named, else the reviewer
+/// of the cycle under way; the first review needs one named.
+fn reviewer_of(named: Option<&str>, session: &SessionCycles, task: &str, feature: &str) -> OpResult<String> {
+    // A cycle under way resumes with its reviewer; the first review needs one.
+    Ok(match (named, session.tasks.get(task).and_then(|t| t.reviewers.last())) {
+        (Some(r), _) => r.to_owned(),
+        (None, Some(last)) => last.agent.clone(),
+        (None, None) => {
+            return Err(Invalid::NoReviewerNamed { task: task.to_owned(), feature: feature.to_owned() }.into());
+        }
+    })
+}
+
+/// The task's change as the review request shows it: its files, then as
+/// much of its diff as fits.
+fn changes_text(change: Option<&CodeChange>) -> String {
+    match change {
+        Some(c) => {
+            let (excerpt, cut) = c.excerpt(BRIEF_PATCH_BYTES);
+            let files: Vec<String> =
+                c.files.iter().map(|f| format!("{} (+{} -{})", f.path, f.insertions, f.deletions)).collect();
+            format!(
+                "{}\n{}{}",
+                files.join("\n"),
+                excerpt,
+                if cut { "\n[the rest of the diff is left out]" } else { "" }
+            )
+        }
+        None => "(the task has no start commit: see `git diff` and `git log`)".to_owned(),
+    }
+}
+
+/// What the reviewer looks at first: the task's own focus, then what its
+/// change touches.
+fn review_focus(task: &Task, change: Option<&CodeChange>) -> Vec<String> {
+    let mut focus: Vec<String> = task.review_focus.clone();
+    if let Some(c) = change {
+        for (p, _) in priorities(c) {
+            if !focus.iter().any(|f| f == p) {
+                focus.push(p.to_owned());
+            }
+        }
+    }
+    focus
 }
 
 /// What a task's reviewer is briefed for: one cycle.

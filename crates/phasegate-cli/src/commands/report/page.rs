@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use phasegate_core::cost::{FeatureCost, Tally};
 use phasegate_ops::feature::status::Row;
 use phasegate_ops::oversight::report::{Card, Column, HEAD, Report};
-use phasegate_ops::oversight::view::SessionView;
+use phasegate_ops::oversight::view::{Overview, SessionView};
 
 use super::charts::{self, Bar};
 
@@ -400,6 +400,12 @@ fn now(h: &mut String, r: &Report) {
         }
         h.push_str("</ul>\n");
     }
+    leases_table(h, o);
+    questions_table(h, o);
+    h.push_str("</section>\n");
+}
+
+fn leases_table(h: &mut String, o: &Overview) {
     let _ = writeln!(h, "<h3 style=\"margin-top:14px\">Leases ({})</h3>", o.leases.len());
     if o.leases.is_empty() {
         h.push_str("<p class=\"muted\">No file is leased.</p>\n");
@@ -420,6 +426,9 @@ fn now(h: &mut String, r: &Report) {
         }
         h.push_str("</table>\n");
     }
+}
+
+fn questions_table(h: &mut String, o: &Overview) {
     let _ = writeln!(h, "<h3 style=\"margin-top:14px\">Questions waiting for a person ({})</h3>", o.suspended.len());
     if o.suspended.is_empty() {
         h.push_str("<p class=\"muted\">None.</p>\n");
@@ -438,7 +447,6 @@ fn now(h: &mut String, r: &Report) {
         }
         h.push_str("</table>\n");
     }
-    h.push_str("</section>\n");
 }
 
 fn session_row(h: &mut String, s: &SessionView) {

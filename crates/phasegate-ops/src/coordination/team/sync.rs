@@ -10,7 +10,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use phasegate_core::coordination::{CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, Claimed, claim_ref, decide_claim};
 use phasegate_core::tasks::Mark;
 use phasegate_store::Project;
-use phasegate_store::remote::{self, Swap};
+use phasegate_store::remote::{self, PendingClaim, Swap};
 use serde::Serialize;
 
 use super::Team;
@@ -78,10 +78,23 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
         return Ok(Some(out));
     }
     out.reached = true;
+    let claims_waiting = carry_pending(&team, env, &mut out)?;
+    make_waiting_claims(&team, env, &claims_waiting, &mut out)?;
+    renew_or_give_back(&project, &team, env, &mut out)?;
+    claim_lost_again(&project, &team, env, &claims_waiting, &mut out)?;
+    out.claims = seen(&team, env.now)?;
+    out.leases_published = super::leases::publish_and_keep(&team, &project, env.now)?;
+    Ok(Some(out))
+}
+
+/// Carries over the numbers reserved and the claims given back while the
+/// remote could not be reached; what still waits is kept. Returns the
+/// claims made here only, taken out of what waits.
+fn carry_pending(team: &Team, env: &Env, out: &mut Synced) -> OpResult<Vec<PendingClaim>> {
     let mut pending = team.pending()?;
     let mut waiting_ids = Vec::new();
     for p in std::mem::take(&mut pending.ids) {
-        match reserve_pending(&team, &p, env.now)? {
+        match reserve_pending(team, &p, env.now)? {
             Carried::Reserved => out.reserved.push(p.feature),
             Carried::Taken(by) => out.clashes.push(format!(
                 "{} was numbered here while {} could not be reached, and {:03} is {by}'s: rename this feature",
@@ -95,7 +108,7 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
     pending.ids = waiting_ids;
     let mut waiting_releases = Vec::new();
     for r in std::mem::take(&mut pending.releases) {
-        match give_back(&team, &r.feature, &r.task)? {
+        match give_back(team, &r.feature, &r.task)? {
             Ok(()) => out.released.push(format!("{} {}", r.feature, r.task)),
             Err(_) => waiting_releases.push(r),
         }
@@ -103,9 +116,14 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
     pending.releases = waiting_releases;
     let claims_waiting = std::mem::take(&mut pending.claims);
     team.keep_pending(&pending)?;
-    // Claims made here only: made now, unless a teammate's holds the task.
+    Ok(claims_waiting)
+}
+
+/// Claims made here only: made now, unless a teammate's holds the task;
+/// one the remote refused waits again.
+fn make_waiting_claims(team: &Team, env: &Env, claims_waiting: &[PendingClaim], out: &mut Synced) -> OpResult<()> {
     let mut conflicts = Vec::new();
-    for c in &claims_waiting {
+    for c in claims_waiting {
         let seen = team.remote.seen(&claim_ref(&c.feature, &c.task))?;
         match decide_claim(seen.as_ref().map(|v| v.body.as_str()), &team.me, env.now) {
             ClaimDecision::HeldElsewhere(other) => conflicts.push(format!(
@@ -130,8 +148,12 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
         }
     }
     out.clashes.extend(conflicts);
-    // This clone's claims: renewed while the task is in progress here,
-    // given back once it is not.
+    Ok(())
+}
+
+/// This clone's claims: renewed while the task is in progress here,
+/// given back once it is not.
+fn renew_or_give_back(project: &Project, team: &Team, env: &Env, out: &mut Synced) -> OpResult<()> {
     for (name, value) in team.remote.seen_under(CLAIMS)? {
         let Some(claim) = Claim::parse(&value.body) else { continue };
         if claim.holder.clone != team.me.clone
@@ -139,26 +161,36 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
         {
             continue;
         }
-        if in_progress_here(&project, &claim.feature, &claim.task) {
+        if in_progress_here(project, &claim.feature, &claim.task) {
             let body = claim.renewed(env.now).render();
             team.note_held(&claim.feature, &claim.task, true)?;
             if team.remote.swap(&name, Some(&value.oid), Some(&body))? == Swap::Done {
                 out.claimed.push(format!("{} {}", claim.feature, claim.task));
             }
-        } else if give_back(&team, &claim.feature, &claim.task)?.is_ok() {
+        } else if give_back(team, &claim.feature, &claim.task)?.is_ok() {
             team.note_held(&claim.feature, &claim.task, false)?;
             out.released.push(format!("{} {}", claim.feature, claim.task));
         }
     }
-    // What this clone claimed and still has in progress whose claim the
-    // remote lost (a teammate's force-push, a deleted ref): claimed again,
-    // unless another clone took it meanwhile, which is a clash to settle
-    // between people. What it no longer has in progress is forgotten.
+    Ok(())
+}
+
+/// What this clone claimed and still has in progress whose claim the
+/// remote lost (a teammate's force-push, a deleted ref): claimed again,
+/// unless another clone took it meanwhile, which is a clash to settle
+/// between people. What it no longer has in progress is forgotten.
+fn claim_lost_again(
+    project: &Project,
+    team: &Team,
+    env: &Env,
+    claims_waiting: &[PendingClaim],
+    out: &mut Synced,
+) -> OpResult<()> {
     let waited: Vec<String> = claims_waiting.iter().map(|c| format!("{} {}", c.feature, c.task)).collect();
     for held in remote::read_held(&team.runtime)? {
         let (feature, task) = (held.feature, held.task);
         let key = format!("{feature} {task}");
-        if !in_progress_here(&project, &feature, &task) {
+        if !in_progress_here(project, &feature, &task) {
             team.note_held(&feature, &task, false)?;
             continue;
         }
@@ -185,9 +217,7 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
             }
         }
     }
-    out.claims = seen(&team, env.now)?;
-    out.leases_published = super::leases::publish_and_keep(&team, &project, env.now)?;
-    Ok(Some(out))
+    Ok(())
 }
 
 /// Whether the claimed task of `feature` is marked in progress in this
