@@ -66,7 +66,7 @@ impl Finished {
 /// `subject`, and packs it. Never fails: a configuration that cannot be read
 /// becomes a line of the brief and the defaults apply.
 pub fn finish(project: &Project, mut brief: Brief, subject: &Subject<'_>) -> Finished {
-    match project.context_config() {
+    match project.knowledge().context_config() {
         Ok(config) => brief.budget = config.budget(brief.name, brief.budget),
         Err(e) => {
             brief.push(

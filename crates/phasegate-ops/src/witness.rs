@@ -46,7 +46,7 @@ pub fn note_brief(env: &Env, project: &Project, subject: &Subject<'_>, prompt: &
         seal: None,
     };
     note.seal = Some(key.seal_json(SealKind::Brief, &note));
-    Ok(project.note_brief(note, env.lock_timeout)?)
+    Ok(project.witness().note_brief(note, env.lock_timeout)?)
 }
 
 /// A verdict and who gave it.
@@ -120,7 +120,7 @@ pub fn verdict(
 /// verdict), so it is never taken again.
 pub fn count(env: &Env, project: &Project, feature: &str, verdict: &Verdict) -> OpResult<()> {
     match verdict.agent_id() {
-        Some(id) => Ok(project.count_run(feature, id, env.lock_timeout)?),
+        Some(id) => Ok(project.witness().count_run(feature, id, env.lock_timeout)?),
         None => Ok(()),
     }
 }
@@ -145,6 +145,7 @@ fn reviewer_reply(
 ) -> OpResult<Verdict> {
     let key = key(env)?;
     let briefs: Vec<BriefNote> = project
+        .witness()
         .brief_notes(subject.feature)?
         .into_iter()
         .filter(|n| n.subject == subject.key && n.agent == subject.agent)
@@ -176,7 +177,7 @@ fn reviewer_reply(
             sessions.push(s.clone());
         }
     }
-    let counted = project.counted_runs(subject.feature)?;
+    let counted = project.witness().counted_runs(subject.feature)?;
     // Claude Code may write a sub-agent's last lines (or its whole run) a
     // moment after the Agent tool returned: a run seen without its reply,
     // or none seen, is looked at again for a few seconds.
@@ -257,7 +258,7 @@ pub fn transcript_of(
     session: &SessionId,
 ) -> Option<std::path::PathBuf> {
     let noted =
-        project.cost_session(session).ok().flatten().and_then(|log| log.transcript).map(std::path::PathBuf::from);
+        project.cost().session(session).ok().flatten().and_then(|log| log.transcript).map(std::path::PathBuf::from);
     noted.filter(|p| claude::confined(p, claude_dir).is_ok()).or_else(|| claude::find_transcript(claude_dir, session))
 }
 

@@ -173,7 +173,7 @@ impl Project {
     }
 
     /// The feature in `dir` (a folder under docs/features).
-    pub fn feature_for_dir(&self, dir: PathBuf) -> Feature {
+    pub(crate) fn feature_for_dir(&self, dir: PathBuf) -> Feature {
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         Feature::new(dir, name, self.root.clone(), self.runtime_dir(), self.sealer.clone())
     }
@@ -183,11 +183,6 @@ impl Project {
     pub fn with_key_dir(mut self, dir: Option<PathBuf>) -> Project {
         self.sealer = crate::seal::Sealer::new(dir);
         self
-    }
-
-    /// The key its writers witness with.
-    pub fn sealer(&self) -> &crate::seal::Sealer {
-        &self.sealer
     }
 
     /// The feature named `name` (a folder name), whether or not it exists.

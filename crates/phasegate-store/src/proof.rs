@@ -16,6 +16,19 @@ use crate::git::{self, TreeIdentity};
 use crate::lock::FileLock;
 use crate::{Project, fs};
 
+/// What the gates rest on: the ledger's lock and tree, verify's configuration
+#[derive(Debug, Clone, Copy)]
+pub struct Proof<'p> {
+    pub(crate) project: &'p Project,
+}
+
+impl Project {
+    /// What the gates rest on.
+    pub fn proof(&self) -> Proof<'_> {
+        Proof { project: self }
+    }
+}
+
 /// The most of a ledger read (200 requirements with long outputs are far
 /// below it).
 const MAX_LEDGER_BYTES: u64 = 32 * 1024 * 1024;
@@ -75,11 +88,11 @@ fn recover_ledger(feature: &Feature) -> Result<(), StoreError> {
     crate::journal::recover(&ledger_journal(feature), feature.root()).map(drop)
 }
 
-impl Project {
+impl Proof<'_> {
     /// The proof settings (defaults when there is no file).
     pub fn verify_config(&self) -> Result<VerifyConfig, StoreError> {
-        let path = self.root().join(VERIFY_CONFIG_PATH);
-        fs::confine(self.root(), &path)?;
+        let path = self.project.root().join(VERIFY_CONFIG_PATH);
+        fs::confine(self.project.root(), &path)?;
         match fs::read_optional(&path)? {
             None => Ok(VerifyConfig::default()),
             Some(text) => VerifyConfig::parse(&text)
@@ -88,7 +101,7 @@ impl Project {
     }
 
     fn ledger_lock_path(&self, feature: &Feature) -> PathBuf {
-        self.lock_dir().join(format!("verify-{}.lock", feature.name()))
+        self.project.lock_dir().join(format!("verify-{}.lock", feature.name()))
     }
 
     /// The ledger's lock for a `verify run`; None when another run holds it.
@@ -110,8 +123,9 @@ impl Project {
     /// [`proof::counts`] leaves in. When the feature's folder is not in that
     /// tree (a worktree's feature keeps its documents in the main
     /// checkout), its documents are added, so a changed spec still counts.
-    pub fn proof_tree(&self, code_dir: &Path, feature: &Feature) -> Result<TreeIdentity, StoreError> {
-        let features = fs::relative(&self.features_dir(), self.root()).to_string_lossy().replace('\\', "/");
+    pub fn tree(&self, code_dir: &Path, feature: &Feature) -> Result<TreeIdentity, StoreError> {
+        let features =
+            fs::relative(&self.project.features_dir(), self.project.root()).to_string_lossy().replace('\\', "/");
         let name = feature.name().to_owned();
         let tree = git::tree_identity(code_dir, &|p: &str| !proof::counts(p, &features, &name))?;
         let mut files = tree.files;

@@ -11,9 +11,10 @@ use std::time::Duration;
 use phasegate_core::witness::BriefNote;
 use serde::{Deserialize, Serialize};
 
+use crate::Project;
 use crate::error::StoreError;
+use crate::fs;
 use crate::lock::FileLock;
-use crate::{Project, fs};
 
 /// The most briefs kept per feature (the newest).
 const KEEP_BRIEFS: usize = 64;
@@ -31,13 +32,27 @@ struct Counted {
     agent_ids: Vec<String>,
 }
 
+/// What the binaries saw of the reviewers' runs: the briefs they issued
+/// and the runs already counted.
+#[derive(Debug, Clone, Copy)]
+pub struct Witness<'p> {
+    pub(crate) project: &'p Project,
+}
+
 impl Project {
+    /// What the binaries saw of the reviewers' runs.
+    pub fn witness(&self) -> Witness<'_> {
+        Witness { project: self }
+    }
+}
+
+impl Witness<'_> {
     fn witness_dir(&self, feature: &str) -> PathBuf {
-        self.runtime_dir().join("witness").join(feature)
+        self.project.runtime_dir().join("witness").join(feature)
     }
 
     fn witness_lock(&self, feature: &str, wait: Duration) -> Result<FileLock, StoreError> {
-        FileLock::acquire(&self.lock_dir().join(format!("witness-{feature}.lock")), wait)
+        FileLock::acquire(&self.project.lock_dir().join(format!("witness-{feature}.lock")), wait)
     }
 
     fn read_json<T: Default + for<'de> Deserialize<'de>>(&self, path: &std::path::Path) -> Result<T, StoreError> {

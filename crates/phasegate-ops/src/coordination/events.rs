@@ -84,7 +84,7 @@ pub fn emit_all(project: &Project, env: &Env, new: Vec<NewEvent<'_>>) -> OpResul
         let t = EventType::parse(n.event_type).invalid_input()?;
         typed.push((t, n));
     }
-    let _lock = project.events_lock(env.lock_timeout)?;
+    let _lock = project.coordination().events_lock(env.lock_timeout)?;
     let mut d = synced(project)?;
     let source = env.session(None).ok().flatten();
     let mut events = Vec::with_capacity(typed.len());
@@ -100,9 +100,9 @@ pub fn emit_all(project: &Project, env: &Env, new: Vec<NewEvent<'_>>) -> OpResul
         });
         d.next = d.next.max(1) + 1;
     }
-    project.event_log().append_held(&events)?;
+    project.coordination().event_log().append_held(&events)?;
     catch_up(project, &mut d)?;
-    project.save_delivery(&d)?;
+    project.coordination().save_delivery(&d)?;
     Ok(events)
 }
 
@@ -123,13 +123,13 @@ pub fn emit_quietly(
 /// The delivery state, brought up to date with the logs; the caller holds
 /// the events lock. A missing or unreadable state is rebuilt from the logs.
 fn synced(project: &Project) -> OpResult<Delivery> {
-    let mut d = project.delivery().unwrap_or_default();
+    let mut d = project.coordination().delivery().unwrap_or_default();
     catch_up(project, &mut d)?;
     Ok(d)
 }
 
 fn catch_up(project: &Project, d: &mut Delivery) -> OpResult<()> {
-    let log = project.event_log();
+    let log = project.coordination().event_log();
     if log.len() != d.through {
         let tail = log.read_from::<Event>(d.through)?;
         if tail.from != d.through {
@@ -151,7 +151,7 @@ fn catch_up(project: &Project, d: &mut Delivery) -> OpResult<()> {
             d.acks_through = 0;
         }
     }
-    let acks = project.event_acks();
+    let acks = project.coordination().event_acks();
     if acks.len() != d.acks_through {
         let tail = acks.read_from::<Ack>(d.acks_through)?;
         for a in tail.lines.records {
@@ -271,18 +271,18 @@ pub fn pending(env: &Env, session: Option<&str>) -> OpResult<PendingList> {
     let (config, routing_problem) = routing(&project);
     let mut features = Features::new(&project);
     let d = {
-        let _lock = project.events_lock(env.lock_timeout)?;
+        let _lock = project.coordination().events_lock(env.lock_timeout)?;
         let mut d = synced(&project)?;
         // Settled what no route takes any more.
         d.pending.retain(|_, p| route(&p.event.event_type, &config).and_then(|r| r.target).is_some());
         settle_stale(&project, env, &mut d, &config, &mut features)?;
-        project.save_delivery(&d)?;
+        project.coordination().save_delivery(&d)?;
         d
     };
     let me = match session {
         Some(s) => {
             let id = super::registry::session_arg(&project, s)?;
-            Some(project.session(&id)?.unwrap_or_else(|| SessionRecord::new(id, "", "", env.now)))
+            Some(project.coordination().session(&id)?.unwrap_or_else(|| SessionRecord::new(id, "", "", env.now)))
         }
         None => None,
     };
@@ -292,7 +292,7 @@ pub fn pending(env: &Env, session: Option<&str>) -> OpResult<PendingList> {
         .filter(|p| me.as_ref().is_none_or(|m| can_act(m, &p.event)))
         .map(|p| view(p, &config, &mut features))
         .collect();
-    let log = project.event_log().read::<Event>()?;
+    let log = project.coordination().event_log().read::<Event>()?;
     let mut corrupt: Vec<String> = log.corrupt.iter().map(|b| format!("line {}: {}", b.line, b.error)).collect();
     corrupt.extend(log.incomplete.iter().map(|b| format!("line {}: {}", b.line, b.error)));
     Ok(PendingList { events, corrupt, routing: routing_problem })
@@ -301,7 +301,7 @@ pub fn pending(env: &Env, session: Option<&str>) -> OpResult<PendingList> {
 /// How many events wait to settle, those past their time not counted: a
 /// read without lock or write, for `status` (`events pending` settles them).
 pub fn pending_count(project: &Project, env: &Env) -> usize {
-    let Ok(d) = project.delivery() else { return 0 };
+    let Ok(d) = project.coordination().delivery() else { return 0 };
     let (config, _) = routing(project);
     d.pending
         .values()
@@ -344,13 +344,14 @@ fn undelivered(to: &SessionId, sessions: &[SessionRecord], now: chrono::DateTime
 /// sessions, so one event is offered to exactly one session however many
 /// prompt at once.
 pub fn offer(project: &Project, env: &Env, me: &SessionRecord) -> Vec<(String, Suggestion)> {
-    let Ok(d) = project.delivery() else { return Vec::new() };
-    let log_grew = project.event_log().len() != d.through || project.event_acks().len() != d.acks_through;
+    let Ok(d) = project.coordination().delivery() else { return Vec::new() };
+    let log_grew = project.coordination().event_log().len() != d.through
+        || project.coordination().event_acks().len() != d.acks_through;
     let maybe = |p: &Pending| can_act(me, &p.event) && p.offered_to.as_ref() != Some(&me.id);
     if !log_grew && !d.pending.values().any(maybe) {
         return Vec::new();
     }
-    let Ok(_lock) = project.events_lock(env.lock_timeout) else { return Vec::new() };
+    let Ok(_lock) = project.coordination().events_lock(env.lock_timeout) else { return Vec::new() };
     let Ok(mut d) = synced(project) else { return Vec::new() };
     let (config, _) = routing(project);
     let mut features = Features::new(project);
@@ -358,7 +359,7 @@ pub fn offer(project: &Project, env: &Env, me: &SessionRecord) -> Vec<(String, S
     // Read under the lock: who was offered what is decided on what is true now.
     let others_offered = d.pending.values().any(|p| maybe(p) && p.offered_to.is_some());
     let sessions = match others_offered {
-        true => project.sessions().map(|(s, _)| s).unwrap_or_default(),
+        true => project.coordination().sessions().map(|(s, _)| s).unwrap_or_default(),
         false => Vec::new(),
     };
     let ids: BTreeSet<String> = d
@@ -377,7 +378,7 @@ pub fn offer(project: &Project, env: &Env, me: &SessionRecord) -> Vec<(String, S
         p.offered_at = Some(env.now);
         out.push((id, s));
     }
-    let _ = project.save_delivery(&d);
+    let _ = project.coordination().save_delivery(&d);
     out
 }
 
@@ -394,7 +395,7 @@ pub struct Acked {
 pub fn ack(env: &Env, ids: &[String]) -> OpResult<Acked> {
     let project = session::project(env)?;
     let by = env.session(None)?.map(|s| s.to_string()).unwrap_or_else(|| "user".to_owned());
-    let _lock = project.events_lock(env.lock_timeout)?;
+    let _lock = project.coordination().events_lock(env.lock_timeout)?;
     let mut d = synced(&project)?;
     acknowledge(&project, env, &mut d, ids, &by)
 }
@@ -414,12 +415,12 @@ pub fn settle(project: &Project, env: &Env, feature: &str, types: &[&str]) -> Op
 /// other transitions below).
 pub fn settle_where(project: &Project, env: &Env, which: impl Fn(&Event) -> bool) -> OpResult<Vec<String>> {
     // Nothing pending at all: no lock, no write.
-    if project.delivery().is_ok_and(|d| d.pending.is_empty())
-        && project.event_log().len() == project.delivery().map(|d| d.through).unwrap_or(0)
+    if project.coordination().delivery().is_ok_and(|d| d.pending.is_empty())
+        && project.coordination().event_log().len() == project.coordination().delivery().map(|d| d.through).unwrap_or(0)
     {
         return Ok(Vec::new());
     }
-    let _lock = project.events_lock(env.lock_timeout)?;
+    let _lock = project.coordination().events_lock(env.lock_timeout)?;
     let mut d = synced(project)?;
     let ids: Vec<String> = d.pending.values().filter(|p| which(&p.event)).map(|p| p.event.id.clone()).collect();
     if ids.is_empty() {
@@ -460,9 +461,9 @@ fn acknowledge(project: &Project, env: &Env, d: &mut Delivery, ids: &[String], b
             None => out.not_pending.push(id.clone()),
         }
     }
-    project.event_acks().append_held(&acks)?;
-    d.acks_through = project.event_acks().len();
-    project.save_delivery(d)?;
+    project.coordination().event_acks().append_held(&acks)?;
+    d.acks_through = project.coordination().event_acks().len();
+    project.coordination().save_delivery(d)?;
     Ok(out)
 }
 
@@ -485,6 +486,7 @@ pub fn emit_by_hand(
 /// Whether the log holds an event of `event_type` about `feature`.
 pub fn happened(project: &Project, event_type: &str, feature: &str) -> bool {
     project
+        .coordination()
         .event_log()
         .read::<Event>()
         .map(|l| l.records.iter().any(|e| e.event_type.as_str() == event_type && e.feature.as_deref() == Some(feature)))

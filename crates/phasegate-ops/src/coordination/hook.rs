@@ -117,7 +117,7 @@ impl Contributor for Coordination {
 
     fn stop(&self, ctx: &HookCtx<'_>) -> StopVote {
         if let (Some(session), Some((project, _, _))) = (ctx.session(), fast(ctx, None)) {
-            project.touch_session(&session, ctx.env.now);
+            project.coordination().touch_session(&session, ctx.env.now);
         }
         StopVote::Pass
     }
@@ -131,7 +131,7 @@ impl Contributor for Coordination {
                 hook: "session-end".into(),
                 problem: problem.to_string(),
             };
-            let _ = project.hook_problems().append(&[line], HOOK_LOCK_WAIT);
+            let _ = project.coordination().hook_problems().append(&[line], HOOK_LOCK_WAIT);
         }
     }
 }
@@ -159,21 +159,21 @@ fn came_lines(came: &Came) -> Vec<String> {
 }
 
 fn notices(project: &Project, session: &SessionId) -> Vec<String> {
-    if !project.has_notices(session) {
+    if !project.coordination().has_notices(session) {
         return Vec::new();
     }
-    project.take_notices(session).into_iter().map(|n| n.text).collect()
+    project.coordination().take_notices(session).into_iter().map(|n| n.text).collect()
 }
 
 /// The other live sessions of the repository, in one line.
 fn others(project: &Project, me: &SessionRecord, now: chrono::DateTime<chrono::Utc>) -> Vec<String> {
-    let Ok((sessions, _)) = project.sessions() else { return Vec::new() };
+    let Ok((sessions, _)) = project.coordination().sessions() else { return Vec::new() };
     let live: Vec<&SessionRecord> =
         sessions.iter().filter(|s| s.id != me.id && s.state.holds_work() && s.health(now).liveness.is_live()).collect();
     if live.is_empty() {
         return Vec::new();
     }
-    let leases = project.leases().map(|(l, _)| l).unwrap_or_default();
+    let leases = project.coordination().leases().map(|(l, _)| l).unwrap_or_default();
     let held = |s: &SessionRecord| leases.iter().filter(|l| l.holder == s.id).count();
     // Those holding files first: "and N more" never hides a holder of many.
     let mut live = live;
@@ -286,7 +286,7 @@ fn lease_vote(
 /// whose modification time falls within the command's run counts as
 /// written by it.
 fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: &HookCtx<'_>) -> Vec<String> {
-    let lists = project.lease_lists();
+    let lists = project.coordination().lease_lists();
     if lists.iter().all(|(holder, _)| *holder == me.id) {
         return Vec::new();
     }
@@ -296,6 +296,7 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
     let mut hit = Vec::new();
     for (holder, paths) in lists.iter().filter(|(holder, _)| *holder != me.id) {
         let live = project
+            .coordination()
             .session(holder)
             .ok()
             .flatten()
@@ -311,7 +312,8 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
                 continue;
             }
             // The list is an index: the lease itself says who holds it now.
-            if let phasegate_store::coordination::leases::LeaseRead::Held(l) = project.read_lease(path, case)
+            if let phasegate_store::coordination::leases::LeaseRead::Held(l) =
+                project.coordination().read_lease(path, case)
                 && l.holder == *holder
             {
                 hit.push(l);

@@ -56,47 +56,47 @@ pub fn acquire(
         reason,
     };
     // The common case, no lock: the file is already ours.
-    if let LeaseRead::Held(l) = project.read_lease(path, case)
+    if let LeaseRead::Held(l) = project.coordination().read_lease(path, case)
         && l.holder == me.id
     {
         let decision =
             LeaseDecision::Grant { lease: l.clone(), reason: format!("{} already holds {path}", me.id), expired: None };
         return Ok(Acquired { decision, owner: None });
     }
-    let lock = match project.leases_lock(env.lock_timeout) {
+    let lock = match project.coordination().leases_lock(env.lock_timeout) {
         Ok(lock) => lock,
         // The lock is busy past the wait: a lease file is replaced whole, so
         // it reads true without the lock. Another live session's lease still
         // refuses the edit; only a grant, which must write, waits for the lock.
         Err(e) => return denied_without_lock(project, &request, case, env).ok_or(e.into()),
     };
-    let held = match project.read_lease(path, case) {
+    let held = match project.coordination().read_lease(path, case) {
         LeaseRead::Held(l) => Some(l),
         LeaseRead::Free | LeaseRead::Unreadable(_) => None,
     };
-    let owner_record = held.as_ref().and_then(|l| project.session(&l.holder).ok().flatten());
+    let owner_record = held.as_ref().and_then(|l| project.coordination().session(&l.holder).ok().flatten());
     let owner = held.as_ref().map(|lease| Owner { lease, session: owner_record.as_ref() });
     let decision = decide_request(&request, owner, case, env.now).invalid_input()?;
     match &decision {
         LeaseDecision::Grant { lease, expired, .. } => {
             if held.as_ref() != Some(lease) {
-                project.write_lease(lease, case)?;
+                project.coordination().write_lease(lease, case)?;
             }
             drop(lock);
-            project.remove_wait(&me.id, path, case);
+            project.coordination().remove_wait(&me.id, path, case);
             if expired.is_some() {
                 log_decision(project, env, &decision);
             }
         }
         LeaseDecision::Preempt { lease, preempted, message } => {
-            project.write_lease(lease, case)?;
+            project.coordination().write_lease(lease, case)?;
             drop(lock);
-            project.remove_wait(&me.id, path, case);
+            project.coordination().remove_wait(&me.id, path, case);
             let text = format!(
                 "phasegate: pause and yield {path}: {message}. Session {} holds it now; stop editing it, commit or set aside your change to it, and take other work or wait.",
                 lease.holder
             );
-            let _ = project.add_notice(
+            let _ = project.coordination().add_notice(
                 &preempted.holder,
                 &Notice { at: env.now, from: me.id.to_string(), text },
                 env.lock_timeout,
@@ -108,7 +108,7 @@ pub fn acquire(
             drop(lock);
             let wait = Wait { waiter: me.id.clone(), holder: owner.clone(), path: path.clone(), since: env.now };
             // Logged once per wait, not at every retry.
-            if project.record_wait(&wait, case).unwrap_or(false) {
+            if project.coordination().record_wait(&wait, case).unwrap_or(false) {
                 log_decision(project, env, &decision);
                 conflict_event(project, env, &decision, me);
             }
@@ -120,8 +120,8 @@ pub fn acquire(
 /// The decision read without the leases' lock, when it is a DENY (which
 /// writes no lease); None when the request would take the file.
 fn denied_without_lock(project: &Project, request: &LeaseRequest, case: PathCase, env: &Env) -> Option<Acquired> {
-    let LeaseRead::Held(lease) = project.read_lease(&request.path, case) else { return None };
-    let record = project.session(&lease.holder).ok().flatten();
+    let LeaseRead::Held(lease) = project.coordination().read_lease(&request.path, case) else { return None };
+    let record = project.coordination().session(&lease.holder).ok().flatten();
     let decision =
         decide_request(request, Some(Owner { lease: &lease, session: record.as_ref() }), case, env.now).ok()?;
     matches!(decision, LeaseDecision::Deny { .. }).then_some(Acquired { decision, owner: record })
@@ -129,7 +129,7 @@ fn denied_without_lock(project: &Project, request: &LeaseRequest, case: PathCase
 
 fn log_decision(project: &Project, env: &Env, decision: &LeaseDecision) {
     let logged = super::decisions::Logged::of(handle_conflict(decision, env.now));
-    let _ = project.decision_log().append(&[logged], env.lock_timeout);
+    let _ = project.coordination().decision_log().append(&[logged], env.lock_timeout);
 }
 
 fn conflict_event(project: &Project, env: &Env, decision: &LeaseDecision, me: &SessionRecord) {
@@ -204,10 +204,10 @@ pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout
         return Ok(());
     }
     let mut problem = None;
-    match project.session(session) {
+    match project.coordination().session(session) {
         Ok(Some(mut r)) => match r.end(now) {
             Ok(()) => {
-                if let Err(e) = project.save_session(&r) {
+                if let Err(e) = project.coordination().save_session(&r) {
                     problem = Some(e.into());
                 }
             }
@@ -217,9 +217,9 @@ pub fn ended(project: &Project, session: &SessionId, now: DateTime<Utc>, timeout
         Err(e) => problem = Some(e.into()),
     }
     release_all(project, session, PathCase::native(), timeout);
-    project.remove_waits_of(session);
-    project.remove_waits_where(|w| w.holder == *session);
-    project.drop_notices(session);
+    project.coordination().remove_waits_of(session);
+    project.coordination().remove_waits_where(|w| w.holder == *session);
+    project.coordination().drop_notices(session);
     problem.map_or(Ok(()), Err)
 }
 
@@ -247,17 +247,17 @@ fn release_where(
     timeout: Duration,
     which: impl Fn(&Lease) -> bool,
 ) -> Vec<LeasePath> {
-    let listed = project.listed_leases(holder);
+    let listed = project.coordination().listed_leases(holder);
     if listed.is_empty() {
         return Vec::new();
     }
-    let Ok(_lock) = project.leases_lock(timeout) else { return Vec::new() };
+    let Ok(_lock) = project.coordination().leases_lock(timeout) else { return Vec::new() };
     let mut released = Vec::new();
     let mut kept = Vec::new();
     for path in listed {
-        match project.read_lease(&path, case) {
+        match project.coordination().read_lease(&path, case) {
             LeaseRead::Held(l) if l.holder == *holder => {
-                if which(&l) && project.remove_lease(&path, Some(holder), case) {
+                if which(&l) && project.coordination().remove_lease(&path, Some(holder), case) {
                     released.push(path);
                 } else {
                     kept.push(path);
@@ -267,9 +267,11 @@ fn release_where(
             LeaseRead::Held(_) | LeaseRead::Free | LeaseRead::Unreadable(_) => {}
         }
     }
-    project.rewrite_lease_list(holder, &kept);
+    project.coordination().rewrite_lease_list(holder, &kept);
     if !released.is_empty() {
-        project.remove_waits_where(|w| w.holder == *holder && released.iter().any(|p| p.same_file(&w.path, case)));
+        project
+            .coordination()
+            .remove_waits_where(|w| w.holder == *holder && released.iter().any(|p| p.same_file(&w.path, case)));
     }
     released
 }
@@ -326,9 +328,9 @@ pub fn task_started(
             }
             LeaseDecision::Deny { owner, .. } => {
                 // All or nothing: what this start leased goes back.
-                if let Ok(_lock) = project.leases_lock(env.lock_timeout) {
+                if let Ok(_lock) = project.coordination().leases_lock(env.lock_timeout) {
                     for p in &taken {
-                        project.remove_lease(p, Some(&session), case);
+                        project.coordination().remove_lease(p, Some(&session), case);
                     }
                 }
                 return Err(Refusal::FileLeased {
@@ -347,12 +349,12 @@ pub fn task_started(
 pub fn task_settled(project: &Project, env: &Env, task: &str) {
     let Ok(Some(session)) = env.session(None) else { return };
     release_task(project, &session, task, PathCase::native(), env.lock_timeout);
-    if let Ok(Some(mut r)) = project.session(&session)
+    if let Ok(Some(mut r)) = project.coordination().session(&session)
         && r.task.as_deref() == Some(task)
     {
         r.task = None;
         r.heartbeat(env.now);
-        let _ = project.save_session(&r);
+        let _ = project.coordination().save_session(&r);
     }
 }
 
@@ -382,10 +384,10 @@ pub fn release(env: &Env, raw: Option<&str>, holder: Option<&str>) -> OpResult<V
             // A lease listed under a path that no longer leads anywhere is
             // released by that name.
             let path = lease_path(&project, env, raw).or_else(|e| LeasePath::parse(raw).map_err(|_| e))?;
-            let _lock = project.leases_lock(env.lock_timeout)?;
-            match project.remove_lease(&path, Some(&holder), case) {
+            let _lock = project.coordination().leases_lock(env.lock_timeout)?;
+            match project.coordination().remove_lease(&path, Some(&holder), case) {
                 true => {
-                    project.remove_waits_where(|w| w.holder == holder && w.path.same_file(&path, case));
+                    project.coordination().remove_waits_where(|w| w.holder == holder && w.path.same_file(&path, case));
                     vec![path]
                 }
                 false => Vec::new(),

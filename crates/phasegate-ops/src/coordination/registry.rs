@@ -63,7 +63,7 @@ pub fn ensure(
     beat: Beat,
 ) -> Result<(SessionRecord, Came), StoreError> {
     let now = beat.now;
-    let existing = project.session(session).unwrap_or(None);
+    let existing = project.coordination().session(session).unwrap_or(None);
     let (mut record, came) = fresh_or_kept(existing.clone(), session, cwd, worktree, now);
     if beat.pid.is_some() {
         record.pid = beat.pid;
@@ -76,9 +76,9 @@ pub fn ensure(
     });
     match same {
         true => {
-            project.touch_session(session, now);
+            project.coordination().touch_session(session, now);
         }
-        false => project.save_session(&record)?,
+        false => project.coordination().save_session(&record)?,
     }
     Ok((record, came))
 }
@@ -95,7 +95,7 @@ pub fn alive(
     beat: Beat,
 ) -> Result<(SessionRecord, Came), StoreError> {
     let now = beat.now;
-    match project.session(session) {
+    match project.coordination().session(session) {
         Ok(Some(mut r)) if r.state.holds_work() => {
             let health = r.health(now);
             r.heartbeat(now);
@@ -105,13 +105,15 @@ pub fn alive(
             if let Some(pid) = new_process {
                 (r.pid, r.process_ended) = (Some(pid), false);
             }
-            if new_process.is_none() || project.save_session(&r).is_err() {
-                project.touch_session(session, now);
+            if new_process.is_none() || project.coordination().save_session(&r).is_err() {
+                project.coordination().touch_session(session, now);
             }
             // Silent past the limit matters only if something could have
             // been taken meanwhile: a task, a lease, a pipeline loop. (Asked
             // only then: every hook of a live session passes here.)
-            let held = || r.task.is_some() || r.owns_loop.is_some() || !project.listed_leases(session).is_empty();
+            let held = || {
+                r.task.is_some() || r.owns_loop.is_some() || !project.coordination().listed_leases(session).is_empty()
+            };
             let came = match health.liveness.is_live() || !held() {
                 true => Came::Same,
                 false => Came::BackFromDown { silent_minutes: health.age_seconds / 60 },
@@ -197,7 +199,7 @@ pub fn working(
     }
     if *record != before {
         record.heartbeat(now);
-        project.save_session(record)?;
+        project.coordination().save_session(record)?;
     }
     Ok(())
 }
@@ -221,12 +223,12 @@ fn activate(record: &mut SessionRecord, now: DateTime<Utc>) {
 /// exactly one session on record.
 pub fn session_arg(project: &Project, given: &str) -> OpResult<SessionId> {
     let id = SessionId::parse(given).invalid(format!("--session {given}"))?;
-    if project.session(&id).ok().flatten().is_some() {
+    if project.coordination().session(&id).ok().flatten().is_some() {
         return Ok(id);
     }
     let mut known: Vec<SessionId> =
-        project.sessions().map(|(s, _)| s.into_iter().map(|r| r.id).collect()).unwrap_or_default();
-    known.extend(project.lease_lists().into_iter().map(|(id, _)| id));
+        project.coordination().sessions().map(|(s, _)| s.into_iter().map(|r| r.id).collect()).unwrap_or_default();
+    known.extend(project.coordination().lease_lists().into_iter().map(|(id, _)| id));
     known.sort();
     known.dedup();
     let matching: Vec<&SessionId> = known.iter().filter(|k| k.answers_to(given)).collect();
@@ -248,7 +250,7 @@ pub fn set_priority(env: &env::Env, given: Option<&str>, priority: Priority) -> 
     let root = project.repo().map(|r| r.current_root.clone()).unwrap_or_else(|| project.root().to_owned());
     let (mut r, _) = alive(&project, &id, &env.cwd, &root, Beat::at(env.now))?;
     r.priority = priority;
-    project.save_session(&r)?;
+    project.coordination().save_session(&r)?;
     Ok(r)
 }
 

@@ -33,10 +33,10 @@ enum Decision {
 /// Where `feature` stands against its budget (None without a budget: no
 /// transcript is read). A raise a person answered counts as its budget.
 pub fn state(project: &Project, env: &Env, feature: &Feature, meta: &Meta) -> OpResult<BudgetState> {
-    if !project.has_cost_config() {
+    if !project.cost().has_config() {
         return Ok(BudgetState::None);
     }
-    let config = project.cost_config()?;
+    let config = project.cost().config()?;
     let Some(mut budget) = config.budget(feature.name(), meta.mode) else { return Ok(BudgetState::None) };
     if let Some(Decision::Raised(to)) = decision(env, project, feature.name())? {
         budget = budget.max(to);
@@ -52,10 +52,10 @@ pub fn state(project: &Project, env: &Env, feature: &Feature, meta: &Meta) -> Op
 /// the amount they gave (without one, half as much again), or a stop.
 /// Only an answer the binary recorded from a person's channel counts.
 fn decision(env: &Env, project: &Project, feature: &str) -> OpResult<Option<Decision>> {
-    if project.has_dialog_notes() {
+    if project.questions().has_dialog_notes() {
         let _ = crate::questions::ask::confirm_dialogs(project, env);
     }
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     let task = task_of(feature);
     let Some(q) = stored.iter().rev().map(|s| &s.question).find(|q| q.task_id.as_deref() == Some(&task)) else {
         return Ok(None);

@@ -138,7 +138,7 @@ struct Counted<'a> {
 /// not the fork that copied it later), a sub-agent's before its session's,
 /// else the first read; each count the largest any copy reports.
 pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Costs> {
-    let prices = project.cost_config()?.prices();
+    let prices = project.cost().config()?.prices();
     let listed = project.list()?;
     let mut windows_by_feature = BTreeMap::new();
     let mut features: BTreeMap<String, FeatureCost> = BTreeMap::new();
@@ -149,13 +149,15 @@ pub fn collect(project: &Project, env: &Env, only: Option<&str>) -> OpResult<Cos
             features.insert(feature.name().to_owned(), FeatureCost::new(feature.name()));
         }
     }
-    let (logs, bad) = project.cost_sessions()?;
+    let (logs, bad) = project.cost().sessions()?;
     let mut problems: Vec<String> = bad.into_iter().map(|b| format!("a session log cannot be read: {b}")).collect();
     let attributor = Attributor::new(windows_by_feature, &logs);
     let claude = env.claude_dir.clone();
     let reads = reads_of(&logs, claude.as_deref(), &mut problems);
     let read = match claude.as_deref() {
-        Some(allowed) => project.read_transcripts(&reads.iter().map(|r| r.path.clone()).collect::<Vec<_>>(), allowed),
+        Some(allowed) => {
+            project.cost().read_transcripts(&reads.iter().map(|r| r.path.clone()).collect::<Vec<_>>(), allowed)
+        }
         None => {
             if !reads.is_empty() {
                 problems.push("no HOME (nor CLAUDE_CONFIG_DIR): Claude Code's transcripts cannot be found".to_owned());
@@ -334,5 +336,5 @@ pub fn cost(env: &Env, given: Option<&str>) -> OpResult<Costs> {
 
 /// The prices a cost was counted with.
 pub fn prices(project: &Project) -> OpResult<BTreeMap<String, Price>> {
-    Ok(project.cost_config()?.prices())
+    Ok(project.cost().config()?.prices())
 }

@@ -35,10 +35,10 @@ impl Contributor for Cost {
             return Vec::new();
         };
         // A resumed session with the same transcript: one read, no lock.
-        if project.cost_session(&session).ok().flatten().and_then(|l| l.transcript).as_deref() == Some(path) {
+        if project.cost().session(&session).ok().flatten().and_then(|l| l.transcript).as_deref() == Some(path) {
             return Vec::new();
         }
-        let _ = project.update_cost_session(&session, HOOK_LOCK_WAIT, |log| log.note_transcript(path));
+        let _ = project.cost().update_session(&session, HOOK_LOCK_WAIT, |log| log.note_transcript(path));
         Vec::new()
     }
 
@@ -47,7 +47,7 @@ impl Contributor for Cost {
     fn user_prompt(&self, ctx: &HookCtx<'_>) -> Vec<String> {
         let Some(command) = ctx.input.prompt.as_deref().and_then(command_of_prompt) else { return Vec::new() };
         if let (Some(session), Some(project)) = (ctx.session(), repository(ctx)) {
-            let _ = project.update_cost_session(&session, HOOK_LOCK_WAIT, |log| {
+            let _ = project.cost().update_session(&session, HOOK_LOCK_WAIT, |log| {
                 log.note_command(command, ctx.env.now);
                 true
             });
@@ -67,19 +67,19 @@ impl Contributor for Cost {
             return crate::hook::ToolVote::Pass;
         };
         if let Some(project) = repository(ctx) {
-            let _ = project.update_cost_session(&session, HOOK_LOCK_WAIT, |log| {
-                log.agent_tasks.insert(id, (feature, task)).is_none()
-            });
+            let _ = project
+                .cost()
+                .update_session(&session, HOOK_LOCK_WAIT, |log| log.agent_tasks.insert(id, (feature, task)).is_none());
         }
         crate::hook::ToolVote::Pass
     }
 
     fn stop(&self, ctx: &HookCtx<'_>) -> StopVote {
         let (Ok(project), Some(session)) = (ctx.project(), ctx.session()) else { return StopVote::Pass };
-        if !project.has_cost_config() {
+        if !project.cost().has_config() {
             return StopVote::Pass;
         }
-        let Some(name) = project.cost_session(&session).ok().flatten().and_then(|l| l.feature().map(str::to_owned))
+        let Some(name) = project.cost().session(&session).ok().flatten().and_then(|l| l.feature().map(str::to_owned))
         else {
             return StopVote::Pass;
         };

@@ -64,7 +64,7 @@ pub struct Backlog {
 
 pub fn backlog(env: &Env) -> OpResult<Backlog> {
     let project = session::project(env)?;
-    let (questions, bad) = project.questions()?;
+    let (questions, bad) = project.questions().all()?;
     let mut ready = Vec::new();
     let mut suspended = Vec::new();
     let mut unreadable = Vec::new();

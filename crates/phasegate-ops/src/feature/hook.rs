@@ -37,7 +37,7 @@ impl Contributor for ActiveFeatures {
             return Vec::new();
         };
         let (Some(session), Ok(project)) = (ctx.session(), ctx.project()) else { return Vec::new() };
-        match project.save_prompt_words(&session, &words) {
+        match project.coordination().save_prompt_words(&session, &words) {
             Ok(()) => Vec::new(),
             Err(e) => vec![format!(
                 "phasegate: the words typed with /phasegate:{} could not be kept ({}); pass them on yourself where they are needed",

@@ -290,7 +290,7 @@ fn finish_unproven(env: &Env, project: &phasegate_store::Project, feature: &Feat
 /// them moments ago.
 fn typed_words(env: &Env, phase: Phase) -> Option<String> {
     let session = env.session(None).ok().flatten()?;
-    let kept = session::project(env).ok()?.prompt_words(&session).ok().flatten()?;
+    let kept = session::project(env).ok()?.coordination().prompt_words(&session).ok().flatten()?;
     kept.for_brief(phase, env.now).map(str::to_owned)
 }
 
@@ -401,8 +401,12 @@ fn phase_state_line(meta: &Meta, phase: Phase) -> String {
 /// ones, answers that arrived.
 fn question_lines(project: &Project, feature: &Feature, phase: Phase) -> OpResult<Vec<String>> {
     let mut out = Vec::new();
-    for s in
-        project.questions()?.0.iter().filter(|s| s.question.slug == feature.name() && s.question.taken_at.is_none())
+    for s in project
+        .questions()
+        .all()?
+        .0
+        .iter()
+        .filter(|s| s.question.slug == feature.name() && s.question.taken_at.is_none())
     {
         let q = &s.question;
         match (&q.answer, s.place) {

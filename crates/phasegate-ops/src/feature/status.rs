@@ -107,7 +107,7 @@ pub fn status(env: &Env) -> OpResult<(String, Vec<Row>)> {
 /// not be read at all): one read of them serves both.
 pub(crate) fn status_and_costs(env: &Env) -> OpResult<(String, Vec<Row>, Option<cost::Costs>)> {
     let project = session::project(env)?;
-    let (markers, bad) = project.markers()?;
+    let (markers, bad) = project.questions().markers()?;
     let listed = project.list()?;
     let proofs: Vec<Option<ProofRow>> = listed.iter().map(|l| proof_row(env, &project, l)).collect();
     let tampered: Vec<Option<String>> = listed

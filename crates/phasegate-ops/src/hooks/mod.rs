@@ -26,7 +26,7 @@ pub mod pre_tool_use;
 pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -> Option<std::path::PathBuf> {
     let layout = HookCtx::new(input, env, None).repo()?;
     let project = phasegate_store::Project::from_layout(layout).with_key_dir(env.key_dir.clone());
-    let log = project.hook_problems();
+    let log = project.coordination().hook_problems();
     let line = phasegate_store::coordination::events::HookProblem {
         at: env.now,
         hook: hook.to_owned(),

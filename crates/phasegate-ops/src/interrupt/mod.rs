@@ -81,11 +81,11 @@ fn said_of(text: &str) -> String {
 /// progress (at most three).
 fn in_flight(project: &Project, session: &SessionId) -> Vec<InFlight> {
     let mut names: Vec<String> = Vec::new();
-    if let Ok(Some(record)) = project.session(session) {
+    if let Ok(Some(record)) = project.coordination().session(session) {
         names.extend(record.owns_loop.clone());
         names.extend(record.feature.clone());
     }
-    if let Ok(Some(log)) = project.cost_session(session) {
+    if let Ok(Some(log)) = project.cost().session(session) {
         names.extend(log.feature().map(str::to_owned));
     }
     names.dedup();

@@ -78,8 +78,8 @@ pub fn tree_root(project: &Project, dir: &Path) -> PathBuf {
 
 /// Reads the items of the working tree at `root`.
 pub fn load(project: &Project, root: &Path) -> OpResult<Loaded> {
-    let dir = Project::knowledge_dir_in(root);
-    let (items, bad) = project.knowledge_items_in(&dir)?;
+    let dir = phasegate_store::knowledge::dir_in(root);
+    let (items, bad) = project.knowledge().items_in(&dir)?;
     Ok(Loaded { root: root.to_owned(), dir, items, bad })
 }
 
@@ -95,12 +95,12 @@ pub const HOOK_REBUILD_BUDGET: std::time::Duration = std::time::Duration::from_s
 /// items than these. True when it was rebuilt.
 pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
     let scan = Manifest::scan(&loaded.dir);
-    let at = project.knowledge_index_dir(&loaded.root);
+    let at = project.knowledge().index_dir(&loaded.root);
     if IndexDir::matching(&at, &scan).is_some_and(|i| i.build() == loaded.build()) {
         return false;
     }
     // Best effort: the index is a cache, and a query rebuilds it again.
-    let _ = project.write_knowledge_index(&loaded.root, &loaded.index(), &scan, &loaded.unreadable());
+    let _ = project.knowledge().write_index(&loaded.root, &loaded.index(), &scan, &loaded.unreadable());
     true
 }
 
@@ -109,7 +109,7 @@ pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
 /// was made must not answer for it). None when the tree has no knowledge
 /// base.
 fn items_dir(root: &Path) -> OpResult<Option<PathBuf>> {
-    let items = Project::knowledge_dir_in(root);
+    let items = phasegate_store::knowledge::dir_in(root);
     phasegate_store::fs::confine(root, &items)?;
     Ok(phasegate_store::fs::is_dir(&items).then_some(items))
 }
@@ -121,7 +121,7 @@ fn items_dir(root: &Path) -> OpResult<Option<PathBuf>> {
 pub fn fresh_index(project: &Project, root: &Path, deadline: Option<Instant>) -> OpResult<Option<IndexDir>> {
     let Some(items) = items_dir(root)? else { return Ok(None) };
     let scan = Manifest::scan(&items);
-    if let Some(index) = IndexDir::matching(&project.knowledge_index_dir(root), &scan) {
+    if let Some(index) = IndexDir::matching(&project.knowledge().index_dir(root), &scan) {
         return Ok(Some(index));
     }
     rebuild_index(project, root, deadline)
@@ -133,10 +133,10 @@ pub fn fresh_index(project: &Project, root: &Path, deadline: Option<Instant>) ->
 pub fn rebuild_index(project: &Project, root: &Path, deadline: Option<Instant>) -> OpResult<Option<IndexDir>> {
     let Some(items) = items_dir(root)? else { return Ok(None) };
     let scan = Manifest::scan(&items);
-    let (read, bad, complete) = project.knowledge_items_until(&items, deadline)?;
+    let (read, bad, complete) = project.knowledge().items_until(&items, deadline)?;
     let loaded = Loaded { root: root.to_owned(), dir: items, items: read, bad };
-    project.write_knowledge_index_of(root, &loaded.index(), &scan, &loaded.unreadable(), complete)?;
-    Ok(IndexDir::open(&project.knowledge_index_dir(root)))
+    project.knowledge().write_index_of(root, &loaded.index(), &scan, &loaded.unreadable(), complete)?;
+    Ok(IndexDir::open(&project.knowledge().index_dir(root)))
 }
 
 /// The §10.1 gotchas for one file from `index`: candidates, whose lessons
@@ -240,7 +240,7 @@ pub fn relative(root: &Path, path: &str) -> OpResult<String> {
 pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[String]) -> OpResult<QueryResult> {
     let project = session::project(env)?;
     let root = tree_root(&project, &env.cwd);
-    let dir = Project::knowledge_dir_in(&root);
+    let dir = phasegate_store::knowledge::dir_in(&root);
     let rel_pattern = match path {
         Some(p) => {
             let rel = relative(&root, &absolute(&env.cwd, p))?;
@@ -342,7 +342,7 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
             other => other.to_string(),
         },
     })?;
-    let _lock = project.knowledge_lock(env.lock_timeout)?;
+    let _lock = project.knowledge().lock(env.lock_timeout)?;
     let loaded = load(&project, &root)?;
     loaded.ensure_readable()?;
     let recording = knowledge::record(&loaded.plain(), admitted, env.now).invalid("the lesson cannot be recorded")?;
@@ -354,7 +354,7 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     };
     let writes: Vec<KnowledgeItem> = recording.changes.iter().map(|c| c.after.clone()).collect();
     if !writes.is_empty() {
-        project.commit_knowledge("kb record", &loaded.dir, &writes)?;
+        project.knowledge().commit("kb record", &loaded.dir, &writes)?;
     }
     let reloaded = load(&project, &root)?;
     refresh_index(&project, &reloaded);
@@ -521,7 +521,7 @@ fn change_one(
     knowledge::validate_id(id).invalid_input()?;
     let project = session::project(env)?;
     let root = tree_root(&project, &env.cwd);
-    let _lock = project.knowledge_lock(env.lock_timeout)?;
+    let _lock = project.knowledge().lock(env.lock_timeout)?;
     let loaded = load(&project, &root)?;
     loaded.ensure_readable()?;
     let stored = loaded
@@ -531,7 +531,7 @@ fn change_one(
         .ok_or_else(|| OpError::from(Invalid::NoKnowledgeItem { id: id.to_owned() }))?;
     let after = change(&stored.item, &loaded.items, env.now)?;
     if after != stored.item {
-        project.commit_knowledge(operation, &loaded.dir, std::slice::from_ref(&after))?;
+        project.knowledge().commit(operation, &loaded.dir, std::slice::from_ref(&after))?;
     }
     let reloaded = load(&project, &root)?;
     refresh_index(&project, &reloaded);
@@ -661,7 +661,7 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
     }
     // The index is a cache, but one that says what the items do not is
     // named (a query would rebuild it; a hook may use it until then).
-    let index_at = project.knowledge_index_dir(&root);
+    let index_at = project.knowledge().index_dir(&root);
     for fault in phasegate_store::knowledge::check_index(&index_at, &loaded.index(), &loaded.unreadable()) {
         problems.push(Problem {
             path: fault.file.display().to_string(),
@@ -695,6 +695,6 @@ pub fn index(env: &Env) -> OpResult<Rebuilt> {
     let loaded = load(&project, &root)?;
     items_dir(&root)?;
     let scan = Manifest::scan(&loaded.dir);
-    project.write_knowledge_index(&root, &loaded.index(), &scan, &loaded.unreadable())?;
+    project.knowledge().write_index(&root, &loaded.index(), &scan, &loaded.unreadable())?;
     Ok(Rebuilt { items: loaded.items.len(), unreadable: loaded.unreadable() })
 }

@@ -90,7 +90,7 @@ fn given_to_worker(ctx: &HookCtx<'_>) {
     let env = env::Env { session_var: Some(session.to_string()), ..ctx.env.clone() };
     let given = std::collections::BTreeMap::from([(worker, ids.clone())]);
     inject::remember_for_session(&env, &project.runtime_dir(), &given);
-    if let Ok(Some(feature)) = project.session_feature(&session) {
+    if let Ok(Some(feature)) = project.coordination().session_feature(&session) {
         let _ = inject::remember_for_tasks(
             &env,
             &feature,
@@ -263,11 +263,12 @@ fn render<'a>(rel: &str, entries: &[&'a IndexEntry], max: usize) -> Option<(Stri
 /// within the compact budget (the features' lines say the phase; the tasks'
 /// lines the task and its review cycle).
 fn after_compaction(ctx: &HookCtx<'_>, project: &Project, session: &SessionId) -> Vec<String> {
-    let log = read_given(&project.given_path(session));
+    let log = read_given(&project.knowledge().given_path(session));
     if log.items.is_empty() {
         return Vec::new();
     }
     let budget = project
+        .knowledge()
         .context_config()
         .map(|c| c.budget(BriefKind::Compact.name(), BriefKind::Compact.default_budget()))
         .unwrap_or(BriefKind::Compact.default_budget())

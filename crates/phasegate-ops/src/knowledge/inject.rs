@@ -129,7 +129,7 @@ pub fn for_work(project: &Project, root: &Path, work: &[Work]) -> BTreeMap<Strin
         Ok(out)
     };
     let Ok(Some((_, by_task))) = looked_up(project, root, look) else { return BTreeMap::new() };
-    let items = Project::knowledge_dir_in(root);
+    let items = phasegate_store::knowledge::dir_in(root);
     by_task
         .into_iter()
         .filter_map(|(task, entries)| {
@@ -146,7 +146,7 @@ pub fn patterns_for(project: &Project, root: &Path, topics: &[String]) -> Vec<In
         return Vec::new();
     }
     let Ok(Some((_, found))) = looked_up(project, root, |index| patterns_in(index, topics)) else { return Vec::new() };
-    verified(&Project::knowledge_dir_in(root), &found).0
+    verified(&phasegate_store::knowledge::dir_in(root), &found).0
 }
 
 /// The topics a feature is about: the words of its slug (`user-auth-flow`:

@@ -88,7 +88,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
     };
     let (_, feature) = session::resolve(env, Some(&feature))?;
     ask::confirm_dialogs_settled(&project, env);
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     let task = task_of(id);
     let mine =
         stored.iter().rev().find(|s| s.question.slug == feature.name() && s.question.task_id.as_deref() == Some(&task));
@@ -179,7 +179,7 @@ fn ask_person(
 /// Writes the item into the block, under the knowledge lock, reading
 /// CLAUDE.md again there (a person may have edited it meanwhile).
 fn write(env: &Env, project: &Project, path: &std::path::Path, item: &knowledge::KnowledgeItem) -> OpResult<()> {
-    let _lock = project.knowledge_lock(env.lock_timeout)?;
+    let _lock = project.knowledge().lock(env.lock_timeout)?;
     let text = fs::read_optional(path)?.unwrap_or_default();
     let changed = knowledge::promote(&text, &[item]).invalid(path.display().to_string())?;
     fs::write_atomic(path, changed.as_bytes())?;

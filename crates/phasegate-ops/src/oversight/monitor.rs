@@ -70,7 +70,7 @@ pub fn check(env: &Env, if_due: bool) -> OpResult<Checked> {
 }
 
 pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Checked> {
-    let _lock = project.monitor_lock(env.lock_timeout)?;
+    let _lock = project.coordination().monitor_lock(env.lock_timeout)?;
     let mut out = Checked {
         checked_at: env.now,
         ran: false,
@@ -81,7 +81,7 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
         stale_waits: 0,
         problems: Vec::new(),
     };
-    let mut state = project.monitor_state();
+    let mut state = project.coordination().monitor_state();
     if if_due && !monitor_due(state.last_check, env.now) {
         return Ok(out);
     }
@@ -100,7 +100,7 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
         },
         env.now,
     );
-    project.alert_log().append(&run.raise, env.lock_timeout)?;
+    project.coordination().alert_log().append(&run.raise, env.lock_timeout)?;
     for a in &run.raise {
         let (feature, task) = match &a.details {
             AlertDetails::StuckTask(s) => (s.feature.clone(), Some(s.task_id.clone())),
@@ -114,7 +114,7 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
     clear_dead(project, env, &run.report, &facts, &mut out)?;
     settle_cleared(project, env, &run.report, &facts)?;
     state.last_check = Some(env.now);
-    project.save_monitor_state(&state)?;
+    project.coordination().save_monitor_state(&state)?;
     out.report = Some(run.report);
     Ok(out)
 }
@@ -142,7 +142,7 @@ fn pm_decisions(
     facts: &Facts,
     out: &mut Checked,
 ) -> OpResult<()> {
-    let log = project.decision_log().read::<Logged>()?;
+    let log = project.coordination().decision_log().read::<Logged>()?;
     problems_of(&mut out.problems, "monitor/decisions.jsonl", &log);
     let mut history = log.records;
     let stuck: Vec<&Running> = report
@@ -164,7 +164,7 @@ fn pm_decisions(
             out.decisions.extend(pm::down_session(project, env, s, &facts.running, &facts.sessions));
         }
     }
-    project.decision_log().append(&out.decisions, env.lock_timeout)?;
+    project.coordination().decision_log().append(&out.decisions, env.lock_timeout)?;
     Ok(())
 }
 /// What the rules declare dead: the leases of sessions no longer live,
@@ -176,18 +176,18 @@ fn clear_dead(project: &Project, env: &Env, report: &MonitorReport, facts: &Fact
     };
     let case = PathCase::native();
     {
-        let _leases = project.leases_lock(env.lock_timeout)?;
+        let _leases = project.coordination().leases_lock(env.lock_timeout)?;
         for l in facts.leases.iter().filter(|l| !live(&l.holder)) {
-            if project.remove_lease(&l.path, Some(&l.holder), case) {
+            if project.coordination().remove_lease(&l.path, Some(&l.holder), case) {
                 out.expired_leases.push(l.clone());
             }
         }
     }
-    let (waits, _) = project.waits()?;
+    let (waits, _) = project.coordination().waits()?;
     for w in waits {
         let holds = facts.leases.iter().any(|l| l.path == w.wait.path && l.holder == w.wait.holder);
         if !live(&w.wait.waiter) || !live(&w.wait.holder) || !holds {
-            project.remove_wait(&w.wait.waiter, &w.wait.path, case);
+            project.coordination().remove_wait(&w.wait.waiter, &w.wait.path, case);
             out.stale_waits += 1;
         }
     }
@@ -195,7 +195,7 @@ fn clear_dead(project: &Project, env: &Env, report: &MonitorReport, facts: &Fact
         let ended =
             matches!(s.state, SessionState::Complete | SessionState::Error) || presence(&s.id) == Some(Presence::Gone);
         if ended && s.owns_loop.is_none() && env.now - s.heartbeat_at > FORGET_AFTER {
-            let _ = project.remove_session(&s.id);
+            let _ = project.coordination().remove_session(&s.id);
         }
     }
     Ok(())
@@ -227,7 +227,7 @@ fn settle_cleared(project: &Project, env: &Env, report: &MonitorReport, facts: &
             let handled = session
                 .as_deref()
                 .and_then(|id| SessionId::parse(id).ok())
-                .and_then(|id| project.session(&id).ok().flatten())
+                .and_then(|id| project.coordination().session(&id).ok().flatten())
                 .is_some_and(|r| r.state == SessionState::Error);
             handled
                 || report.sessions.iter().find(|s| Some(s.session.as_str()) == session.as_deref()).is_none_or(|s| {
@@ -238,11 +238,13 @@ fn settle_cleared(project: &Project, env: &Env, report: &MonitorReport, facts: &
                 })
         }
         "conflict.detected" => match (text(e, "path"), text(e, "owner")) {
-            (Some(path), Some(owner)) => LeasePath::parse(&path).is_ok_and(|p| match project.read_lease(&p, case) {
-                phasegate_store::coordination::leases::LeaseRead::Held(l) => l.holder.as_str() != owner,
-                phasegate_store::coordination::leases::LeaseRead::Free
-                | phasegate_store::coordination::leases::LeaseRead::Unreadable(_) => true,
-            }),
+            (Some(path), Some(owner)) => {
+                LeasePath::parse(&path).is_ok_and(|p| match project.coordination().read_lease(&p, case) {
+                    phasegate_store::coordination::leases::LeaseRead::Held(l) => l.holder.as_str() != owner,
+                    phasegate_store::coordination::leases::LeaseRead::Free
+                    | phasegate_store::coordination::leases::LeaseRead::Unreadable(_) => true,
+                })
+            }
             _ => false,
         },
         _ => false,
@@ -267,17 +269,17 @@ struct Facts {
 
 impl Facts {
     fn read(project: &Project, env: &Env, problems: &mut Vec<String>) -> OpResult<Facts> {
-        let (sessions, bad) = project.sessions()?;
+        let (sessions, bad) = project.coordination().sessions()?;
         problems.extend(bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)));
-        let (leases, bad_leases) = project.leases()?;
+        let (leases, bad_leases) = project.coordination().leases()?;
         problems.extend(bad_leases.iter().map(|b| format!("{}: {} (removed)", b.path.display(), b.error)));
         if !bad_leases.is_empty() {
-            let _lock = project.leases_lock(env.lock_timeout)?;
-            project.remove_bad_leases(&bad_leases);
+            let _lock = project.coordination().leases_lock(env.lock_timeout)?;
+            project.coordination().remove_bad_leases(&bad_leases);
         }
-        let (waits, bad_waits) = project.waits()?;
+        let (waits, bad_waits) = project.coordination().waits()?;
         problems.extend(bad_waits.iter().map(|b| format!("{}: {}", b.path.display(), b.error)));
-        let alerts = project.alert_log().read::<Alert>()?;
+        let alerts = project.coordination().alert_log().read::<Alert>()?;
         problems_of(problems, "monitor/alerts.jsonl", &alerts);
         let running = running_tasks(project, &sessions, &leases, problems)?;
         Ok(Facts {

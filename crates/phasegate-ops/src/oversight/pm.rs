@@ -121,7 +121,7 @@ pub fn stuck_task(project: &Project, env: &Env, r: &Running, log: &[Logged]) -> 
 /// A person's answer to the PM's escalation `id`, as the binary recorded
 /// it (an answer written by hand decides nothing).
 fn answered(project: &Project, env: &Env, id: &str) -> Option<(String, EscalationOption)> {
-    let (stored, _) = project.questions().ok()?;
+    let (stored, _) = project.questions().all().ok()?;
     let q = &stored.iter().find(|s| s.question.id == id)?.question;
     let key = crate::witness::key(env).ok()?;
     let crate::witness::PersonAnswer::Recorded(a) = crate::witness::person_answer(&key, q) else { return None };
@@ -279,7 +279,7 @@ fn restart(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
 }
 
 fn notify(project: &Project, env: &Env, session: &SessionId, text: &str) {
-    let _ = project.add_notice(
+    let _ = project.coordination().add_notice(
         session,
         &Notice { at: env.now, from: "pm".into(), text: text.to_owned() },
         env.lock_timeout,
@@ -316,7 +316,7 @@ pub fn settle(project: &Project, env: &Env, feature: &str, task: &str, mark: Mar
 
 /// The changes that withdraw the PM's open questions about `task`.
 fn withdraw_escalations(project: &Project, slug: &str, task: &str, now: DateTime<Utc>) -> Vec<FileWrite> {
-    let Ok((stored, _)) = project.questions() else { return Vec::new() };
+    let Ok((stored, _)) = project.questions().all() else { return Vec::new() };
     let mut changes = Vec::new();
     for s in stored.iter().filter(|s| {
         s.question.slug == slug
@@ -329,7 +329,7 @@ fn withdraw_escalations(project: &Project, slug: &str, task: &str, now: DateTime
         if q.answer.is_none() {
             q.withdrawn_at = Some(now);
         }
-        changes.push(question_change(&project.queued_path(&q.id), &q));
+        changes.push(question_change(&project.questions().queued_path(&q.id), &q));
         if s.place == phasegate_store::questions::Place::Marker {
             changes.push(FileWrite::remove(&s.path));
         }
@@ -342,11 +342,11 @@ fn withdraw_escalations(project: &Project, slug: &str, task: &str, now: DateTime
 fn take_question(project: &Project, env: &Env, slug: &str, qid: &str, logged: &mut Logged) {
     let feature = project.feature_named(slug);
     let Ok(guard) = feature.lock(env.lock_timeout) else { return };
-    let Ok((stored, _)) = project.questions() else { return };
+    let Ok((stored, _)) = project.questions().all() else { return };
     let Some(s) = stored.iter().find(|s| s.question.id == qid && s.question.taken_at.is_none()) else { return };
     let mut q = s.question.clone();
     q.taken_at = Some(env.now);
-    let mut changes = vec![question_change(&project.queued_path(&q.id), &q)];
+    let mut changes = vec![question_change(&project.questions().queued_path(&q.id), &q)];
     if s.place == phasegate_store::questions::Place::Marker {
         changes.push(FileWrite::remove(&s.path));
     }
@@ -403,15 +403,18 @@ pub fn down_session(
         out.push(l);
     }
     // Once: the record leaves the states that hold work.
-    if let Ok(Some(mut rec)) = project.session(&down.id)
+    if let Ok(Some(mut rec)) = project.coordination().session(&down.id)
         && rec.state.holds_work()
     {
         let at = rec.heartbeat_at;
         if rec.move_to(SessionState::Error, env.now).is_ok() {
             // The heartbeat stays the last sign of life, not this move.
             rec.heartbeat_at = at;
-            let _ = project.save_session(&rec);
-            let _ = phasegate_store::fs::set_modified(&project.session_file(&rec.id), std::time::SystemTime::from(at));
+            let _ = project.coordination().save_session(&rec);
+            let _ = phasegate_store::fs::set_modified(
+                &project.coordination().session_file(&rec.id),
+                std::time::SystemTime::from(at),
+            );
         }
     }
     out

@@ -114,14 +114,14 @@ pub const SHOWN_AFTER_END: TimeDelta = TimeDelta::hours(1);
 pub fn overview(env: &Env) -> OpResult<Overview> {
     let project = session::project(env)?;
     let mut problems = Vec::new();
-    let (sessions, bad) = project.sessions()?;
+    let (sessions, bad) = project.coordination().sessions()?;
     problems.extend(bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)));
-    let (leases, bad) = project.leases()?;
+    let (leases, bad) = project.coordination().leases()?;
     problems.extend(bad.iter().map(|b| format!("{}: {}", b.path.display(), b.error)));
-    let (waits, _) = project.waits()?;
+    let (waits, _) = project.coordination().waits()?;
     let waits = current_waits(waits.into_iter().map(|w| w.wait).collect(), &leases);
-    let alerts = project.alert_log().read::<Alert>()?;
-    let decisions = project.decision_log().read::<Logged>()?;
+    let alerts = project.coordination().alert_log().read::<Alert>()?;
+    let decisions = project.coordination().decision_log().read::<Logged>()?;
     for (name, bad) in [("alerts", &alerts.corrupt), ("decisions", &decisions.corrupt)] {
         problems.extend(bad.iter().map(|b| format!("monitor/{name}.jsonl line {}: {}", b.line, b.error)));
     }
@@ -156,7 +156,7 @@ pub fn overview(env: &Env) -> OpResult<Overview> {
         suspended,
         events,
         features,
-        last_check: project.monitor_state().last_check,
+        last_check: project.coordination().monitor_state().last_check,
         interrupted: crate::interrupt::standing_in(&project, env.now),
         runner: crate::interrupt::runner_line(&project, env.now),
         teammates,
@@ -244,22 +244,25 @@ fn feature_views(env: &Env, project: &Project, problems: &mut Vec<String>) -> Op
 pub fn summary(env: &Env) -> Option<String> {
     let project = session::project(env).ok()?;
     project.repo()?;
-    let (sessions, _) = project.sessions().ok()?;
+    let (sessions, _) = project.coordination().sessions().ok()?;
     // The sessions at work besides the one asking.
     let me = env.session(None).ok().flatten();
     let live = sessions.iter().filter(|s| Some(&s.id) != me.as_ref() && s.presence(true, env.now).is_live()).count();
-    let (leases, _) = project.leases().ok()?;
+    let (leases, _) = project.coordination().leases().ok()?;
     let waits = project
+        .coordination()
         .waits()
         .map(|(w, _)| current_waits(w.into_iter().map(|w| w.wait).collect(), &leases).len())
         .unwrap_or(0);
     let alerts = project
+        .coordination()
         .alert_log()
         .read::<Alert>()
         .map(|l| l.records.iter().filter(|a| env.now - a.created_at < TimeDelta::minutes(30)).count())
         .unwrap_or(0);
     let events = events::pending_count(&project, env);
     let decisions: Vec<Logged> = project
+        .coordination()
         .decision_log()
         .read::<Logged>()
         .map(|l| l.records.into_iter().filter(|d| env.now - d.decision.decided_at < TimeDelta::minutes(30)).collect())
@@ -286,7 +289,8 @@ pub fn summary(env: &Env) -> Option<String> {
 
 /// The hooks' problems of the last day that reached nobody, in one line.
 fn hook_problems(project: &phasegate_store::Project, env: &Env) -> Option<String> {
-    let log = project.hook_problems().read::<phasegate_store::coordination::events::HookProblem>().ok()?;
+    let log =
+        project.coordination().hook_problems().read::<phasegate_store::coordination::events::HookProblem>().ok()?;
     let recent: Vec<_> = log.records.iter().filter(|p| env.now - p.at < TimeDelta::hours(24)).collect();
     let last = recent.last()?;
     Some(format!(
@@ -295,6 +299,6 @@ fn hook_problems(project: &phasegate_store::Project, env: &Env) -> Option<String
         last.hook,
         phasegate_core::time::stamp(last.at),
         last.problem,
-        project.hook_problems().path.display()
+        project.coordination().hook_problems().path.display()
     ))
 }

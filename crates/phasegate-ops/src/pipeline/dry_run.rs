@@ -42,9 +42,9 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
     check_plugin(&mut checks);
     // The project's configuration and the pipeline's files.
     let project = session::project(env)?;
-    let config = match project.pipeline_config() {
+    let config = match project.pipeline().config() {
         Ok(c) => {
-            let path = project.pipeline_config_path();
+            let path = project.pipeline().config_path();
             let detail =
                 if fs::exists_entry(&path) { path.display().to_string() } else { "not present: defaults apply".into() };
             checks.add("pipeline.config.json valid", true, detail);

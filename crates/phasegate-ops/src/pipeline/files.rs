@@ -19,7 +19,7 @@ use crate::session;
 pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>) -> OpResult<String> {
     let path = match (file, kind) {
         (Some(f), _) => env.cwd.join(f),
-        (None, FileKind::Config) => session::project(env)?.pipeline_config_path(),
+        (None, FileKind::Config) => session::project(env)?.pipeline().config_path(),
         (None, FileKind::Review) => {
             return Err(Invalid::ReviewFileNeeded.into());
         }

@@ -186,7 +186,7 @@ fn gate_subject<'a>(feature: &'a str, run: &PipelineRun, kind: GateKind, stage: 
 /// file in `.task/`), and the record says who.
 pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>) -> OpResult<Recorded> {
     let (project, feature) = resolve(env, given)?;
-    let config = project.pipeline_config()?;
+    let config = project.pipeline().config()?;
     let run = load_run(&feature)?;
     let kind = gate_kind(&run)?;
     let operator = env.operator();
@@ -359,7 +359,7 @@ pub enum FinalGate {
 /// reason) or block (the pipeline pauses).
 pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let (project, feature) = resolve(env, given)?;
-    let config = project.pipeline_config()?;
+    let config = project.pipeline().config()?;
     let run = load_run(&feature)?;
     let kind = gate_kind(&run)?;
     let gate = run.gate(kind);
@@ -454,7 +454,7 @@ fn reviewer_unavailable(
         WhenUnavailable::Block => {
             let message = format!(
                 "the final gate cannot run: {reason}. Install it, or set finalGate.whenUnavailable to \"skip\" in {}",
-                project.pipeline_config_path().display()
+                project.pipeline().config_path().display()
             );
             let run = with_run(env, feature, |run, _| {
                 run.pause(PauseReason::FinalGateUnavailable, message.clone(), now)?;

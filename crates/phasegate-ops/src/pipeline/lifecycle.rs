@@ -53,7 +53,7 @@ pub fn start(
     feature.lock(env.lock_timeout)?.write_task(STATE_FILE, &run)?;
     let warning = match &session {
         Some(s) => {
-            project.register_session(s, &feature, env.now)?;
+            project.coordination().register_session(s, &feature, env.now)?;
             None
         }
         None => Some(format!(
@@ -104,7 +104,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
         | State::Complete => {}
     }
     let (project, feature) = resolve(env, given)?;
-    let config = project.pipeline_config()?;
+    let config = project.pipeline().config()?;
     let now = env.now;
     let guard = feature.lock(env.lock_timeout)?;
     let mut run = super::load_run(&feature)?;

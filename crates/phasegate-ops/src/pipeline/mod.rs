@@ -295,7 +295,7 @@ pub fn commit_completion(
     if let Some(owner) = &run.owner
         && let Ok(id) = SessionId::parse(&owner.session_id)
     {
-        project.unregister_session(&id)?;
+        project.coordination().unregister_session(&id)?;
     }
     Ok(())
 }

@@ -39,9 +39,9 @@ pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<
         Ok((run.clone(), previous))
     })?;
     if let Some(old) = previous.filter(|o| o != session.as_str()).and_then(|o| SessionId::parse(&o).ok()) {
-        project.unregister_session(&old)?;
+        project.coordination().unregister_session(&old)?;
     }
-    project.register_session(&session, &feature, env.now)?;
+    project.coordination().register_session(&session, &feature, env.now)?;
     Ok(Claimed {
         feature: feature.name().to_owned(),
         owner: session.to_string(),

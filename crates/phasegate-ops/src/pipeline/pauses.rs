@@ -111,7 +111,7 @@ pub fn resume(env: &Env, given: Option<&str>) -> OpResult<Resumed> {
     reactivate_loop(&guard, &run, env, reason == Some(PauseReason::LoopLimit))?;
     drop(guard);
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
-        project.register_session(&id, &feature, env.now)?;
+        project.coordination().register_session(&id, &feature, env.now)?;
     }
     Ok(Resumed { changed: changed(&project, &feature, &run), answers })
 }
@@ -170,7 +170,7 @@ pub fn cancel(env: &Env, given: Option<&str>) -> OpResult<Cancelled> {
         Ok((run.clone(), had_loop, paused))
     })?;
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
-        project.unregister_session(&id)?;
+        project.coordination().unregister_session(&id)?;
     }
     // Regression: cancelling a completed run said "the pipeline is paused".
     let message = match (had_loop, paused) {

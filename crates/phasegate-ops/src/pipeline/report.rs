@@ -41,7 +41,7 @@ pub fn status(env: &Env, given: Option<&str>) -> OpResult<Status> {
     let (project, feature) = resolve(env, given)?;
     let run = load_run(&feature)?;
     let loop_state = load_loop(&feature)?;
-    let config = project.pipeline_config()?;
+    let config = project.pipeline().config()?;
     let me = env.session(None).ok().flatten();
     let owned_by_this_session = me.is_some_and(|s| run.owned_by(s.as_str()));
     let limits = [config.autonomy.plan_review_loop_limit, config.autonomy.code_review_loop_limit];

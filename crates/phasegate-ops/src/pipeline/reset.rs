@@ -64,7 +64,7 @@ pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
     guard.commit("pipeline reset", changes)?;
     drop(guard);
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
-        project.unregister_session(&id)?;
+        project.coordination().unregister_session(&id)?;
     }
     Ok(Reset { feature: feature.name().to_owned(), state: run.state, note, next: action(&project, &run, &feature) })
 }

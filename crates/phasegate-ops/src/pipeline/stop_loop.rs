@@ -45,7 +45,7 @@ impl Contributor for Loop {
 
 /// The decision on this session's pipeline loop, if it owns one.
 fn loop_outcome(project: &Project, session: &SessionId, input: &HookInput, env: &Env) -> StopOutcome {
-    let feature = match project.session_feature(session) {
+    let feature = match project.coordination().session_feature(session) {
         Ok(Some(f)) => f,
         Ok(None) => return StopOutcome::Silent,
         Err(e) => {
@@ -73,7 +73,7 @@ fn decide_and_apply(
     input: &HookInput,
     env: &Env,
 ) -> OpResult<StopOutcome> {
-    let config = project.pipeline_config()?;
+    let config = project.pipeline().config()?;
     let run = load_run(feature)?;
     let looping = load_loop(feature)?;
     let Some(looping) = looping else {
@@ -146,7 +146,7 @@ fn decide_and_apply(
 
 /// A suspended item waits for a person: the session is never held on it.
 fn suspended(project: &Project, feature: &Feature) -> Option<StopOutcome> {
-    if let Ok(Some(q)) = project.marker(feature.name())
+    if let Ok(Some(q)) = project.questions().marker(feature.name())
         && q.answer.is_none()
     {
         return Some(StopOutcome::Allow {
@@ -224,13 +224,13 @@ fn outcome(
             },
         },
         StopDecision::LimitReached { message } | StopDecision::Expired { message } => {
-            let _ = project.unregister_session(session);
+            let _ = project.coordination().unregister_session(session);
             StopOutcome::Allow { message }
         }
     }
 }
 
 fn forget(project: &Project, session: &SessionId) -> StopOutcome {
-    let _ = project.unregister_session(session);
+    let _ = project.coordination().unregister_session(session);
     StopOutcome::Silent
 }

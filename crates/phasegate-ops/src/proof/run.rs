@@ -63,12 +63,12 @@ pub fn run_feature(project: &Project, feature: &Feature, env: &Env, timeout: Opt
     let sources = sources(project, feature, &meta)?;
     // An unreadable ledger is never overwritten: its waivers may be in it.
     let previous = feature.ledger()?;
-    let Some(ledger_lock) = project.try_ledger_lock(feature)? else {
+    let Some(ledger_lock) = project.proof().try_ledger_lock(feature)? else {
         return Err(Refusal::VerifyRunning { feature: feature.name().to_owned() }.into());
     };
-    let timeout = timeout.unwrap_or(Duration::from_secs(project.verify_config()?.timeout_seconds));
+    let timeout = timeout.unwrap_or(Duration::from_secs(project.proof().verify_config()?.timeout_seconds));
     let dir = project.code_dir(&meta);
-    let before = project.proof_tree(&dir, feature)?;
+    let before = project.proof().tree(&dir, feature)?;
     let secrets = env::secret_values();
     let mut runs: Vec<(&CheckDecl, CheckRun)> = Vec::new();
     let mut checks_ms = 0;
@@ -86,7 +86,7 @@ pub fn run_feature(project: &Project, feature: &Feature, env: &Env, timeout: Opt
         checks_ms += run.duration_ms;
         runs.push((check, run));
     }
-    let after = project.proof_tree(&dir, feature)?;
+    let after = project.proof().tree(&dir, feature)?;
     let changed_by_checks = before.changed(&after);
     let key = witness::key(env)?;
     // A waiver carries over only when the binary recorded it here.

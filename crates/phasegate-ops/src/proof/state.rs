@@ -186,7 +186,7 @@ fn proof_at(env: &Env, project: &Project, feature: &Feature, meta: &Meta, at: At
         Some(l) => {
             let tree = match at {
                 At::ItsRun => l.tree.clone(),
-                At::Now => project.proof_tree(&project.code_dir(meta), feature)?.id,
+                At::Now => project.proof().tree(&project.code_dir(meta), feature)?.id,
             };
             Some(judged_at(env, project, feature, meta, l, &tree)?)
         }

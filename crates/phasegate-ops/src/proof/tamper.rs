@@ -135,7 +135,7 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
     ask::confirm_dialogs_settled(&project, env);
     let key = witness::key(env)?;
     let newest = marks.iter().map(|m| m.at).max().unwrap_or(env.now);
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     let task = task_of(&name);
     // A question asked before the newest mark was not about it.
     let mine = stored

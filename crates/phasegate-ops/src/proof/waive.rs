@@ -99,7 +99,7 @@ pub fn waive(
     let name = subject.name.clone();
     ask::confirm_dialogs_settled(&project, env);
     let key = witness::key(env)?;
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     let task = task_of(requirement);
     let mine = stored.iter().rev().find(|s| s.question.slug == name && s.question.task_id.as_deref() == Some(&task));
     match mine.map(|s| (&s.question, witness::person_answer(&key, &s.question))) {
@@ -251,7 +251,7 @@ fn waiver_of(q: &Question, a: &Answer) -> Option<Waiver> {
 pub fn answered_waivers(env: &Env, project: &Project, feature: &Feature) -> OpResult<BTreeMap<String, Waiver>> {
     ask::confirm_dialogs_settled(project, env);
     let key = witness::key(env)?;
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     Ok(stored
         .iter()
         .filter(|s| s.question.slug == feature.name())
@@ -267,12 +267,12 @@ pub fn answered_waivers(env: &Env, project: &Project, feature: &Feature) -> OpRe
 /// feature's requirements when no check ran yet), under the feature's lock.
 fn record(project: &Project, feature: &Feature, env: &Env, requirement: &str, waiver: Waiver) -> OpResult<()> {
     let meta = feature.load()?;
-    let lock = project.ledger_lock(feature, env.lock_timeout)?;
+    let lock = project.proof().ledger_lock(feature, env.lock_timeout)?;
     let mut ledger = match feature.ledger()? {
         Some(l) => l,
         None => {
             let s = sources(project, feature, &meta)?;
-            let tree = project.proof_tree(&project.code_dir(&meta), feature)?;
+            let tree = project.proof().tree(&project.code_dir(&meta), feature)?;
             Ledger {
                 version: LEDGER_VERSION,
                 feature: feature.name().to_owned(),

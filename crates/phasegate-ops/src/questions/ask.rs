@@ -125,7 +125,7 @@ pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
 /// before a lesson goes into CLAUDE.md).
 pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_work: bool) -> OpResult<Asked> {
     let (project, feature) = session::resolve(env, given)?;
-    let config = project.questions_config()?;
+    let config = project.questions().questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
     let meta = guard.load()?;
     if meta.status != Status::Active && !about_finished_work {
@@ -134,9 +134,9 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     let slug = feature.name().to_owned();
     // Markers and the queue are this checkout's state, not history.
     project.exclude_scratch()?;
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     let known: Vec<Question> = stored.iter().filter(|s| s.question.slug == slug).map(|s| s.question.clone()).collect();
-    let prefs = project.preferences()?;
+    let prefs = project.questions().preferences()?;
     if let Some(skip) = questions::skip(&input.request, &slug, &known, &prefs) {
         return Ok(skipped(&slug, skip));
     }
@@ -144,7 +144,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     let session = if meta.workflow == Workflow::Pipeline { Interaction::Headless } else { input.session };
     let route = questions::route(input.request.blocking(), session == Interaction::Interactive, config.routing);
     if route == Route::Suspend
-        && let Some(marker) = project.marker(&slug)?
+        && let Some(marker) = project.questions().marker(&slug)?
     {
         return Err(match marker.answer {
             None => Refusal::AlreadySuspended { feature: slug, id: marker.id, question: marker.question },
@@ -165,8 +165,8 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     q.round = input.round;
     q.session_id = env.session_var.clone();
     let path = match route {
-        Route::Suspend => project.marker_path(&slug),
-        Route::AskUser | Route::Queue => project.queued_path(&id),
+        Route::Suspend => project.questions().marker_path(&slug),
+        Route::AskUser | Route::Queue => project.questions().queued_path(&id),
     };
     ensure_parent(&path)?;
     guard.commit("question ask", vec![question_change(&path, &q)])?;
@@ -349,7 +349,7 @@ impl View {
 /// taken (archived). Unreadable files are errors listed by the caller.
 pub fn list(env: &Env, open_only: bool) -> OpResult<(Vec<View>, Vec<String>)> {
     let project = session::project(env)?;
-    let (stored, bad) = project.questions()?;
+    let (stored, bad) = project.questions().all()?;
     let views =
         stored.iter().filter(|s| !open_only || s.question.taken_at.is_none()).map(|s| View::of(s, env.now)).collect();
     Ok((views, bad.into_iter().map(|u| u.error.to_string()).collect()))
@@ -358,7 +358,7 @@ pub fn list(env: &Env, open_only: bool) -> OpResult<(Vec<View>, Vec<String>)> {
 /// Finds a question by id, or by feature (its marker, else its one open
 /// question).
 pub fn find(project: &Project, id: &str) -> OpResult<Stored> {
-    let (stored, bad) = project.questions()?;
+    let (stored, bad) = project.questions().all()?;
     if let Some(s) = stored.iter().find(|s| s.question.id == id) {
         return Ok(s.clone());
     }
@@ -471,7 +471,7 @@ const DIALOG_NOTE_LIFE: chrono::TimeDelta = chrono::TimeDelta::hours(24);
 /// for the next look; one gone unread for a day is dropped. Each result is
 /// the question's id with what was recorded, or why not.
 pub fn confirm_dialogs(project: &Project, env: &Env) -> Vec<DialogAnswer> {
-    confirm_notes(project, env, project.dialog_notes()).0
+    confirm_notes(project, env, project.questions().dialog_notes()).0
 }
 
 /// A dialog's answer recorded, or the question's id and why not.
@@ -494,7 +494,7 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
             .and_then(|t| phasegate_store::claude::tool_result(&t, claude_dir, &note.tool_use_id).ok().flatten());
         let Some(line) = result else {
             if env.now.signed_duration_since(note.at) > DIALOG_NOTE_LIFE {
-                project.drop_dialog_note(&note.tool_use_id);
+                project.questions().drop_dialog_note(&note.tool_use_id);
             }
             unwritten.push(note.tool_use_id);
             continue;
@@ -544,7 +544,7 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
             out.push(recorded.map_err(|e| (id.clone(), e)));
         }
         if !keep || env.now.signed_duration_since(note.at) > DIALOG_NOTE_LIFE {
-            project.drop_dialog_note(&note.tool_use_id);
+            project.questions().drop_dialog_note(&note.tool_use_id);
         }
     }
     (out, unwritten)
@@ -559,7 +559,7 @@ fn dialog_problem(project: &Project, env: &Env, problem: String) {
         hook: "question dialog".into(),
         problem: crate::hook::one_line(&problem),
     };
-    let _ = project.hook_problems().append(&[line], std::time::Duration::from_secs(1));
+    let _ = project.coordination().hook_problems().append(&[line], std::time::Duration::from_secs(1));
 }
 
 /// How long a command that needs a person's answer waits for a dialog's
@@ -585,12 +585,12 @@ const DIALOG_OPEN: chrono::TimeDelta = chrono::TimeDelta::hours(1);
 /// when no such question is open (one folder lookup, one question read).
 pub fn confirm_dialogs_settled(project: &Project, env: &Env) {
     let opened = dialogs_opened_here(project, env);
-    if !project.has_dialog_notes() && opened.is_empty() {
+    if !project.questions().has_dialog_notes() && opened.is_empty() {
         return;
     }
     let deadline = std::time::Instant::now() + DIALOG_WAIT;
     loop {
-        let mut notes = project.dialog_notes();
+        let mut notes = project.questions().dialog_notes();
         for o in &opened {
             if !notes.iter().any(|n| n.tool_use_id == o.tool_use_id) {
                 notes.push(o.clone());
@@ -604,6 +604,7 @@ pub fn confirm_dialogs_settled(project: &Project, env: &Env) {
             .iter()
             .any(|r| r.as_ref().is_err_and(|(_, e)| !matches!(e, OpError::Refused(_) | OpError::Invalid(_))));
         let noted_fresh = project
+            .questions()
             .dialog_notes()
             .iter()
             .any(|n| unwritten.contains(&n.tool_use_id) && env.now.signed_duration_since(n.at) < DIALOG_FRESH);
@@ -626,7 +627,7 @@ fn dialogs_opened_here(project: &Project, env: &Env) -> Vec<DialogNote> {
     let (Some(claude_dir), Ok(session)) = (env.claude_dir.as_ref(), SessionId::parse(&session)) else {
         return Vec::new();
     };
-    let Ok((stored, _)) = project.questions() else { return Vec::new() };
+    let Ok((stored, _)) = project.questions().all() else { return Vec::new() };
     let open: Vec<Question> =
         stored.into_iter().map(|s| s.question).filter(|q| q.answer.is_none() && q.person_only()).collect();
     let Some(since) = open.iter().map(|q| q.suspended_at).min() else { return Vec::new() };
@@ -730,12 +731,12 @@ pub fn remembered_change(
     if q.kind != questions::QuestionType::Preference || a.by != AnsweredBy::Human {
         return Ok((None, None));
     }
-    let lock = project.preferences_lock(env.lock_timeout)?;
-    let mut prefs = project.preferences()?;
+    let lock = project.questions().preferences_lock(env.lock_timeout)?;
+    let mut prefs = project.questions().preferences()?;
     for k in questions::preference_keys(&q.tags, &q.question) {
         prefs.insert(k, Preference { answer: a.text.clone(), question: q.question.clone(), at: a.at });
     }
-    Ok((Some(project.preferences_change(&prefs)), Some(lock)))
+    Ok((Some(project.questions().preferences_change(&prefs)), Some(lock)))
 }
 
 /// An answer taken back into its item's work.
@@ -764,7 +765,7 @@ pub fn take_answers(
     rounds: Option<&mut RoundsFile>,
 ) -> OpResult<(Vec<Taken>, Vec<FileWrite>)> {
     let slug = guard.feature().name();
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     let mut taken = Vec::new();
     let mut changes = Vec::new();
     let mut key = None;
@@ -779,7 +780,7 @@ pub fn take_answers(
         }
         let Some(a) = q.answer.clone() else { continue };
         q.taken_at = Some(env.now);
-        let archived = project.queued_path(&q.id);
+        let archived = project.questions().queued_path(&q.id);
         changes.push(question_change(&archived, &q));
         if s.place == Place::Marker {
             changes.push(FileWrite::remove(&s.path));
@@ -794,7 +795,7 @@ pub fn take_answers(
         });
     }
     if !changes.is_empty() {
-        ensure_parent(&project.queued_path("x"))?;
+        ensure_parent(&project.questions().queued_path("x"))?;
     }
     if !taken.is_empty() {
         let mut own;
@@ -821,7 +822,7 @@ pub fn take_answers(
 /// marker removed, so nobody is asked, reminded or shown it any more.
 pub fn withdraw_open(project: &Project, guard: &FeatureGuard<'_>, env: &Env) -> OpResult<Vec<FileWrite>> {
     let slug = guard.feature().name();
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     let mut changes = Vec::new();
     for s in stored.iter().filter(|s| s.question.slug == slug && s.question.taken_at.is_none()) {
         let mut q = s.question.clone();
@@ -829,20 +830,20 @@ pub fn withdraw_open(project: &Project, guard: &FeatureGuard<'_>, env: &Env) -> 
         if q.answer.is_none() {
             q.withdrawn_at = Some(env.now);
         }
-        changes.push(question_change(&project.queued_path(&q.id), &q));
+        changes.push(question_change(&project.questions().queued_path(&q.id), &q));
         if s.place == Place::Marker {
             changes.push(FileWrite::remove(&s.path));
         }
     }
     if !changes.is_empty() {
-        ensure_parent(&project.queued_path("x"))?;
+        ensure_parent(&project.questions().queued_path("x"))?;
     }
     Ok(changes)
 }
 
 /// Why an item may not go on: it is suspended on an unanswered question.
 pub fn suspended_on(project: &Project, slug: &str) -> OpResult<Option<Question>> {
-    Ok(project.marker(slug)?.filter(|q| q.answer.is_none()))
+    Ok(project.questions().marker(slug)?.filter(|q| q.answer.is_none()))
 }
 
 /// The refusal for starting work on a suspended item.

@@ -79,7 +79,7 @@ impl Contributor for Questions {
             questions: asked.iter().map(|q| q.id.clone()).collect(),
             at: ctx.env.now,
         };
-        match project.note_dialog(&note) {
+        match project.questions().note_dialog(&note) {
             Ok(()) => vec![format!(
                 "phasegate: the person's choice for {} is recorded from the dialog as Claude Code records it; do not record it yourself.",
                 note.questions.join(", ")
@@ -118,7 +118,7 @@ impl Contributor for Questions {
 /// The dialogs' answers read from Claude Code's transcript, as lines for
 /// the model (nothing, after one look, when no dialog waits).
 fn confirmed_lines(project: &Project, ctx: &HookCtx<'_>) -> Vec<String> {
-    if !project.has_dialog_notes() {
+    if !project.questions().has_dialog_notes() {
         return Vec::new();
     }
     ask::confirm_dialogs(project, &ctx.hook_env())
@@ -145,7 +145,7 @@ fn person_only_asked(project: &Project, input: &Value) -> Vec<Question> {
     if asked.is_empty() {
         return Vec::new();
     }
-    let Ok((stored, _)) = project.questions() else { return Vec::new() };
+    let Ok((stored, _)) = project.questions().all() else { return Vec::new() };
     stored
         .into_iter()
         .map(|s| s.question)
@@ -157,7 +157,7 @@ fn person_only_asked(project: &Project, input: &Value) -> Vec<Question> {
 /// poller started when a question waits on Slack (two folder reads: the
 /// markers and the question queue; nothing when neither exists).
 fn suspension_lines(project: &Project, workflow_state: Option<&Path>) -> Vec<String> {
-    let (markers, bad) = match project.markers() {
+    let (markers, bad) = match project.questions().markers() {
         Ok(m) => m,
         Err(e) => return vec![format!("phasegate: {}", one_line(&e.to_string()))],
     };

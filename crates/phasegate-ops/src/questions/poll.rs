@@ -142,9 +142,9 @@ pub struct AnsweredNote {
 /// pass) so two pollers never post the same question twice.
 pub fn poll(env: &Env, messenger: Option<&dyn Messenger>, only: Option<&str>, wait: Duration) -> OpResult<PollReport> {
     let project = session::project(env)?;
-    let config = project.questions_config()?;
-    let _pass = project.poll_pass_lock(wait)?;
-    let (stored, bad) = project.questions()?;
+    let config = project.questions().questions_config()?;
+    let _pass = project.questions().poll_pass_lock(wait)?;
+    let (stored, bad) = project.questions().all()?;
     let mut report = PollReport { unreadable: bad.iter().map(|b| b.error.to_string()).collect(), ..Default::default() };
     for s in stored {
         let q = &s.question;
@@ -528,7 +528,7 @@ fn update(
 
 /// The project's questions configuration (defaults without a file).
 pub fn config(env: &Env) -> OpResult<QuestionsConfig> {
-    Ok(session::project(env)?.questions_config()?)
+    Ok(session::project(env)?.questions().questions_config()?)
 }
 
 /// The right to be the project's one background poller, held until dropped.
@@ -539,7 +539,7 @@ pub struct Watcher {
 
 /// Becomes the project's background poller; None when another one is.
 pub fn watcher(env: &Env) -> OpResult<Option<Watcher>> {
-    Ok(session::project(env)?.try_watcher_lock()?.map(|l| Watcher { _lock: l }))
+    Ok(session::project(env)?.questions().try_watcher_lock()?.map(|l| Watcher { _lock: l }))
 }
 
 /// Starts `workflow-state slack poll --watch --until-idle --detached` in the
@@ -590,7 +590,7 @@ pub fn open_watch_log(env: &Env) -> OpResult<std::fs::File> {
 /// turns the background poller off (`slack.background: false`); false then.
 pub fn start_background(env: &Env, workflow_state: &Path) -> OpResult<Result<bool, PollError>> {
     let project = session::project(env)?;
-    if !project.questions_config()?.slack.background {
+    if !project.questions().questions_config()?.slack.background {
         return Ok(Ok(false));
     }
     Ok(spawn_watcher(&project, workflow_state).map(|()| true))
@@ -615,18 +615,18 @@ pub fn waits_on_slack(q: &Question, config: &QuestionsConfig) -> bool {
 /// when nothing was started; the cost without questions is two folder
 /// lookups.
 pub fn wake_watcher(project: &Project, workflow_state: &Path) -> Result<bool, PollError> {
-    let (questions, _) = project.questions()?;
+    let (questions, _) = project.questions().all()?;
     if questions.is_empty() {
         return Ok(false);
     }
-    let config = project.questions_config()?;
+    let config = project.questions().questions_config()?;
     if !config.slack.background || !questions.iter().any(|s| waits_on_slack(&s.question, &config)) {
         return Ok(false);
     }
     if !env::slack_token_set() {
         return Err(PollError::NoHookToken);
     }
-    match project.try_watcher_lock()? {
+    match project.questions().try_watcher_lock()? {
         // Released at once: the poller started next takes it.
         Some(_free) => {}
         None => return Ok(false),

@@ -57,7 +57,7 @@ pub fn start(env: &Env, given: Option<&str>, phase: Phase, brief: &str, fresh: b
     if brief.trim().is_empty() {
         return Err(Invalid::EmptyBrief.into());
     }
-    let config = project.questions_config()?;
+    let config = project.questions().questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
     guard.load()?;
     let mut file = guard.feature().read_rounds()?;
@@ -89,7 +89,7 @@ pub struct Prompt {
 pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> {
     let (project, feature) = session::resolve(env, given)?;
     let artifact = artifact_of(&feature, phase)?;
-    let config = project.questions_config()?;
+    let config = project.questions().questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut file = guard.feature().read_rounds()?;
     if !file.phases.contains_key(&phase) {

@@ -37,7 +37,7 @@ struct Exchanged {
 /// The questions waiting for a person here (not answered, taken or
 /// withdrawn).
 fn waiting(project: &Project) -> OpResult<Vec<Question>> {
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     Ok(stored
         .into_iter()
         .map(|s| s.question)

@@ -40,7 +40,7 @@ pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
 pub(crate) fn note_turn(project: &Project, env: &Env, feature: &Feature) {
     if let Ok(Some(session)) = env.session(None) {
         let wait = env.lock_timeout.min(std::time::Duration::from_secs(1));
-        let _ = project.update_cost_session(&session, wait, |log| log.turn_to(feature.name(), env.now));
+        let _ = project.cost().update_session(&session, wait, |log| log.turn_to(feature.name(), env.now));
     }
 }
 
@@ -50,7 +50,14 @@ pub fn resolve_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Fe
     let project = project(env)?;
     let feature = match given.filter(|f| !f.trim().is_empty()) {
         Some(given) => project.resolve(Some(given), &env.cwd)?,
-        None => match env.session(None).ok().flatten().map(|s| project.session_feature(&s)).transpose()?.flatten() {
+        None => match env
+            .session(None)
+            .ok()
+            .flatten()
+            .map(|s| project.coordination().session_feature(&s))
+            .transpose()?
+            .flatten()
+        {
             Some(f) => f,
             None => only_active_pipeline(&project)?,
         },

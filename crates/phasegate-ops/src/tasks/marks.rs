@@ -433,7 +433,7 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
 fn accepted_by_person(env: &Env, project: &phasegate_store::Project, feature: &str, task: &str) -> OpResult<bool> {
     ask::confirm_dialogs_settled(project, env);
     let key = crate::witness::key(env)?;
-    let (stored, _) = project.questions()?;
+    let (stored, _) = project.questions().all()?;
     Ok(stored.iter().map(|s| &s.question).any(|q| {
         q.slug == feature
             && q.task_id.as_deref() == Some(task)

@@ -58,7 +58,7 @@ fn project(t: &Repo) -> Project {
 
 fn holder(t: &Repo, rel: &str) -> Option<String> {
     let path = phasegate_core::coordination::LeasePath::parse(rel).unwrap();
-    match project(t).read_lease(&path, PathCase::native()) {
+    match project(t).coordination().read_lease(&path, PathCase::native()) {
         phasegate_store::coordination::leases::LeaseRead::Held(l) => Some(l.holder.to_string()),
         _ => None,
     }
@@ -87,11 +87,11 @@ fn a_second_sessions_edit_of_a_leased_file_is_denied_naming_the_owner_and_what_t
     }
     // Who waits for whom is recorded; the conflict is logged once, not at every retry.
     let p = project(&t);
-    let (waits, _) = p.waits().unwrap();
+    let (waits, _) = p.coordination().waits().unwrap();
     assert_eq!(waits.len(), 1);
     assert_eq!((waits[0].wait.waiter.as_str(), waits[0].wait.holder.as_str()), (B, A));
     denied(edit(&t, B, "src/a.rs"));
-    let decisions = p.decision_log().read::<serde_json::Value>().unwrap().records;
+    let decisions = p.coordination().decision_log().read::<serde_json::Value>().unwrap().records;
     assert_eq!(decisions.len(), 1);
     assert_eq!(decisions[0]["decision"]["action"], "DENY");
     assert_eq!(decisions[0]["decision"]["reason"], format!("File owned by {A}"));
@@ -139,11 +139,12 @@ fn when_the_owner_ends_its_leases_go_at_once_and_the_waiter_proceeds() {
     t.clock.advance(1);
     end(&t, A);
     assert_eq!(holder(&t, "src/a.rs"), None, "released at SessionEnd");
-    let rec = project(&t).session(&phasegate_core::session::SessionId::parse(A).unwrap()).unwrap().unwrap();
+    let rec =
+        project(&t).coordination().session(&phasegate_core::session::SessionId::parse(A).unwrap()).unwrap().unwrap();
     assert_eq!(rec.state, phasegate_core::coordination::SessionState::Complete);
     assert_eq!(edit(&t, B, "src/a.rs"), ToolVote::Pass);
     assert_eq!(holder(&t, "src/a.rs").as_deref(), Some(B));
-    assert!(project(&t).waits().unwrap().0.is_empty(), "B no longer waits");
+    assert!(project(&t).coordination().waits().unwrap().0.is_empty(), "B no longer waits");
 }
 
 #[test]
@@ -191,18 +192,18 @@ fn clock_skew_never_gives_a_wrong_deny_or_keeps_a_dead_lease() {
     // A's clock runs 4 minutes ahead: its heartbeat lies in B's future and counts as now.
     let p = project(&t);
     let a = phasegate_core::session::SessionId::parse(A).unwrap();
-    p.touch_session(&a, t.clock.now() + chrono::Duration::minutes(4));
+    p.coordination().touch_session(&a, t.clock.now() + chrono::Duration::minutes(4));
     denied(edit(&t, B, "src/a.rs"));
     // Two hours ahead (the clock was set back while A worked): believed
     // while A's process runs.
-    p.touch_session(&a, t.clock.now() + chrono::Duration::hours(2));
+    p.coordination().touch_session(&a, t.clock.now() + chrono::Duration::hours(2));
     denied(edit(&t, B, "src/a.rs"));
     // A's process has ended: beyond the tolerance the heartbeat is not
     // trusted, and the lease expires.
-    let mut record = p.session(&a).unwrap().unwrap();
+    let mut record = p.coordination().session(&a).unwrap().unwrap();
     // Above every system's largest process id: no process has it.
     record.pid = Some(0x7FFF_FFF0);
-    p.save_session(&record).unwrap();
+    p.coordination().save_session(&record).unwrap();
     let ToolVote::Context(said) = edit(&t, B, "src/a.rs") else { panic!("a wrong clock kept a lease") };
     assert!(said.contains("ahead of this clock and its process has ended"), "{said}");
 }
@@ -213,13 +214,14 @@ fn a_lease_file_that_cannot_be_read_or_a_crashed_sessions_lease_never_denies() {
     start(&t, B);
     let p = project(&t);
     let path = phasegate_core::coordination::LeasePath::parse("src/a.rs").unwrap();
-    std::fs::create_dir_all(p.leases_dir()).unwrap();
-    std::fs::write(p.lease_file(&path, PathCase::native()), "{ torn").unwrap();
+    std::fs::create_dir_all(p.coordination().leases_dir()).unwrap();
+    std::fs::write(p.coordination().lease_file(&path, PathCase::native()), "{ torn").unwrap();
     assert_eq!(edit(&t, B, "src/a.rs"), ToolVote::Pass);
     assert_eq!(holder(&t, "src/a.rs").as_deref(), Some(B), "the broken file was replaced");
     // A lease whose session has no record at all (crashed before it registered).
     std::fs::write(
-        p.lease_file(&phasegate_core::coordination::LeasePath::parse("src/c.rs").unwrap(), PathCase::native()),
+        p.coordination()
+            .lease_file(&phasegate_core::coordination::LeasePath::parse("src/c.rs").unwrap(), PathCase::native()),
         json!({"path": "src/c.rs", "holder": "ghost", "acquired_at": "2026-11-22T09:00:00Z", "reason": "first-edit"})
             .to_string(),
     )
@@ -245,7 +247,8 @@ fn tasks_start_leases_the_tasks_files_for_its_session_and_complete_gives_them_ba
     let leased = started.leases.expect("a session leases");
     assert_eq!(leased.leased, ["src/auth.rs", "src/session.rs"]);
     assert_eq!(holder(&t, "src/session.rs").as_deref(), Some(A));
-    let rec = project(&t).session(&phasegate_core::session::SessionId::parse(A).unwrap()).unwrap().unwrap();
+    let rec =
+        project(&t).coordination().session(&phasegate_core::session::SessionId::parse(A).unwrap()).unwrap().unwrap();
     assert_eq!((rec.feature.as_deref(), rec.task.as_deref()), (Some(f.as_str()), Some("T1")));
     // B cannot edit A's task's files.
     start(&t, B);
@@ -359,7 +362,7 @@ fn a_stuck_task_raises_one_alert_and_the_pm_watches_escalates_and_interrupts_at_
     // The build continues with the next task.
     assert!(marks::next(&t.env(), Some(&f), 1).unwrap().ready.tasks.contains(&"T2".to_owned()));
     // Every decision is logged with its reason; status shows them.
-    let logged = project(&t).decision_log().read::<serde_json::Value>().unwrap().records;
+    let logged = project(&t).coordination().decision_log().read::<serde_json::Value>().unwrap().records;
     let actions: Vec<&str> = logged.iter().map(|l| l["decision"]["action"].as_str().unwrap()).collect();
     assert_eq!(actions, ["WATCH", "ESCALATE", "INTERRUPT"]);
     assert!(logged.iter().all(|l| !l["decision"]["reason"].as_str().unwrap().is_empty()));
@@ -534,7 +537,7 @@ fn a_corrupt_or_torn_event_line_is_reported_and_skipped_and_no_event_is_lost() {
     // Events about a feature that exists (one about a feature that is gone settles).
     assert_eq!(t.feature("a", Mode::Standard), "001-a");
     events::emit(&p, &t.env(), "spec.approved", Some("001-a"), None, json!(null)).unwrap();
-    let log = p.event_log().path;
+    let log = p.coordination().event_log().path;
     let mut text = std::fs::read_to_string(&log).unwrap();
     text.push_str("this is not an event\n{\"id\": \"e9\", \"type\": \"task.fa");
     std::fs::write(&log, text).unwrap();
@@ -686,7 +689,7 @@ fn a_lease_that_cannot_be_checked_in_time_lets_the_edit_through_and_says_so() {
     let t = Repo::new();
     start(&t, A);
     let p = project(&t);
-    let held = p.leases_lock(std::time::Duration::from_secs(1)).unwrap();
+    let held = p.coordination().leases_lock(std::time::Duration::from_secs(1)).unwrap();
     let started = std::time::Instant::now();
     let ToolVote::Context(said) = edit(&t, A, "src/a.rs") else { panic!("a held lock must not deny or hang") };
     assert!(said.contains("the file lease could not be checked"), "{said}");

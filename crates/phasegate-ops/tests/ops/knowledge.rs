@@ -38,8 +38,8 @@ fn a_hook_rebuild_that_ran_out_of_time_was_never_written() {
     )
     .unwrap();
     let project = Project::discover(repo.root()).unwrap();
-    let items = Project::knowledge_dir_in(repo.root());
-    let at = project.knowledge_index_dir(repo.root());
+    let items = phasegate_store::knowledge::dir_in(repo.root());
+    let at = project.knowledge().index_dir(repo.root());
     // A deadline already past: nothing is read, and the index says so.
     let past = Some(std::time::Instant::now());
     let index = base::rebuild_index(&project, repo.root(), past).unwrap().unwrap();

@@ -51,7 +51,7 @@ fn project(t: &Repo) -> Project {
 }
 
 fn state(t: &Repo, session: &str) -> SessionState {
-    project(t).session(&SessionId::parse(session).unwrap()).unwrap().unwrap().state
+    project(t).coordination().session(&SessionId::parse(session).unwrap()).unwrap().unwrap().state
 }
 
 fn check(t: &Repo) -> monitor::Checked {
@@ -80,7 +80,7 @@ fn a_session_that_ends_without_editing_a_file_stayed_loading_forever() {
     assert!(!later.contains(A), "an ended session is not named: {later}");
     assert_eq!(presence(&t, A), Some(Presence::Ended));
     assert!(view::summary(&t.env()).unwrap().starts_with("Sessions: 1 live"), "B only");
-    assert!(project(&t).hook_problems().read::<serde_json::Value>().unwrap().records.is_empty());
+    assert!(project(&t).coordination().hook_problems().read::<serde_json::Value>().unwrap().records.is_empty());
 }
 
 #[test]
@@ -180,13 +180,13 @@ fn waits_outlived_their_lease() {
     end(&t, A);
     let o = view::overview(&t.env()).unwrap();
     assert!(o.waits.is_empty() && o.leases.is_empty(), "{:?}", o.waits);
-    assert!(project(&t).waits().unwrap().0.is_empty(), "the wait files went with the lease");
+    assert!(project(&t).coordination().waits().unwrap().0.is_empty(), "the wait files went with the lease");
     // A lease given back by hand takes its waits with it too.
     edit(&t, B, &file);
     start(&t, C);
     assert!(matches!(edit(&t, C, &file), ToolVote::Deny(_)));
     phasegate_ops::coordination::leases::release(&t.env_as(B), Some("src/a.rs"), None).unwrap();
-    assert!(project(&t).waits().unwrap().0.is_empty());
+    assert!(project(&t).coordination().waits().unwrap().0.is_empty());
 }
 
 #[test]
@@ -222,7 +222,7 @@ fn events_of_a_finished_feature_stayed_pending_forever() {
     assert_eq!(pending_types(&t), ["build.completed"]);
     t.clock.advance(7 * 24 * 60);
     assert!(pending_types(&t).is_empty(), "a retrospective's event expires after 7 days");
-    let acks = project(&t).event_acks().read::<serde_json::Value>().unwrap().records;
+    let acks = project(&t).coordination().event_acks().read::<serde_json::Value>().unwrap().records;
     let by: Vec<&str> = acks.iter().filter_map(|a| a["by"].as_str()).collect();
     assert!(by.contains(&"phasegate (step-taken)") && by.contains(&"phasegate (expired)"), "{by:?}");
 }

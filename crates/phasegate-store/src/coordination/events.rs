@@ -25,11 +25,11 @@ use phasegate_core::coordination::Event;
 use phasegate_core::session::SessionId;
 use serde::{Deserialize, Serialize};
 
+use crate::coordination::Coordination;
 use crate::error::StoreError;
 use crate::fs;
 use crate::lock::FileLock;
 use crate::logs::LogFile;
-use crate::project::Project;
 
 /// One event waiting for its acknowledgement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -83,26 +83,29 @@ pub struct MonitorState {
     pub last_check: Option<DateTime<Utc>>,
 }
 
-impl Project {
+impl Coordination<'_> {
     pub fn event_log(&self) -> LogFile {
-        LogFile::new(self.runtime_dir().join("events/log.jsonl"), self.lock_dir().join("events.lock"))
+        LogFile::new(self.project.runtime_dir().join("events/log.jsonl"), self.project.lock_dir().join("events.lock"))
     }
 
     /// The hooks' problems that reached nobody (see [`HookProblem`]).
     pub fn hook_problems(&self) -> LogFile {
-        LogFile::new(self.runtime_dir().join("hooks/problems.jsonl"), self.lock_dir().join("hooks.lock"))
+        LogFile::new(
+            self.project.runtime_dir().join("hooks/problems.jsonl"),
+            self.project.lock_dir().join("hooks.lock"),
+        )
     }
 
     pub fn event_acks(&self) -> LogFile {
-        LogFile::new(self.runtime_dir().join("events/acks.jsonl"), self.lock_dir().join("events.lock"))
+        LogFile::new(self.project.runtime_dir().join("events/acks.jsonl"), self.project.lock_dir().join("events.lock"))
     }
 
     pub fn events_lock(&self, timeout: Duration) -> Result<FileLock, StoreError> {
-        FileLock::acquire(&self.lock_dir().join("events.lock"), timeout)
+        FileLock::acquire(&self.project.lock_dir().join("events.lock"), timeout)
     }
 
     fn delivery_file(&self) -> PathBuf {
-        self.runtime_dir().join("events/delivery.json")
+        self.project.runtime_dir().join("events/delivery.json")
     }
 
     /// The delivery state; `Err` with the reason when the file cannot be
@@ -123,20 +126,26 @@ impl Project {
     }
 
     pub fn alert_log(&self) -> LogFile {
-        LogFile::new(self.runtime_dir().join("monitor/alerts.jsonl"), self.lock_dir().join("alerts.lock"))
+        LogFile::new(
+            self.project.runtime_dir().join("monitor/alerts.jsonl"),
+            self.project.lock_dir().join("alerts.lock"),
+        )
     }
 
     pub fn decision_log(&self) -> LogFile {
-        LogFile::new(self.runtime_dir().join("monitor/decisions.jsonl"), self.lock_dir().join("decisions.lock"))
+        LogFile::new(
+            self.project.runtime_dir().join("monitor/decisions.jsonl"),
+            self.project.lock_dir().join("decisions.lock"),
+        )
     }
 
     /// One monitor check at a time.
     pub fn monitor_lock(&self, timeout: Duration) -> Result<FileLock, StoreError> {
-        FileLock::acquire(&self.lock_dir().join("monitor.lock"), timeout)
+        FileLock::acquire(&self.project.lock_dir().join("monitor.lock"), timeout)
     }
 
     fn monitor_state_file(&self) -> PathBuf {
-        self.runtime_dir().join("monitor/state.json")
+        self.project.runtime_dir().join("monitor/state.json")
     }
 
     /// The monitor's state (an unreadable file reads as a monitor that

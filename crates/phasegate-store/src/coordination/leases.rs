@@ -24,6 +24,7 @@ use phasegate_core::coordination::{Lease, LeasePath, PathCase, Wait};
 use phasegate_core::session::SessionId;
 use serde::{Deserialize, Serialize};
 
+use crate::coordination::Coordination;
 use crate::coordination::sessions::BadRecord;
 use crate::error::{IoContext, StoreError};
 use crate::fs;
@@ -57,9 +58,9 @@ pub struct Notice {
     pub text: String,
 }
 
-impl Project {
+impl Coordination<'_> {
     pub fn leases_dir(&self) -> PathBuf {
-        self.runtime_dir().join("leases")
+        self.project.runtime_dir().join("leases")
     }
 
     pub fn lease_file(&self, path: &LeasePath, case: PathCase) -> PathBuf {
@@ -68,7 +69,7 @@ impl Project {
 
     /// The lock every lease writer holds.
     pub fn leases_lock(&self, timeout: Duration) -> Result<FileLock, StoreError> {
-        FileLock::acquire(&self.lock_dir().join("leases.lock"), timeout)
+        FileLock::acquire(&self.project.lock_dir().join("leases.lock"), timeout)
     }
 
     /// The lease on `path`: one read, no lock.
@@ -101,7 +102,7 @@ impl Project {
     }
 
     fn lease_list_file(&self, holder: &SessionId) -> PathBuf {
-        self.runtime_dir().join("lease-lists").join(format!("{}.txt", holder.file_stem()))
+        self.project.runtime_dir().join("lease-lists").join(format!("{}.txt", holder.file_stem()))
     }
 
     /// The paths `holder` leased, from its list (an index: a path whose
@@ -117,7 +118,7 @@ impl Project {
 
     /// Every session with a lease list, and the paths on it.
     pub fn lease_lists(&self) -> Vec<(SessionId, Vec<LeasePath>)> {
-        let dir = self.runtime_dir().join("lease-lists");
+        let dir = self.project.runtime_dir().join("lease-lists");
         let Ok(entries) = std::fs::read_dir(&dir) else { return Vec::new() };
         let mut out = Vec::new();
         for e in entries.flatten() {
@@ -187,7 +188,7 @@ impl Project {
     // The wait graph.
 
     pub fn waits_dir(&self) -> PathBuf {
-        self.runtime_dir().join("waits")
+        self.project.runtime_dir().join("waits")
     }
 
     fn wait_file(&self, waiter: &SessionId, path: &LeasePath, case: PathCase) -> PathBuf {
@@ -250,13 +251,13 @@ impl Project {
     // Notices.
 
     fn notices_file(&self, session: &SessionId) -> PathBuf {
-        self.runtime_dir().join("notices").join(format!("{}.jsonl", session.file_stem()))
+        self.project.runtime_dir().join("notices").join(format!("{}.jsonl", session.file_stem()))
     }
 
     /// Leaves a notice for `session`'s next hook.
     pub fn add_notice(&self, session: &SessionId, notice: &Notice, timeout: Duration) -> Result<(), StoreError> {
         let file = self.notices_file(session);
-        let log = crate::logs::LogFile::new(file, self.lock_dir().join("notices.lock"));
+        let log = crate::logs::LogFile::new(file, self.project.lock_dir().join("notices.lock"));
         log.append(std::slice::from_ref(notice), timeout)
     }
 
@@ -272,7 +273,7 @@ impl Project {
         if std::fs::rename(&file, &taken).is_err() {
             return Vec::new();
         }
-        let log = crate::logs::LogFile::new(taken.clone(), self.lock_dir().join("notices.lock"));
+        let log = crate::logs::LogFile::new(taken.clone(), self.project.lock_dir().join("notices.lock"));
         let read = log.read::<Notice>().map(|l| l.records).unwrap_or_default();
         let _ = std::fs::remove_file(&taken);
         read
@@ -319,7 +320,7 @@ pub fn hard_linked_lease(project: &Project, file: &Path, root: &Path) -> Option<
     if meta.nlink() < 2 {
         return None;
     }
-    let (leases, _) = project.leases().ok()?;
+    let (leases, _) = project.coordination().leases().ok()?;
     leases.into_iter().map(|l| l.path).find(|p| {
         std::fs::metadata(root.join(p.as_str())).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
     })
@@ -377,12 +378,12 @@ mod tests {
         let p = project(tmp.path());
         let case = PathCase::Sensitive;
         let l = lease("src/a.rs", "s1");
-        assert_eq!(p.read_lease(&l.path, case), LeaseRead::Free);
-        p.write_lease(&l, case).unwrap();
-        assert_eq!(p.read_lease(&l.path, case), LeaseRead::Held(l.clone()));
-        assert!(!p.remove_lease(&l.path, Some(&SessionId::parse("s2").unwrap()), case));
-        assert!(p.remove_lease(&l.path, Some(&l.holder), case));
-        assert_eq!(p.read_lease(&l.path, case), LeaseRead::Free);
+        assert_eq!(p.coordination().read_lease(&l.path, case), LeaseRead::Free);
+        p.coordination().write_lease(&l, case).unwrap();
+        assert_eq!(p.coordination().read_lease(&l.path, case), LeaseRead::Held(l.clone()));
+        assert!(!p.coordination().remove_lease(&l.path, Some(&SessionId::parse("s2").unwrap()), case));
+        assert!(p.coordination().remove_lease(&l.path, Some(&l.holder), case));
+        assert_eq!(p.coordination().read_lease(&l.path, case), LeaseRead::Free);
     }
 
     #[test]
@@ -390,10 +391,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let p = project(tmp.path());
         let path = LeasePath::parse("src/a.rs").unwrap();
-        std::fs::create_dir_all(p.leases_dir()).unwrap();
-        std::fs::write(p.lease_file(&path, PathCase::Sensitive), "{").unwrap();
-        assert!(matches!(p.read_lease(&path, PathCase::Sensitive), LeaseRead::Unreadable(_)));
-        let (good, bad) = p.leases().unwrap();
+        std::fs::create_dir_all(p.coordination().leases_dir()).unwrap();
+        std::fs::write(p.coordination().lease_file(&path, PathCase::Sensitive), "{").unwrap();
+        assert!(matches!(p.coordination().read_lease(&path, PathCase::Sensitive), LeaseRead::Unreadable(_)));
+        let (good, bad) = p.coordination().leases().unwrap();
         assert_eq!((good.len(), bad.len()), (0, 1));
     }
 
@@ -402,11 +403,11 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let p = project(tmp.path());
         let s = SessionId::parse("s1").unwrap();
-        assert!(!p.has_notices(&s));
+        assert!(!p.coordination().has_notices(&s));
         let n = Notice { at: phasegate_core::time::now(), from: "pm".into(), text: "pause".into() };
-        p.add_notice(&s, &n, Duration::from_secs(1)).unwrap();
-        assert!(p.has_notices(&s));
-        assert_eq!(p.take_notices(&s), [n]);
-        assert!(p.take_notices(&s).is_empty());
+        p.coordination().add_notice(&s, &n, Duration::from_secs(1)).unwrap();
+        assert!(p.coordination().has_notices(&s));
+        assert_eq!(p.coordination().take_notices(&s), [n]);
+        assert!(p.coordination().take_notices(&s).is_empty());
     }
 }

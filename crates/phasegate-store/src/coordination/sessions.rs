@@ -17,10 +17,10 @@ use phasegate_core::feature::command::PromptWords;
 use phasegate_core::session::SessionId;
 use serde::Deserialize;
 
+use crate::coordination::Coordination;
 use crate::error::{IoContext, StoreError};
 use crate::feature::Feature;
 use crate::fs;
-use crate::project::Project;
 
 /// A session record that cannot be read, and why.
 #[derive(Debug, Clone)]
@@ -37,10 +37,10 @@ struct LoopOwner {
     at: DateTime<Utc>,
 }
 
-impl Project {
+impl Coordination<'_> {
     /// Where session records live: git's common directory (all worktrees).
     pub fn sessions_dir(&self) -> PathBuf {
-        self.runtime_dir().join("sessions")
+        self.project.runtime_dir().join("sessions")
     }
 
     /// The record file of a session, named injectively after its id.
@@ -81,7 +81,7 @@ impl Project {
         }
         record.process_ended = record.pid.is_some_and(|pid| crate::process::is_gone(pid) == Some(true));
         // An interruption that cannot be read pauses nothing.
-        record.paused_until = self.interruptions().get(session).ok().flatten().and_then(|i| i.pauses_until());
+        record.paused_until = self.project.interruptions().get(session).ok().flatten().and_then(|i| i.pauses_until());
         Ok(Some(record))
     }
 
@@ -118,7 +118,7 @@ impl Project {
     /// the command's brief (a folder of its own: `sessions/` holds records
     /// only).
     pub fn prompt_words_file(&self, session: &SessionId) -> PathBuf {
-        self.runtime_dir().join("prompts").join(format!("{}.json", session.file_stem()))
+        self.project.runtime_dir().join("prompts").join(format!("{}.json", session.file_stem()))
     }
 
     /// Keeps the words a session typed with a phase command (a runtime
@@ -175,11 +175,9 @@ impl Project {
         feature: &Feature,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let mut record = self
-            .session(session)
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| SessionRecord::new(session.clone(), &self.root().display().to_string(), "", now));
+        let mut record = self.session(session).ok().flatten().unwrap_or_else(|| {
+            SessionRecord::new(session.clone(), &self.project.root().display().to_string(), "", now)
+        });
         record.feature = Some(feature.name().to_owned());
         record.owns_loop = Some(feature.name().to_owned());
         record.heartbeat(now);
@@ -204,14 +202,14 @@ impl Project {
     pub fn session_feature(&self, session: &SessionId) -> Result<Option<Feature>, StoreError> {
         let Some(record) = self.session(session)? else { return Ok(None) };
         let Some(name) = record.owns_loop.as_deref() else { return Ok(None) };
-        let dir = self.features_dir().join(name);
+        let dir = self.project.features_dir().join(name);
         if phasegate_core::slug::split_feature_name(name).is_none()
             || !fs::exists_entry(&dir.join(phasegate_core::feature::META_FILE))
         {
             let _ = self.unregister_session(session);
             return Ok(None);
         }
-        Ok(Some(self.feature_for_dir(dir)))
+        Ok(Some(self.project.feature_for_dir(dir)))
     }
 }
 

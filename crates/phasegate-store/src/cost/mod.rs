@@ -19,9 +19,22 @@ use crate::error::StoreError;
 use crate::lock::FileLock;
 use crate::{Project, fs};
 
+/// The cost: its configuration, the per-session attribution and the transcripts' usage
+#[derive(Debug, Clone, Copy)]
+pub struct Cost<'p> {
+    pub(crate) project: &'p Project,
+}
+
 impl Project {
+    /// The cost.
+    pub fn cost(&self) -> Cost<'_> {
+        Cost { project: self }
+    }
+}
+
+impl Cost<'_> {
     fn cost_dir(&self) -> PathBuf {
-        self.runtime_dir().join("cost")
+        self.project.runtime_dir().join("cost")
     }
 
     fn cost_session_path(&self, session: &SessionId) -> PathBuf {
@@ -30,7 +43,7 @@ impl Project {
 
     /// A session's log; None before the binaries saw it at work. An
     /// unreadable log is an error naming it.
-    pub fn cost_session(&self, session: &SessionId) -> Result<Option<SessionLog>, StoreError> {
+    pub fn session(&self, session: &SessionId) -> Result<Option<SessionLog>, StoreError> {
         let path = self.cost_session_path(session);
         let Some(text) = fs::read_optional(&path)? else { return Ok(None) };
         serde_json::from_str(&text).map(Some).map_err(|e| StoreError::Corrupt {
@@ -41,15 +54,16 @@ impl Project {
 
     /// Changes a session's log under its lock (waiting at most `wait`);
     /// `change` says whether anything changed (nothing is written if not).
-    pub fn update_cost_session(
+    pub fn update_session(
         &self,
         session: &SessionId,
         wait: Duration,
         change: impl FnOnce(&mut SessionLog) -> bool,
     ) -> Result<(), StoreError> {
         let path = self.cost_session_path(session);
-        let _lock = FileLock::acquire(&self.lock_dir().join(format!("cost-{}.lock", session.file_stem())), wait)?;
-        let mut log = self.cost_session(session)?.unwrap_or_default();
+        let _lock =
+            FileLock::acquire(&self.project.lock_dir().join(format!("cost-{}.lock", session.file_stem())), wait)?;
+        let mut log = self.session(session)?.unwrap_or_default();
         if change(&mut log) {
             fs::write_cache(&path, &serde_json::to_vec(&log).expect("a log serialises"))?;
         }
@@ -57,7 +71,7 @@ impl Project {
     }
 
     /// Every session's log, by session id; the unreadable ones named apart.
-    pub fn cost_sessions(&self) -> Result<(BTreeMap<String, SessionLog>, Vec<String>), StoreError> {
+    pub fn sessions(&self) -> Result<(BTreeMap<String, SessionLog>, Vec<String>), StoreError> {
         let mut good = BTreeMap::new();
         let mut bad = Vec::new();
         for (name, path) in fs::regular_files(&self.cost_dir().join("sessions"))? {
@@ -76,9 +90,9 @@ impl Project {
     }
 
     /// The cost settings (defaults when there is no file).
-    pub fn cost_config(&self) -> Result<cost::CostConfig, StoreError> {
-        let path = self.root().join(cost::COST_CONFIG_PATH);
-        fs::confine(self.root(), &path)?;
+    pub fn config(&self) -> Result<cost::CostConfig, StoreError> {
+        let path = self.project.root().join(cost::COST_CONFIG_PATH);
+        fs::confine(self.project.root(), &path)?;
         match fs::read_optional(&path)? {
             None => Ok(cost::CostConfig::default()),
             Some(text) => cost::CostConfig::parse(&text)
@@ -88,7 +102,7 @@ impl Project {
 
     /// Whether a cost configuration exists (one `stat`: what a hook asks
     /// before it reads anything about cost).
-    pub fn has_cost_config(&self) -> bool {
-        fs::exists_entry(&self.root().join(cost::COST_CONFIG_PATH))
+    pub fn has_config(&self) -> bool {
+        fs::exists_entry(&self.project.root().join(cost::COST_CONFIG_PATH))
     }
 }

@@ -11,6 +11,7 @@
 //! looked at line by line. The cache is one file written once, not a file
 //! per transcript.
 
+use super::Cost;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -25,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::claude::{MAX_LINE, Unread, confined};
+use crate::fs;
 use crate::lock::FileLock;
-use crate::{Project, fs};
 
 /// The most transcripts read at once.
 const MAX_WORKERS: usize = 8;
@@ -270,7 +271,7 @@ impl<'a> Loaded<'a> {
 /// wrote it since when they differ.
 type Stamp = Option<(u64, Option<SystemTime>)>;
 
-impl Project {
+impl Cost<'_> {
     fn cost_cache_path(&self) -> PathBuf {
         self.cost_dir().join("transcripts.json")
     }
@@ -391,7 +392,7 @@ impl Project {
     /// transcripts this one did not change). False when it was not written
     /// (another reader held it too long, or the disk refused).
     fn save_cost_cache(&self, loaded: &Loaded<'_>, changed: HashMap<String, String>, stamp: Stamp) -> bool {
-        let Ok(_lock) = FileLock::acquire(&self.lock_dir().join("cost-cache.lock"), CACHE_LOCK_WAIT) else {
+        let Ok(_lock) = FileLock::acquire(&self.project.lock_dir().join("cost-cache.lock"), CACHE_LOCK_WAIT) else {
             return false;
         };
         let path = self.cost_cache_path();
@@ -546,6 +547,7 @@ fn scan(file: &mut impl Read, buf: &mut Vec<u8>, each: &mut dyn FnMut(&[u8])) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Project;
 
     fn line(id: &str, out: u64) -> String {
         format!(
@@ -622,18 +624,18 @@ mod tests {
             ),
         )
         .unwrap();
-        let r = project.read_transcript(&t, &allowed).unwrap();
+        let r = project.cost().read_transcript(&t, &allowed).unwrap();
         let m: Vec<MessageRef<'_>> = r.messages().collect();
         assert_eq!((m.len(), m[0].usage.output, m[0].model, r.bad_lines), (1, 7, "claude-opus-5-5", 1));
         // Appended: one whole line and one being written.
         let mut f = std::fs::OpenOptions::new().append(true).open(&t).unwrap();
         use std::io::Write;
         write!(f, "{}{}", line("m2", 1), &line("m3", 1)[..20]).unwrap();
-        let r = project.read_transcript(&t, &allowed).unwrap();
+        let r = project.cost().read_transcript(&t, &allowed).unwrap();
         assert_eq!(r.messages().map(|m| m.id).collect::<Vec<_>>(), ["m1", "m2"]);
         // Rewritten shorter: read again from the start.
         std::fs::write(&t, line("m9", 2)).unwrap();
-        let r = project.read_transcript(&t, &allowed).unwrap();
+        let r = project.cost().read_transcript(&t, &allowed).unwrap();
         assert_eq!(r.messages().map(|m| m.id).collect::<Vec<_>>(), ["m9"]);
     }
 
@@ -647,17 +649,21 @@ mod tests {
         }
         let mut asked = paths.clone();
         asked.insert(3, claude.join("gone.jsonl"));
-        let read = project.read_transcripts(&asked, &allowed);
+        let read = project.cost().read_transcripts(&asked, &allowed);
         assert_eq!(read[3].as_ref().unwrap_err(), &Unread::Missing);
         let outputs: Vec<u64> =
             read.iter().filter_map(|r| r.as_ref().ok()).map(|t| t.messages().next().unwrap().usage.output).collect();
         assert_eq!(outputs, (0..20).collect::<Vec<u64>>());
-        let cache = project.cost_dir().join("transcripts.json");
+        let cache = project.cost().cost_dir().join("transcripts.json");
         assert!(fs::is_regular_file(&cache));
-        assert_eq!(std::fs::read_dir(project.cost_dir()).unwrap().count(), 1, "one file, not one per transcript");
+        assert_eq!(
+            std::fs::read_dir(project.cost().cost_dir()).unwrap().count(),
+            1,
+            "one file, not one per transcript"
+        );
         // Removed: what was read of it still counts.
         std::fs::remove_file(&paths[5]).unwrap();
-        let again = project.read_transcripts(&paths[5..6], &allowed);
+        let again = project.cost().read_transcripts(&paths[5..6], &allowed);
         assert_eq!(again[0].as_ref().unwrap().messages().next().unwrap().id, "m5");
     }
 
@@ -666,7 +672,7 @@ mod tests {
         let (_d, project, claude) = project();
         let allowed = claude.parent().unwrap().parent().unwrap().to_owned();
         let t = claude.join("old.jsonl");
-        let old = project.legacy_cache_path(&t.to_string_lossy());
+        let old = project.cost().legacy_cache_path(&t.to_string_lossy());
         std::fs::create_dir_all(old.parent().unwrap()).unwrap();
         std::fs::write(
             &old,
@@ -676,11 +682,11 @@ mod tests {
             .to_string(),
         )
         .unwrap();
-        let r = project.read_transcript(&t, &allowed).unwrap();
+        let r = project.cost().read_transcript(&t, &allowed).unwrap();
         let m = r.messages().next().unwrap();
         assert_eq!((m.id, m.usage.input), ("m1", 4));
         assert!(!fs::exists_entry(&old), "taken into the one cache");
-        let r = project.read_transcript(&t, &allowed).unwrap();
+        let r = project.cost().read_transcript(&t, &allowed).unwrap();
         assert_eq!(r.messages().next().unwrap().usage.input, 4);
     }
 
@@ -688,19 +694,22 @@ mod tests {
     fn a_transcript_missing_or_out_of_claude_codes_folder_is_not_read() {
         let (d, project, claude) = project();
         let allowed = claude.parent().unwrap().parent().unwrap().to_owned();
-        assert_eq!(project.read_transcript(&claude.join("gone.jsonl"), &allowed).unwrap_err(), Unread::Missing);
+        assert_eq!(project.cost().read_transcript(&claude.join("gone.jsonl"), &allowed).unwrap_err(), Unread::Missing);
         let outside = d.path().join("secret.jsonl");
         std::fs::write(&outside, line("x", 1)).unwrap();
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink(&outside, claude.join("link.jsonl")).unwrap();
             assert!(matches!(
-                project.read_transcript(&claude.join("link.jsonl"), &allowed),
+                project.cost().read_transcript(&claude.join("link.jsonl"), &allowed),
                 Err(Unread::LinkOut { .. })
             ));
         }
-        assert!(matches!(project.read_transcript(&outside, &allowed), Err(Unread::Elsewhere { .. })));
+        assert!(matches!(project.cost().read_transcript(&outside, &allowed), Err(Unread::Elsewhere { .. })));
         std::fs::create_dir(claude.join("dir.jsonl")).unwrap();
-        assert_eq!(project.read_transcript(&claude.join("dir.jsonl"), &allowed).unwrap_err(), Unread::NotRegular);
+        assert_eq!(
+            project.cost().read_transcript(&claude.join("dir.jsonl"), &allowed).unwrap_err(),
+            Unread::NotRegular
+        );
     }
 }

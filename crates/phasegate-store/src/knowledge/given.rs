@@ -4,6 +4,7 @@
 //! per session and a compacted session gets its gotchas back. The log is
 //! runtime state in git's common directory, one small file per session.
 
+use super::Knowledge;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -15,7 +16,6 @@ use serde::{Deserialize, Serialize};
 use crate::error::StoreError;
 use crate::fs;
 use crate::lock::FileLock;
-use crate::project::Project;
 
 /// One item a session was given.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,12 +46,12 @@ impl GivenLog {
 /// The most entries a session's log keeps (the oldest go first).
 const MAX_GIVEN: usize = 500;
 
-impl Project {
+impl Knowledge<'_> {
     /// The context configuration (defaults without a file); an invalid file
     /// is an error naming it.
     pub fn context_config(&self) -> Result<ContextConfig, StoreError> {
-        let path = self.root().join(CONTEXT_CONFIG_PATH);
-        fs::confine(self.root(), &path)?;
+        let path = self.project.root().join(CONTEXT_CONFIG_PATH);
+        fs::confine(self.project.root(), &path)?;
         match fs::read_optional(&path)? {
             None => Ok(ContextConfig::default()),
             Some(text) => ContextConfig::parse(&text)
@@ -61,7 +61,7 @@ impl Project {
 
     /// Where the session's given-log lives.
     pub fn given_path(&self, session: &SessionId) -> PathBuf {
-        given_path(&self.runtime_dir(), session)
+        given_path(&self.project.runtime_dir(), session)
     }
 }
 

@@ -19,6 +19,7 @@
 //! a file into the folder. A hand edit in place is noticed by the commands
 //! and, in a hook, by the item's fingerprint when its lesson is read.
 
+use super::Knowledge;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
@@ -29,7 +30,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{IoContext, StoreError};
 use crate::fs;
-use crate::project::Project;
 
 /// What an index was built from: the folder as a listing and a few stats
 /// see it, so that freshness is checked without reading an item, and the
@@ -267,10 +267,10 @@ pub fn check_index(index_dir: &Path, expected: &KnowledgeIndex, unreadable: &[St
     faults
 }
 
-impl Project {
+impl Knowledge<'_> {
     /// Where the index of the working tree rooted at `root` lives.
-    pub fn knowledge_index_dir(&self, root: &Path) -> PathBuf {
-        index_dir(&self.runtime_dir(), root)
+    pub fn index_dir(&self, root: &Path) -> PathBuf {
+        index_dir(&self.project.runtime_dir(), root)
     }
 
     /// Writes a freshly built index, with the files it could not read. The
@@ -279,19 +279,19 @@ impl Project {
     /// whole. Callers may ignore the error (the cache can always be built
     /// again), but nothing is written through a link: the runtime and index
     /// folders are phasegate's own.
-    pub fn write_knowledge_index(
+    pub fn write_index(
         &self,
         root: &Path,
         index: &KnowledgeIndex,
         scan: &Manifest,
         unreadable: &[String],
     ) -> Result<(), StoreError> {
-        self.write_knowledge_index_of(root, index, scan, unreadable, true)
+        self.write_index_of(root, index, scan, unreadable, true)
     }
 
     /// [`Project::write_knowledge_index`], saying whether every item was
     /// read (a hook's rebuild may stop early: see [`Manifest::partial`]).
-    pub fn write_knowledge_index_of(
+    pub fn write_index_of(
         &self,
         root: &Path,
         index: &KnowledgeIndex,
@@ -299,7 +299,7 @@ impl Project {
         unreadable: &[String],
         complete: bool,
     ) -> Result<(), StoreError> {
-        let runtime = self.runtime_dir();
+        let runtime = self.project.runtime_dir();
         let dir = index_dir(&runtime, root);
         fs::own_path(runtime.parent().unwrap_or(&runtime), &dir)?;
         let Some(parent) = dir.parent() else { return Ok(()) };
@@ -399,6 +399,7 @@ mod tests {
     use phasegate_core::knowledge::{Indexed, KnowledgeItem, build_index, gotcha_shard_name};
 
     use super::*;
+    use crate::Project;
 
     #[test]
     fn a_killed_rebuilds_folders_were_left_beside_the_index_forever() {
@@ -443,9 +444,9 @@ mod tests {
         // Outside git the runtime folder is the tree's `.phasegate`.
         std::os::unix::fs::symlink(&elsewhere, root.join(".phasegate/knowledge-index")).unwrap();
         let project = Project::discover(&root).unwrap();
-        let manifest = Manifest::scan(&Project::knowledge_dir_in(&root));
+        let manifest = Manifest::scan(&crate::knowledge::dir_in(&root));
         let err =
-            project.write_knowledge_index(&root, &KnowledgeIndex::default(), &manifest, &[]).unwrap_err().to_string();
+            project.knowledge().write_index(&root, &KnowledgeIndex::default(), &manifest, &[]).unwrap_err().to_string();
         assert!(err.contains("knowledge-index is a symbolic link"), "{err}");
         assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written there");
     }
@@ -458,7 +459,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         let project = Project::discover(&root).unwrap();
-        let items_dir = Project::knowledge_dir_in(&root);
+        let items_dir = crate::knowledge::dir_in(&root);
         std::fs::create_dir_all(&items_dir).unwrap();
         let text = "---\nid: gotcha-a-00000000\ntype: gotcha\nfile_pattern: '*.sql'\nconfidence: 0.7\noccurrences: 1\ndiscovered_by: t\ncreated_at: 2026-11-02T10:00:00Z\nupdated_at: 2026-11-02T10:00:00Z\nevidence:\n- task: T1\n  feature: f\n  at: 2026-11-02T10:00:00Z\n  excerpt: x\n---\n\nWrap every migration in a transaction or a failure leaves half a schema.\n";
         std::fs::write(items_dir.join("gotcha-a-00000000.md"), text).unwrap();
@@ -466,8 +467,8 @@ mod tests {
         let indexed = [Indexed { item: &item, fingerprint: 1 }];
         let index = build_index(&indexed, &[]);
         let scan = Manifest::scan(&items_dir);
-        project.write_knowledge_index(&root, &index, &scan, &[]).unwrap();
-        let at = project.knowledge_index_dir(&root);
+        project.knowledge().write_index(&root, &index, &scan, &[]).unwrap();
+        let at = project.knowledge().index_dir(&root);
         let name = gotcha_shard_name(Some("*.sql"));
         let open = || IndexDir::matching(&at, &scan).unwrap();
         assert_eq!(open().shard(&name).unwrap().unwrap().entries.len(), 1);

@@ -26,6 +26,19 @@ use crate::journal::{self, FileWrite, JournalFile};
 use crate::lock::FileLock;
 use crate::project::Project;
 
+/// The knowledge base: its items, their index and what was given to whom
+#[derive(Debug, Clone, Copy)]
+pub struct Knowledge<'p> {
+    pub(crate) project: &'p Project,
+}
+
+impl Project {
+    /// The knowledge base.
+    pub fn knowledge(&self) -> Knowledge<'_> {
+        Knowledge { project: self }
+    }
+}
+
 /// Where the items live, relative to the root of a working tree. The index
 /// lives apart, in the runtime folder (`<git common dir>/phasegate/
 /// knowledge-index/<hash of the tree's root>/`), so writing it never touches
@@ -49,25 +62,25 @@ pub struct BadItem {
     pub error: String,
 }
 
-impl Project {
-    /// The items folder of the working tree rooted at `root` (the main
-    /// checkout or a linked worktree).
-    pub fn knowledge_dir_in(root: &Path) -> PathBuf {
-        root.join(KNOWLEDGE_DIR)
-    }
+/// The items folder of the working tree rooted at `root` (the main
+/// checkout or a linked worktree).
+pub fn dir_in(root: &Path) -> PathBuf {
+    root.join(KNOWLEDGE_DIR)
+}
 
+impl Knowledge<'_> {
     /// Every item of the folder, by file name; what cannot be read apart.
     /// Only regular files named `<id>.md` count; a link or folder in their
     /// place is reported.
-    pub fn knowledge_items_in(&self, dir: &Path) -> Result<(Vec<StoredItem>, Vec<BadItem>), StoreError> {
-        let (items, bad, _) = self.knowledge_items_until(dir, None)?;
+    pub fn items_in(&self, dir: &Path) -> Result<(Vec<StoredItem>, Vec<BadItem>), StoreError> {
+        let (items, bad, _) = self.items_until(dir, None)?;
         Ok((items, bad))
     }
 
     /// [`Project::knowledge_items_in`] that stops reading at `deadline`
     /// (a hook's): the files it did not get to are reported as not read, and
     /// the third value says whether it read them all.
-    pub fn knowledge_items_until(
+    pub fn items_until(
         &self,
         dir: &Path,
         deadline: Option<Instant>,
@@ -75,7 +88,7 @@ impl Project {
         // Confined to the working tree the folder belongs to (a linked
         // worktree's lies outside the main checkout): a link out of it is
         // refused.
-        let tree = dir.parent().and_then(Path::parent).unwrap_or(self.root());
+        let tree = dir.parent().and_then(Path::parent).unwrap_or(self.project.root());
         fs::confine(tree, dir)?;
         let entries = match std::fs::read_dir(dir) {
             Ok(e) => e,
@@ -137,14 +150,14 @@ impl Project {
     /// A change a crash left half done is finished first (or undone), so
     /// what the holder reads is whole; an unreadable journal is an error,
     /// never written over.
-    pub fn knowledge_lock(&self, timeout: Duration) -> Result<FileLock, StoreError> {
-        let lock = FileLock::acquire(&self.lock_dir().join("knowledge.lock"), timeout)?;
-        journal::recover(&self.knowledge_journal(), self.root())?;
+    pub fn lock(&self, timeout: Duration) -> Result<FileLock, StoreError> {
+        let lock = FileLock::acquire(&self.project.lock_dir().join("knowledge.lock"), timeout)?;
+        journal::recover(&self.knowledge_journal(), self.project.root())?;
         Ok(lock)
     }
 
     fn knowledge_journal(&self) -> JournalFile {
-        JournalFile::new(self.runtime_dir(), "knowledge")
+        JournalFile::new(self.project.runtime_dir(), "knowledge")
     }
 
     /// Writes item changes as one (through the journal when several), under
@@ -152,10 +165,10 @@ impl Project {
     /// left in the folder is removed first (the lock is held: no live writer
     /// owns one), and such files are kept out of `git status` (through
     /// `.git/info/exclude`, best effort) for a writer killed later.
-    pub fn commit_knowledge(&self, operation: &str, dir: &Path, items: &[KnowledgeItem]) -> Result<(), StoreError> {
+    pub fn commit(&self, operation: &str, dir: &Path, items: &[KnowledgeItem]) -> Result<(), StoreError> {
         std::fs::create_dir_all(dir).at("create", dir)?;
         fs::remove_temporaries(dir);
-        let _ = self.exclude_from_git(fs::TEMPORARY_PATTERN);
+        let _ = self.project.exclude_from_git(fs::TEMPORARY_PATTERN);
         let changes: Vec<FileWrite> =
             items.iter().map(|i| FileWrite::put(dir.join(file_name(&i.id)), i.render())).collect();
         // Never an item its readers would refuse.
@@ -168,6 +181,6 @@ impl Project {
                 });
             }
         }
-        journal::commit(&self.knowledge_journal(), self.root(), operation, changes)
+        journal::commit(&self.knowledge_journal(), self.project.root(), operation, changes)
     }
 }

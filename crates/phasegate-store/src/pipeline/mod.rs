@@ -19,6 +19,19 @@ use crate::project::Project;
 
 pub use pid_lock::PidLock;
 
+/// The pipeline's configuration
+#[derive(Debug, Clone, Copy)]
+pub struct Pipeline<'p> {
+    pub(crate) project: &'p Project,
+}
+
+impl Project {
+    /// The pipeline's configuration.
+    pub fn pipeline(&self) -> Pipeline<'_> {
+        Pipeline { project: self }
+    }
+}
+
 impl Feature {
     /// `…/NNN-slug/.task`.
     pub fn task_dir(&self) -> PathBuf {
@@ -114,18 +127,18 @@ impl FeatureGuard<'_> {
     }
 }
 
-impl Project {
+impl Pipeline<'_> {
     /// `.phasegate/pipeline.config.json`, or the defaults when it does not
     /// exist; checked exactly as `pipeline check config` checks it.
-    pub fn pipeline_config(&self) -> Result<Config, StoreError> {
-        let path = self.root().join(CONFIG_PATH);
+    pub fn config(&self) -> Result<Config, StoreError> {
+        let path = self.project.root().join(CONFIG_PATH);
         match fs::read_optional(&path)? {
             None => Ok(Config::default()),
             Some(text) => parse_file(FileKind::Config, &path, &text),
         }
     }
 
-    pub fn pipeline_config_path(&self) -> PathBuf {
-        self.root().join(CONFIG_PATH)
+    pub fn config_path(&self) -> PathBuf {
+        self.project.root().join(CONFIG_PATH)
     }
 }

@@ -5,13 +5,14 @@
 //! hook), never from the hook's input. One small file per dialog in
 //! `.git/phasegate/questions/dialogs/`.
 
+use super::Questions;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::error::StoreError;
-use crate::{Project, fs};
+use crate::fs;
 
 /// A dialog that asked questions only a person may answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,9 +27,9 @@ pub struct DialogNote {
     pub at: DateTime<Utc>,
 }
 
-impl Project {
+impl Questions<'_> {
     fn dialogs_dir(&self) -> PathBuf {
-        self.runtime_dir().join("questions").join("dialogs")
+        self.project.runtime_dir().join("questions").join("dialogs")
     }
 
     /// Whether any dialog waits to be read (one look at a folder: what a

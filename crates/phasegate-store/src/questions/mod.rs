@@ -28,6 +28,19 @@ use crate::journal::FileWrite;
 use crate::lock::FileLock;
 use crate::project::Project;
 
+/// The questions: suspension markers, the queue, preferences, dialog notes and the Slack poller's locks
+#[derive(Debug, Clone, Copy)]
+pub struct Questions<'p> {
+    pub(crate) project: &'p Project,
+}
+
+impl Project {
+    /// The questions.
+    pub fn questions(&self) -> Questions<'_> {
+        Questions { project: self }
+    }
+}
+
 /// Remembered preference answers.
 pub const PREFERENCES_PATH: &str = ".phasegate/preferences.json";
 
@@ -67,13 +80,13 @@ impl Unreadable {
     }
 }
 
-impl Project {
+impl Questions<'_> {
     pub fn suspended_dir(&self) -> PathBuf {
-        crate::fs::join_slashed(self.root(), SUSPENDED_DIR)
+        crate::fs::join_slashed(self.project.root(), SUSPENDED_DIR)
     }
 
     pub fn questions_dir(&self) -> PathBuf {
-        crate::fs::join_slashed(self.root(), QUESTIONS_DIR)
+        crate::fs::join_slashed(self.project.root(), QUESTIONS_DIR)
     }
 
     /// `.claude/suspended/<slug>.json`.
@@ -87,17 +100,17 @@ impl Project {
     }
 
     pub fn preferences_path(&self) -> PathBuf {
-        crate::fs::join_slashed(self.root(), PREFERENCES_PATH)
+        crate::fs::join_slashed(self.project.root(), PREFERENCES_PATH)
     }
 
     pub fn questions_config_path(&self) -> PathBuf {
-        self.root().join(QUESTIONS_CONFIG_PATH)
+        self.project.root().join(QUESTIONS_CONFIG_PATH)
     }
 
     /// The questions configuration (defaults when there is no file).
     pub fn questions_config(&self) -> Result<QuestionsConfig, StoreError> {
         let path = self.questions_config_path();
-        fs::confine(self.root(), &path)?;
+        fs::confine(self.project.root(), &path)?;
         match fs::read_optional(&path)? {
             None => Ok(QuestionsConfig::default()),
             Some(text) => QuestionsConfig::parse(&text)
@@ -108,7 +121,7 @@ impl Project {
     /// Every stored question, markers first; unreadable files apart. Two
     /// files with one question id are both unreadable (each names the
     /// other): neither may stand for, or overwrite, the other.
-    pub fn questions(&self) -> Result<(Vec<Stored>, Vec<Unreadable>), StoreError> {
+    pub fn all(&self) -> Result<(Vec<Stored>, Vec<Unreadable>), StoreError> {
         let (mut good, mut bad) = self.read_place(Place::Marker)?;
         let queued = self.read_place(Place::Queue)?;
         good.extend(queued.0);
@@ -153,8 +166,8 @@ impl Project {
         };
         let mut good = Vec::new();
         let mut bad = Vec::new();
-        for path in json_files(self.root(), &dir)? {
-            match read_question_in(self.root(), &path, place) {
+        for path in json_files(self.project.root(), &dir)? {
+            match read_question_in(self.project.root(), &path, place) {
                 Ok(Some(question)) => good.push(Stored { path, place, question }),
                 Ok(None) => {}
                 Err(error) => bad.push(Unreadable { path, error }),
@@ -168,12 +181,12 @@ impl Project {
         if phasegate_core::slug::validate(slug).is_err() {
             return Ok(None);
         }
-        read_question_in(self.root(), &self.marker_path(slug), Place::Marker)
+        read_question_in(self.project.root(), &self.marker_path(slug), Place::Marker)
     }
 
     pub fn preferences(&self) -> Result<Preferences, StoreError> {
         let path = self.preferences_path();
-        fs::confine(self.root(), &path)?;
+        fs::confine(self.project.root(), &path)?;
         match fs::read_optional(&path)? {
             None => Ok(Preferences::new()),
             Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::Corrupt {
@@ -186,7 +199,7 @@ impl Project {
     /// The preferences' lock, for a change that writes them with other
     /// files in one journal (lock order: the feature's lock first).
     pub fn preferences_lock(&self, timeout: std::time::Duration) -> Result<FileLock, StoreError> {
-        FileLock::acquire(&self.lock_dir().join("preferences.lock"), timeout)
+        FileLock::acquire(&self.project.lock_dir().join("preferences.lock"), timeout)
     }
 
     /// The change that writes `prefs` (commit it under the preferences'
@@ -198,13 +211,13 @@ impl Project {
     /// Held for one pass over the questions that talks to Slack (a post, a
     /// thread read), so two passes never post the same question twice.
     pub fn poll_pass_lock(&self, timeout: std::time::Duration) -> Result<FileLock, StoreError> {
-        FileLock::acquire(&self.lock_dir().join("slack-poll.lock"), timeout)
+        FileLock::acquire(&self.project.lock_dir().join("slack-poll.lock"), timeout)
     }
 
     /// Held for its whole life by the one background poller of the project
     /// (`slack poll --watch`); None when another one holds it.
     pub fn try_watcher_lock(&self) -> Result<Option<FileLock>, StoreError> {
-        FileLock::try_acquire(&self.lock_dir().join("slack-watch.lock"))
+        FileLock::try_acquire(&self.project.lock_dir().join("slack-watch.lock"))
     }
 }
 

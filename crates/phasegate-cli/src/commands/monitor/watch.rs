@@ -61,8 +61,8 @@ fn round(env: &Env) -> Vec<String> {
         Err(e) => return vec![format!("phasegate monitor: {e}")],
     };
     let me = env.session(None).ok().flatten().and_then(|id| {
-        let r = project.session(&id).ok().flatten()?;
-        project.touch_session(&id, env.now);
+        let r = project.coordination().session(&id).ok().flatten()?;
+        project.coordination().touch_session(&id, env.now);
         Some(r)
     });
     match monitor::check_project(&project, env, true) {

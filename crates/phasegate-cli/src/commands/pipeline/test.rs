@@ -23,7 +23,7 @@ pub struct TestArgs {
 
 pub fn cmd_test(args: TestArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     let (project, feature) = resolve_pipeline(&ctx.env, args.feature.get())?;
-    let config = project.pipeline_config().map_err(phasegate_ops::OpError::from)?;
+    let config = project.pipeline().config().map_err(phasegate_ops::OpError::from)?;
     let (outcome, runs) = pipeline::run_tests(&project, &feature, &config, &ctx.env)?;
     let commands: Vec<_> = runs
         .iter()

@@ -17,11 +17,11 @@ use crate::error::OpResult;
 
 /// The leases this clone's live sessions hold, as published.
 fn ours(project: &Project, now: DateTime<Utc>) -> OpResult<Vec<TeamLease>> {
-    let (leases, _) = project.leases()?;
+    let (leases, _) = project.coordination().leases()?;
     if leases.is_empty() {
         return Ok(Vec::new());
     }
-    let (sessions, _) = project.sessions()?;
+    let (sessions, _) = project.coordination().sessions()?;
     let live: HashSet<_> = sessions.iter().filter(|s| s.health(now).liveness.is_live()).map(|s| &s.id).collect();
     Ok(leases
         .into_iter()
