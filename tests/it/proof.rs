@@ -408,6 +408,14 @@ fn inside_claude_code_only_what_the_person_typed_or_chose_answers_a_waiver() {
     let _ = f;
 }
 
+/// A standard feature whose R3 waits for a person's waiver, asked in the
+/// dialog: the feature and the dialog's input.
+fn waiver_asked(env: &TestEnv) -> (String, Value) {
+    let f = feature(env, "standard", "- R1, R2: `true`\n");
+    let asked = waive(env, &["R3", "--reason", "manual QA", "--interactive", "--json"]).ok().json();
+    (f, asked["asked"]["askUserQuestion"].clone())
+}
+
 /// The e2e waiver test failed on a loaded CI machine: the dialog's choice
 /// reached the transcript, but the waiver still "waited for the person's
 /// answer" (no note from the PostToolUse hook was there to read it by). A
@@ -418,10 +426,8 @@ fn inside_claude_code_only_what_the_person_typed_or_chose_answers_a_waiver() {
 fn a_dialog_answered_while_its_hook_left_no_note_still_answers_the_waiver() {
     let env = TestEnv::new();
     let claude = ClaudeRecords::new(&env);
-    let f = feature(&env, "standard", "- R1, R2: `true`\n");
+    let (f, input) = waiver_asked(&env);
     let session = "sess-unnoted";
-    let asked = waive(&env, &["R3", "--reason", "manual QA", "--interactive", "--json"]).ok().json();
-    let input = asked["asked"]["askUserQuestion"].clone();
     let text = input["questions"][0]["question"].as_str().unwrap().to_owned();
     let waive_in = || claude.ws_as(session, &["verify", "waive", "R3", "--json", "--feature", &f]);
     // A call that carried its own answers: nobody chose them.
@@ -455,10 +461,8 @@ fn a_dialog_answered_while_its_hook_left_no_note_still_answers_the_waiver() {
 fn a_dialogs_answer_that_could_not_be_written_is_kept_for_the_next_look() {
     let env = TestEnv::new();
     let claude = ClaudeRecords::new(&env);
-    let f = feature(&env, "standard", "- R1, R2: `true`\n");
+    let (f, input) = waiver_asked(&env);
     let session = "sess-locked";
-    let asked = waive(&env, &["R3", "--reason", "manual QA", "--interactive", "--json"]).ok().json();
-    let input = asked["asked"]["askUserQuestion"].clone();
     let text = input["questions"][0]["question"].as_str().unwrap().to_owned();
     let reply = json!({"questions": input["questions"], "answers": { text: "Yes" }});
     claude.hook(
@@ -492,10 +496,8 @@ fn a_dialogs_answer_that_could_not_be_written_is_kept_for_the_next_look() {
 fn a_dialogs_result_naming_no_choice_says_why_in_the_problems_log() {
     let env = TestEnv::new();
     let claude = ClaudeRecords::new(&env);
-    let f = feature(&env, "standard", "- R1, R2: `true`\n");
+    let (f, input) = waiver_asked(&env);
     let session = "sess-nochoice";
-    let asked = waive(&env, &["R3", "--reason", "manual QA", "--interactive", "--json"]).ok().json();
-    let input = asked["asked"]["askUserQuestion"].clone();
     let reply = json!({"questions": input["questions"], "answers": { "another question": "Yes" }});
     claude.hook(
         session,

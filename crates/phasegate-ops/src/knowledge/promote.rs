@@ -9,7 +9,7 @@
 //! file. A "no", a default, or a preference never writes.
 
 use phasegate_core::knowledge::{self, Unmet};
-use phasegate_core::questions::{AnsweredBy, ItemType, Request};
+use phasegate_core::questions::{AnsweredBy, ItemType};
 use phasegate_core::words::Command;
 use phasegate_store::{Project, fs};
 use serde::Serialize;
@@ -135,24 +135,17 @@ fn ask_person(
     task: String,
     session: Interaction,
 ) -> OpResult<Promotion> {
-    let request = Request::parse(
-        &serde_json::json!({
-            "type": "blocking",
-            "text": format!(
-                "phasegate learned this and it holds across features (confidence {}, seen {} times): \"{}\". Add it to CLAUDE.md, where every session reads it?",
-                item.confidence,
-                item.occurrences,
-                item.content.split_whitespace().collect::<Vec<_>>().join(" ")
-            ),
-            "options": [
-                {"label": "Yes", "description": "add it to phasegate's block of CLAUDE.md"},
-                {"label": "No", "description": "keep it in the knowledge base only"}
-            ],
-            "allowFreeText": false
-        })
-        .to_string(),
-    )
-    .invalid_input()?;
+    let request = ask::yes_or_no(
+        format!(
+            "phasegate learned this and it holds across features (confidence {}, seen {} times): \"{}\". Add it to CLAUDE.md, where every session reads it?",
+            item.confidence,
+            item.occurrences,
+            item.content.split_whitespace().collect::<Vec<_>>().join(" ")
+        ),
+        None,
+        "add it to phasegate's block of CLAUDE.md",
+        "keep it in the knowledge base only",
+    )?;
     let asked = ask::ask_with(
         env,
         Some(feature),

@@ -8,14 +8,14 @@
 //! person clears them, by the question only a person answers.
 
 use chrono::{DateTime, Utc};
-use phasegate_core::questions::{AnsweredBy, ItemType, Request};
+use phasegate_core::questions::{AnsweredBy, ItemType};
 use phasegate_core::words::Command;
 use phasegate_store::Feature;
 use phasegate_store::feature::TamperMark;
 use serde::Serialize;
 
 use crate::env::Env;
-use crate::error::{InvalidInput, OpResult, Refusal};
+use crate::error::{OpResult, Refusal};
 use crate::hook::{Contributor, HookCtx, MAX_LISTED, one_line};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
@@ -191,23 +191,16 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
 /// marks of feature `name` may be cleared.
 fn ask_to_clear(env: &Env, name: &str, marks: &[TamperMark], task: String, session: Interaction) -> OpResult<Asked> {
     let listed: Vec<String> = marks.iter().map(|m| format!("{} ({}, {})", m.file, m.how, m.seen)).collect();
-    let request = Request::parse(
-        &serde_json::json!({
-            "type": "blocking",
-            "text": format!(
-                "phasegate saw {}'s state files changed outside its commands: {}. Clear the marks? Say yes once you have looked at the changes: the files as they are then count as phasegate's.",
-                name,
-                listed.join("; ")
-            ),
-            "options": [
-                {"label": "Yes", "description": "I looked at them: clear the marks"},
-                {"label": "No", "description": "keep the marks: the feature is not finished"}
-            ],
-            "allowFreeText": false
-        })
-        .to_string(),
-    )
-    .invalid_input()?;
+    let request = ask::yes_or_no(
+        format!(
+            "phasegate saw {}'s state files changed outside its commands: {}. Clear the marks? Say yes once you have looked at the changes: the files as they are then count as phasegate's.",
+            name,
+            listed.join("; ")
+        ),
+        None,
+        "I looked at them: clear the marks",
+        "keep the marks: the feature is not finished",
+    )?;
     ask::ask_with(
         env,
         Some(name),

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, Waiver};
-use phasegate_core::questions::{Answer, AnsweredBy, ItemType, Question, Request};
+use phasegate_core::questions::{Answer, AnsweredBy, ItemType, Question};
 use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::sources::sources;
 use super::state::{Proof, proof};
 use crate::env::Env;
-use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
+use crate::error::{Invalid, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 use crate::witness::{self, PersonAnswer};
@@ -193,23 +193,14 @@ fn ask_person(
         .and_then(|j| j.open.iter().find(|o| o.id == requirement))
         .map(|o| format!("{}: {}", o.status, o.why))
         .unwrap_or_else(|| "the checks have not run".to_owned());
-    let request = Request::parse(
-        &serde_json::json!({
-            "type": "blocking",
-            "text": format!(
-                "Waive {requirement} of {name} (\"{}\")? It is not proven ({why}). A waived requirement counts as done without proof; status, finish and the pull request show the waiver and its reason.",
-                requirement_text
-            ),
-            "context": reason,
-            "options": [
-                {"label": "Yes", "description": "waive it: done without proof, for the reason given"},
-                {"label": "No", "description": "keep it: it must be proven"}
-            ],
-            "allowFreeText": false
-        })
-        .to_string(),
-    )
-    .invalid_input()?;
+    let request = ask::yes_or_no(
+        format!(
+            "Waive {requirement} of {name} (\"{requirement_text}\")? It is not proven ({why}). A waived requirement counts as done without proof; status, finish and the pull request show the waiver and its reason."
+        ),
+        Some(reason),
+        "waive it: done without proof, for the reason given",
+        "keep it: it must be proven",
+    )?;
     let asked = ask::ask(
         env,
         Some(name),

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::coordination::events;
 use crate::env::Env;
-use crate::error::{Invalid, OpError, OpResult, Refusal};
+use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
 use crate::witness;
 use phasegate_core::feature::command::PromptWords;
@@ -649,6 +649,23 @@ fn dialogs_opened_here(project: &Project, env: &Env) -> Vec<DialogNote> {
             })
         })
         .collect()
+}
+
+/// A yes-or-no question only a person answers (a waiver, a promotion, a
+/// clearing of tamper marks): blocking, its two options described, no
+/// free text; `context` is what the person is asked about (a waiver's
+/// reason), shown with the question.
+pub(crate) fn yes_or_no(text: String, context: Option<&str>, yes: &str, no: &str) -> OpResult<Request> {
+    let mut request = serde_json::json!({
+        "type": "blocking",
+        "text": text,
+        "options": [{"label": "Yes", "description": yes}, {"label": "No", "description": no}],
+        "allowFreeText": false
+    });
+    if let Some(context) = context {
+        request["context"] = context.into();
+    }
+    Request::parse(&request.to_string()).invalid_input()
 }
 
 /// Records `text` as the answer to `found` from `source` (the checks of
