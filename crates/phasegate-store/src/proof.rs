@@ -16,7 +16,8 @@ use crate::git::{self, TreeIdentity};
 use crate::lock::FileLock;
 use crate::{Project, fs};
 
-/// What the gates rest on: the ledger's lock and tree, verify's configuration
+/// What the gates rest on: the ledger's lock and tree, verify's
+/// configuration.
 #[derive(Debug, Clone, Copy)]
 pub struct Proof<'p> {
     pub(crate) project: &'p Project,

@@ -8,7 +8,8 @@ pub mod sessions;
 
 use crate::project::Project;
 
-/// The sessions' shared state: session records, file leases, waits, notices and the event, alert, decision and hook-problem logs
+/// The sessions' shared state: session records, file leases, waits, notices
+/// and the event, alert, decision and hook-problem logs.
 #[derive(Debug, Clone, Copy)]
 pub struct Coordination<'p> {
     pub(crate) project: &'p Project,

@@ -19,7 +19,8 @@ use crate::error::StoreError;
 use crate::lock::FileLock;
 use crate::{Project, fs};
 
-/// The cost: its configuration, the per-session attribution and the transcripts' usage
+/// The cost: its configuration, the per-session attribution and the
+/// transcripts' usage.
 #[derive(Debug, Clone, Copy)]
 pub struct Cost<'p> {
     pub(crate) project: &'p Project,

@@ -289,7 +289,7 @@ impl Knowledge<'_> {
         self.write_index_of(root, index, scan, unreadable, true)
     }
 
-    /// [`Project::write_knowledge_index`], saying whether every item was
+    /// [`Knowledge::write_index`], saying whether every item was
     /// read (a hook's rebuild may stop early: see [`Manifest::partial`]).
     pub fn write_index_of(
         &self,

@@ -26,7 +26,7 @@ use crate::journal::{self, FileWrite, JournalFile};
 use crate::lock::FileLock;
 use crate::project::Project;
 
-/// The knowledge base: its items, their index and what was given to whom
+/// The knowledge base: its items, their index and what was given to whom.
 #[derive(Debug, Clone, Copy)]
 pub struct Knowledge<'p> {
     pub(crate) project: &'p Project,
@@ -77,7 +77,7 @@ impl Knowledge<'_> {
         Ok((items, bad))
     }
 
-    /// [`Project::knowledge_items_in`] that stops reading at `deadline`
+    /// [`Knowledge::items_in`] that stops reading at `deadline`
     /// (a hook's): the files it did not get to are reported as not read, and
     /// the third value says whether it read them all.
     pub fn items_until(

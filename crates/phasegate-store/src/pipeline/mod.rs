@@ -19,7 +19,7 @@ use crate::project::Project;
 
 pub use pid_lock::PidLock;
 
-/// The pipeline's configuration
+/// The pipeline's configuration.
 #[derive(Debug, Clone, Copy)]
 pub struct Pipeline<'p> {
     pub(crate) project: &'p Project,

@@ -28,7 +28,8 @@ use crate::journal::FileWrite;
 use crate::lock::FileLock;
 use crate::project::Project;
 
-/// The questions: suspension markers, the queue, preferences, dialog notes and the Slack poller's locks
+/// The questions: suspension markers, the queue, preferences, dialog notes
+/// and the Slack poller's locks.
 #[derive(Debug, Clone, Copy)]
 pub struct Questions<'p> {
     pub(crate) project: &'p Project,
