@@ -579,13 +579,10 @@ fn the_daemon_stopped_mid_work_and_started_again_loses_nothing() {
     assert!(refs.iter().any(|(r, v)| r == &format!("claims/{f}/T1") && v.contains("dev0")), "A keeps T1: {refs:?}");
 }
 
-/// A question answered on one machine is answered everywhere: A's waiver
-/// question is published at A's sync; B sees it in `question list` and
-/// answers it at a terminal (the model cannot: a person's decision); the
-/// first answer wins; A's next sync takes it in as a teammate's, and the
-/// waiver is recorded with who answered.
-#[test]
-fn a_question_asked_on_one_machine_is_answered_from_another() {
+/// Two clones of one feature; clone 0 asks a person to waive R1 for
+/// `reason` and publishes the question at its sync: the team, the feature
+/// and the question's id.
+fn waiver_published(reason: &str) -> (Team, String, String) {
     let team = Team::new();
     let f = team.shared_feature(2);
     std::fs::write(
@@ -593,12 +590,21 @@ fn a_question_asked_on_one_machine_is_answered_from_another() {
         "# Spec\n\n## Requirements\n\n- **R1**: the page reads well\n",
     )
     .unwrap();
-    let asked = team
-        .ws(0, &["verify", "waive", "R1", "--reason", "a person reads it", "--headless", "--json", "--feature", &f])
-        .ok()
-        .json();
+    let asked =
+        team.ws(0, &["verify", "waive", "R1", "--reason", reason, "--headless", "--json", "--feature", &f]).ok().json();
     let id = asked["question"].as_str().unwrap().to_owned();
     team.ws(0, &["team", "sync"]).ok();
+    (team, f, id)
+}
+
+/// A question answered on one machine is answered everywhere: A's waiver
+/// question is published at A's sync; B sees it in `question list` and
+/// answers it at a terminal (the model cannot: a person's decision); the
+/// first answer wins; A's next sync takes it in as a teammate's, and the
+/// waiver is recorded with who answered.
+#[test]
+fn a_question_asked_on_one_machine_is_answered_from_another() {
+    let (team, f, id) = waiver_published("a person reads it");
     assert!(team.remote_refs().iter().any(|(r, _)| r == &format!("questions/{id}")), "{:?}", team.remote_refs());
     // B answers before any sync of theirs: the answer looks on the remote.
     team.ws_terminal(1, &["question", "answer", &id, "maybe"]).code(1).stdout_has("does not answer");
@@ -632,17 +638,7 @@ fn a_question_asked_on_one_machine_is_answered_from_another() {
 /// question nor the late answer is left on the remote.
 #[test]
 fn a_teammates_answer_to_a_question_answered_here_meanwhile_is_not_taken_and_is_cleared() {
-    let team = Team::new();
-    let f = team.shared_feature(2);
-    std::fs::write(
-        team.clone(0).join(format!("docs/features/{f}/spec.md")),
-        "# Spec\n\n## Requirements\n\n- **R1**: the page reads well\n",
-    )
-    .unwrap();
-    let asked =
-        team.ws(0, &["verify", "waive", "R1", "--reason", "r", "--headless", "--json", "--feature", &f]).ok().json();
-    let id = asked["question"].as_str().unwrap().to_owned();
-    team.ws(0, &["team", "sync"]).ok();
+    let (team, f, id) = waiver_published("r");
     team.ws_terminal(1, &["question", "answer", &id, "No"]).ok();
     // A answers at their own terminal before their sync.
     team.ws_terminal(0, &["question", "answer", &id, "Yes"]).ok();
