@@ -5,7 +5,7 @@
 use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use phasegate_testkit::{ClaudeCode, ClaudeOutput, MISMATCH_REPLY, MockApi, Route, Scenario, ToolUse, Turn};
 use tempfile::TempDir;
@@ -136,7 +136,14 @@ fn timeout_kills_claude_and_its_children() {
     let dirs = Dirs::new();
     // Claude Code refuses a bare `sleep` command, so hide it in a script.
     let script = dirs.repo.path().join("wait-a-while");
-    fs::write(&script, "#!/bin/sh\nexec sleep 37.4242\n").expect("write the waiting script");
+    // A duration no other run uses, so that a run of the suite beside this
+    // one cannot be taken for a survivor.
+    let duration = format!(
+        "37.{}{:09}",
+        std::process::id(),
+        SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().subsec_nanos()
+    );
+    fs::write(&script, format!("#!/bin/sh\nexec sleep {duration}\n")).expect("write the waiting script");
     make_executable(&script);
     let api = MockApi::start(
         Scenario::new()
@@ -149,7 +156,12 @@ fn timeout_kills_claude_and_its_children() {
     assert!(!out.success());
     assert!(out.elapsed < Duration::from_secs(10), "{:?}", out.elapsed);
     assert!(out.report().contains("KILLED after"), "{}", out.report());
-    assert!(!process_running("37.4242"), "the sleep started by the Bash tool survived the kill");
+    // A killed process can take a moment to leave the table on a loaded machine.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while process_running(&duration) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!process_running(&duration), "the sleep started by the Bash tool survived the kill");
 }
 
 #[test]
