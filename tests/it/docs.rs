@@ -425,31 +425,27 @@ fn every_seed_cited_is_in_docs_seeds() {
     assert!(missing.is_empty(), "cited but not in docs/seeds/README.md:\n{}", missing.join("\n"));
 }
 
-/// The binaries send the model to numbered steps of the phase loop ("go to
-/// step 3b of the phase loop"): the numbering of
-/// `skills/workflow-state/phase-loop.md` is an interface, held here. Every
-/// step the code names is a `## N.` section with an `x.` item in it.
+/// The binaries send the model to steps of the phase loop ("go to step 3b
+/// of the phase loop") through `phasegate_core::words::LoopStep`: each step
+/// has an anchor in `skills/workflow-state/phase-loop.md`, on the line of
+/// the item its label numbers (`3b`: item `b.` of `## 3.`), so the
+/// numbering is an interface this test holds. No other code spells a step.
 #[test]
 fn every_step_of_the_phase_loop_the_code_names_is_there() {
-    let named = Regex::new(r"step (\d+)([a-z]?) of the phase loop|phase loop step (\d+)([a-z]?)").unwrap();
-    let mut steps = BTreeSet::new();
-    for file in files(&["crates"], &["rs"]) {
-        for c in named.captures_iter(&read(&file)) {
-            let n = c.get(1).or(c.get(3)).unwrap().as_str().to_owned();
-            let x = c.get(2).or(c.get(4)).map(|m| m.as_str().to_owned()).unwrap_or_default();
-            steps.insert((n, x, file.clone()));
-        }
-    }
-    assert!(steps.len() >= 2, "the code names the loop's steps: {steps:?}");
     let md = read("skills/workflow-state/phase-loop.md");
-    for (n, x, file) in &steps {
-        let heading = format!("\n## {n}. ");
-        let start =
-            md.find(&heading).unwrap_or_else(|| panic!("{file} names step {n}{x}: phase-loop.md has no `## {n}.`"));
-        let section = &md[start + heading.len()..];
-        let section = &section[..section.find("\n## ").unwrap_or(section.len())];
-        if !x.is_empty() {
-            assert!(section.contains(&format!("\n{x}. ")), "{file} names step {n}{x}: `## {n}.` has no item `{x}.`");
-        }
+    for step in phasegate_core::words::LoopStep::ALL {
+        let anchor = format!("<a id=\"{}\"></a>", step.anchor());
+        let at = md.find(&anchor).unwrap_or_else(|| panic!("phase-loop.md has no anchor {anchor} for {step}"));
+        let line = md[..at].rsplit('\n').next().unwrap_or_default();
+        let (n, x) = step.label().split_at(1);
+        assert_eq!(line.trim(), format!("{x}."), "{anchor} is not on item `{x}.` of its section");
+        let section = md[..at].rfind("\n## ").map(|h| &md[h + 4..]).unwrap_or_default();
+        assert!(section.starts_with(&format!("{n}. ")), "{anchor} is not in `## {n}.`");
     }
+    let spelled = Regex::new(r"step \d+[a-z]? of the phase loop|phase loop step \d").unwrap();
+    let elsewhere: Vec<String> = files(&["crates"], &["rs"])
+        .into_iter()
+        .filter(|f| !f.ends_with("phasegate-core/src/words.rs") && spelled.is_match(&read(f)))
+        .collect();
+    assert!(elsewhere.is_empty(), "a step spelled by hand, not through LoopStep: {elsewhere:?}");
 }

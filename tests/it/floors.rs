@@ -271,6 +271,7 @@ fn core_capabilities_import_only_the_kernel_and_those_listed_before_them() {
 fn ops_capabilities_import_only_the_kernel_and_those_listed_before_them() {
     let order = [
         "coordination",
+        "effects",
         "questions",
         "knowledge",
         "brief",

@@ -151,5 +151,5 @@ fn a_panic_in_a_hook_left_no_trace() {
     let log = env.read(".git/phasegate/hooks/problems.jsonl");
     assert!(log.contains("\"hook\":\"session-start\"") && log.contains("panicked: failpoint session-start"), "{log}");
     let status = env.ws(&["status"]).ok().stdout;
-    assert!(status.contains("Hook problems in the last 24 h: 1 (last, session-start"), "{status}");
+    assert!(status.contains("Problems that reached nobody in the last 24 h: 1 (last, session-start"), "{status}");
 }

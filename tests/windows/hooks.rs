@@ -107,7 +107,7 @@ fn a_panic_in_a_hook_still_answers_valid_json() {
     assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart", "{}", out.report());
     let log = p.read(".git/phasegate/hooks/problems.jsonl");
     assert!(log.contains("panicked: failpoint session-start"), "{log}");
-    p.ws(&["status"]).ok().stdout_has("Hook problems in the last 24 h: 1");
+    p.ws(&["status"]).ok().stdout_has("Problems that reached nobody in the last 24 h: 1");
 }
 
 /// The fixtures of the Linux pipeline tests.

@@ -88,6 +88,49 @@ impl fmt::Display for Command {
     }
 }
 
+/// A step of the phase loop (`skills/workflow-state/phase-loop.md`) that
+/// an output sends the model to. Each has an anchor the Markdown carries on
+/// the step's own line; a test reads the file and checks that every anchor
+/// is there, on the step its [`Self::label`] names, so renumbering the
+/// Markdown cannot leave an output pointing at the wrong step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopStep {
+    /// Produce or revise the result (3a).
+    Produce,
+    /// Get the reviewer's brief (3b).
+    ReviewBrief,
+    /// Spawn the reviewer the brief names (3c).
+    SpawnReviewer,
+}
+
+impl LoopStep {
+    pub const ALL: [LoopStep; 3] = [LoopStep::Produce, LoopStep::ReviewBrief, LoopStep::SpawnReviewer];
+
+    /// The step's anchor in the Markdown (`<a id="..."></a>`).
+    pub fn anchor(self) -> &'static str {
+        match self {
+            LoopStep::Produce => "produce",
+            LoopStep::ReviewBrief => "review-brief",
+            LoopStep::SpawnReviewer => "spawn-reviewer",
+        }
+    }
+
+    /// The step's number as the Markdown numbers it: section, then letter.
+    pub fn label(self) -> &'static str {
+        match self {
+            LoopStep::Produce => "3a",
+            LoopStep::ReviewBrief => "3b",
+            LoopStep::SpawnReviewer => "3c",
+        }
+    }
+}
+
+impl fmt::Display for LoopStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "step {} of the phase loop", self.label())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

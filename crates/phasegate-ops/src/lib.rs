@@ -11,7 +11,9 @@
 //!    input, the context and the `Contributor` trait), `witness` (what a
 //!    gate believes: a reviewer's own reply, a person's channel, seals),
 //!    `commit`, `generate`, `install`;
-//! 2. `coordination` (sessions, leases, waits, events), then `questions`;
+//! 2. `coordination` (sessions, leases, waits, events), then `effects`
+//!    (what a verb causes beyond its feature's files, as a value), then
+//!    `questions`;
 //! 3. `knowledge`, then `brief` (what a brief is given), then `proof` (the
 //!    evidence ledger: requirements, checks, waivers), then `cost` (what a
 //!    feature costs, and its budget);
@@ -35,6 +37,7 @@ pub mod witness;
 
 pub mod coordination;
 pub mod cost;
+pub mod effects;
 pub mod feature;
 pub mod hooks;
 pub mod install;

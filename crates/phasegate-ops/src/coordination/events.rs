@@ -411,40 +411,12 @@ pub fn settle(project: &Project, env: &Env, feature: &str, types: &[&str]) -> Op
 }
 
 /// Settles every pending event `which` picks, as done: the binary that
-/// took the event's next step calls it (see [`on_phase_started`] and the
-/// other transitions below).
+/// took the event's next step settles it (see the `effects` module).
 pub fn settle_where(project: &Project, env: &Env, which: impl Fn(&Event) -> bool) -> OpResult<Vec<String>> {
-    // Nothing pending at all: no lock, no write.
-    if project.coordination().delivery().is_ok_and(|d| d.pending.is_empty())
-        && project.coordination().event_log().len() == project.coordination().delivery().map(|d| d.through).unwrap_or(0)
-    {
+    if nothing_pending(project) {
         return Ok(Vec::new());
     }
-    let _lock = project.coordination().events_lock(env.lock_timeout)?;
-    let mut d = synced(project)?;
-    let ids: Vec<String> = d.pending.values().filter(|p| which(&p.event)).map(|p| p.event.id.clone()).collect();
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(acknowledge(project, env, &mut d, &ids, &settled_by(Settled::StepTaken))?.acknowledged)
-}
-
-/// The events about `feature` that move it on (its next step, its build,
-/// its spec, the user's turn), and with `also_retro` its retrospective's.
-fn about_feature<'a>(
-    project: &Project,
-    feature: &'a str,
-    task: Option<&'a str>,
-    also_retro: bool,
-) -> impl Fn(&Event) -> bool + 'a {
-    let (config, _) = routing(project);
-    move |e: &Event| {
-        e.feature.as_deref() == Some(feature)
-            && task.is_none_or(|t| e.task.as_deref() == Some(t))
-            && route(&e.event_type, &config).and_then(|r| r.target).is_some_and(|t| {
-                t.moves_feature() || (also_retro && !matches!(t, phasegate_core::coordination::RouteTarget::Pm))
-            })
-    }
+    with_held(project, env, |held| held.settle(which))
 }
 
 /// Removes `ids` from the pending events and logs their acknowledgement by
@@ -493,88 +465,75 @@ pub fn happened(project: &Project, event_type: &str, feature: &str) -> bool {
         .unwrap_or(false)
 }
 
-// The binaries' transitions, one call each.
-
-/// A phase started: the feature took a next step, so the events that
-/// suggested one (`spec.approved`, `ideation.completed`, ...) are settled.
-pub fn on_phase_started(project: &Project, env: &Env, feature: &str) {
-    let _ = settle_where(project, env, about_feature(project, feature, None, false));
+/// The events with their lock held and their delivery state read once: a
+/// verb's effects (the `effects` module) raise and settle through it, in their
+/// order, under one take of the lock.
+pub struct Held<'p> {
+    project: &'p Project,
+    env: &'p Env,
+    d: Delivery,
+    config: RoutingConfig,
 }
 
-/// The feature was finished (its retrospective is still to come) or
-/// abandoned (nothing is).
-pub fn on_feature_ended(project: &Project, env: &Env, feature: &str, abandoned: bool) {
-    let _ = settle_where(project, env, about_feature(project, feature, None, abandoned));
+/// Runs `change` with the events' lock held (taken once, whatever it does).
+pub fn with_held<T>(project: &Project, env: &Env, change: impl FnOnce(&mut Held<'_>) -> OpResult<T>) -> OpResult<T> {
+    let _lock = project.coordination().events_lock(env.lock_timeout)?;
+    let mut held = Held { project, env, d: synced(project)?, config: routing(project).0 };
+    change(&mut held)
 }
 
-/// `tasks start`: the work given to a session is taken up.
-pub fn on_task_started(project: &Project, env: &Env, feature: &str, task: &str) {
-    let _ = settle_where(project, env, |e| {
-        e.event_type.as_str() == "work.assigned"
-            && e.feature.as_deref() == Some(feature)
-            && e.task.as_deref() == Some(task)
-    });
-}
+impl Held<'_> {
+    /// Appends one event; with `unless_raised`, not when the log already
+    /// holds one of its type about its feature.
+    pub fn raise(&mut self, new: NewEvent<'_>, unless_raised: bool) -> OpResult<Option<Event>> {
+        if unless_raised && new.feature.is_some_and(|f| happened(self.project, new.event_type, f)) {
+            return Ok(None);
+        }
+        let event_type = EventType::parse(new.event_type).invalid_input()?;
+        let event = Event {
+            id: format!("e{}", self.d.next.max(1)),
+            event_type,
+            feature: new.feature.map(str::to_owned),
+            task: new.task.map(str::to_owned),
+            payload: new.payload,
+            at: self.env.now,
+            source: self.env.session(None).ok().flatten(),
+        };
+        self.d.next = self.d.next.max(1) + 1;
+        self.project.coordination().event_log().append_held(std::slice::from_ref(&event))?;
+        catch_up(self.project, &mut self.d)?;
+        self.project.coordination().save_delivery(&self.d)?;
+        Ok(Some(event))
+    }
 
-/// `tasks complete`: a failed task that passed now asks for no immediate
-/// retrospective; the build's (`build.completed`) reads its failures.
-pub fn on_task_completed(project: &Project, env: &Env, feature: &str, task: &str) {
-    let _ = settle_where(project, env, |e| {
-        matches!(e.event_type.as_str(), "task.failed" | "work.assigned")
-            && e.feature.as_deref() == Some(feature)
-            && e.task.as_deref() == Some(task)
-    });
-}
+    /// Settles, as done, every pending event `which` picks; the ids settled.
+    pub fn settle(&mut self, which: impl Fn(&Event) -> bool) -> OpResult<Vec<String>> {
+        let ids: Vec<String> =
+            self.d.pending.values().filter(|p| which(&p.event)).map(|p| p.event.id.clone()).collect();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(acknowledge(self.project, self.env, &mut self.d, &ids, &settled_by(Settled::StepTaken))?.acknowledged)
+    }
 
-/// A phase completed: specify → `spec.approved` (the spec goes to the
-/// build). The build's `build.completed` waits for `finish` (verify may
-/// still fix what it found).
-pub fn on_phase_completed(project: &Project, env: &Env, feature: &str, phase: phasegate_core::Phase) {
-    if let Some(event) = phase.facts().completes_with {
-        emit_quietly(project, env, event, Some(feature), None, serde_json::json!({"phase": phase.name()}));
+    /// Settles the pending events about `feature` that move it on: its
+    /// next step, its build, its spec, the user's turn; with `also_retro`,
+    /// its retrospective's too.
+    pub fn settle_moved_on(&mut self, feature: &str, also_retro: bool) -> OpResult<Vec<String>> {
+        let config = self.config.clone();
+        self.settle(|e| {
+            e.feature.as_deref() == Some(feature)
+                && route(&e.event_type, &config).and_then(|r| r.target).is_some_and(|t| {
+                    t.moves_feature() || (also_retro && !matches!(t, phasegate_core::coordination::RouteTarget::Pm))
+                })
+        })
     }
 }
 
-/// `tasks fail`: `task.failed`, with the build's decision (the
-/// retrospective extracts a gotcha at once).
-pub fn on_task_failed(
-    project: &Project,
-    env: &Env,
-    feature: &str,
-    task: &str,
-    decision: &phasegate_core::tasks::FailureDecision,
-) {
-    let payload = serde_json::json!({"decision": decision});
-    emit_quietly(project, env, "task.failed", Some(feature), Some(task), payload);
-}
-
-/// A question was answered: the `decision.requested` that asked sessions
-/// to get it answered is settled (whoever answered, wherever).
-pub fn on_question_answered(project: &Project, env: &Env, question: &str) {
-    let _ = settle_where(project, env, |e| {
-        e.event_type.as_str() == "decision.requested"
-            && e.payload.get("question").and_then(serde_json::Value::as_str) == Some(question)
-    });
-}
-
-/// A pipeline completed: `build.completed`.
-pub fn on_build_completed(project: &Project, feature: &str, now: chrono::DateTime<chrono::Utc>) {
-    let env = Env {
-        cwd: project.root().to_owned(),
-        now,
-        lock_timeout: phasegate_store::lock::DEFAULT_TIMEOUT,
-        session_var: None,
-        project_dir: None,
-        claude_dir: None,
-        key_dir: None,
-        who: crate::env::Who::Process,
-    };
-    emit_quietly(project, &env, "build.completed", Some(feature), None, serde_json::json!({"workflow": "pipeline"}));
-}
-
-/// `finish`: `build.completed`, unless the feature's build already said so.
-pub fn on_finished(project: &Project, env: &Env, feature: &str) {
-    if !happened(project, "build.completed", feature) {
-        emit_quietly(project, env, "build.completed", Some(feature), None, serde_json::json!({"at": "finish"}));
-    }
+/// Whether nothing is pending and no event is unread: then settling has
+/// nothing to do, and needs neither the lock nor a write.
+pub fn nothing_pending(project: &Project) -> bool {
+    let delivery = project.coordination().delivery();
+    delivery.as_ref().is_ok_and(|d| d.pending.is_empty())
+        && project.coordination().event_log().len() == delivery.map(|d| d.through).unwrap_or(0)
 }

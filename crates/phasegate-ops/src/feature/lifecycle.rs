@@ -8,8 +8,8 @@ use phasegate_store::creation::{Interrupted, NewFeature};
 use phasegate_store::{Feature, FileWrite, Project};
 use serde::Serialize;
 
-use crate::coordination::events;
 use crate::coordination::team;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult, Refusal};
 use crate::proof::{self, Proof};
@@ -31,6 +31,10 @@ pub struct Created {
     /// Said when the team's remote could not reserve the number.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
+    /// What of the step's effects could not be done (also in the problems
+    /// log `status` reports); the feature was created all the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
     #[serde(skip)]
     pub feature: Feature,
 }
@@ -38,7 +42,7 @@ pub struct Created {
 impl Created {
     /// The lines that tell the user about [`Self::interrupted`].
     pub fn notes(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.team.iter().cloned().collect();
+        let mut out: Vec<String> = self.team.iter().chain(&self.problems).cloned().collect();
         let Some(i) = &self.interrupted else { return out };
         match i.undone.is_empty() {
             true if i.kept.is_empty() => {
@@ -76,7 +80,7 @@ pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: 
     // The session works on what it made (`feature new`, `phase start
     // --new`, `pipeline start`): its requests from now on are the new
     // feature's, not the one it was on before (or no feature's).
-    session::note_turn(&project, env, &feature);
+    let problems = Effects::of("feature new").turn_to(feature.name()).apply(&project, env);
     Ok(Created {
         name: feature.name().to_owned(),
         dir: feature.dir().display().to_string(),
@@ -84,6 +88,7 @@ pub fn create(env: &Env, words: &str, mode: Mode, workflow: Workflow, worktree: 
         meta,
         interrupted: created.interrupted,
         team: numbers.note,
+        problems,
         feature,
     })
 }
@@ -112,7 +117,7 @@ pub fn show(env: &Env, given: Option<&str>) -> OpResult<Shown> {
 }
 
 pub fn abandon(env: &Env, given: Option<&str>) -> OpResult<String> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
     meta.abandon(env.now)?;
@@ -120,7 +125,10 @@ pub fn abandon(env: &Env, given: Option<&str>) -> OpResult<String> {
     let withdrawn = ask::withdraw_open(&project, &guard, env)?;
     guard.commit_with_meta("feature abandon", &meta, withdrawn)?;
     drop(guard);
-    events::on_feature_ended(&project, env, feature.name(), true);
+    Effects::of("feature abandon")
+        .turn_to(feature.name())
+        .feature_ended(feature.name(), true)
+        .apply_to_log(&project, env);
     Ok(feature.name().to_owned())
 }
 
@@ -156,13 +164,17 @@ pub struct Finished {
     /// requirement, and any waiver a person gave.
     pub pr_body: String,
     pub message: String,
+    /// What of the step's effects could not be done (also in the problems
+    /// log `status` reports); the feature is finished all the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
 }
 
 /// Ends a feature: status completed, `.review-history.md` and the scratch
 /// verdict removed, the review summary kept in `.meta.json`; the state file
 /// and the history change together or not at all.
 pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
     let v = validate_meta(&meta, feature.name(), Phase::Finish, feature.artifacts());
@@ -187,8 +199,8 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     others.extend(ask::withdraw_open(&project, &guard, env)?);
     guard.commit_with_meta("finish", &meta, others)?;
     drop(guard);
-    events::on_feature_ended(&project, env, feature.name(), false);
-    events::on_finished(&project, env, feature.name());
+    let problems =
+        Effects::of("finish").turn_to(feature.name()).feature_ended(feature.name(), false).apply(&project, env);
     let rel = |p: &std::path::Path| phasegate_store::fs::relative(p, project.root()).display().to_string();
     // What to commit: the feature's folder (its artifacts and state); the
     // session commits it (the phase loop's commit policy).
@@ -222,6 +234,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
             proof.summary()
         ),
         to_commit,
+        problems,
         pr_body: proof.pr_body() + &cleared_note(&feature),
         proof,
     })

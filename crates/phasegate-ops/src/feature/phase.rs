@@ -7,14 +7,15 @@ use phasegate_core::feature::{self as transition, Position, Validation, Validati
 use phasegate_core::feature::{
     Completion, Meta, PhaseRecord, PhaseState, ProofStanding, StartKind, StartMode, Workflow,
 };
-use phasegate_core::words::Command;
+use phasegate_core::words::{Command, LoopStep};
 use phasegate_core::{ArtifactSet, Mode, Phase, time};
 use phasegate_store::{Feature, Project, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
 
 use crate::brief;
-use crate::coordination::{events, team};
+use crate::coordination::team;
 use crate::cost;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::knowledge::inject;
@@ -53,6 +54,10 @@ pub struct Started {
     /// now: work with them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<ask::Taken>,
+    /// What of the step's effects could not be done (also in the problems
+    /// log `status` reports); the phase started all the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
     /// The team's claim: what happened to it when the remote could not be
     /// reached, or the claim taken over from a teammate.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,77 +76,85 @@ pub enum Target<'a> {
 
 /// Marks a phase started (refused when the rules block it). For implement and
 /// verify, records the commit the code is at, so reviewers see the change.
+/// Load, decide, apply once: the rules are checked and `.meta.json` and the
+/// answers taken in are written under one take of the feature's lock, then
+/// the step's effects (the events it settles, the session's turn) apply.
 pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> OpResult<Started> {
-    let (project, feature, created) = match target {
+    let (project, feature, mut problems) = match target {
         Target::Existing(given) => {
-            let (p, f) = session::resolve(env, given)?;
-            (p, f, false)
+            let (p, f) = session::find(env, given)?;
+            (p, f, Vec::new())
         }
         Target::New { words, mode } => {
             let c = crate::feature::lifecycle::create(env, words, mode, Workflow::Phased, false)?;
-            (session::project(env)?, c.feature, true)
+            (session::project(env)?, c.feature, c.problems)
         }
     };
     if let Some(q) = ask::suspended_on(&project, feature.name())? {
         return Err(ask::suspended_refusal(&q));
     }
-    let artifacts = feature.artifacts();
     // The team's claim before anything moves, once the rules allow the
     // start: held on another machine, nothing here changes.
-    if let v @ Validation { kind: Verdict::Blocked, .. } =
-        transition::validate_meta(&feature.load()?, feature.name(), phase, artifacts)
-    {
-        return Err(Refusal::TransitionBlocked { phase, message: v.message.unwrap_or_default() }.into());
-    }
+    blocked(&feature.load()?, &feature, phase)?;
     let team = team::phase_started(&project, env, &feature, phase)?;
-    let now = env.now;
-    let updated = feature.update(env.lock_timeout, |meta| -> OpResult<_> {
-        let v = transition::validate_meta(meta, feature.name(), phase, artifacts);
-        let warning = match v.kind {
-            Verdict::Blocked => {
-                return Err(Refusal::TransitionBlocked { phase, message: v.message.unwrap_or_default() }.into());
-            }
-            Verdict::Warning => v.message,
-            Verdict::Proceed => None,
-        };
-        let kind = meta.start_phase(phase, now, mode, artifacts)?;
-        if phase.reviews_code() && meta.record(phase).is_some_and(|r| r.base_commit.is_none()) {
-            let head = git::head_commit(&project.code_dir(meta))?;
-            meta.phases.get_mut(&phase).expect("start_phase made the record").base_commit = head;
-        }
-        Ok((kind, warning))
-    });
-    let (started, warning) = updated.inspect_err(|_| {
+    let (kind, warning, answers, meta) = commit_start(env, &project, &feature, phase, mode).inspect_err(|_| {
         let _ = team::phase_ended(&project, env, feature.name(), phase);
     })?;
-    let answers = {
-        let guard = feature.lock(env.lock_timeout)?;
-        let (taken, changes) = ask::take_answers(&project, &guard, env, None)?;
-        guard.commit("phase start: take answers", changes)?;
-        taken
-    };
-    // The feature took a step: the events that suggested one are settled.
-    events::on_phase_started(&project, env, feature.name());
-    let meta = feature.load()?;
-    let next = match started {
-        StartKind::ReviewOnly => "Review the existing result as it is: go to step 3b of the phase loop.".to_owned(),
+    let effects = Effects::of("phase start").turn_to(feature.name()).phase_started(feature.name());
+    problems.extend(effects.apply(&project, env));
+    let next = match kind {
+        StartKind::ReviewOnly => format!("Review the existing result as it is: go to {}.", LoopStep::ReviewBrief),
         StartKind::Started | StartKind::Resumed | StartKind::Restarted => {
-            "Produce the result with the phase's skill: step 3a of the phase loop.".to_owned()
+            format!("Produce the result with the phase's skill: {}.", LoopStep::Produce)
         }
     };
     Ok(Started {
         feature: feature.name().to_owned(),
         dir: feature.dir().display().to_string(),
         phase,
-        start: started,
+        start: kind,
         iterations: meta.record(phase).map_or(0, |r| r.iterations),
         max_iterations: meta.mode.max_iterations(),
-        created,
+        created: matches!(target, Target::New { .. }),
         warning,
         next,
         answers,
         team,
+        problems,
     })
+}
+
+/// The rules' refusal of starting `phase`, if they refuse it.
+fn blocked(meta: &Meta, feature: &Feature, phase: Phase) -> OpResult<Option<String>> {
+    let v = transition::validate_meta(meta, feature.name(), phase, feature.artifacts());
+    match v.kind {
+        Verdict::Blocked => Err(Refusal::TransitionBlocked { phase, message: v.message.unwrap_or_default() }.into()),
+        Verdict::Warning => Ok(v.message),
+        Verdict::Proceed => Ok(None),
+    }
+}
+
+/// The start decided and written under one take of the feature's lock:
+/// the rules checked again on a fresh read, the phase's record (with the
+/// commit the code is at), and the answers taken in, in one change.
+fn commit_start(
+    env: &Env,
+    project: &Project,
+    feature: &Feature,
+    phase: Phase,
+    mode: StartMode,
+) -> OpResult<(StartKind, Option<String>, Vec<ask::Taken>, Meta)> {
+    let guard = feature.lock(env.lock_timeout)?;
+    let mut meta = guard.load()?;
+    let warning = blocked(&meta, feature, phase)?;
+    let kind = meta.start_phase(phase, env.now, mode, feature.artifacts())?;
+    if phase.reviews_code() && meta.record(phase).is_some_and(|r| r.base_commit.is_none()) {
+        let head = git::head_commit(&project.code_dir(&meta))?;
+        meta.phases.get_mut(&phase).expect("start_phase made the record").base_commit = head;
+    }
+    let (answers, changes) = ask::take_answers(project, &guard, env, None)?;
+    guard.commit_with_meta("phase start", &meta, changes)?;
+    Ok((kind, warning, answers, meta))
 }
 
 /// What `phase complete` prints.
@@ -154,10 +167,14 @@ pub struct Completed {
     /// back (`team sync` carries it over).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
+    /// What of the step's effects could not be done (also in the problems
+    /// log `status` reports); the phase completed all the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
 }
 
 pub fn complete(env: &Env, given: Option<&str>, phase: Phase, update: Completion) -> OpResult<Completed> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let now = env.now;
     // A phase with a reviewer is the reviewer's to complete; a person may
     // still complete it by hand, and the record says who.
@@ -169,9 +186,10 @@ pub fn complete(env: &Env, given: Option<&str>, phase: Phase, update: Completion
         meta.complete_phase(phase, now, update, by)?;
         Ok(meta.record(phase).cloned().unwrap_or_default())
     })?;
-    events::on_phase_completed(&project, env, feature.name(), phase);
+    let effects = Effects::of("phase complete").turn_to(feature.name()).phase_completed(feature.name(), phase);
+    let problems = effects.apply(&project, env);
     let team = team::phase_ended(&project, env, feature.name(), phase);
-    Ok(Completed { feature: feature.name().to_owned(), phase, record, team })
+    Ok(Completed { feature: feature.name().to_owned(), phase, record, team, problems })
 }
 
 /// What `phase show` prints.

@@ -17,7 +17,7 @@ use phasegate_store::{Feature, FileWrite, Project, fs, git};
 use serde::Serialize;
 
 use crate::brief;
-use crate::coordination::events;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult, Refusal};
 use crate::knowledge::inject;
@@ -212,7 +212,7 @@ pub fn record(
     verdict: Option<witness::Given>,
     changes: Option<&str>,
 ) -> OpResult<Step> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let iteration = feature.load()?.next_iteration(phase)?;
     let Some(agent) = phase.reviewer() else {
         return Err(Refusal::NoReviewer { phase, feature: feature.name().to_owned() }.into());
@@ -258,10 +258,12 @@ pub fn record(
     drop(guard);
     witness::count(env, &project, feature.name(), &verdict)?;
     debug_assert_eq!(meta.status, Status::Active);
+    let mut effects = Effects::of("review record").turn_to(feature.name());
     if step.decision != phasegate_core::cycle::Decision::Revise {
-        events::on_phase_completed(&project, env, feature.name(), phase);
+        effects = effects.phase_completed(feature.name(), phase);
         // What the remote was not told waits for `team sync`.
         let _ = crate::coordination::team::phase_ended(&project, env, feature.name(), phase);
     }
+    effects.apply_to_log(&project, env);
     Ok(step)
 }

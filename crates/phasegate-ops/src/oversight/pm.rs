@@ -35,6 +35,7 @@ use phasegate_store::{FileWrite, Project};
 use crate::coordination::Logged;
 use crate::coordination::events;
 use crate::coordination::leases;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult};
 use crate::questions::ask::{self, AskInput, Interaction};
@@ -179,7 +180,7 @@ fn carry_out(
     logged.question = Some(qid.to_owned());
     logged.chose = Some(choice);
     take_question(project, env, &r.feature, qid, &mut logged);
-    events::on_question_answered(project, env, qid);
+    Effects::of("pm").question_answered(qid).apply_to_log(project, env);
     logged
 }
 

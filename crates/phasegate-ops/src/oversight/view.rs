@@ -287,14 +287,15 @@ pub fn summary(env: &Env) -> Option<String> {
     Some(line)
 }
 
-/// The hooks' problems of the last day that reached nobody, in one line.
+/// The problems of the last day that reached nobody (a hook's, a verb's
+/// effects'), in one line.
 fn hook_problems(project: &phasegate_store::Project, env: &Env) -> Option<String> {
     let log =
         project.coordination().hook_problems().read::<phasegate_store::coordination::events::HookProblem>().ok()?;
     let recent: Vec<_> = log.records.iter().filter(|p| env.now - p.at < TimeDelta::hours(24)).collect();
     let last = recent.last()?;
     Some(format!(
-        "Hook problems in the last 24 h: {} (last, {} at {}: {}). The log: {}.",
+        "Problems that reached nobody in the last 24 h: {} (last, {} at {}: {}). The log: {}.",
         recent.len(),
         last.hook,
         phasegate_core::time::stamp(last.at),

@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{action, commit_completion, load_loop, loop_file, plan, resolve, run_tests};
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult};
 use crate::feature::lifecycle;
@@ -108,6 +109,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
     let now = env.now;
     let guard = feature.lock(env.lock_timeout)?;
     let mut run = super::load_run(&feature)?;
+    let mut effects = Effects::of("pipeline transition");
     let check = |req: Requirement| -> Result<(), String> {
         match req {
             Requirement::UserStory => {
@@ -145,7 +147,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
         }
         State::Complete => {
             let mut loop_state = load_loop(&feature)?;
-            commit_completion(&project, &guard, &run, loop_state.as_mut(), now)?;
+            effects = commit_completion(&project, &guard, &run, loop_state.as_mut(), now)?;
         }
         State::Idle
         | State::RequirementsGathering
@@ -156,6 +158,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
         | State::NeedsUserInput => guard.write_task(STATE_FILE, &run)?,
     }
     drop(guard);
+    effects.apply_to_log(&project, env);
     Ok(Moved { feature: feature.name().to_owned(), state: run.state, next: action(&project, &run, &feature) })
 }
 

@@ -16,7 +16,7 @@ use phasegate_core::words::Command;
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, git, process};
 
 use crate::commit;
-use crate::coordination::events;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error;
 use crate::error::{Invalid, InvalidInput, OpResult};
@@ -279,25 +279,25 @@ pub fn completion_changes(
 }
 
 /// Commits a completed run with its completion changes, all or nothing, and
-/// drops the owner's session record.
+/// drops the owner's session record. Returns the completion's effects
+/// (`build.completed`), for the caller to apply once the lock is given back.
 pub fn commit_completion(
     project: &Project,
     guard: &FeatureGuard<'_>,
     run: &PipelineRun,
     loop_state: Option<&mut LoopState>,
     now: DateTime<Utc>,
-) -> OpResult<()> {
+) -> OpResult<Effects> {
     let mut changes = vec![guard.task_change(STATE_FILE, run)];
     changes.extend(completion_changes(guard, loop_state, now)?);
     guard.commit("pipeline complete", changes)?;
     phasegate_store::feature::index::note(&project.runtime_dir(), guard.feature().name(), false)?;
-    events::on_build_completed(project, guard.feature().name(), now);
     if let Some(owner) = &run.owner
         && let Ok(id) = SessionId::parse(&owner.session_id)
     {
         project.coordination().unregister_session(&id)?;
     }
-    Ok(())
+    Ok(Effects::of("pipeline complete").build_completed(guard.feature().name()))
 }
 
 /// Whether the run is in a state the loop and tests belong to.

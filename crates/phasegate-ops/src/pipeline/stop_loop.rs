@@ -18,6 +18,7 @@ use phasegate_core::session::SessionId;
 use phasegate_core::words::Command;
 use phasegate_store::{Feature, FeatureGuard, Project};
 
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::hook::{Contributor, HookCtx, HookInput, StopOutcome, StopVote, one_line};
@@ -139,8 +140,9 @@ fn decide_and_apply(
         Some(_) | None => impl_loop::decide(&ctx(&run2, &looping2), run_once),
     };
     impl_loop::apply(&decision, &mut run2, &mut looping2, input.stop_hook_active, now);
-    write_decision(project, &guard, &decision, &run2, &mut looping2, reopened, now)?;
+    let effects = write_decision(project, &guard, &decision, &run2, &mut looping2, reopened, now)?;
     drop(guard);
+    effects.apply_to_log(project, env);
     Ok(outcome(project, feature, session, decision, reopened))
 }
 
@@ -160,7 +162,8 @@ fn suspended(project: &Project, feature: &Feature) -> Option<StopOutcome> {
     None
 }
 
-/// Writes what the decision changed, under the feature's lock `guard`.
+/// Writes what the decision changed, under the feature's lock `guard`;
+/// returns its effects, to apply once the lock is given back.
 fn write_decision(
     project: &Project,
     guard: &FeatureGuard<'_>,
@@ -169,7 +172,7 @@ fn write_decision(
     looping: &mut LoopState,
     reopened: bool,
     now: DateTime<Utc>,
-) -> OpResult<()> {
+) -> OpResult<Effects> {
     match decision {
         StopDecision::Ignore | StopDecision::Wait => {
             if reopened {
@@ -177,7 +180,7 @@ fn write_decision(
             }
         }
         StopDecision::Complete { .. } => {
-            commit_completion(project, guard, run, Some(looping), now)?;
+            return commit_completion(project, guard, run, Some(looping), now);
         }
         StopDecision::LimitReached { .. }
         | StopDecision::Expired { .. }
@@ -189,7 +192,7 @@ fn write_decision(
             )?;
         }
     }
-    Ok(())
+    Ok(Effects::of("stop hook"))
 }
 
 /// What the hook answers for the decision applied.

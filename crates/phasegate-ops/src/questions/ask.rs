@@ -16,7 +16,7 @@ use phasegate_store::questions::{DialogNote, Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
 use serde::Serialize;
 
-use crate::coordination::events;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
@@ -721,7 +721,7 @@ pub(crate) fn record(
     guard.commit("question answer", changes)?;
     drop(prefs_lock);
     drop(guard);
-    events::on_question_answered(project, env, &q.id);
+    Effects::of("question answer").question_answered(&q.id).apply_to_log(project, env);
     Ok(Answered {
         id: q.id.clone(),
         feature: q.slug.clone(),

@@ -19,7 +19,7 @@ use phasegate_store::questions::{Stored, question_change, read_question};
 use phasegate_store::{Project, StoreError};
 use serde::Serialize;
 
-use crate::coordination::events;
+use crate::effects::Effects;
 use crate::env;
 use crate::env::Env;
 use crate::error::{OpError, OpResult};
@@ -363,7 +363,7 @@ fn read_thread(
                 };
                 let won = answer_in(project, env, s, &answer)?;
                 if won {
-                    events::on_question_answered(project, env, &q.id);
+                    Effects::of("question poll").question_answered(&q.id).apply_to_log(project, env);
                     report.answered.push(AnsweredNote {
                         id: q.id.clone(),
                         feature: q.slug.clone(),

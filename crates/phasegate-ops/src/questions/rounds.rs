@@ -9,6 +9,7 @@ use phasegate_core::questions::parse_reply;
 use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop};
 use phasegate_core::questions::{ItemType, Request, RoundOutcome};
 use phasegate_core::words::Command;
+use phasegate_core::words::LoopStep;
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
@@ -189,7 +190,7 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
                 question: None,
                 context: None,
                 open_questions: Vec::new(),
-                next: format!("{name} is written; continue with the reviewer (phase loop step 3)."),
+                next: format!("{name} is written; continue with the reviewer: {}.", LoopStep::ReviewBrief),
             }
         }
         Decision::Answer { n, question, context } => Recorded {

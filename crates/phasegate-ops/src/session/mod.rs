@@ -27,21 +27,31 @@ pub fn working_tree(path: &std::path::Path) -> Option<std::path::PathBuf> {
 
 /// The project and the feature a command is about (`--feature` or the
 /// working directory). A Claude Code session's turn to the feature is noted
-/// for its cost (what its requests from now on belong to).
+/// for its cost (what its requests from now on belong to), best effort: a
+/// verb that commits a step uses [`find`] and returns the turn among its
+/// effects (the `effects` module) instead.
 pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
-    let project = project(env)?;
-    let feature = project.resolve(given, &env.cwd)?;
-    note_turn(&project, env, &feature);
+    let (project, feature) = find(env, given)?;
+    let _ = note_turn(&project, env, feature.name());
     Ok((project, feature))
 }
 
-/// Notes that this session turned to `feature` (best effort: a cost note
-/// never fails a command).
-pub(crate) fn note_turn(project: &Project, env: &Env, feature: &Feature) {
+/// The project and the feature a command is about, found without writing
+/// anything.
+pub fn find(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
+    let project = project(env)?;
+    let feature = project.resolve(given, &env.cwd)?;
+    Ok((project, feature))
+}
+
+/// Notes that this session turned to `feature`, when a Claude Code session
+/// runs the command (its lock waited for a second at most).
+pub(crate) fn note_turn(project: &Project, env: &Env, feature: &str) -> OpResult<()> {
     if let Ok(Some(session)) = env.session(None) {
         let wait = env.lock_timeout.min(std::time::Duration::from_secs(1));
-        let _ = project.cost().update_session(&session, wait, |log| log.turn_to(feature.name(), env.now));
+        project.cost().update_session(&session, wait, |log| log.turn_to(feature, env.now))?;
     }
+    Ok(())
 }
 
 /// The pipeline feature a command is about: `--feature`, else the pipeline
@@ -65,7 +75,7 @@ pub fn resolve_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Fe
     let meta = feature.load()?;
     match meta.workflow {
         Workflow::Pipeline => {
-            note_turn(&project, env, &feature);
+            let _ = note_turn(&project, env, feature.name());
             Ok((project, feature))
         }
         Workflow::Phased => Err(Invalid::NotAPipeline { feature: feature.name().to_owned() }.into()),

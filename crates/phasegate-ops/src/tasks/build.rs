@@ -23,8 +23,8 @@ use phasegate_store::{FeatureGuard, Project};
 use serde::Serialize;
 
 use super::marks::{elapsed, limit, read, tick};
-use crate::coordination::events;
 use crate::coordination::team;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult, Refusal};
 use crate::feature::review;
@@ -60,6 +60,10 @@ pub struct Failed {
     /// The team's remote: said when the claim was given back here only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
+    /// What of the step's effects could not be done (also in the problems
+    /// log `status` reports); the task failed all the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
     /// Seed 004's `task.failed` event: the retrospective it offers (an
     /// immediate gotcha extraction for this one failure).
     pub retro: String,
@@ -75,7 +79,7 @@ pub fn fail(
     rollback: bool,
     session: Interaction,
 ) -> OpResult<Failed> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (mut list, file) = read(guard.feature())?;
     let task = super::marks::task(&list, &file, id)?.clone();
@@ -104,7 +108,8 @@ pub fn fail(
     guard.commit(&format!("tasks fail {}", task.id), changes)?;
     drop(guard);
     let team = team::release(&project, env, feature.name(), Claimed::Task(&task.id))?;
-    events::on_task_failed(&project, env, feature.name(), &task.id, &decision);
+    let effects = Effects::of("tasks fail").turn_to(feature.name()).task_failed(feature.name(), &task.id, &decision);
+    let problems = effects.apply(&project, env);
     if let Some(t) = list.tasks.iter_mut().find(|t| t.id == task.id) {
         t.mark = mark;
     }
@@ -126,6 +131,7 @@ pub fn fail(
     );
     Ok(Failed {
         team,
+        problems,
         retro,
         feature: feature.name().to_owned(),
         task: task.id,

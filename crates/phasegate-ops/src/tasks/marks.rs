@@ -14,9 +14,9 @@ use serde::Serialize;
 
 use crate::brief;
 use crate::brief::Role;
-use crate::coordination::events;
 use crate::coordination::leases;
 use crate::coordination::team;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult, Refusal};
 use crate::feature::review;
@@ -106,6 +106,10 @@ pub struct Marked {
     /// here only, or taken over from a teammate whose claim expired.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
+    /// What of the step's effects could not be done (also in the problems
+    /// log `status` reports); the task moved all the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
 }
 
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
@@ -177,7 +181,7 @@ pub const PARALLEL_MAX: usize = 4;
 /// Changes one task's checkbox. Start is refused unless the task is ready
 /// (`tasks next --parallel` would hand it out) or a retry of a failed one.
 pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Option<&str>) -> OpResult<Marked> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     if let Some(by) = by {
         check_implementer(by)?;
     }
@@ -226,14 +230,19 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
     if action != MarkAction::Start {
         started.team = team::release(&project, env, feature.name(), Claimed::Task(&task.id))?;
     }
-    match action {
-        MarkAction::Start => events::on_task_started(&project, env, feature.name(), &task.id),
+    let effects = Effects::of("tasks mark").turn_to(feature.name());
+    let effects = match action {
+        MarkAction::Start => effects.task_started(feature.name(), &task.id),
         MarkAction::Complete => {
             leases::task_settled(&project, env, &task.id);
-            events::on_task_completed(&project, env, feature.name(), &task.id);
+            effects.task_completed(feature.name(), &task.id)
         }
-        MarkAction::Skip => leases::task_settled(&project, env, &task.id),
-    }
+        MarkAction::Skip => {
+            leases::task_settled(&project, env, &task.id);
+            effects
+        }
+    };
+    let problems = effects.apply(&project, env);
     Ok(Marked {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -243,6 +252,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
         answers: started.answers,
         leases: started.leases,
         team: started.team,
+        problems,
     })
 }
 

@@ -270,3 +270,47 @@ fn event_lines_dropped_their_payload() {
     check(&t);
     assert!(!pending_types(&t).contains(&"conflict.detected".to_owned()));
 }
+
+/// Bug (issue 32): a transition's event went on the side, its result
+/// dropped with `let _`, so an event log that could not be written lost
+/// `spec.approved` in silence. The step's effects now say what failed, in
+/// the outcome and in the problems log `status` reports, and the phase is
+/// completed all the same.
+#[test]
+fn a_transitions_event_that_cannot_be_written_is_in_its_outcome_and_the_problems_log() {
+    let t = Repo::new();
+    let f = t.feature("auth", Mode::Standard);
+    let p = Project::discover(t.root()).unwrap();
+    // A folder where the event log belongs: no event can be appended.
+    std::fs::create_dir_all(p.runtime_dir().join("events/log.jsonl")).unwrap();
+    let done = phase::complete(&t.env(), Some(&f), Phase::Specify, Default::default()).unwrap();
+    assert!(done.record.completed.is_some(), "{done:?}");
+    assert_eq!(done.problems.len(), 1, "{done:?}");
+    assert!(done.problems[0].starts_with("phase complete: its events were not all recorded"), "{done:?}");
+    let logged = std::fs::read_to_string(p.runtime_dir().join("hooks/problems.jsonl")).unwrap();
+    assert!(logged.contains("\"hook\":\"effects\"") && logged.contains("phase complete"), "{logged}");
+    assert!(view_problems(&t).contains("phase complete"), "status names it");
+}
+
+fn view_problems(t: &Repo) -> String {
+    view::summary(&t.env()).unwrap_or_default()
+}
+
+/// Bug (issue 32): finding the feature a command is about wrote a cost
+/// note under its own lock before the verb decided anything. `find` writes
+/// nothing; a phase start notes the session's turn among its effects, after
+/// its own change.
+#[test]
+fn finding_the_feature_writes_nothing_and_a_start_notes_the_turn_as_an_effect() {
+    let t = Repo::new();
+    let f = t.feature("auth", Mode::Standard);
+    let p = Project::discover(t.root()).unwrap();
+    let id = SessionId::parse(A).unwrap();
+    phasegate_ops::session::find(&t.env_as(A), Some(&f)).unwrap();
+    assert!(p.cost().session(&id).unwrap().is_none(), "a lookup wrote the session's cost log");
+    let started = phase::start(&t.env_as(A), phase::Target::Existing(Some(&f)), Phase::Brainstorm, Default::default())
+        .unwrap();
+    assert!(started.problems.is_empty(), "{started:?}");
+    let turns = p.cost().session(&id).unwrap().unwrap().turns;
+    assert_eq!(turns.iter().map(|t| t.feature.as_str()).collect::<Vec<_>>(), [f.as_str()]);
+}

@@ -1,0 +1,223 @@
+//! What a verb changes beyond its feature's own files, as a value.
+//!
+//! A verb loads what it needs, decides, and commits its feature's files in
+//! one change under the feature's lock (`FeatureGuard::commit`, on the
+//! journal that makes several files agree). What else its step causes, the
+//! events it raises or settles and the note of the session's turn to the
+//! feature for its cost, it returns as [`Effects`] rather than doing on the
+//! side. [`Effects::apply`] runs them after that commit in one order for
+//! every verb: the events under one take of their lock, then the cost
+//! note. A step that happened is never undone because an effect failed:
+//! the failure is written to the problems log that `workflow-state status`
+//! reports, and returned for the verb to show. None is dropped in silence.
+
+use phasegate_core::Phase;
+use phasegate_core::tasks::FailureDecision;
+use phasegate_store::Project;
+use serde_json::{Value, json};
+
+use crate::coordination::events::{self, NewEvent};
+use crate::env::Env;
+
+/// One effect of a verb.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// The session turned to `feature`: its requests from now on are the
+    /// feature's, for its cost.
+    TurnTo { feature: String },
+    /// An event to raise. With `unless_raised`, not when the log already
+    /// holds one of its type about the feature.
+    Raise { event_type: &'static str, feature: String, task: Option<String>, payload: Value, unless_raised: bool },
+    /// Pending events whose next step was taken, settled as done.
+    Settle(Settle),
+}
+
+/// Which pending events a step settles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Settle {
+    /// Those that move `feature` on (its next step, its build, its spec,
+    /// the user's turn); with `retro`, its retrospective's too.
+    MovedOn { feature: String, retro: bool },
+    /// `work.assigned` of the task: the work was taken up.
+    TaskStarted { feature: String, task: String },
+    /// `task.failed` and `work.assigned` of a task that passed.
+    TaskCompleted { feature: String, task: String },
+    /// The `decision.requested` that asked for the question's answer.
+    QuestionAnswered { question: String },
+}
+
+/// The effects of one verb, in the order they apply.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[must_use = "effects change nothing until applied"]
+pub struct Effects {
+    /// What caused them, for the problems log (`phase start`, ...).
+    verb: &'static str,
+    list: Vec<Effect>,
+}
+
+impl Effects {
+    pub fn of(verb: &'static str) -> Self {
+        Effects { verb, list: Vec::new() }
+    }
+
+    pub fn list(&self) -> &[Effect] {
+        &self.list
+    }
+
+    fn with(mut self, effect: Effect) -> Self {
+        self.list.push(effect);
+        self
+    }
+
+    fn raise(self, event_type: &'static str, feature: &str, task: Option<&str>, payload: Value) -> Self {
+        let (feature, task) = (feature.to_owned(), task.map(str::to_owned));
+        self.with(Effect::Raise { event_type, feature, task, payload, unless_raised: false })
+    }
+
+    /// The session works on `feature` from now on.
+    pub fn turn_to(self, feature: &str) -> Self {
+        self.with(Effect::TurnTo { feature: feature.to_owned() })
+    }
+
+    /// A phase started: the feature took a next step, so the events that
+    /// suggested one (`spec.approved`, `ideation.completed`, ...) settle.
+    pub fn phase_started(self, feature: &str) -> Self {
+        self.with(Effect::Settle(Settle::MovedOn { feature: feature.to_owned(), retro: false }))
+    }
+
+    /// A phase completed: the event it completes with, if any (specify →
+    /// `spec.approved`, which sends the spec to the build).
+    pub fn phase_completed(self, feature: &str, phase: Phase) -> Self {
+        match phase.facts().completes_with {
+            Some(event) => self.raise(event, feature, None, json!({"phase": phase.name()})),
+            None => self,
+        }
+    }
+
+    /// The feature was finished (its retrospective is still to come) or
+    /// abandoned (nothing is): what moved it on settles. A finish raises
+    /// `build.completed` unless its build already did.
+    pub fn feature_ended(self, feature: &str, abandoned: bool) -> Self {
+        let settled = self.with(Effect::Settle(Settle::MovedOn { feature: feature.to_owned(), retro: abandoned }));
+        match abandoned {
+            true => settled,
+            false => settled.with(Effect::Raise {
+                event_type: "build.completed",
+                feature: feature.to_owned(),
+                task: None,
+                payload: json!({"at": "finish"}),
+                unless_raised: true,
+            }),
+        }
+    }
+
+    /// `tasks start`: the work given to a session is taken up.
+    pub fn task_started(self, feature: &str, task: &str) -> Self {
+        let (feature, task) = (feature.to_owned(), task.to_owned());
+        self.with(Effect::Settle(Settle::TaskStarted { feature, task }))
+    }
+
+    /// `tasks complete`: a failed task that passed asks for no immediate
+    /// retrospective; the build's `build.completed` reads its failures.
+    pub fn task_completed(self, feature: &str, task: &str) -> Self {
+        let (feature, task) = (feature.to_owned(), task.to_owned());
+        self.with(Effect::Settle(Settle::TaskCompleted { feature, task }))
+    }
+
+    /// `tasks fail`: `task.failed` with the build's decision (the
+    /// retrospective extracts a gotcha at once).
+    pub fn task_failed(self, feature: &str, task: &str, decision: &FailureDecision) -> Self {
+        self.raise("task.failed", feature, Some(task), json!({"decision": decision}))
+    }
+
+    /// A question was answered, whoever answered and wherever.
+    pub fn question_answered(self, question: &str) -> Self {
+        self.with(Effect::Settle(Settle::QuestionAnswered { question: question.to_owned() }))
+    }
+
+    /// A pipeline completed: `build.completed`.
+    pub fn build_completed(self, feature: &str) -> Self {
+        self.raise("build.completed", feature, None, json!({"workflow": "pipeline"}))
+    }
+
+    /// Runs the effects: the events first, under one take of their lock
+    /// (settling needs neither lock nor write when nothing is pending), then
+    /// the cost note. Returns what could not be done, each also in the
+    /// problems log; empty when all went through.
+    pub fn apply(self, project: &Project, env: &Env) -> Vec<String> {
+        let (events, turns): (Vec<Effect>, Vec<Effect>) =
+            self.list.into_iter().partition(|e| !matches!(e, Effect::TurnTo { .. }));
+        let mut problems = Vec::new();
+        // No event, or settling alone with nothing pending: nothing to do.
+        let idle = events.is_empty()
+            || (events.iter().all(|e| matches!(e, Effect::Settle(_))) && events::nothing_pending(project));
+        if !idle
+            && let Err(e) = events::with_held(project, env, |held| {
+                events.into_iter().try_for_each(|effect| apply_event(held, effect))
+            })
+        {
+            problems.push(format!("{}: its events were not all recorded: {e}", self.verb));
+        }
+        for effect in turns {
+            if let Effect::TurnTo { feature } = effect
+                && let Err(e) = crate::session::note_turn(project, env, &feature)
+            {
+                problems.push(format!("{}: the turn to {feature} was not noted for its cost: {e}", self.verb));
+            }
+        }
+        for problem in &problems {
+            log_problem(project, env, problem);
+        }
+        problems
+    }
+}
+
+impl Effects {
+    /// [`Self::apply`] for a verb whose outcome has no place to show what
+    /// failed: it is in the problems log only.
+    pub fn apply_to_log(self, project: &Project, env: &Env) {
+        let _in_the_log = self.apply(project, env);
+    }
+}
+
+fn apply_event(held: &mut events::Held<'_>, effect: Effect) -> crate::error::OpResult<()> {
+    match effect {
+        Effect::TurnTo { .. } => Ok(()),
+        Effect::Raise { event_type, feature, task, payload, unless_raised } => {
+            let new = NewEvent { event_type, feature: Some(&feature), task: task.as_deref(), payload };
+            held.raise(new, unless_raised).map(drop)
+        }
+        Effect::Settle(Settle::MovedOn { feature, retro }) => held.settle_moved_on(&feature, retro).map(drop),
+        Effect::Settle(Settle::TaskStarted { feature, task }) => held
+            .settle(|e| {
+                e.event_type.as_str() == "work.assigned"
+                    && e.feature.as_deref() == Some(&feature)
+                    && e.task.as_deref() == Some(&task)
+            })
+            .map(drop),
+        Effect::Settle(Settle::TaskCompleted { feature, task }) => held
+            .settle(|e| {
+                matches!(e.event_type.as_str(), "task.failed" | "work.assigned")
+                    && e.feature.as_deref() == Some(&feature)
+                    && e.task.as_deref() == Some(&task)
+            })
+            .map(drop),
+        Effect::Settle(Settle::QuestionAnswered { question }) => held
+            .settle(|e| {
+                e.event_type.as_str() == "decision.requested"
+                    && e.payload.get("question").and_then(Value::as_str) == Some(&question)
+            })
+            .map(drop),
+    }
+}
+
+/// Keeps `problem` where `status` reports the problems nobody was told.
+fn log_problem(project: &Project, env: &Env, problem: &str) {
+    let line = phasegate_store::coordination::events::HookProblem {
+        at: env.now,
+        hook: "effects".into(),
+        problem: crate::hook::one_line(problem),
+    };
+    // The log itself failing leaves the problem in the verb's outcome.
+    let _ = project.coordination().hook_problems().append(&[line], std::time::Duration::from_secs(1));
+}
