@@ -87,6 +87,35 @@ def project_methods():
     return n
 
 
+def side_effects():
+    """Events raised or settled outside a verb's `Effects` (ops' `effects`
+    and the events module itself left out)."""
+    n = 0
+    for path, text in sources("phasegate-ops"):
+        if path.endswith(("src/effects.rs", "coordination/events.rs")):
+            continue
+        n += len(re.findall(r"\bevents::(?:emit|emit_quietly|emit_all|settle|settle_where|on_\w+)\(", text))
+    return n
+
+
+def writing_lookups():
+    """Verbs whose feature lookup also writes (the cost note of
+    `session::resolve`) instead of `session::find` and an effect."""
+    n = 0
+    for _, text in sources("phasegate-ops"):
+        n += len(re.findall(r"\bsession::resolve(?:_pipeline)?\(", text))
+    return n
+
+
+def store_fs():
+    """Places in ops that reach the store's file helpers (`store::fs`)."""
+    n = 0
+    for _, text in sources("phasegate-ops"):
+        n += len(re.findall(r"phasegate_store::fs\b", text))
+        n += len(re.findall(r"use phasegate_store::\{[^}]*\bfs\b[^}]*\}", text))
+    return n
+
+
 def main():
     longs = long_functions()
     rows = [
@@ -94,6 +123,9 @@ def main():
         ("command spellings (`workflow-state …`) in string literals below the CLI", spellings(), "at most 10"),
         ("functions over 80 lines", len(longs), "at most 5"),
         ("public methods of the store's Project", project_methods(), "at most 30"),
+        ("events raised or settled on the side, outside a verb's Effects", side_effects(), "none"),
+        ("feature lookups that write (session::resolve)", writing_lookups(), "none"),
+        ("places in ops reaching store::fs", store_fs(), "none"),
     ]
     for what, value, target in rows:
         print(f"{what}: {value} (target {target})")

@@ -213,11 +213,6 @@ fn apply_event(held: &mut events::Held<'_>, effect: Effect) -> crate::error::OpR
 
 /// Keeps `problem` where `status` reports the problems nobody was told.
 fn log_problem(project: &Project, env: &Env, problem: &str) {
-    let line = phasegate_store::coordination::events::HookProblem {
-        at: env.now,
-        hook: "effects".into(),
-        problem: crate::hook::one_line(problem),
-    };
     // The log itself failing leaves the problem in the verb's outcome.
-    let _ = project.coordination().hook_problems().append(&[line], std::time::Duration::from_secs(1));
+    let _ = project.coordination().note_problem(env.now, "effects", &crate::hook::one_line(problem));
 }

@@ -107,8 +107,9 @@ pub fn emit_all(project: &Project, env: &Env, new: Vec<NewEvent<'_>>) -> OpResul
 }
 
 /// [`emit`] for a transition that must not fail because of its event: a
-/// problem is swallowed (the event log is then one event short, and the
-/// transition's own output still says what happened).
+/// problem goes to the problems log `status` reports (the event log is
+/// then one event short, and the transition's own output still says what
+/// happened).
 pub fn emit_quietly(
     project: &Project,
     env: &Env,
@@ -117,7 +118,16 @@ pub fn emit_quietly(
     task: Option<&str>,
     payload: Value,
 ) -> Option<Event> {
-    emit(project, env, event_type, feature, task, payload).ok()
+    emit(project, env, event_type, feature, task, payload)
+        .inspect_err(|e| unrecorded(project, env, &format!("{event_type} was not recorded: {e}")))
+        .ok()
+}
+
+/// Keeps `problem`, an event that could not be recorded, where `status`
+/// reports the problems nobody was told.
+pub fn unrecorded(project: &Project, env: &Env, problem: &str) {
+    // The log failing too leaves nothing more to tell.
+    let _ = project.coordination().note_problem(env.now, "events", &crate::hook::one_line(problem));
 }
 
 /// The delivery state, brought up to date with the logs; the caller holds

@@ -334,7 +334,9 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
         .collect();
     // One take of the events' lock for all of them, within the hook's wait.
     let env = ctx.hook_env();
-    let _ = events::emit_all(project, &env, new);
+    if let Err(e) = events::emit_all(project, &env, new) {
+        events::unrecorded(project, &env, &format!("conflict.detected was not recorded: {e}"));
+    }
     let named: Vec<String> =
         hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder.short())).collect();
     vec![clip(

@@ -26,14 +26,8 @@ pub mod pre_tool_use;
 pub fn record_problem(input: &HookInput, env: &Env, hook: &str, problem: &str) -> Option<std::path::PathBuf> {
     let layout = HookCtx::new(input, env, None).repo()?;
     let project = phasegate_store::Project::from_layout(layout).with_key_dir(env.key_dir.clone());
-    let log = project.coordination().hook_problems();
-    let line = phasegate_store::coordination::events::HookProblem {
-        at: env.now,
-        hook: hook.to_owned(),
-        problem: problem.to_owned(),
-    };
-    log.append(&[line], std::time::Duration::from_secs(2)).ok()?;
-    Some(log.path)
+    project.coordination().note_problem(env.now, hook, problem).ok()?;
+    Some(project.coordination().hook_problems().path)
 }
 
 /// How much a contributor's lines are needed when a hook's context is over

@@ -554,12 +554,7 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
 /// hooks' problems (a hook's or a command's reader may be the only one to
 /// see it).
 fn dialog_problem(project: &Project, env: &Env, problem: String) {
-    let line = phasegate_store::coordination::events::HookProblem {
-        at: env.now,
-        hook: "question dialog".into(),
-        problem: crate::hook::one_line(&problem),
-    };
-    let _ = project.coordination().hook_problems().append(&[line], std::time::Duration::from_secs(1));
+    let _ = project.coordination().note_problem(env.now, "question dialog", &crate::hook::one_line(&problem));
 }
 
 /// How long a command that needs a person's answer waits for a dialog's

@@ -308,9 +308,22 @@ fn finding_the_feature_writes_nothing_and_a_start_notes_the_turn_as_an_effect() 
     let id = SessionId::parse(A).unwrap();
     phasegate_ops::session::find(&t.env_as(A), Some(&f)).unwrap();
     assert!(p.cost().session(&id).unwrap().is_none(), "a lookup wrote the session's cost log");
-    let started = phase::start(&t.env_as(A), phase::Target::Existing(Some(&f)), Phase::Brainstorm, Default::default())
-        .unwrap();
+    let started =
+        phase::start(&t.env_as(A), phase::Target::Existing(Some(&f)), Phase::Brainstorm, Default::default()).unwrap();
     assert!(started.problems.is_empty(), "{started:?}");
     let turns = p.cost().session(&id).unwrap().unwrap().turns;
     assert_eq!(turns.iter().map(|t| t.feature.as_str()).collect::<Vec<_>>(), [f.as_str()]);
+}
+
+/// Bug (issue 32): `emit_quietly` swallowed a failure, so the monitor's
+/// alerts and the PM's questions could vanish from the event log with no
+/// trace. The failure is now in the problems log `status` reports.
+#[test]
+fn an_event_raised_quietly_that_cannot_be_written_leaves_a_problem() {
+    let t = Repo::new();
+    let p = Project::discover(t.root()).unwrap();
+    std::fs::create_dir_all(p.runtime_dir().join("events/log.jsonl")).unwrap();
+    assert!(events::emit_quietly(&p, &t.env(), "alert.deadlock", None, None, json!(null)).is_none());
+    let logged = std::fs::read_to_string(p.runtime_dir().join("hooks/problems.jsonl")).unwrap();
+    assert!(logged.contains("\"hook\":\"events\"") && logged.contains("alert.deadlock was not recorded"), "{logged}");
 }

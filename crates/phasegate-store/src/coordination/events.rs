@@ -96,6 +96,14 @@ impl Coordination<'_> {
         )
     }
 
+    /// Keeps a problem nobody was told (a hook's, a verb's effect's, a
+    /// dialog's), said by `source`, in [`Self::hook_problems`], which
+    /// `workflow-state status` reports; its lock waited for a second at most.
+    pub fn note_problem(&self, at: DateTime<Utc>, source: &str, problem: &str) -> Result<(), StoreError> {
+        let line = HookProblem { at, hook: source.to_owned(), problem: problem.to_owned() };
+        self.hook_problems().append(&[line], Duration::from_secs(1))
+    }
+
     pub fn event_acks(&self) -> LogFile {
         LogFile::new(self.project.runtime_dir().join("events/acks.jsonl"), self.project.lock_dir().join("events.lock"))
     }
