@@ -116,6 +116,25 @@ def store_fs():
     return n
 
 
+def core_public_unnamed():
+    """Core's `pub` items (types, functions, methods, constants) whose name
+    no other crate and no test spells: candidates for `pub(crate)`. Those
+    left are in a public item's signature or re-exported as a face."""
+    other = []
+    for d, _, fs in os.walk(os.path.join(ROOT, "crates")):
+        if os.path.join("phasegate-core", "src") in d:
+            continue
+        other += [open(os.path.join(d, f), encoding="utf-8").read() for f in fs if f.endswith(".rs")]
+    for d, _, fs in os.walk(os.path.join(ROOT, "tests")):
+        other += [open(os.path.join(d, f), encoding="utf-8").read() for f in fs if f.endswith(".rs")]
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "\n".join(other)))
+    n = 0
+    for _, text in sources("phasegate-core"):
+        for m in re.finditer(r"^\s*pub (?:fn|struct|enum|const|type|trait|static) ([A-Za-z_]\w*)", text, re.M):
+            n += m.group(1) not in words
+    return n
+
+
 def main():
     longs = long_functions()
     rows = [
@@ -126,6 +145,7 @@ def main():
         ("events raised or settled on the side, outside a verb's Effects", side_effects(), "none"),
         ("feature lookups that write (session::resolve)", writing_lookups(), "none"),
         ("places in ops reaching store::fs", store_fs(), "none"),
+        ("core's public items no other crate or test names", core_public_unnamed(), "only those a public signature needs"),
     ]
     for what, value, target in rows:
         print(f"{what}: {value} (target {target})")

@@ -58,12 +58,12 @@ impl Cycle {
     }
 
     /// The number the next attempt will get.
-    pub fn next_attempt(&self) -> u32 {
+    pub(crate) fn next_attempt(&self) -> u32 {
         self.attempts.saturating_add(1)
     }
 
     /// No attempt is left: the next unapproved one ends the cycle.
-    pub fn is_exhausted(&self) -> bool {
+    pub(crate) fn is_exhausted(&self) -> bool {
         self.attempts >= self.max
     }
 }
@@ -72,7 +72,7 @@ impl Cycle {
 /// raised too (compared without case, punctuation or spacing): the same
 /// critique again, which the loop reports so that it is fixed at its root
 /// or answered, not re-litigated.
-pub fn recurring(previous: &[String], current: &[String]) -> Vec<String> {
+pub(crate) fn recurring(previous: &[String], current: &[String]) -> Vec<String> {
     let key = |s: &str| -> String {
         s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>()
     };

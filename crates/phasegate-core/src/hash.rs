@@ -7,7 +7,7 @@
 //! taken is salted and hashed again).
 
 /// 32-bit FNV-1a.
-pub fn fnv1a32(bytes: &[u8]) -> u32 {
+pub(crate) fn fnv1a32(bytes: &[u8]) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for b in bytes {
         h ^= u32::from(*b);

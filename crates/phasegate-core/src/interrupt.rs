@@ -130,7 +130,7 @@ fn clock_time(text: &str) -> Option<NaiveTime> {
 
 /// `resets in 3h 20m`, `resets in 45m`, `try again in 30 seconds`: the
 /// wait `said` names, if any.
-pub fn reset_in(said: &str) -> Option<TimeDelta> {
+pub(crate) fn reset_in(said: &str) -> Option<TimeDelta> {
     let lower = said.to_ascii_lowercase();
     let at = lower.find(" in ")?;
     let mut total = TimeDelta::zero();
@@ -231,7 +231,7 @@ pub enum ResumeFrom {
 
 /// Back-offs give up after this many interruptions in a row of one
 /// session (no turn ended well in between).
-pub const MAX_ATTEMPTS: u32 = 6;
+pub(crate) const MAX_ATTEMPTS: u32 = 6;
 
 /// The back-off for `cause` at the `attempt`th interruption in a row (1 for
 /// the first): doubling from a base, up to a cap. A usage limit with no

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// The longest id accepted; with every byte escaped (3 characters each) the
 /// record's file name stays below the usual 255-byte limit.
-pub const MAX_LEN: usize = 80;
+pub(crate) const MAX_LEN: usize = 80;
 
 /// How many characters of a long id messages show.
 pub const SHORT_LEN: usize = 8;

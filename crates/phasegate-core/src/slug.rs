@@ -2,7 +2,7 @@
 //! how a description ("add search to the docs") becomes one.
 
 /// The longest slug.
-pub const MAX_SLUG: usize = 64;
+pub(crate) const MAX_SLUG: usize = 64;
 /// How long a slug made from a description may get (whole words only).
 const MADE_SLUG: usize = 40;
 
@@ -25,7 +25,7 @@ pub fn validate(slug: &str) -> Result<(), InvalidSlug> {
 /// Whether `name` is safe as one file or branch name: 1 to `max` letters,
 /// digits, `.`, `_` and `-`, starting with a letter or digit, with no `..`
 /// and not ending in `.lock`. Slugs and question ids are both such names.
-pub fn safe_name(name: &str, max: usize) -> bool {
+pub(crate) fn safe_name(name: &str, max: usize) -> bool {
     !name.is_empty()
         && name.len() <= max
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))

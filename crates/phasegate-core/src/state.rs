@@ -67,7 +67,7 @@ pub const META: StateFile = StateFile {
     ]),
     witnessed: true,
 };
-pub const HISTORY: StateFile = StateFile {
+pub(crate) const HISTORY: StateFile = StateFile {
     path: "docs/features/*/.review-history.md",
     schema: None,
     written_by: WrittenBy(&[Run("review record"), Text(" appends each iteration")]),
@@ -79,13 +79,13 @@ pub const ROUNDS: StateFile = StateFile {
     written_by: WrittenBy(&[Run("rounds start|record|answer|ask")]),
     witnessed: true,
 };
-pub const REVIEW_CYCLES: StateFile = StateFile {
+pub(crate) const REVIEW_CYCLES: StateFile = StateFile {
     path: "docs/features/*/.review-cycles.json",
     schema: Some(Schema::ReviewCycles),
     written_by: WrittenBy(&[Run("tasks start|review|record|fail")]),
     witnessed: true,
 };
-pub const PIPELINE_STATE: StateFile = StateFile {
+pub(crate) const PIPELINE_STATE: StateFile = StateFile {
     path: "docs/features/*/.task/state.json",
     schema: Some(Schema::PipelineState),
     written_by: WrittenBy(&[
@@ -96,7 +96,7 @@ pub const PIPELINE_STATE: StateFile = StateFile {
     ]),
     witnessed: true,
 };
-pub const LOOP_STATE: StateFile = StateFile {
+pub(crate) const LOOP_STATE: StateFile = StateFile {
     path: "docs/features/*/.task/loop-state.json",
     schema: Some(Schema::LoopState),
     written_by: WrittenBy(&[Run("pipeline cancel"), Text(", `claim` or `resume`")]),
@@ -108,13 +108,13 @@ pub const ORCHESTRATOR_LOCK: StateFile = StateFile {
     written_by: WrittenBy(&[Run("pipeline reset"), Text(" or `final-gate`")]),
     witnessed: false,
 };
-pub const CODEX_SESSION: StateFile = StateFile {
+pub(crate) const CODEX_SESSION: StateFile = StateFile {
     path: "docs/features/*/.task/.codex-session-active",
     schema: None,
     written_by: WrittenBy(&[Run("pipeline final-gate")]),
     witnessed: false,
 };
-pub const MARKER: StateFile = StateFile {
+pub(crate) const MARKER: StateFile = StateFile {
     path: ".claude/suspended/*",
     schema: Some(Schema::Question),
     written_by: WrittenBy(&[Text("the "), Run("question"), Text(" commands (ask, answer) change suspension markers")]),
@@ -126,7 +126,7 @@ pub const QUESTION: StateFile = StateFile {
     written_by: WrittenBy(&[Run("question answer <id> <answer>"), Text(" records an answer")]),
     witnessed: true,
 };
-pub const PREFERENCES: StateFile = StateFile {
+pub(crate) const PREFERENCES: StateFile = StateFile {
     path: ".phasegate/preferences.json",
     schema: None,
     written_by: WrittenBy(&[Run("question answer"), Text(" remembers a preference question's answer")]),
@@ -143,13 +143,13 @@ pub const KNOWLEDGE: StateFile = StateFile {
     ]),
     witnessed: false,
 };
-pub const IDEATION: StateFile = StateFile {
+pub(crate) const IDEATION: StateFile = StateFile {
     path: "docs/features/*/ideation.json",
     schema: Some(Schema::Ideation),
     written_by: WrittenBy(&[Run("ideation start|artifact|decision|risk|confidence|advance")]),
     witnessed: true,
 };
-pub const EVIDENCE: StateFile = StateFile {
+pub(crate) const EVIDENCE: StateFile = StateFile {
     path: "docs/features/*/evidence.json",
     schema: Some(Schema::Evidence),
     written_by: WrittenBy(&[
@@ -160,7 +160,7 @@ pub const EVIDENCE: StateFile = StateFile {
     ]),
     witnessed: true,
 };
-pub const REVIEWS: StateFile = StateFile {
+pub(crate) const REVIEWS: StateFile = StateFile {
     path: "docs/features/*/.task/review-*.json",
     schema: Some(Schema::Review),
     written_by: WrittenBy(&[
@@ -170,7 +170,7 @@ pub const REVIEWS: StateFile = StateFile {
     ]),
     witnessed: true,
 };
-pub const RUNTIME: StateFile = StateFile {
+pub(crate) const RUNTIME: StateFile = StateFile {
     path: ".git/phasegate/**",
     schema: None,
     written_by: WrittenBy(&[Text(

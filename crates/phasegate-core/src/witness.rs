@@ -148,7 +148,7 @@ pub struct RunSeen {
 
 /// How much earlier than its brief a run may seem to start (the two
 /// clocks are the same machine's; this absorbs their rounding).
-pub const CLOCK_SLACK_SECONDS: i64 = 2;
+pub(crate) const CLOCK_SLACK_SECONDS: i64 = 2;
 
 /// Why no run answers a brief, in words that say what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]

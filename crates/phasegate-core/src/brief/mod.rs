@@ -29,10 +29,10 @@ pub use config::{CONTEXT_CONFIG_PATH, ContextConfig, JUST_IN_TIME_MAX_BYTES, Jus
 pub use loading::Loading;
 
 /// Bytes per estimated token.
-pub const BYTES_PER_TOKEN: usize = 4;
+pub(crate) const BYTES_PER_TOKEN: usize = 4;
 
 /// The estimated tokens of `text` (bytes / 4, rounded up).
-pub fn estimate_tokens(text: &str) -> usize {
+pub(crate) fn estimate_tokens(text: &str) -> usize {
     text.len().div_ceil(BYTES_PER_TOKEN)
 }
 
@@ -80,7 +80,7 @@ impl SectionKind {
 
     /// Above 0.8 a section that does not fit is truncated rather than left
     /// out (the seed's `elif priority > 0.8`).
-    pub fn truncates(self) -> bool {
+    pub(crate) fn truncates(self) -> bool {
         self.priority() > 0.8
     }
 }

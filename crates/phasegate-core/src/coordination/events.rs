@@ -290,7 +290,7 @@ impl RouteTarget {
 
 /// One row of the default routing table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DefaultRoute {
+pub(crate) struct DefaultRoute {
     pub pattern: &'static str,
     pub target: RouteTarget,
     /// Why, in the seed's words.

@@ -47,15 +47,15 @@ use crate::schema::{ConfigError, Schema};
 /// The state file.
 pub const IDEATION_FILE: &str = "ideation.json";
 /// §3.3: `avgConfidence > 0.6`.
-pub const NARROWING_CONFIDENCE: f64 = 0.6;
+pub(crate) const NARROWING_CONFIDENCE: f64 = 0.6;
 /// §3.3: `validatedAssumptions.length >= 3`.
-pub const MIN_VALIDATIONS: usize = 3;
+pub(crate) const MIN_VALIDATIONS: usize = 3;
 /// §3.3: `overallConfidence > 0.75`: the idea is ready, and the brief is
 /// what is left (REFINING completes with the brief alone; see the module's
 /// design choices).
-pub const COMPLETE_CONFIDENCE: f64 = 0.75;
+pub(crate) const COMPLETE_CONFIDENCE: f64 = 0.75;
 /// §3.3: `signals.decisions.filter(d => d.type === 'validation')`.
-pub const VALIDATION: &str = "validation";
+pub(crate) const VALIDATION: &str = "validation";
 
 /// §3's sub-phases.
 #[derive(
@@ -165,7 +165,7 @@ impl Signals {
     }
 
     /// The mean of the artifacts' confidences; 0 without artifacts.
-    pub fn average_confidence(&self) -> f64 {
+    pub(crate) fn average_confidence(&self) -> f64 {
         match self.artifacts.len() {
             0 => 0.0,
             n => self.artifacts.iter().map(|a| a.confidence).sum::<f64>() / n as f64,
@@ -309,7 +309,7 @@ pub const ASK_AT_MOST: usize = 3;
 /// §3.5's prompt sections for a phase, and the questions that get what its
 /// rule still lacks. COMPLETE asks nothing: ideation is over, and its prompt
 /// says only that, with what was established.
-pub fn phase_prompt(phase: IdeationPhase, signals: &Signals) -> String {
+pub(crate) fn phase_prompt(phase: IdeationPhase, signals: &Signals) -> String {
     let mut sections = vec![phase.instructions().to_owned()];
     if !signals.artifacts.is_empty() {
         let known: Vec<String> =

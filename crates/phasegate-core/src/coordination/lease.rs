@@ -34,9 +34,9 @@ use crate::priority::Priority;
 use crate::session::SessionId;
 
 /// §8.2, DENY's `suggestion`.
-pub const DENY_SUGGESTION: &str = "Wait or request change";
+pub(crate) const DENY_SUGGESTION: &str = "Wait or request change";
 /// §8.2, GRANT's `reason` for an unowned file.
-pub const UNOWNED_REASON: &str = "File unowned - granting to first requestor";
+pub(crate) const UNOWNED_REASON: &str = "File unowned - granting to first requestor";
 
 /// How lease keys compare.
 #[derive(

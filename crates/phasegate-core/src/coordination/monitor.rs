@@ -50,16 +50,16 @@ use crate::priority::Priority;
 use crate::session::SessionId;
 
 /// §7.1: "Timer-based (every 2 minutes)"; §2.2: "Polls every 2 minutes".
-pub const CHECK_EVERY: TimeDelta = TimeDelta::minutes(2);
+pub(crate) const CHECK_EVERY: TimeDelta = TimeDelta::minutes(2);
 /// §7.3: `if task.phase == 'database': threshold = timedelta(minutes=5)`.
-pub const DATABASE_STUCK_AFTER: TimeDelta = TimeDelta::minutes(5);
+pub(crate) const DATABASE_STUCK_AFTER: TimeDelta = TimeDelta::minutes(5);
 /// §7.3: `elif task.phase == 'tests': threshold = timedelta(minutes=15)`.
-pub const TESTS_STUCK_AFTER: TimeDelta = TimeDelta::minutes(15);
+pub(crate) const TESTS_STUCK_AFTER: TimeDelta = TimeDelta::minutes(15);
 /// §7.3: `else: threshold = timedelta(minutes=10)`.
-pub const STUCK_AFTER: TimeDelta = TimeDelta::minutes(10);
+pub(crate) const STUCK_AFTER: TimeDelta = TimeDelta::minutes(10);
 /// §7.2: recent alerts are `created_at > datetime('now', '-30 minutes')
 /// AND acknowledged = 0`.
-pub const ALERT_QUIET_FOR: TimeDelta = TimeDelta::minutes(30);
+pub(crate) const ALERT_QUIET_FOR: TimeDelta = TimeDelta::minutes(30);
 
 /// A task in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,7 +92,7 @@ impl ActiveTask {
 }
 
 /// §7.3's threshold for a task's layer.
-pub fn stuck_threshold(layer: Option<&str>) -> TimeDelta {
+pub(crate) fn stuck_threshold(layer: Option<&str>) -> TimeDelta {
     match layer {
         Some("database") => DATABASE_STUCK_AFTER,
         Some("tests") => TESTS_STUCK_AFTER,
@@ -393,7 +393,7 @@ pub struct MonitorInput<'a> {
 }
 
 /// What `session`, down, leaves at stake.
-pub fn at_stake(session: &SessionRecord, input: &MonitorInput<'_>) -> AtStake {
+pub(crate) fn at_stake(session: &SessionRecord, input: &MonitorInput<'_>) -> AtStake {
     let id = &session.id;
     let mut waiting: Vec<SessionId> =
         input.waits.iter().filter(|w| w.holder == *id && w.waiter != *id).map(|w| w.waiter.clone()).collect();

@@ -29,13 +29,13 @@ use super::session::{SessionRecord, SessionState};
 use crate::session::SessionId;
 
 /// §8.2: `if duration > timedelta(minutes=30)`: INTERRUPT.
-pub const INTERRUPT_AFTER: TimeDelta = TimeDelta::minutes(30);
+pub(crate) const INTERRUPT_AFTER: TimeDelta = TimeDelta::minutes(30);
 /// §8.2: `elif duration > timedelta(minutes=20)`: ESCALATE.
-pub const ESCALATE_AFTER: TimeDelta = TimeDelta::minutes(20);
+pub(crate) const ESCALATE_AFTER: TimeDelta = TimeDelta::minutes(20);
 /// §8.2: WATCH's `check_again_in=timedelta(minutes=5)`.
 pub const CHECK_AGAIN_IN: TimeDelta = TimeDelta::minutes(5);
 /// §8.2: INTERRUPT's reason.
-pub const INTERRUPT_REASON: &str = "Task exceeded 30 minute timeout";
+pub(crate) const INTERRUPT_REASON: &str = "Task exceeded 30 minute timeout";
 
 /// §8.2's actions, and REASSIGN for redistributed work (§2.3's
 /// `work.assigned`).

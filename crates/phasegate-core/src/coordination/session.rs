@@ -50,7 +50,7 @@ use crate::priority::Priority;
 use crate::session::SessionId;
 
 /// §7.2: `WHERE last_heartbeat > datetime('now', '-5 minutes')`.
-pub const DOWN_AFTER: TimeDelta = TimeDelta::minutes(5);
+pub(crate) const DOWN_AFTER: TimeDelta = TimeDelta::minutes(5);
 
 /// How far ahead of the reader's clock a heartbeat may lie and still count.
 pub const CLOCK_SKEW_TOLERANCE: TimeDelta = TimeDelta::minutes(5);

@@ -71,7 +71,7 @@ impl WaitCycle {
 }
 
 /// Every cycle of the wait graph, once each, in a stable order.
-pub fn find_cycles(waits: &[Wait]) -> Vec<WaitCycle> {
+pub(crate) fn find_cycles(waits: &[Wait]) -> Vec<WaitCycle> {
     let mut graph: BTreeMap<&SessionId, BTreeSet<&SessionId>> = BTreeMap::new();
     for w in waits.iter().filter(|w| w.waiter != w.holder) {
         graph.entry(&w.waiter).or_default().insert(&w.holder);

@@ -15,7 +15,7 @@ use crate::words::Command;
 pub const COST_CONFIG_PATH: &str = ".phasegate/cost.config.json";
 
 /// What a budget's share used says.
-pub const WARN_AT: f64 = 0.8;
+pub(crate) const WARN_AT: f64 = 0.8;
 
 /// The largest budget (USD): a raise of half as much again stays finite.
 pub const MAX_BUDGET: f64 = 1_000_000_000.0;

@@ -102,7 +102,7 @@ impl Price {
 
     /// The first rate that is not a price (negative, past [`MAX_PRICE`]):
     /// its name and value.
-    pub fn out_of_bounds(&self) -> Option<(&'static str, f64)> {
+    pub(crate) fn out_of_bounds(&self) -> Option<(&'static str, f64)> {
         self.rates().into_iter().find(|(_, r)| !(0.0..=MAX_PRICE).contains(r))
     }
 }

@@ -74,7 +74,7 @@ pub struct PromptWords {
 }
 
 /// The command whose words are kept besides the phases'.
-pub const ANSWER_COMMAND: &str = "answer";
+pub(crate) const ANSWER_COMMAND: &str = "answer";
 
 /// How long after its prompt the command's brief may take the words: the
 /// injection runs right after the hook, so a minute is generous, and words

@@ -36,7 +36,7 @@ pub struct Position {
 
 impl Position {
     /// No phase started yet.
-    pub const NONE: Position = Position { phase: None, in_progress: false };
+    pub(crate) const NONE: Position = Position { phase: None, in_progress: false };
 
     /// `phase` was reached and completed.
     pub fn completed(phase: Phase) -> Self {

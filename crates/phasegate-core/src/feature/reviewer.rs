@@ -12,7 +12,7 @@ use crate::words::Command;
 
 /// The phase whose artifact the reviewer compares against: the nearest
 /// earlier artifact that exists.
-pub fn previous_artifact(phase: Phase, present: ArtifactSet) -> Option<Artifact> {
+pub(crate) fn previous_artifact(phase: Phase, present: ArtifactSet) -> Option<Artifact> {
     Artifact::ALL.into_iter().rev().filter(|a| a.phase() < phase).find(|a| present.contains(*a))
 }
 

@@ -71,12 +71,6 @@ pub struct IssueCounts {
     pub note: u32,
 }
 
-impl IssueCounts {
-    pub fn is_zero(&self) -> bool {
-        *self == IssueCounts::default()
-    }
-}
-
 impl ReviewVerdict {
     pub fn counts(&self) -> IssueCounts {
         let mut c = IssueCounts::default();

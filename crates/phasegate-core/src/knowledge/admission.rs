@@ -29,14 +29,14 @@ use super::item::{Evidence, KnowledgeItem, KnowledgeItemError, KnowledgeType, ne
 use super::words::{self, contains_sequence};
 
 /// The fewest content words a lesson has.
-pub const MIN_CONTENT_WORDS: usize = 5;
+pub(crate) const MIN_CONTENT_WORDS: usize = 5;
 /// The fewest words (names counted) of a short lesson, and the fewest
 /// concrete things it names.
-pub const MIN_SHORT_WORDS: usize = 3;
-pub const MIN_CONCRETE: usize = 2;
+pub(crate) const MIN_SHORT_WORDS: usize = 3;
+pub(crate) const MIN_CONCRETE: usize = 2;
 
 /// Advice for any project, which is no lesson about this one.
-pub const PLATITUDES: &[&str] = &[
+pub(crate) const PLATITUDES: &[&str] = &[
     "write tests",
     "write good tests",
     "test thoroughly",

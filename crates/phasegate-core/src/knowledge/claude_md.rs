@@ -28,17 +28,17 @@ use super::item::{KnowledgeItem, validate_id};
 use super::words::{self, contains_sequence};
 
 /// The line that opens phasegate's block.
-pub const BLOCK_START: &str = "<!-- phasegate:knowledge -->";
+pub(crate) const BLOCK_START: &str = "<!-- phasegate:knowledge -->";
 /// The line that closes it.
-pub const BLOCK_END: &str = "<!-- /phasegate:knowledge -->";
+pub(crate) const BLOCK_END: &str = "<!-- /phasegate:knowledge -->";
 /// The heading a new block starts with.
 const HEADING: &str = "## Lessons learned (kept by phasegate)";
 /// Seed 004 §6.3: `pattern.confidence >= 0.9`.
-pub const PROMOTE_MIN_CONFIDENCE: f64 = 0.9;
+pub(crate) const PROMOTE_MIN_CONFIDENCE: f64 = 0.9;
 /// Seed 004 §6.3: `pattern.occurrences >= 3` ("Pattern seen 3+ times").
-pub const PROMOTE_MIN_OCCURRENCES: u32 = 3;
+pub(crate) const PROMOTE_MIN_OCCURRENCES: u32 = 3;
 /// Universal: seen in at least this many different features.
-pub const UNIVERSAL_FEATURES: usize = 2;
+pub(crate) const UNIVERSAL_FEATURES: usize = 2;
 
 static BULLET: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^- .* <!-- ([a-z0-9]+(?:-[a-z0-9]+)*) -->\s*$").expect("compiles"));
@@ -123,7 +123,7 @@ fn bullet(item: &KnowledgeItem) -> String {
 }
 
 /// Universal: the evidence names at least 2 different features.
-pub fn is_universal(item: &KnowledgeItem) -> bool {
+pub(crate) fn is_universal(item: &KnowledgeItem) -> bool {
     features(item) >= UNIVERSAL_FEATURES
 }
 

@@ -30,7 +30,7 @@ use crate::schema::{Schema, SchemaErrors};
 /// The longest failure excerpt kept in one evidence entry, in characters.
 pub const MAX_EXCERPT_CHARS: usize = 2_000;
 /// The longest id (a file name without `.md`).
-pub const MAX_ID: usize = 64;
+pub(crate) const MAX_ID: usize = 64;
 /// How long the words at the start of an id get (whole words).
 const ID_WORDS: usize = 40;
 /// The longest task, feature or `discovered_by` text.
@@ -209,7 +209,12 @@ pub fn file_name(id: &str) -> String {
 /// FNV-1a of the type, pattern, action and the lesson lowercased with its
 /// white space collapsed, so the same lesson about the same files gets the
 /// same id wherever it is recorded.
-pub fn new_id(item_type: KnowledgeType, file_pattern: Option<&str>, action: Option<&str>, content: &str) -> String {
+pub(crate) fn new_id(
+    item_type: KnowledgeType,
+    file_pattern: Option<&str>,
+    action: Option<&str>,
+    content: &str,
+) -> String {
     let normalised = content.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
     let key = format!("{}\n{}\n{}\n{normalised}", item_type.name(), file_pattern.unwrap_or(""), action.unwrap_or(""));
     let hash = fnv1a32(key.as_bytes());

@@ -26,15 +26,15 @@ use super::item::{Evidence, InvalidId, KnowledgeItem, KnowledgeItemError, valida
 /// Seed 004 §10.2: "Records gotcha with confidence 0.7".
 pub const DISCOVERY: f64 = 0.7;
 /// Seed 004 §10.2: "If seen 2+ times → Boost confidence to 0.85".
-pub const SEEN_TWICE: f64 = 0.85;
+pub(crate) const SEEN_TWICE: f64 = 0.85;
 /// Seed 004 §10.2: "If injected gotcha prevents failure → Boost confidence
 /// to 0.95".
-pub const PREVENTED: f64 = 0.95;
+pub(crate) const PREVENTED: f64 = 0.95;
 /// Seed 004 §10.2: "If injected gotcha didn't help → Lower confidence", by
 /// this much (the module doc says why 0.1).
-pub const NOT_HELPED_STEP: f64 = 0.1;
+pub(crate) const NOT_HELPED_STEP: f64 = 0.1;
 /// The most evidence entries an item keeps.
-pub const MAX_EVIDENCE: usize = 10;
+pub(crate) const MAX_EVIDENCE: usize = 10;
 
 /// What became of a task a gotcha was injected into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantArray)]

@@ -68,7 +68,7 @@ pub const KINDS_BY_EXTENSION: &[&str] = &[
 ];
 
 /// The longest pattern, in characters.
-pub const MAX_PATTERN: usize = 512;
+pub(crate) const MAX_PATTERN: usize = 512;
 
 /// The pattern forms as one regular expression: the JSON Schema of a
 /// knowledge item states `file_pattern` with exactly this text (a test

@@ -41,7 +41,7 @@ use super::words::{self, jaccard, opposed};
 use crate::hash::fnv1a32;
 
 /// The least Jaccard index of two similar lessons' content words.
-pub const SIMILARITY: f64 = 0.6;
+pub(crate) const SIMILARITY: f64 = 0.6;
 
 /// What recording a lesson decided.
 #[derive(Debug, Clone, PartialEq, Eq)]

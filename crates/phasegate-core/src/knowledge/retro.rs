@@ -164,7 +164,7 @@ impl Metric {
     }
 
     /// Whether a rise is an improvement.
-    pub fn higher_is_better(self) -> bool {
+    pub(crate) fn higher_is_better(self) -> bool {
         match self {
             Metric::FirstPassSuccess | Metric::GotchaEffectiveness => true,
             Metric::BuildDurationMinutes | Metric::CostUsd => false,

@@ -38,7 +38,7 @@ pub struct RalphLoop {
 }
 
 /// The seed's completion promise.
-pub const DEFAULT_PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
+pub(crate) const DEFAULT_PROMISE: &str = "<promise>IMPLEMENTATION_COMPLETE</promise>";
 
 impl Default for RalphLoop {
     fn default() -> Self {

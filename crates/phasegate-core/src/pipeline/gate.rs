@@ -345,7 +345,7 @@ impl Gate {
 
     /// After the user chose to go on past the loop limit: a fresh count, a
     /// new round from the first reviewer.
-    pub fn continue_after_limit(&mut self) {
+    pub(crate) fn continue_after_limit(&mut self) {
         self.loops = 0;
         self.round = self.round.saturating_add(1);
         self.results.clear();
@@ -353,7 +353,7 @@ impl Gate {
     }
 
     /// Restart the current round from the first reviewer (after recovery).
-    pub fn restart_round(&mut self) {
+    pub(crate) fn restart_round(&mut self) {
         if !self.passed {
             self.results.clear();
             self.round_version = None;

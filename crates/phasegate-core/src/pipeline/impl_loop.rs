@@ -77,7 +77,7 @@ impl LoopState {
         }
     }
 
-    pub fn last_activity(&self) -> DateTime<Utc> {
+    pub(crate) fn last_activity(&self) -> DateTime<Utc> {
         self.updated_at.unwrap_or(self.started_at)
     }
 
@@ -123,7 +123,7 @@ impl BackgroundTask {
     /// A sub-agent (a worker or a reviewer) that has not finished yet. A
     /// background shell (a dev server, say) does not count: it never wakes
     /// the session by finishing.
-    pub fn is_running_agent(&self) -> bool {
+    pub(crate) fn is_running_agent(&self) -> bool {
         let agent = self.kind == "subagent" || self.agent_type.is_some();
         let done = matches!(self.status.as_str(), "completed" | "failed" | "killed" | "cancelled" | "stopped");
         agent && !done

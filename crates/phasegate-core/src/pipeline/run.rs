@@ -153,13 +153,6 @@ impl PipelineRun {
         gate_of(self.state)
     }
 
-    /// The gate a paused or failed run returns to, else the current one.
-    pub fn gate_kind_or_paused(&self) -> Option<GateKind> {
-        self.gate_kind()
-            .or_else(|| self.paused.as_ref().and_then(|p| gate_of(p.from)))
-            .or_else(|| self.failed.as_ref().and_then(|f| gate_of(f.from)))
-    }
-
     pub fn gate_mut(&mut self, kind: GateKind) -> &mut Gate {
         match kind {
             GateKind::Plan => &mut self.plan_review,
@@ -323,7 +316,7 @@ impl PipelineRun {
 }
 
 /// The review gate a state runs, if any.
-pub fn gate_of(state: State) -> Option<GateKind> {
+pub(crate) fn gate_of(state: State) -> Option<GateKind> {
     match state {
         State::PlanReviewing => Some(GateKind::Plan),
         State::ImplementingLoop => Some(GateKind::Code),
@@ -339,7 +332,7 @@ pub fn gate_of(state: State) -> Option<GateKind> {
 }
 
 /// What is open in a gate that has not passed, in one phrase.
-pub fn gate_missing(gate: &Gate, kind: GateKind) -> String {
+pub(crate) fn gate_missing(gate: &Gate, kind: GateKind) -> String {
     let round = gate.round.max(1);
     match (&gate.fixing, gate.expected()) {
         (Some(f), _) => format!(

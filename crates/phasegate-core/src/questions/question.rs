@@ -21,10 +21,10 @@ pub const QUESTIONS_DIR: &str = ".claude/questions";
 /// Seed 000's `SUSPENSION_TIMEOUT_MINUTES` (24 hours).
 pub const DEFAULT_TIMEOUT_MINUTES: u64 = 1440;
 /// The longest timeout or expiry accepted (a year).
-pub const MAX_MINUTES: u64 = 525_600;
+pub(crate) const MAX_MINUTES: u64 = 525_600;
 /// AskUserQuestion's limits: 2–4 options per question.
-pub const ASK_MIN_OPTIONS: usize = 2;
-pub const ASK_MAX_OPTIONS: usize = 4;
+pub(crate) const ASK_MIN_OPTIONS: usize = 2;
+pub(crate) const ASK_MAX_OPTIONS: usize = 4;
 /// AskUserQuestion's header chip: at most 12 characters.
 const ASK_HEADER_MAX: usize = 12;
 
@@ -407,7 +407,7 @@ fn default_kind() -> QuestionType {
 }
 
 /// The longest question id.
-pub const MAX_ID: usize = 80;
+pub(crate) const MAX_ID: usize = 80;
 
 /// A question id names a file (`.claude/questions/<id>.json`): letters,
 /// digits, `.`, `_`, `-`, starting with a letter or digit, no `..`, at most

@@ -16,7 +16,7 @@
 use std::fmt;
 
 /// The format, quoted to the implementer and in every refusal.
-pub const REPLY_FORMAT: &str = "Reply in exactly one of these two forms, starting on the first line:\n\n\
+pub(crate) const REPLY_FORMAT: &str = "Reply in exactly one of these two forms, starting on the first line:\n\n\
 STATUS: COMPLETE\n---\n<the full document>\n\nor\n\n\
 STATUS: QUESTION\nQUESTION: <one specific question>\nCONTEXT: <what information is needed and why>";
 

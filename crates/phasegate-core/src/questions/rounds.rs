@@ -17,7 +17,7 @@ use crate::words::Command;
 /// The seed's `UX_DESIGN_MAX_ROUNDS`.
 pub const DEFAULT_MAX_ROUNDS: u32 = 3;
 /// The most rounds a configuration may allow.
-pub const MAX_ROUNDS_LIMIT: u32 = 20;
+pub(crate) const MAX_ROUNDS_LIMIT: u32 = 20;
 /// The file, in the feature folder.
 pub const ROUNDS_FILE: &str = ".rounds.json";
 
@@ -229,7 +229,7 @@ impl RoundLoop {
     }
 
     /// The seed's re-injection block (empty before the first question).
-    pub fn prior_block(&self, phase: Phase) -> String {
+    pub(crate) fn prior_block(&self, phase: Phase) -> String {
         let answered: Vec<_> = self.qa.iter().filter_map(|e| e.answer.as_ref().map(|a| (&e.question, a))).collect();
         if answered.is_empty() {
             return String::new();

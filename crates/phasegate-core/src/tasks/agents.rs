@@ -53,7 +53,7 @@ pub struct Priority {
 }
 
 /// Seed 003's review priorities, in its order.
-pub const PRIORITIES: [Priority; 5] = [
+pub(crate) const PRIORITIES: [Priority; 5] = [
     Priority {
         name: "security",
         words: &[

@@ -34,10 +34,10 @@ pub const SAME_ISSUE_THRESHOLD: u32 = 2;
 /// user ... apply default action if no response".
 pub const ESCALATION_TIMEOUT_MINUTES: u64 = 5;
 /// Seed 003: the default reviewer for persistent issues.
-pub const ARCHITECT: &str = "the-architect";
+pub(crate) const ARCHITECT: &str = "the-architect";
 
 /// Seed 003's `specializations`: a recurring pattern's specialist.
-pub const SPECIALISTS: [(&str, &str); 5] = [
+pub(crate) const SPECIALISTS: [(&str, &str); 5] = [
     ("rate_limiting", "the-architect"),
     ("authentication", "the-security-engineer"),
     ("performance", "the-site-reliability-engineer"),
@@ -115,7 +115,7 @@ static APPROVAL_WORDS: LazyLock<Regex> =
 
 /// The seed's `detectReviewStatus`: the first line against the approval,
 /// then the revision patterns; else the keyword rule; else `UNCLEAR`.
-pub fn detect_status(feedback: &str) -> TaskReviewStatus {
+pub(crate) fn detect_status(feedback: &str) -> TaskReviewStatus {
     let first = feedback.split('\n').next().unwrap_or("").trim();
     if APPROVAL.iter().any(|p| p.is_match(first)) {
         return TaskReviewStatus::Approved;
@@ -133,7 +133,7 @@ pub fn detect_status(feedback: &str) -> TaskReviewStatus {
 
 /// A reviewer's reply read: the JSON verdict when the reply holds a valid
 /// one, else the seed's fuzzy detection.
-pub fn read_reply(reply: &str) -> (TaskReviewStatus, Option<ReviewVerdict>) {
+pub(crate) fn read_reply(reply: &str) -> (TaskReviewStatus, Option<ReviewVerdict>) {
     if extract_json(reply).is_some()
         && let Ok(v) = parse_verdict(reply)
     {
@@ -145,7 +145,7 @@ pub fn read_reply(reply: &str) -> (TaskReviewStatus, Option<ReviewVerdict>) {
 
 /// Recurring-issue patterns of a reply: the seed's specialisation keys it
 /// mentions, and (for a JSON verdict) each issue's description as a key.
-pub fn review_patterns(reply: &str, verdict: Option<&ReviewVerdict>) -> Vec<String> {
+pub(crate) fn review_patterns(reply: &str, verdict: Option<&ReviewVerdict>) -> Vec<String> {
     let lower = reply.to_lowercase();
     let mut out = Vec::new();
     let mentions = [
@@ -719,7 +719,7 @@ impl SessionCycles {
 }
 
 /// The seed's specialist for a pattern.
-pub fn specialist_for(pattern: &str) -> Option<&'static str> {
+pub(crate) fn specialist_for(pattern: &str) -> Option<&'static str> {
     SPECIALISTS.iter().find(|(k, _)| pattern.contains(k)).map(|(_, a)| *a)
 }
 
