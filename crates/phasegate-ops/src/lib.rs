@@ -13,7 +13,7 @@
 //!    `commit`, `generate`, `install`;
 //! 2. `coordination` (sessions, leases, waits, events), then `effects`
 //!    (what a verb causes beyond its feature's files, as a value), then
-//!    `questions`;
+//!    `ideation` (the brainstorm phase's sub-phases), then `questions`;
 //! 3. `knowledge`, then `brief` (what a brief is given), then `proof` (the
 //!    evidence ledger: requirements, checks, waivers), then `cost` (what a
 //!    feature costs, and its budget);
@@ -40,6 +40,7 @@ pub mod cost;
 pub mod effects;
 pub mod feature;
 pub mod hooks;
+pub mod ideation;
 pub mod install;
 pub mod interrupt;
 pub mod knowledge;

@@ -32,6 +32,7 @@ use serde::Serialize;
 use crate::brief;
 use crate::coordination::events;
 use crate::cost;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpError, OpResult, Refusal};
 use crate::feature::review;
@@ -218,7 +219,7 @@ struct Work {
 /// `task`: only that task (a `task.failed` retrospective: the one failure,
 /// right away).
 pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Facts> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     let code_dir = project.code_dir(&meta);
     let cycles = feature.read_review_cycles()?;
@@ -281,6 +282,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
         prompt: String::new(),
     };
     facts.prompt = prompt(&project, &feature, &facts);
+    Effects::of("retro facts").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(facts)
 }
 
@@ -652,7 +654,7 @@ pub struct Recorded {
 pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded> {
     let reply = RetroReply::parse(reply).map_err(|why| Invalid::RetroReply { why })?;
     let facts = facts(env, given, None)?;
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     let root = project.code_dir(&meta);
     let record_path = feature.dir().join(RETRO_FILE);
@@ -694,6 +696,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     let settled = events::settle(&project, env, feature.name(), SETTLES);
     let promotable = promotable(&project, &root);
     let (message, settled) = recorded_message(feature.name(), &record_path, &record, &promotable, settled);
+    Effects::of("retro record").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Recorded {
         feature: feature.name().to_owned(),
         file: record_path.display().to_string(),

@@ -1,7 +1,7 @@
 //! Several Claude Code sessions on one repository (seed 004 §1–§4, §8):
 //! the session registry and heartbeats, file leases that PreToolUse
-//! enforces, the wait graph, events and their delivery, the brainstorm
-//! phase's ideation. The rules are `phasegate_core::coordination`'s; this
+//! enforces, the wait graph, events and their delivery. The rules are
+//! `phasegate_core::coordination`'s; this
 //! folder reads and writes the store and carries the decisions out. It is a
 //! low floor: the capabilities emit events and take leases through it. The
 //! monitor and the PM, which read every capability's state, are
@@ -12,7 +12,6 @@
 mod decisions;
 pub mod events;
 mod hook;
-pub mod ideation;
 pub mod leases;
 pub mod registry;
 pub mod team;

@@ -327,7 +327,7 @@ fn short(session: &str) -> String {
 pub fn cost(env: &Env, given: Option<&str>) -> OpResult<Costs> {
     match given {
         Some(_) => {
-            let (project, feature) = session::resolve(env, given)?;
+            let (project, feature) = session::find(env, given)?;
             collect(&project, env, Some(feature.name()))
         }
         None => collect(&session::project(env)?, env, None),

@@ -105,8 +105,9 @@ pub struct Shown {
 }
 
 pub fn show(env: &Env, given: Option<&str>) -> OpResult<Shown> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
+    Effects::of("lifecycle show").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Shown {
         name: feature.name().to_owned(),
         dir: feature.dir().display().to_string(),

@@ -24,8 +24,9 @@ use crate::session;
 
 /// The rule table applied to a feature on disk.
 pub fn validate(env: &Env, given: Option<&str>, target: Phase) -> OpResult<Validation> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
+    Effects::of("phase validate").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(transition::validate_meta(&meta, feature.name(), target, feature.artifacts()))
 }
 
@@ -204,8 +205,9 @@ pub struct Shown {
 }
 
 pub fn show(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Shown> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
+    Effects::of("phase show").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Shown {
         feature: feature.name().to_owned(),
         phase,
@@ -313,7 +315,7 @@ fn typed_words(env: &Env, phase: Phase) -> Option<String> {
 }
 
 fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<String>> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     let max = meta.mode.max_iterations();
     let mut out = vec![format!(
@@ -374,6 +376,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     if matches!(phase, Phase::Implement) {
         brief::remember(env, &project, Some(&feature), &finished.given);
     }
+    Effects::of("phase brief_lines").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(finished.packed.text.lines().map(str::to_owned).collect())
 }
 

@@ -41,7 +41,7 @@ pub struct ReviewerBrief {
 
 /// The brief for the reviewer of `phase`'s current iteration.
 pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerBrief> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let Some(agent) = phase.reviewer() else {
         return Err(Refusal::NoReviewer { phase, feature: feature.name().to_owned() }.into());
     };
@@ -107,6 +107,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     let iteration = record.map_or(0, |r| r.iterations).saturating_add(1);
     witness::note_brief(env, &project, &review_subject(feature.name(), phase, agent, iteration), &prompt)?;
     let diff_file = diff_path(&feature, phase);
+    Effects::of("review brief").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(ReviewerBrief {
         agent: agent.qualified(),
         diff_file: fs::is_regular_file(&diff_file).then(|| diff_file.display().to_string()),

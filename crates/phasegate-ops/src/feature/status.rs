@@ -9,6 +9,7 @@ use phasegate_store::Listed;
 use serde::Serialize;
 
 use crate::cost;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::proof;
@@ -250,9 +251,10 @@ fn row(l: Listed) -> Row {
 
 /// The suggested next command; none while the feature is suspended.
 pub fn next(env: &Env, given: Option<&str>) -> OpResult<Next> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     if let Some(q) = ask::suspended_on(&project, feature.name())? {
+        Effects::of("status next").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(Next {
             phase: meta.current_phase,
             command: None,
@@ -264,6 +266,7 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<Next> {
             ),
         });
     }
+    Effects::of("status next").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(next_of(env, &project, &feature, &meta))
 }
 

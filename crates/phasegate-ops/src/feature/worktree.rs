@@ -3,6 +3,7 @@
 use phasegate_store::WorktreeStatus;
 use serde::Serialize;
 
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;
@@ -18,7 +19,7 @@ pub struct Checked {
 }
 
 pub fn check(env: &Env, given: Option<&str>) -> OpResult<Checked> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     let cwd = env.cwd.display().to_string();
     let (ok, worktree, message) = match project.worktree_status(&meta, &env.cwd) {
@@ -36,6 +37,7 @@ pub fn check(env: &Env, given: Option<&str>) -> OpResult<Checked> {
             (false, Some(worktree), m)
         }
     };
+    Effects::of("worktree check").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Checked {
         feature: feature.name().to_owned(),
         cwd,

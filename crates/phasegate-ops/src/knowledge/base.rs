@@ -408,7 +408,7 @@ fn lesson_of(env: &Env, root: &Path, input: &RecordInput) -> OpResult<Lesson> {
         }
         (None, None) => None,
     };
-    let feature = input.feature.clone().or_else(|| session::resolve(env, None).ok().map(|(_, f)| f.name().to_owned()));
+    let feature = input.feature.clone().or_else(|| session::find(env, None).ok().map(|(_, f)| f.name().to_owned()));
     let commit = match input.commit.clone() {
         Some(c) => Some(c),
         None => phasegate_store::git::head_commit(root).ok().flatten(),

@@ -86,7 +86,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         Some(f) => f.to_owned(),
         None => latest_feature(&project, &item).ok_or_else(|| Invalid::PromoteWhichFeature { id: id.to_owned() })?,
     };
-    let (_, feature) = session::resolve(env, Some(&feature))?;
+    let (project, feature) = session::find(env, Some(&feature))?;
     ask::confirm_dialogs_settled(&project, env);
     let (stored, _) = project.questions().all()?;
     let task = task_of(id);

@@ -11,7 +11,7 @@ use phasegate_core::words::Command;
 use phasegate_store::{fs, git, process};
 use serde::Serialize;
 
-use super::resolve;
+use super::find;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;
@@ -124,7 +124,7 @@ fn check_plugin(checks: &mut Checks) {
 /// git ignores them.
 fn check_pipeline_files(env: &Env, given: Option<&str>, checks: &mut Checks) {
     let mut add = |check: &str, ok: bool, detail: String| checks.add(check, ok, detail);
-    match resolve(env, given) {
+    match find(env, given) {
         Ok((project, feature)) => {
             let task = feature.task_dir();
             let task_found = phasegate_store::fs::is_dir(&task);

@@ -9,7 +9,8 @@ use phasegate_core::words::Command;
 use phasegate_store::fs;
 use serde::Serialize;
 
-use super::resolve;
+use super::find;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult};
 use crate::session;
@@ -24,7 +25,7 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
             return Err(Invalid::ReviewFileNeeded.into());
         }
         (None, kind) => {
-            let (_, feature) = resolve(env, given)?;
+            let (_, feature) = find(env, given)?;
             feature.task_path(kind.task_file().expect("kinds other than review and config have a task file"))
         }
     };
@@ -34,7 +35,7 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
         // planner checks it, not after the reviews and the loop.
         FileKind::PlanRefined => {
             let plan: files::PlanRefined = files::parse(kind, &text)?;
-            let story = resolve(env, given).ok().and_then(|(_, f)| story_criteria(&f));
+            let story = find(env, given).ok().and_then(|(_, f)| story_criteria(&f));
             files::plan_proves(&plan.test_plan.checks, story.as_deref()).map_err(files::FileError::Rule)
         }
         FileKind::WorkerSignal
@@ -97,7 +98,7 @@ pub struct Signal {
 /// Reads `.task/worker-signal.json` (checked against its schema) and says
 /// what the orchestrator does: ask the worker's questions, go on, or fail.
 pub fn signal(env: &Env, given: Option<&str>) -> OpResult<Signal> {
-    let (_, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let file = FileKind::WorkerSignal.task_file().expect("task file");
     let signal: WorkerSignal = feature
         .read_task(FileKind::WorkerSignal, file)?
@@ -119,6 +120,7 @@ pub fn signal(env: &Env, given: Option<&str>) -> OpResult<Signal> {
             pipeline_fail = Command::new("pipeline fail").word("--message <text>").feature(&f)
         ),
     };
+    Effects::of("pipeline signal").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Signal {
         worker: signal.worker_id,
         agent_id: signal.agent_id,

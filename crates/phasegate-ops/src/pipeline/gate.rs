@@ -18,10 +18,11 @@ use phasegate_store::{Feature, Project, fs, process};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{action, load_run, resolve, version, with_run};
+use super::{action, find, load_run, version, with_run};
 use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 
 use crate::brief;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{GateEnd, Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::feature::review;
@@ -58,7 +59,7 @@ pub struct GateBrief {
 
 /// The brief for the next sonnet or opus review of the current gate.
 pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let run = load_run(&feature)?;
     let kind = gate_kind(&run)?;
     let gate = run.gate(kind);
@@ -113,6 +114,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     let prompt = brief::finish(&project, brief, &checked).packed.text;
     // The review is taken from a reviewer spawned with this very prompt.
     witness::note_brief(env, &project, &gate_subject(feature.name(), &run, kind, stage), &prompt)?;
+    Effects::of("pipeline review_brief").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(GateBrief {
         feature: feature.name().to_owned(),
         stage,
@@ -185,7 +187,7 @@ fn gate_subject<'a>(feature: &'a str, run: &PipelineRun, kind: GateKind, stage: 
 /// Claude Code a person gives the review in `file` (default: the stage's
 /// file in `.task/`), and the record says who.
 pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>) -> OpResult<Recorded> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let config = project.pipeline().config()?;
     let run = load_run(&feature)?;
     let kind = gate_kind(&run)?;
@@ -231,6 +233,7 @@ pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>)
     let taken = Taken { stage, review: &review, write_file: value.as_ref(), by: Some(verdict.by.clone()) };
     let recorded = record(env, &project, &feature, taken, &config)?;
     witness::count(env, &project, feature.name(), &verdict)?;
+    Effects::of("pipeline review").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(recorded)
 }
 
@@ -328,7 +331,7 @@ pub struct Fixed {
 }
 
 pub fn fixed(env: &Env, given: Option<&str>) -> OpResult<Fixed> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let (run, fixed_round) = with_run(env, &feature, |run, _| {
         let kind = gate_kind(run)?;
         let r = run.gate_mut(kind).fixed()?;
@@ -336,6 +339,7 @@ pub fn fixed(env: &Env, given: Option<&str>) -> OpResult<Fixed> {
         Ok((run.clone(), r))
     })?;
     let round = run.gate_kind().map_or(0, |k| run.gate(k).round);
+    Effects::of("pipeline fixed").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Fixed { feature: feature.name().to_owned(), fixed_round, round, next: action(&project, &run, &feature) })
 }
 
@@ -358,7 +362,7 @@ pub enum FinalGate {
 /// installed, `finalGate.whenUnavailable` decides: skip (recorded with the
 /// reason) or block (the pipeline pauses).
 pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let config = project.pipeline().config()?;
     let run = load_run(&feature)?;
     let kind = gate_kind(&run)?;
@@ -416,6 +420,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     }
     let recorded = record_value(env, &project, &feature, value, &config)?;
     let _ = fs::write_atomic(&marker, phasegate_core::time::stamp(now).as_bytes());
+    Effects::of("pipeline final_gate").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(FinalGate::Recorded(recorded))
 }
 

@@ -11,7 +11,7 @@ use phasegate_store::git;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{action, commit_completion, load_loop, loop_file, plan, resolve, run_tests};
+use super::{action, commit_completion, find, load_loop, loop_file, plan, run_tests};
 use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult};
@@ -104,7 +104,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
         | State::ImplementingLoop
         | State::Complete => {}
     }
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let config = project.pipeline().config()?;
     let now = env.now;
     let guard = feature.lock(env.lock_timeout)?;
@@ -159,6 +159,7 @@ pub fn transition(env: &Env, given: Option<&str>, to: State, note: Option<&str>)
     }
     drop(guard);
     effects.apply_to_log(&project, env);
+    Effects::of("pipeline transition").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Moved { feature: feature.name().to_owned(), state: run.state, next: action(&project, &run, &feature) })
 }
 

@@ -45,8 +45,8 @@ pub fn loop_file() -> &'static str {
     FileKind::LoopState.task_file().expect("loop-state has a task file")
 }
 
-/// The pipeline feature a command is about (`session::resolve_pipeline`).
-pub(crate) use crate::session::resolve_pipeline as resolve;
+/// The pipeline feature a command is about (`session::find_pipeline`).
+pub(crate) use crate::session::find_pipeline as find;
 
 /// Reads the run; a pipeline feature without state.json is an error that says so.
 pub fn load_run(feature: &Feature) -> OpResult<PipelineRun> {
@@ -74,7 +74,7 @@ pub fn with_run<T>(
 /// Where the pipeline's files are, for the texts that name them.
 /// A paused run's action depends on its question to a person (asked,
 /// answered); an unreadable marker reads as none here (`status` names it).
-/// `project` is the one the caller found (`session::resolve_pipeline`, or a
+/// `project` is the one the caller found (`session::find_pipeline`, or a
 /// hook's `HookCtx::project`).
 pub fn action(project: &Project, run: &PipelineRun, feature: &Feature) -> Action {
     let task_dir = feature.task_dir().display().to_string();
@@ -147,7 +147,7 @@ pub fn completion_commits(project: &Project, feature: &Feature) -> Vec<PendingCo
 /// `pipeline commit`: makes a completed run's commits (its code, then its
 /// folder), with the user's git. Refused before the run is complete.
 pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutcome>> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let run = load_run(&feature)?;
     if run.state != State::Complete {
         return Err(error::Refusal::PipelineNotComplete { feature: feature.name().to_owned(), state: run.state }.into());
@@ -157,6 +157,7 @@ pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutc
         let env = Env { cwd: c.dir.clone(), ..env.clone() };
         out.push(commit::commit(&env, None, &c.message, &c.paths)?);
     }
+    Effects::of("pipeline commit").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(out)
 }
 

@@ -7,7 +7,8 @@ use phasegate_core::session::SessionId;
 use serde::Serialize;
 
 use super::pauses::reactivate_loop;
-use super::{action, resolve, with_run};
+use super::{action, find, with_run};
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult};
 
@@ -26,7 +27,7 @@ pub struct Claimed {
 /// checked before anything changes.
 pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<Claimed> {
     let session = env.session(session)?.ok_or(Invalid::NoSession)?;
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let (run, previous) = with_run(env, &feature, |run, guard| {
         let previous = run
             .owner
@@ -42,6 +43,7 @@ pub fn claim(env: &Env, given: Option<&str>, session: Option<&str>) -> OpResult<
         project.coordination().unregister_session(&old)?;
     }
     project.coordination().register_session(&session, &feature, env.now)?;
+    Effects::of("pipeline claim").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Claimed {
         feature: feature.name().to_owned(),
         owner: session.to_string(),

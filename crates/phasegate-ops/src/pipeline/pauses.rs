@@ -10,7 +10,8 @@ use phasegate_core::session::SessionId;
 use phasegate_store::{Feature, FeatureGuard, Project};
 use serde::Serialize;
 
-use super::{action, load_loop, loop_file, resolve, with_run};
+use super::{action, find, load_loop, loop_file, with_run};
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction, Taken};
@@ -29,11 +30,12 @@ fn changed(project: &Project, feature: &Feature, run: &PipelineRun) -> Changed {
 
 /// Pauses the pipeline for the user (needs_user_input).
 pub fn pause(env: &Env, given: Option<&str>, reason: PauseReason, message: &str) -> OpResult<Changed> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let run = with_run(env, &feature, |run, _| {
         run.pause(reason, message.to_owned(), env.now)?;
         Ok(run.clone())
     })?;
+    Effects::of("pipeline pause").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(changed(&project, &feature, &run))
 }
 
@@ -68,7 +70,7 @@ pub struct Resumed {
 /// the pause's reason and message, routed like any question (a pipeline
 /// runs unattended, so it suspends the feature; Slack when configured).
 pub fn ask(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<Asked> {
-    let (_, feature) = resolve(env, given)?;
+    let (_, feature) = find(env, given)?;
     let run = super::load_run(&feature)?;
     let Some(pause) = run.paused.as_ref().filter(|_| run.state == State::NeedsUserInput) else {
         return Err(Refusal::NotPaused { feature: feature.name().to_owned(), state: run.state }.into());
@@ -97,7 +99,7 @@ pub fn ask(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<Ask
 /// do. Refused while the pause's question waits for its answer; an arrived
 /// answer is taken in (printed, and the question archived) with the resume.
 pub fn resume(env: &Env, given: Option<&str>) -> OpResult<Resumed> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     if let Some(q) = ask::suspended_on(&project, feature.name())? {
         return Err(ask::suspended_refusal(&q));
@@ -113,28 +115,31 @@ pub fn resume(env: &Env, given: Option<&str>) -> OpResult<Resumed> {
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
         project.coordination().register_session(&id, &feature, env.now)?;
     }
+    Effects::of("pipeline resume").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Resumed { changed: changed(&project, &feature, &run), answers })
 }
 
 /// Records an unrecoverable error (state error); `recover` retries the phase.
 pub fn fail(env: &Env, given: Option<&str>, message: &str) -> OpResult<Changed> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let run = with_run(env, &feature, |run, _| {
         run.fail(message.to_owned(), env.now)?;
         Ok(run.clone())
     })?;
+    Effects::of("pipeline fail").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(changed(&project, &feature, &run))
 }
 
 /// Phase-aware recovery: back to the state that failed; its review round
 /// restarts from the first reviewer.
 pub fn recover(env: &Env, given: Option<&str>) -> OpResult<Changed> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let run = with_run(env, &feature, |run, guard| {
         run.recover(env.now)?;
         reactivate_loop(guard, run, env, false)?;
         Ok(run.clone())
     })?;
+    Effects::of("pipeline recover").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(changed(&project, &feature, &run))
 }
 
@@ -152,7 +157,7 @@ pub struct Cancelled {
 /// Cancels the implementation loop: the Stop hook stops holding the session
 /// at once, and a working pipeline pauses (needs_user_input, cancelled).
 pub fn cancel(env: &Env, given: Option<&str>) -> OpResult<Cancelled> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let now = env.now;
     let (run, had_loop, paused) = with_run(env, &feature, |run, guard| {
         let mut had_loop = false;
@@ -182,6 +187,7 @@ pub fn cancel(env: &Env, given: Option<&str>) -> OpResult<Cancelled> {
             format!("Nothing to cancel: the pipeline is {} and holds no session.", run.state)
         }
     };
+    Effects::of("pipeline cancel").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Cancelled {
         feature: feature.name().to_owned(),
         loop_cancelled: had_loop,

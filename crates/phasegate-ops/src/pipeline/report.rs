@@ -8,9 +8,10 @@ use phasegate_core::pipeline::{GateKind, LoopState, PipelineRun, State};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{action, load_loop, load_run, resolve};
+use super::{action, find, load_loop, load_run};
 use crate::brief;
 use crate::cost;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::knowledge::inject;
@@ -38,7 +39,7 @@ pub struct Status {
 }
 
 pub fn status(env: &Env, given: Option<&str>) -> OpResult<Status> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let run = load_run(&feature)?;
     let loop_state = load_loop(&feature)?;
     let config = project.pipeline().config()?;
@@ -50,6 +51,7 @@ pub fn status(env: &Env, given: Option<&str>) -> OpResult<Status> {
         serde_json::json!({"round": g.round, "loops": g.loops, "limit": limit, "passed": g.passed,
             "next": g.expected().map(|s| s.name()), "fixing": g.fixing, "results": g.results})
     };
+    Effects::of("pipeline status").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Status {
         feature: feature.name().to_owned(),
         state: run.state,
@@ -83,7 +85,7 @@ pub struct Next {
 }
 
 pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Next)> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let run = load_run(&feature)?;
     // Over its budget: the pipeline waits for a person (raise, or stop).
     if let Some(p) = cost::pause_if_over(&project, env, &feature, &feature.load()?)? {
@@ -94,6 +96,7 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Ne
         };
         let text =
             format!("[INFO] Current state: {} (feature {})\nACTION: {}\n", run.state, feature.name(), action.action);
+        Effects::of("pipeline next").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok((feature.name().to_owned(), run, Next { action, context: Vec::new(), text }));
     }
     let action = action(&project, &run, &feature);
@@ -128,6 +131,7 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Ne
         .filter(|(name, _)| !matches!(name.as_str(), "state" | "action" | "then"))
         .map(|(_, text)| text.clone())
         .collect();
+    Effects::of("pipeline next").turn_to(feature.name()).apply_to_log(&project, env);
     Ok((feature.name().to_owned(), run, Next { action, context, text: packed.text }))
 }
 
@@ -135,7 +139,7 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<(String, PipelineRun, Ne
 /// becomes a line.
 pub fn brief(env: &Env, given: Option<&str>) -> Vec<String> {
     let lines = || -> OpResult<Vec<String>> {
-        let (project, feature) = resolve(env, given)?;
+        let (project, feature) = find(env, given)?;
         let run = load_run(&feature)?;
         let me = env.session(None).ok().flatten();
         let owner = match (&run.owner, me) {

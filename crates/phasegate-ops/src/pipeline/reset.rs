@@ -8,7 +8,8 @@ use phasegate_core::session::SessionId;
 use phasegate_store::pipeline::PidLock;
 use serde::Serialize;
 
-use super::{action, loop_file, resolve};
+use super::{action, find, loop_file};
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 
@@ -27,7 +28,7 @@ pub struct Reset {
 /// state.json starts a fresh run; an unreadable one is refused, never
 /// overwritten.
 pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
-    let (project, feature) = resolve(env, given)?;
+    let (project, feature) = find(env, given)?;
     let now = env.now;
     let lock_path = feature.task_path(ORCHESTRATOR_LOCK);
     phasegate_store::fs::confine(feature.root(), &lock_path)?;
@@ -66,5 +67,6 @@ pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
         project.coordination().unregister_session(&id)?;
     }
+    Effects::of("pipeline reset").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Reset { feature: feature.name().to_owned(), state: run.state, note, next: action(&project, &run, &feature) })
 }

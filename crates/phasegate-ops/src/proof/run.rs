@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::sources::{Sources, sources};
 use super::waive::answered_waivers;
+use crate::effects::Effects;
 use crate::env::{self, Env};
 use crate::error::{OpResult, Refusal};
 use crate::session;
@@ -50,8 +51,10 @@ pub struct Ran {
 
 /// Runs every check of feature `given` and writes its ledger.
 pub fn run(env: &Env, given: Option<&str>) -> OpResult<Ran> {
-    let (project, feature) = session::resolve(env, given)?;
-    run_feature(&project, &feature, env, None)
+    let (project, feature) = session::find(env, given)?;
+    let ran = run_feature(&project, &feature, env, None)?;
+    Effects::of("verify run").turn_to(feature.name()).apply_to_log(&project, env);
+    Ok(ran)
 }
 
 /// Runs every check of `feature` and writes its ledger; `timeout` bounds

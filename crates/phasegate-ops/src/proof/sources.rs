@@ -12,6 +12,7 @@ use phasegate_store::{Feature, Project, fs};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpError, OpResult};
 use crate::session;
@@ -168,9 +169,10 @@ pub struct Listing {
 
 /// Each requirement and the checks that name it.
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listing> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     let s = sources(&project, &feature, &meta)?;
+    Effects::of("sources list").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Listing {
         feature: feature.name().to_owned(),
         requirements: s

@@ -10,6 +10,7 @@ use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;
@@ -239,7 +240,9 @@ fn judged_at(
 
 /// `verify status`: the proof of feature `given` now.
 pub fn status(env: &Env, given: Option<&str>) -> OpResult<Proof> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
-    proof(env, &project, &feature, &meta)
+    let out = proof(env, &project, &feature, &meta)?;
+    Effects::of("verify status").turn_to(feature.name()).apply_to_log(&project, env);
+    Ok(out)
 }

@@ -14,6 +14,7 @@ use phasegate_store::Feature;
 use phasegate_store::feature::TamperMark;
 use serde::Serialize;
 
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{OpResult, Refusal};
 use crate::hook::{Contributor, HookCtx, MAX_LISTED, one_line};
@@ -78,10 +79,11 @@ pub struct Listed {
 /// `tamper list`: the marks of feature `given` (a change found now is
 /// shown with them; a reader writes nothing).
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let marks = standing(&feature, env.now);
     let message = summary(feature.name(), &marks)
         .unwrap_or_else(|| format!("{}: every state file is as phasegate's commands left it", feature.name()));
+    Effects::of("tamper list").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Listed { feature: feature.name().to_owned(), marks, message })
 }
 
@@ -118,7 +120,7 @@ pub struct Clearing {
 /// answered yes, clears them (kept as cleared, with who); the state files
 /// as they are then count as written.
 pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<Clearing> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let name = feature.name().to_owned();
     let marks = marks(&feature, env.now, "before `tamper clear`")?;
     let done = |state, question: Option<String>, message: String| Clearing {
@@ -130,6 +132,7 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
         message,
     };
     if marks.is_empty() {
+        Effects::of("tamper clear").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(done(ClearState::Nothing, None, format!("{name} has no marks of tampering: nothing to clear")));
     }
     ask::confirm_dialogs_settled(&project, env);
@@ -152,6 +155,7 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
             let yes =
                 a.by == AnsweredBy::Human && a.option.as_deref().unwrap_or(&a.text).trim().eq_ignore_ascii_case("yes");
             if !yes {
+                Effects::of("tamper clear").turn_to(feature.name()).apply_to_log(&project, env);
                 return Ok(done(
                     ClearState::Declined,
                     Some(q.id.clone()),

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::sources::sources;
 use super::state::{Proof, proof};
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
@@ -80,7 +81,7 @@ pub fn waive(
     reason: Option<&str>,
     session: Interaction,
 ) -> OpResult<Waived> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     let sources = sources(&project, &feature, &meta)?;
     let Some(req) = sources.requirements.iter().find(|r| r.id == requirement) else {
@@ -94,6 +95,7 @@ pub fn waive(
     let now = proof(env, &project, &feature, &meta)?;
     let subject = Subject { name: feature.name().to_owned(), requirement };
     if let Some(settled) = settled_already(&now, &subject)? {
+        Effects::of("waive waive").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(settled);
     }
     let name = subject.name.clone();

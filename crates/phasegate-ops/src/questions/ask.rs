@@ -124,7 +124,7 @@ pub fn ask(env: &Env, given: Option<&str>, input: AskInput) -> OpResult<Asked> {
 /// `about_finished_work` (the retrospective of a finished feature asks
 /// before a lesson goes into CLAUDE.md).
 pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_work: bool) -> OpResult<Asked> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let config = project.questions().questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
     let meta = guard.load()?;
@@ -138,6 +138,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     let known: Vec<Question> = stored.iter().filter(|s| s.question.slug == slug).map(|s| s.question.clone()).collect();
     let prefs = project.questions().preferences()?;
     if let Some(skip) = questions::skip(&input.request, &slug, &known, &prefs) {
+        Effects::of("ask ask_with").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(skipped(&slug, skip));
     }
     // A pipeline runs unattended whatever the session is.
@@ -171,6 +172,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     ensure_parent(&path)?;
     guard.commit("question ask", vec![question_change(&path, &q)])?;
     let slack = config.slack.channels.for_item(q.item_type).is_some();
+    Effects::of("ask ask_with").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(routed(&q, route, &path, slack))
 }
 

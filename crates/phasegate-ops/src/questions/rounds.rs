@@ -13,6 +13,7 @@ use phasegate_core::words::LoopStep;
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
@@ -53,7 +54,7 @@ fn view(phase: Phase, l: &RoundLoop) -> LoopView {
 
 /// Starts (or, unless `fresh`, keeps) the phase's loop with `brief`.
 pub fn start(env: &Env, given: Option<&str>, phase: Phase, brief: &str, fresh: bool) -> OpResult<LoopView> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     artifact_of(&feature, phase)?;
     if brief.trim().is_empty() {
         return Err(Invalid::EmptyBrief.into());
@@ -67,6 +68,7 @@ pub fn start(env: &Env, given: Option<&str>, phase: Phase, brief: &str, fresh: b
         file.phases.insert(phase, RoundLoop::new(brief.trim().to_owned(), config.max_rounds, env.now));
     }
     guard.commit("rounds start", vec![guard.rounds_change(&file)])?;
+    Effects::of("rounds start").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(view(phase, &file.phases[&phase]))
 }
 
@@ -88,7 +90,7 @@ pub struct Prompt {
 /// The next call's prompt. An answer that arrived for the pending question
 /// (from a person, Slack, or an expired default) is taken in first.
 pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let artifact = artifact_of(&feature, phase)?;
     let config = project.questions().questions_config()?;
     let guard = feature.lock(env.lock_timeout)?;
@@ -118,6 +120,7 @@ pub fn prompt(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Prompt> 
     }
     let text = text?;
     project.exclude_scratch()?;
+    Effects::of("rounds prompt").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Prompt {
         agent: phasegate_core::Agent::DesignImplementer.qualified(),
         model: config.models.implementer.clone(),
@@ -168,7 +171,7 @@ pub struct Recorded {
 
 /// Records the implementer's reply (saved unchanged in a file).
 pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, source: &str) -> OpResult<Recorded> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let artifact = artifact_of(&feature, phase)?;
     let parsed =
         parse_reply(reply_text).map_err(|e| OpError::from(Invalid::Reply { from: source.to_owned(), source: e }))?;
@@ -222,18 +225,20 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
         },
     };
     guard.commit("rounds record", changes)?;
+    Effects::of("rounds record").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(out)
 }
 
 /// The orchestrator answers the pending question.
 pub fn answer(env: &Env, given: Option<&str>, phase: Phase, text: &str) -> OpResult<LoopView> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut file = guard.feature().read_rounds()?;
     let l = file.phases.get_mut(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
     l.answer(phase, text, AnsweredBy::Orchestrator, env.now).map_err(rounds_err)?;
     let v = view(phase, l);
     guard.commit("rounds answer", vec![guard.rounds_change(&file)])?;
+    Effects::of("rounds answer").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(v)
 }
 
@@ -247,7 +252,7 @@ pub fn ask(
     request: Option<Request>,
     session: Interaction,
 ) -> OpResult<Asked> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let (n, pending) = {
         let file = feature.read_rounds()?;
         let l = file.phases.get(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
@@ -290,22 +295,25 @@ pub fn ask(
         }
         guard.commit("rounds ask", vec![guard.rounds_change(&file)])?;
     }
+    Effects::of("rounds ask").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(asked)
 }
 
 /// Checks a capped loop's result: the artifact lists every open question.
 pub fn check(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<String>> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let artifact = artifact_of(&feature, phase)?;
     let file = feature.read_rounds()?;
     let l = file.phases.get(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
     let open = l.open_questions();
     if open.is_empty() {
+        Effects::of("rounds check").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(open);
     }
     let text =
         fs::read_optional(&artifact)?.ok_or_else(|| Refusal::NoArtifact { path: artifact.display().to_string() })?;
     rounds::check_open_questions(&text, &open)
         .map_err(|why| Refusal::OpenQuestionsMissing { path: artifact.display().to_string(), why })?;
+    Effects::of("rounds check").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(open)
 }

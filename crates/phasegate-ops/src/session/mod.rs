@@ -26,18 +26,9 @@ pub fn working_tree(path: &std::path::Path) -> Option<std::path::PathBuf> {
 }
 
 /// The project and the feature a command is about (`--feature` or the
-/// working directory). A Claude Code session's turn to the feature is noted
-/// for its cost (what its requests from now on belong to), best effort: a
-/// verb that commits a step uses [`find`] and returns the turn among its
-/// effects (the `effects` module) instead.
-pub fn resolve(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
-    let (project, feature) = find(env, given)?;
-    let _ = note_turn(&project, env, feature.name());
-    Ok((project, feature))
-}
-
-/// The project and the feature a command is about, found without writing
-/// anything.
+/// working directory), found without writing anything: a verb returns the
+/// session's turn to the feature among its effects (the `effects` module),
+/// for its cost.
 pub fn find(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
     let project = project(env)?;
     let feature = project.resolve(given, &env.cwd)?;
@@ -45,7 +36,8 @@ pub fn find(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
 }
 
 /// Notes that this session turned to `feature`, when a Claude Code session
-/// runs the command (its lock waited for a second at most).
+/// runs the command (its lock waited for a second at most): what a verb's
+/// effects apply, after its own change.
 pub(crate) fn note_turn(project: &Project, env: &Env, feature: &str) -> OpResult<()> {
     if let Ok(Some(session)) = env.session(None) {
         let wait = env.lock_timeout.min(std::time::Duration::from_secs(1));
@@ -55,8 +47,9 @@ pub(crate) fn note_turn(project: &Project, env: &Env, feature: &str) -> OpResult
 }
 
 /// The pipeline feature a command is about: `--feature`, else the pipeline
-/// this session runs, else the only active pipeline.
-pub fn resolve_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
+/// this session runs, else the only active pipeline. Found without writing
+/// anything.
+pub fn find_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Feature)> {
     let project = project(env)?;
     let feature = match given.filter(|f| !f.trim().is_empty()) {
         Some(given) => project.resolve(Some(given), &env.cwd)?,
@@ -74,10 +67,7 @@ pub fn resolve_pipeline(env: &Env, given: Option<&str>) -> OpResult<(Project, Fe
     };
     let meta = feature.load()?;
     match meta.workflow {
-        Workflow::Pipeline => {
-            let _ = note_turn(&project, env, feature.name());
-            Ok((project, feature))
-        }
+        Workflow::Pipeline => Ok((project, feature)),
         Workflow::Phased => Err(Invalid::NotAPipeline { feature: feature.name().to_owned() }.into()),
     }
 }

@@ -254,7 +254,7 @@ fn escalate(env: &Env, feature: &str, id: &str, title: &str, reason: &str, sessi
 
 /// Asks the build to stop (seed 004's stop signal), or clears the request.
 pub fn stop(env: &Env, given: Option<&str>, clear: bool) -> OpResult<bool> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut cycles = guard.feature().read_review_cycles()?;
     let build = &mut cycles.sessions.entry(feature.name().to_owned()).or_default().build;
@@ -265,5 +265,6 @@ pub fn stop(env: &Env, given: Option<&str>, clear: bool) -> OpResult<bool> {
         build.started_at = None;
     }
     guard.commit("tasks stop", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
+    Effects::of("build stop").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(!clear)
 }

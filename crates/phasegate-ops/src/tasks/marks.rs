@@ -113,23 +113,25 @@ pub struct Marked {
 }
 
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let (list, file) = read(&feature)?;
     let suspended = ask::suspended_on(&project, feature.name())?.map(|q| Suspended {
         id: q.id,
         task: q.task_id,
         question: q.question,
     });
+    Effects::of("marks list").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Listed { feature: feature.name().to_owned(), file, suspended, list })
 }
 
 pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let (list, _) = read(&feature)?;
     let name = feature.name().to_owned();
     if let Some(q) = ask::suspended_on(&project, &name)? {
         let ready =
             Ready { tasks: Vec::new(), reason: Some(format!("{name} is suspended on {}: {}", q.id, q.question)) };
+        Effects::of("marks next").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(Next { feature: name, ready, details: Vec::new(), note: None });
     }
     let cycles = feature.read_review_cycles()?;
@@ -138,6 +140,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
             build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
     {
         let ready = Ready { tasks: Vec::new(), reason: Some(format!("the build stopped: {why}")) };
+        Effects::of("marks next").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(Next { feature: name, ready, details: Vec::new(), note: None });
     }
     let ready = not_claimed_elsewhere(env, &name, &list, max)?;
@@ -149,6 +152,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
         )
     });
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
+    Effects::of("marks next").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Next { feature: name, ready, details, note })
 }
 
@@ -387,7 +391,7 @@ pub struct Context {
 /// The task's context package (seed 003's CONTEXT / TASK / SUCCESS /
 /// EXCLUDE) from the feature's spec, design and plan.
 pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let (list, file) = read(&feature)?;
     let task = task(&list, &file, id)?;
     let mut docs: Vec<(String, String)> = Vec::new();
@@ -429,6 +433,7 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
     };
     let finished = brief::finish(&project, brief, &subject);
     brief::remember(env, &project, Some(&feature), &finished.given);
+    Effects::of("marks context").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Context {
         feature: feature.name().to_owned(),
         task: task.id.clone(),

@@ -10,6 +10,7 @@ use phasegate_store::project::WORKTREES_DIR;
 use serde::Serialize;
 
 use super::marks::read;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{OpResult, Refusal};
 use crate::questions::ask::Interaction;
@@ -59,7 +60,7 @@ fn names(feature: &str, task: &str) -> (String, String) {
 /// Gives a task in progress its own worktree and branch, from the HEAD of
 /// the feature's code folder.
 pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktree> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (list, file) = read(guard.feature())?;
     let task = super::marks::task(&list, &file, id)?;
@@ -82,6 +83,7 @@ pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktr
         .worktrees
         .insert(task.id.clone(), path.display().to_string());
     guard.commit("tasks worktree", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
+    Effects::of("parallel worktree").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(TaskWorktree {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -94,7 +96,7 @@ pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktr
 /// Brings a task's branch back into the feature's code folder and removes
 /// its worktree. A conflict leaves everything as it was and fails the task.
 pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> OpResult<MergedTask> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let (list, file) = read(guard.feature())?;
     let task = super::marks::task(&list, &file, id)?.clone();
@@ -130,6 +132,7 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> 
                 .collect::<Vec<_>>()
                 .join("\n");
             let failed = build::fail(env, Some(feature.name()), &task.id, Some(&output), None, false, session)?;
+            Effects::of("parallel merge").turn_to(feature.name()).apply_to_log(&project, env);
             return Ok(MergedTask {
                 feature: feature.name().to_owned(),
                 task: task.id,
@@ -146,6 +149,7 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> 
     let mut cycles = guard.feature().read_review_cycles()?;
     cycles.sessions.entry(feature.name().to_owned()).or_default().build.worktrees.remove(&task.id);
     guard.commit("tasks merge", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
+    Effects::of("parallel merge").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(MergedTask {
         feature: feature.name().to_owned(),
         task: task.id,

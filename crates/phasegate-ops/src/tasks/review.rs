@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use super::marks;
 use crate::brief;
+use crate::effects::Effects;
 use crate::env::{self, Env};
 use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 use crate::feature::review;
@@ -157,7 +158,7 @@ fn change_of(
 
 /// The facts for choosing the task's reviewer.
 pub fn reviewers(env: &Env, given: Option<&str>, id: &str) -> OpResult<Facts> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let (task, _) = task_of(&feature, id)?;
     let cycles = feature.read_review_cycles()?;
     let session = cycles.sessions.get(feature.name());
@@ -188,6 +189,7 @@ pub fn reviewers(env: &Env, given: Option<&str>, id: &str) -> OpResult<Facts> {
         ),
         None => (Vec::new(), Vec::new()),
     };
+    Effects::of("review reviewers").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Facts {
         feature: feature.name().to_owned(),
         cycle: session.and_then(|s| s.tasks.get(&task.id)).cloned(),
@@ -215,7 +217,7 @@ pub fn review(
     reviewer: Option<&str>,
     max_cycles: Option<u32>,
 ) -> OpResult<Brief> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let (task, _) = task_of(&feature, id)?;
     let (found, _) = agents(&project);
     if let Some(reviewer) = reviewer
@@ -273,6 +275,7 @@ pub fn review(
     let prompt = brief::finish(&project, request, &subject).packed.text;
     // The reply is taken from a reviewer spawned with this very prompt.
     witness::note_brief(env, &project, &task_subject(feature.name(), &task.id, t.current_cycle, &agent), &prompt)?;
+    Effects::of("review review").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Brief {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -347,7 +350,7 @@ pub fn record(
     reply: Option<witness::Given>,
     session_kind: Interaction,
 ) -> OpResult<Outcome> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let (found, _) = agents(&project);
     let available: Vec<String> = found.into_iter().map(|a| a.name).collect();
     let (task, _) = task_of(&feature, id)?;
@@ -412,6 +415,7 @@ pub fn record(
             (Some(asked), m)
         }
     };
+    Effects::of("review record").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Outcome { recorded, ticked, escalation, message })
 }
 
@@ -467,7 +471,7 @@ pub struct TimedOut {
 /// configured default action applies: skip the task with a warning, accept
 /// it as it is, or stop the build.
 pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let config = project.implement_config()?;
     let guard = feature.lock(env.lock_timeout)?;
     let (task, file) = task_of(guard.feature(), id)?;
@@ -492,5 +496,6 @@ pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut>
     };
     changes.insert(0, guard.feature().review_cycles_change(&cycles, env.now));
     guard.commit("tasks record --timed-out", changes)?;
+    Effects::of("review timed_out").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(TimedOut { feature: feature.name().to_owned(), task: task.id, reviewer: entry.agent, action, message })
 }

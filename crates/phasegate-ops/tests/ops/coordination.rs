@@ -7,9 +7,10 @@
 
 use phasegate_core::Mode;
 use phasegate_core::coordination::PathCase;
-use phasegate_ops::coordination::{events, ideation, leases, registry};
+use phasegate_ops::coordination::{events, leases, registry};
 use phasegate_ops::error::Refusal;
 use phasegate_ops::hooks::{self, HookInput, ToolVote};
+use phasegate_ops::ideation;
 use phasegate_ops::oversight::monitor;
 use phasegate_ops::tasks::marks::{self, MarkAction};
 use phasegate_store::Project;
@@ -589,7 +590,7 @@ fn transitions_emit_their_events() {
 #[test]
 fn ideation_walks_every_sub_phase_and_hands_a_brief_to_specify() {
     use phasegate_core::coordination::{ArtifactType as T, IdeationPhase as P};
-    use phasegate_ops::coordination::ideation::Signal;
+    use phasegate_ops::ideation::Signal;
     let t = Repo::new();
     let f = t.feature("habits", Mode::Standard);
     let env = t.env();

@@ -5,7 +5,7 @@
 //! handoff brief at COMPLETE.
 
 use clap::Subcommand;
-use phasegate_ops::coordination::ideation::Shown;
+use phasegate_ops::ideation::Shown;
 
 use crate::{CmdResult, Ctx, ExitStatus};
 

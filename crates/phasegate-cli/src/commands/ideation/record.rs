@@ -2,7 +2,7 @@
 
 use clap::Args;
 use phasegate_core::coordination::ArtifactType;
-use phasegate_ops::coordination::ideation::{self, Signal};
+use phasegate_ops::ideation::{self, Signal};
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

@@ -1,7 +1,7 @@
 //! `workflow-state ideation start`.
 
 use clap::Args;
-use phasegate_ops::coordination::ideation;
+use phasegate_ops::ideation;
 
 use crate::commands::FeatureArg;
 use crate::{CmdResult, Ctx, ExitStatus};

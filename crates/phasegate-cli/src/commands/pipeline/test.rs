@@ -3,7 +3,7 @@
 use clap::Args;
 use phasegate_core::pipeline::TestOutcome;
 use phasegate_ops::pipeline;
-use phasegate_ops::session::resolve_pipeline;
+use phasegate_ops::session::find_pipeline;
 
 use super::PipelineArg;
 use crate::{CmdResult, Ctx, ExitStatus};
@@ -22,7 +22,7 @@ pub struct TestArgs {
 }
 
 pub fn cmd_test(args: TestArgs, ctx: &mut Ctx<'_>) -> CmdResult {
-    let (project, feature) = resolve_pipeline(&ctx.env, args.feature.get())?;
+    let (project, feature) = find_pipeline(&ctx.env, args.feature.get())?;
     let config = project.pipeline().config().map_err(phasegate_ops::OpError::from)?;
     let (outcome, runs) = pipeline::run_tests(&project, &feature, &config, &ctx.env)?;
     let commands: Vec<_> = runs

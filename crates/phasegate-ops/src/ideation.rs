@@ -16,6 +16,7 @@ use phasegate_core::words::Command;
 use phasegate_store::{Feature, FileWrite, Project, fs};
 use serde::Serialize;
 
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
@@ -84,14 +85,16 @@ fn render(state: &IdeationState) -> String {
 /// `ideation start`: begins ideation for the feature (once; a second call
 /// shows where it stands).
 pub fn start(env: &Env, given: Option<&str>, idea: &str) -> OpResult<Shown> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     guard.load()?.ensure_active()?;
     if let Some(state) = read(guard.feature())? {
+        Effects::of("ideation start").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(shown(&feature, &state, format!("Ideation already started; it is in {}.", state.phase)));
     }
     let state = IdeationState::new(idea, env.now).map_err(invalid)?;
     guard.commit("ideation start", vec![FileWrite::put(file(&feature), render(&state))])?;
+    Effects::of("ideation start").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(shown(
         &feature,
         &state,
@@ -112,7 +115,7 @@ pub enum Signal<'a> {
 
 /// Records one signal.
 pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Shown> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     guard.load()?.ensure_active()?;
     let mut state = read(guard.feature())?.ok_or_else(not_started)?;
@@ -146,17 +149,20 @@ pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Sh
     };
     state.updated_at = env.now;
     // A signal that meets the phase's rule moves it on in the same change.
-    match step(&project, &feature, &mut state, env)? {
+    let shown = match step(&project, &feature, &mut state, env)? {
         Some(step) => {
             guard.commit("ideation record", step.changes.clone())?;
             drop(guard);
-            Ok(moved(&project, env, &feature, &state, step, format!("{message} ")).shown)
+            moved(&project, env, &feature, &state, step, format!("{message} ")).shown
         }
         None => {
             guard.commit("ideation record", vec![FileWrite::put(file(&feature), render(&state))])?;
-            Ok(shown(&feature, &state, message))
+            drop(guard);
+            shown(&feature, &state, message)
         }
-    }
+    };
+    Effects::of("ideation record").turn_to(feature.name()).apply_to_log(&project, env);
+    Ok(shown)
 }
 
 fn not_started() -> OpError {
@@ -175,15 +181,17 @@ pub struct Prompted {
 }
 
 pub fn prompt(env: &Env, given: Option<&str>) -> OpResult<Prompted> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let state = read(&feature)?.ok_or_else(not_started)?;
     let prompt = state.prompt();
+    Effects::of("ideation prompt").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Prompted { shown: shown(&feature, &state, format!("Ideation is in {}.", state.phase)), prompt })
 }
 
 pub fn show(env: &Env, given: Option<&str>) -> OpResult<Shown> {
-    let (_, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let state = read(&feature)?.ok_or_else(not_started)?;
+    Effects::of("ideation show").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(shown(&feature, &state, format!("Ideation is in {}.", state.phase)))
 }
 
@@ -209,7 +217,7 @@ pub struct Advanced {
 /// `ideation.completed`; after it, nothing moves (refused). (Recording a signal that meets the rule moves on
 /// by itself; this is for a rule met otherwise, or to ask why not.)
 pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
-    let (project, feature) = session::resolve(env, given)?;
+    let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     guard.load()?.ensure_active()?;
     let mut state = read(guard.feature())?.ok_or_else(not_started)?;
@@ -223,10 +231,12 @@ pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
         let decision = evaluate_transition(from, &state.signals);
         let message = format!("Still {from}: {}.", decision.reasons.join("; "));
         let shown = shown(&feature, &state, message);
+        Effects::of("ideation advance").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(Advanced { moved: false, from, shown, handoff: None, missing_required: Vec::new(), event: None });
     };
     guard.commit("ideation advance", step.changes.clone())?;
     drop(guard);
+    Effects::of("ideation advance").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(moved(&project, env, &feature, &state, step, String::new()))
 }
 
@@ -272,7 +282,7 @@ fn moved(
     let mut event = None;
     let message = match state.phase {
         IdeationPhase::Complete => {
-            event = super::events::emit_quietly(
+            event = crate::coordination::events::emit_quietly(
                 project,
                 env,
                 "ideation.completed",
