@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use phasegate_core::session::SessionId;
-use phasegate_store::fs as sfs;
+use phasegate_store::files as sfs;
 use phasegate_store::lock;
 
 use phasegate_core::witness::{ClaudeCodeSign, Operator};

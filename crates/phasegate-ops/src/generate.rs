@@ -5,5 +5,5 @@ use std::path::Path;
 use crate::error::OpResult;
 
 pub fn write(path: &Path, text: &str) -> OpResult<()> {
-    Ok(phasegate_store::fs::write_atomic(path, text.as_bytes())?)
+    Ok(phasegate_store::files::write_whole(path, text)?)
 }

@@ -167,7 +167,7 @@ impl<'a> HookCtx<'a> {
         // may spell it with forward slashes or another case on Windows, and
         // the session's record, its leases and its repository are then
         // found and stored under one name.
-        let dir = phasegate_store::fs::canonical_or_same(&input.dir(env));
+        let dir = phasegate_store::files::canonical_or_same(&input.dir(env));
         HookCtx { input, env, workflow_state, dir, project: OnceCell::new(), located: Default::default() }
     }
 

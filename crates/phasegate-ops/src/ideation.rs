@@ -13,7 +13,7 @@ use phasegate_core::coordination::{
     SpecInput, TransitionDecision, evaluate_transition,
 };
 use phasegate_core::words::Command;
-use phasegate_store::{Feature, FileWrite, Project, fs};
+use phasegate_store::{Feature, FileWrite, Project, files};
 use serde::Serialize;
 
 use crate::effects::Effects;
@@ -43,7 +43,7 @@ pub struct Shown {
 fn shown(feature: &Feature, state: &IdeationState, message: String) -> Shown {
     Shown {
         feature: feature.name().to_owned(),
-        file: fs::relative(&file(feature), feature.root()).display().to_string(),
+        file: files::relative(&file(feature), feature.root()).display().to_string(),
         phase: state.phase,
         confidence: state.signals.confidence,
         artifacts: state.signals.artifacts.len(),
@@ -59,11 +59,9 @@ fn file(feature: &Feature) -> std::path::PathBuf {
 }
 
 fn read(feature: &Feature) -> OpResult<Option<IdeationState>> {
-    let path = file(feature);
-    fs::confine(feature.root(), &path)?;
-    match fs::read_optional(&path)? {
+    match feature.read_file(IDEATION_FILE)? {
         None => Ok(None),
-        Some(text) => IdeationState::parse(&text).map(Some).invalid(path.display().to_string()),
+        Some(text) => IdeationState::parse(&text).map(Some).invalid(file(feature).display().to_string()),
     }
 }
 
@@ -263,7 +261,7 @@ fn step(project: &Project, feature: &Feature, state: &mut IdeationState, env: &E
         let h = state.handoff().map_err(invalid)?;
         let path = feature.dir().join(HANDOFF_FILE);
         changes.push(FileWrite::put(&path, h.markdown));
-        handoff = Some(fs::relative(&path, project.root()).display().to_string());
+        handoff = Some(files::relative(&path, project.root()).display().to_string());
         missing = h.missing_required;
     }
     Ok(Some(Step { from, reasons: decision.reasons, changes, handoff, missing }))

@@ -18,7 +18,7 @@ pub fn install_problem(plugin_root: Option<&Path>, workflow_state: &Path) -> Opt
     if let Some(why) = plugin_root.and_then(env::version_mismatch) {
         return Some(why);
     }
-    let read = phasegate_store::fs::head(workflow_state, 20);
+    let read = phasegate_store::files::head(workflow_state, 20);
     let (meta, head) = match read {
         Ok(read) => read,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -26,7 +26,7 @@ use phasegate_core::proof::{CheckRun, FailedCheck};
 use phasegate_core::tasks::{BuildState, Mark, SessionCycles, Task};
 use phasegate_core::words::Command;
 use phasegate_core::{Agent, Phase};
-use phasegate_store::{Feature, FileWrite, Project, fs};
+use phasegate_store::{Feature, FileWrite, Project, files};
 use serde::Serialize;
 
 use crate::brief;
@@ -256,7 +256,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     }
     let trend = trend_lines(&per_feature);
     let record_path = feature.dir().join(RETRO_FILE);
-    let recorded = fs::is_regular_file(&record_path).then(|| record_path.display().to_string());
+    let recorded = files::is_regular_file(&record_path).then(|| record_path.display().to_string());
     let metrics = metrics.map(|mut m| {
         m.cost_usd = cost.as_ref().map(|c| round_usd(c.total.usd));
         m
@@ -443,7 +443,7 @@ fn to_judge(tasks: &[TaskFacts]) -> Vec<Judged> {
 /// user's yes.
 fn promotable(project: &Project, root: &std::path::Path) -> Vec<String> {
     let Ok(loaded) = base::load(project, root) else { return Vec::new() };
-    let claude = fs::read_optional(&root.join("CLAUDE.md")).ok().flatten().unwrap_or_default();
+    let claude = files::read_optional(&root.join("CLAUDE.md")).ok().flatten().unwrap_or_default();
     loaded
         .items
         .iter()
@@ -460,7 +460,7 @@ fn earlier_metrics(project: &Project, except: &str) -> Vec<(String, Metrics)> {
         .iter()
         .filter(|f| f.name() != except)
         .filter_map(|f| {
-            let text = fs::read_optional(&f.dir().join(RETRO_FILE)).ok()??;
+            let text = f.read_file(RETRO_FILE).ok()??;
             RetroRecord::parse(&text).ok().map(|r| (f.name().to_owned(), r.metrics))
         })
         .collect()
@@ -510,13 +510,12 @@ fn prompt(project: &Project, feature: &Feature, f: &Facts) -> String {
     if let Some(c) = &f.cost {
         brief.push("cost", SectionKind::RecentMemory, cost_section(feature, c));
     }
-    let spec = feature.artifact_path(phasegate_core::Artifact::Spec);
-    if let Ok(Some(text)) = fs::read_optional(&spec) {
+    if let Ok(Some(text)) = feature.read_artifact(phasegate_core::Artifact::Spec) {
         brief.push_from(
             "spec",
             SectionKind::Readme,
             format!("\nSPEC\n{}\n", text.trim()),
-            Some(spec.display().to_string()),
+            Some(feature.artifact_path(phasegate_core::Artifact::Spec).display().to_string()),
         );
     }
     let subject = brief::Subject::feature(feature, Loading::Eager);
@@ -709,7 +708,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
 
 /// The feature's record from an earlier `retro record`, if any.
 fn earlier_record(record_path: &std::path::Path) -> OpResult<Option<RetroRecord>> {
-    Ok(match fs::read_optional(record_path)? {
+    Ok(match files::read_optional(record_path)? {
         Some(text) => {
             Some(RetroRecord::parse(&text).map_err(|why| Invalid::RetroRecord { path: record_path.to_owned(), why })?)
         }

@@ -451,13 +451,6 @@ pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
     fs::metadata(path).ok()?.modified().ok()
 }
 
-/// Sets a file's modification time (a record whose time is its last sign
-/// of life).
-pub fn set_modified(path: &Path, at: std::time::SystemTime) -> Result<(), StoreError> {
-    let f = fs::File::options().write(true).open(path).at("open", path)?;
-    f.set_modified(at).at("set the time of", path)
-}
-
 /// A log file opened for appending (its folder made): what a background
 /// process writes its output to.
 pub fn open_log(path: &Path) -> Result<fs::File, StoreError> {

@@ -43,7 +43,7 @@ use crate::session;
 /// defaults apply).
 pub fn routing(project: &Project) -> (RoutingConfig, Option<String>) {
     let path = project.root().join(phasegate_core::coordination::ROUTING_CONFIG_PATH);
-    match phasegate_store::fs::read_optional(&path) {
+    match phasegate_store::files::read_optional(&path) {
         Ok(None) => (RoutingConfig::default(), None),
         Ok(Some(text)) => match RoutingConfig::parse(&text) {
             Ok(c) => (c, None),

@@ -239,7 +239,7 @@ fn lease_vote(
     ctx: &HookCtx<'_>,
 ) -> OpResult<LeaseVote> {
     let case = PathCase::native();
-    let root = phasegate_store::fs::canonical_or_same(&layout.current_root);
+    let root = phasegate_store::files::canonical_or_same(&layout.current_root);
     // A hard link to a leased file is that file.
     let Ok(path) = leases::lease_of(project, file, &root) else {
         // Outside the working tree: not a file leases cover.
@@ -305,7 +305,7 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
             continue;
         }
         for path in paths {
-            let Some(modified) = phasegate_store::fs::modified(&layout.current_root.join(path.as_str())) else {
+            let Some(modified) = phasegate_store::files::modified(&layout.current_root.join(path.as_str())) else {
                 continue;
             };
             if chrono::DateTime::<chrono::Utc>::from(modified) < since {

@@ -306,7 +306,7 @@ pub fn task_started(
     super::registry::working(project, &mut me, Some(feature), Some(&task.id), task.priority, env.now)?;
     let mut out = TaskLeases { session: session.to_string(), leased: Vec::new(), not_leased: Vec::new() };
     let mut taken = Vec::new();
-    let root = phasegate_store::fs::canonical_or_same(code_dir);
+    let root = phasegate_store::files::canonical_or_same(code_dir);
     for file in &task.files {
         // The file the task names, as an edit of it will name it (links
         // resolved): one file, one lease.
@@ -410,8 +410,8 @@ fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
     let file = phasegate_store::coordination::leases::resolve_file(&given);
     let same_repo = |l: &phasegate_store::git::RepoLayout| {
         project.repo().is_some_and(|mine| {
-            phasegate_store::fs::canonical_or_same(&mine.common_dir)
-                == phasegate_store::fs::canonical_or_same(&l.common_dir)
+            phasegate_store::files::canonical_or_same(&mine.common_dir)
+                == phasegate_store::files::canonical_or_same(&l.common_dir)
         })
     };
     let Some(layout) = phasegate_store::locate::locate(&file).filter(same_repo) else {
@@ -419,7 +419,7 @@ fn lease_path(project: &Project, env: &Env, raw: &str) -> OpResult<LeasePath> {
         let link = (file != lexical).then(|| file.clone());
         return Err(Invalid::LeaseOutsideRepo { given: raw.to_owned(), link, root: project.root().to_owned() }.into());
     };
-    let root = phasegate_store::fs::canonical_or_same(&layout.current_root);
+    let root = phasegate_store::files::canonical_or_same(&layout.current_root);
     lease_of(project, &file, &root).invalid_input()
 }
 

@@ -125,9 +125,7 @@ fn feature_line(env: &Env, project: &Project, l: &Listed, meta: &Meta, session: 
     // the tree, in this phase only): a stale ledger is named as such, and
     // finish is never the next step while it would refuse.
     let proof = match meta.current_phase {
-        Some(Phase::Verify) if !phasegate_store::fs::exists_entry(&l.feature.evidence_path()) => {
-            "; no `verify run` yet".to_owned()
-        }
+        Some(Phase::Verify) if !l.feature.has_evidence() => "; no `verify run` yet".to_owned(),
         Some(Phase::Verify) => match proof::proof(env, project, &l.feature, meta) {
             Ok(p) => {
                 let standing = p.standing();

@@ -133,19 +133,6 @@ pub fn abandon(env: &Env, given: Option<&str>) -> OpResult<String> {
     Ok(feature.name().to_owned())
 }
 
-/// The scratch files in a feature's folder: a reviewer's reply
-/// (`.verdict.json`), briefs (`.*-brief.md`), round-loop and review replies
-/// (`.*.reply.md`, `.*.review.md`). Regular files only.
-fn scratch_files(feature: &Feature) -> OpResult<Vec<std::path::PathBuf>> {
-    let scratch = |name: &str| {
-        name == ".verdict.json"
-            || (name.starts_with('.')
-                && (name.ends_with("-brief.md") || name.ends_with(".reply.md") || name.ends_with(".review.md")))
-    };
-    let files = phasegate_store::fs::regular_files(feature.dir())?;
-    Ok(files.into_iter().filter(|(name, _)| scratch(name)).map(|(_, path)| path).collect())
-}
-
 /// What `finish` did and what it leaves for the user to commit.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -184,17 +171,14 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     }
     let proof = proven_now(env, &project, &feature, &meta)?;
     meta.finish(env.now)?;
-    let history = feature.history_path();
-    let had_history = phasegate_store::fs::exists_entry(&history);
-    let verdict = feature.verdict_path();
-    let had_verdict = phasegate_store::fs::exists_entry(&verdict);
+    let (had_history, had_verdict) = (feature.has_history(), feature.has_verdict());
     let mut others = Vec::new();
     if had_history {
-        others.push(FileWrite::remove(&history));
+        others.push(FileWrite::remove(feature.history_path()));
     }
     // The phase loop's scratch files (a reviewer's reply, a brief, a round
     // loop's reply) go with the feature; its open questions are withdrawn.
-    for path in scratch_files(&feature)? {
+    for path in feature.scratch_files()? {
         others.push(FileWrite::remove(&path));
     }
     others.extend(ask::withdraw_open(&project, &guard, env)?);
@@ -202,10 +186,9 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     drop(guard);
     let problems =
         Effects::of("finish").turn_to(feature.name()).feature_ended(feature.name(), false).apply(&project, env);
-    let rel = |p: &std::path::Path| phasegate_store::fs::relative(p, project.root()).display().to_string();
     // What to commit: the feature's folder (its artifacts and state); the
     // session commits it (the phase loop's commit policy).
-    let to_commit = vec![rel(feature.dir())];
+    let to_commit = vec![feature.shown_dir().display().to_string()];
     let phases = meta
         .phases
         .iter()
@@ -216,8 +199,8 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
             )
         })
         .collect();
-    let dir = rel(feature.dir());
-    let retro = match phasegate_store::fs::exists_entry(&feature.dir().join(phasegate_core::knowledge::RETRO_FILE)) {
+    let dir = feature.shown_dir().display().to_string();
+    let retro = match feature.has_retro() {
         true => "its retrospective is recorded already".to_owned(),
         false => "offer /phasegate:retro to learn from the build".to_owned(),
     };

@@ -351,7 +351,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     // The project's part of this phase's guide (proposed by retrospectives,
     // accepted by the user): a template, second only to the task itself.
     let template = project.root().join(phasegate_core::knowledge::template_path(phase.name()));
-    if let Ok(Some(text)) = phasegate_store::fs::read_optional(&template)
+    if let Ok(Some(text)) = phasegate_store::files::read_optional(&template)
         && !text.trim().is_empty()
     {
         brief.push_from(

@@ -13,7 +13,7 @@ use phasegate_core::words::Command;
 use phasegate_core::{Agent, Phase, Status};
 use phasegate_store::project::FEATURES_DIR;
 use phasegate_store::questions::PREFERENCES_PATH;
-use phasegate_store::{Feature, FileWrite, Project, fs, git};
+use phasegate_store::{Feature, FileWrite, Project, files, git};
 use serde::Serialize;
 
 use crate::brief;
@@ -110,7 +110,7 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     Effects::of("review brief").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(ReviewerBrief {
         agent: agent.qualified(),
-        diff_file: fs::is_regular_file(&diff_file).then(|| diff_file.display().to_string()),
+        diff_file: files::is_regular_file(&diff_file).then(|| diff_file.display().to_string()),
         prompt,
         pack,
     })
@@ -157,7 +157,11 @@ fn proof_section(p: &proof::Proof) -> String {
 }
 
 fn diff_path(feature: &Feature, phase: Phase) -> PathBuf {
-    feature.scratch_dir().join(format!("{phase}.diff"))
+    feature.scratch_dir().join(diff_name(phase))
+}
+
+fn diff_name(phase: Phase) -> String {
+    format!("{phase}.diff")
 }
 
 /// phasegate's own files in `code_dir`, which are not code: the features
@@ -180,19 +184,16 @@ pub fn code_change(project: &Project, code_dir: &std::path::Path, base: &str) ->
 }
 
 fn write_diff(feature: &Feature, phase: Phase, change: &CodeChange) -> OpResult<String> {
-    let path = diff_path(feature, phase);
-    fs::create_dir_all(&feature.scratch_dir())?;
-    fs::write_atomic(&path, change.patch.as_bytes())?;
-    Ok(path.display().to_string())
+    Ok(feature.write_scratch(&diff_name(phase), &change.patch)?.display().to_string())
 }
 
 /// The most of a reviewer's reply that is read.
-pub const MAX_REPLY_BYTES: u64 = fs::MAX_STATE_BYTES;
+pub const MAX_REPLY_BYTES: u64 = files::MAX_STATE_BYTES;
 
 /// Reads a file a command was given (a regular file only); None when it
 /// does not exist.
 pub fn read_file(path: &std::path::Path) -> OpResult<Option<String>> {
-    Ok(fs::read_optional(path)?)
+    Ok(files::read_optional(path)?)
 }
 
 /// What a phase's reviewer is briefed for: its `iteration`.

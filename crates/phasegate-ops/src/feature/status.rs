@@ -143,7 +143,7 @@ pub(crate) fn status_and_costs(env: &Env) -> OpResult<(String, Vec<Row>, Option<
             r.next = Some(format!("/phasegate:answer {}", m.question.id));
         }
     }
-    let dir = phasegate_store::fs::relative(&project.features_dir(), &env.cwd).display().to_string();
+    let dir = phasegate_store::files::relative(&project.features_dir(), &env.cwd).display().to_string();
     Ok((dir, rows, costs))
 }
 
@@ -158,7 +158,7 @@ pub fn interrupted(env: &Env) -> OpResult<Vec<String>> {
 fn proof_row(env: &Env, project: &phasegate_store::Project, l: &Listed) -> Option<ProofRow> {
     let meta = l.meta.as_ref().ok()?;
     let late = meta.current_phase.is_some_and(|p| p >= phasegate_core::Phase::Implement);
-    let ran = phasegate_store::fs::exists_entry(&l.feature.evidence_path());
+    let ran = l.feature.has_evidence();
     if meta.status != phasegate_core::Status::Active || !(late || ran) {
         return None;
     }
@@ -170,8 +170,7 @@ fn proof_row(env: &Env, project: &phasegate_store::Project, l: &Listed) -> Optio
 pub fn finished_proof(env: &Env, project: &phasegate_store::Project, name: &str) -> Option<ProofRow> {
     let feature = project.find_feature(name).ok()??;
     let meta = feature.load().ok()?;
-    if meta.status != phasegate_core::Status::Completed || !phasegate_store::fs::exists_entry(&feature.evidence_path())
-    {
+    if meta.status != phasegate_core::Status::Completed || !feature.has_evidence() {
         return None;
     }
     let mut row = proof_row_of(proof::at_finish(env, project, &feature, &meta));

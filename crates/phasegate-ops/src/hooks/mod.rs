@@ -160,7 +160,7 @@ pub fn session_start(input: &HookInput, env: &Env, note: Option<String>, workflo
     let ctx = HookCtx::new(input, env, workflow_state);
     let mut lines: Vec<String> = note.into_iter().map(|n| format!("phasegate: {n}")).collect();
     // The folder is gone (a removed worktree, say): said once, in one line.
-    if !phasegate_store::fs::is_dir(&ctx.dir()) {
+    if !phasegate_store::files::is_dir(&ctx.dir()) {
         lines.push(format!(
             "phasegate: this session's folder {} does not exist (a removed worktree?); there is nothing to report.",
             ctx.dir().display()

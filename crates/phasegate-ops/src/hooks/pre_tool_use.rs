@@ -123,7 +123,7 @@ fn ticks_by_hand(tool: &str, path: &str, tool_input: &Value, cwd: Option<&Path>)
         (false, None) => std::env::current_dir().ok().map(|c| c.join(on_disk)),
     };
     // The store's bounded read of a regular file: the model names the path.
-    let current = file.and_then(|f| phasegate_store::fs::read_optional(&f).ok().flatten());
+    let current = file.and_then(|f| phasegate_store::files::read_optional(&f).ok().flatten());
     let edits: Vec<(String, String, bool)> = match tool {
         "Edit" => vec![(
             tool_input.get("old_string")?.as_str()?.to_owned(),

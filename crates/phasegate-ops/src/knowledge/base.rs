@@ -110,8 +110,8 @@ pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
 /// base.
 fn items_dir(root: &Path) -> OpResult<Option<PathBuf>> {
     let items = phasegate_store::knowledge::dir_in(root);
-    phasegate_store::fs::confine(root, &items)?;
-    Ok(phasegate_store::fs::is_dir(&items).then_some(items))
+    phasegate_store::files::confine(root, &items)?;
+    Ok(phasegate_store::files::is_dir(&items).then_some(items))
 }
 
 /// The index of the working tree at `root`, fresh: checked by a listing
@@ -260,7 +260,7 @@ pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[Stri
     // which, and only while the file is the one it was built from.
     let read = |e: &IndexEntry| -> Option<Shown> {
         let file = dir.join(knowledge::file_name(&e.id));
-        let text = phasegate_store::fs::read_optional_up_to(&file, knowledge::MAX_ITEM_BYTES as u64).ok()??;
+        let text = phasegate_store::files::read_optional_up_to(&file, knowledge::MAX_ITEM_BYTES as u64).ok()??;
         let same = knowledge::hex(knowledge::fingerprint(text.as_bytes())) == e.fingerprint;
         same.then(|| KnowledgeItem::parse(&text).ok().map(|item| Shown::at(&file, item))).flatten()
     };
@@ -370,7 +370,7 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
         }
         _ => format!("{id} already holds this sighting; nothing changed."),
     };
-    let claude = phasegate_store::fs::read_optional(&root.join("CLAUDE.md")).ok().flatten().unwrap_or_default();
+    let claude = phasegate_store::files::read_optional(&root.join("CLAUDE.md")).ok().flatten().unwrap_or_default();
     let promotable = knowledge::should_update_claude_md(&now.item, &claude).unwrap_or(false);
     let message = if promotable {
         format!(
@@ -437,12 +437,12 @@ fn lesson_of(env: &Env, root: &Path, input: &RecordInput) -> OpResult<Lesson> {
 fn source_texts(env: &Env, root: &Path, input: &RecordInput) -> Vec<(String, String)> {
     let mut texts: Vec<(String, String)> = Vec::new();
     for name in ["CLAUDE.md", "README.md"] {
-        if let Ok(Some(t)) = phasegate_store::fs::read_optional(&root.join(name)) {
+        if let Ok(Some(t)) = phasegate_store::files::read_optional(&root.join(name)) {
             texts.push((name.to_owned(), t));
         }
     }
     if let Some(path) = &input.path
-        && let Ok(Some(t)) = phasegate_store::fs::read_optional(Path::new(&absolute(&env.cwd, path)))
+        && let Ok(Some(t)) = phasegate_store::files::read_optional(Path::new(&absolute(&env.cwd, path)))
     {
         texts.push((path.clone(), t));
     }
@@ -670,7 +670,7 @@ pub fn lint(env: &Env) -> OpResult<Linted> {
         });
     }
     let claude = root.join("CLAUDE.md");
-    if let Ok(Some(text)) = phasegate_store::fs::read_optional(&claude)
+    if let Ok(Some(text)) = phasegate_store::files::read_optional(&claude)
         && let Err(e) = knowledge::promoted_ids(&text)
     {
         problems.push(Problem { path: claude.display().to_string(), problem: e.to_string() });

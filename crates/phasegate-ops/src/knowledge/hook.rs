@@ -121,7 +121,7 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
     if rel.starts_with(".git/") || rel.starts_with(".phasegate/") {
         return None;
     }
-    let action = if tool == "Write" && !phasegate_store::fs::exists(&abs) { "CREATE" } else { "UPDATE" };
+    let action = if tool == "Write" && !phasegate_store::files::exists(&abs) { "CREATE" } else { "UPDATE" };
     let log_path = given_path(&runtime, &session);
     let new = new_gotchas(ctx, &layout, &items, &rel, action, &log_path)?;
     let refs: Vec<&IndexEntry> = new.iter().collect();
@@ -140,17 +140,17 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
 /// no gotcha is read or indexed through it.
 fn knowledge_folder(root: &Path, items: &Path, runtime: &Path) -> Result<bool, String> {
     let dot = items.parent().unwrap_or(items);
-    use phasegate_store::fs::{EntryKind, entry_kind};
+    use phasegate_store::files::{EntryKind, entry_kind};
     let own = match (entry_kind(dot), entry_kind(items)) {
         (Some(EntryKind::Dir), Some(EntryKind::Dir)) => true,
         (Some(d), Some(i)) if d == EntryKind::Link || i == EntryKind::Link => {
-            phasegate_store::fs::confine(root, items).map_err(|e| e.to_string())?;
-            phasegate_store::fs::is_dir(items)
+            phasegate_store::files::confine(root, items).map_err(|e| e.to_string())?;
+            phasegate_store::files::is_dir(items)
         }
         _ => false,
     };
     if own {
-        phasegate_store::fs::own_path(runtime, &runtime.join("knowledge-index")).map_err(|e| e.to_string())?;
+        phasegate_store::files::own_path(runtime, &runtime.join("knowledge-index")).map_err(|e| e.to_string())?;
     }
     Ok(own)
 }
@@ -208,7 +208,7 @@ fn new_gotchas(
 /// without a file or when it cannot be read: the commands name that).
 fn jit_config(root: &Path) -> JustInTime {
     let path = root.join(CONTEXT_CONFIG_PATH);
-    match phasegate_store::fs::read_optional(&path) {
+    match phasegate_store::files::read_optional(&path) {
         Ok(Some(text)) => ContextConfig::parse(&text).map(|c| c.just_in_time).unwrap_or_default(),
         _ => JustInTime::default(),
     }

@@ -69,7 +69,7 @@ pub fn plan_work(plan: &phasegate_core::pipeline::files::PlanRefined) -> Vec<Wor
 
 /// The action a change to `rel` in `root` is, when the work does not say.
 pub fn action_for(root: &Path, rel: &str) -> &'static str {
-    if phasegate_store::fs::exists(&root.join(rel)) { "UPDATE" } else { "CREATE" }
+    if phasegate_store::files::exists(&root.join(rel)) { "UPDATE" } else { "CREATE" }
 }
 
 /// A file name as a task list writes it (`src/db.rs`, `` `src/db.rs` ``,
@@ -88,7 +88,9 @@ pub fn verified(items: &Path, entries: &[IndexEntry]) -> (Vec<IndexEntry>, bool)
     let mut out = Vec::new();
     for e in entries {
         let file = items.join(knowledge::file_name(&e.id));
-        let Ok(Some(text)) = phasegate_store::fs::read_optional_up_to(&file, MAX_ITEM_BYTES as u64) else { continue };
+        let Ok(Some(text)) = phasegate_store::files::read_optional_up_to(&file, MAX_ITEM_BYTES as u64) else {
+            continue;
+        };
         if knowledge::hex(knowledge::fingerprint(text.as_bytes())) != e.fingerprint {
             continue;
         }

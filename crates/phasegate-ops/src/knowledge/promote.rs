@@ -11,7 +11,7 @@
 use phasegate_core::knowledge::{self, Unmet};
 use phasegate_core::questions::{AnsweredBy, ItemType};
 use phasegate_core::words::Command;
-use phasegate_store::{Project, fs};
+use phasegate_store::{Project, files};
 use serde::Serialize;
 
 use super::base::{self, tree_root};
@@ -66,8 +66,8 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
         .ok_or_else(|| OpError::from(Invalid::NoKnowledgeItem { id: id.to_owned() }))?;
     let claude_path = root.join("CLAUDE.md");
     // Confined to the working tree it belongs to: a link out of it is refused.
-    fs::confine(&root, &claude_path)?;
-    let claude = fs::read_optional(&claude_path)?.unwrap_or_default();
+    files::confine(&root, &claude_path)?;
+    let claude = files::read_optional(&claude_path)?.unwrap_or_default();
     let unmet = knowledge::unmet(&item, &claude).invalid(claude_path.display().to_string())?;
     if !unmet.is_empty() {
         if unmet.contains(&Unmet::AlreadyThere) {
@@ -173,9 +173,9 @@ fn ask_person(
 /// CLAUDE.md again there (a person may have edited it meanwhile).
 fn write(env: &Env, project: &Project, path: &std::path::Path, item: &knowledge::KnowledgeItem) -> OpResult<()> {
     let _lock = project.knowledge().lock(env.lock_timeout)?;
-    let text = fs::read_optional(path)?.unwrap_or_default();
+    let text = files::read_optional(path)?.unwrap_or_default();
     let changed = knowledge::promote(&text, &[item]).invalid(path.display().to_string())?;
-    fs::write_atomic(path, changed.as_bytes())?;
+    files::write_whole(path, &changed)?;
     Ok(())
 }
 

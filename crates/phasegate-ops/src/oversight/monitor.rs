@@ -317,7 +317,7 @@ pub fn running_tasks(
             Ok((l, _)) => l,
             // No task list yet is no problem; an unreadable one is.
             Err(e) => {
-                if phasegate_store::fs::exists_entry(&listed.feature.artifact_path(phasegate_core::Artifact::Tasks)) {
+                if listed.feature.has_artifact(phasegate_core::Artifact::Tasks) {
                     problems.push(format!("{name}: {}", hook::one_line(&e.to_string())));
                 }
                 continue;

@@ -409,13 +409,10 @@ pub fn down_session(
     {
         let at = rec.heartbeat_at;
         if rec.move_to(SessionState::Error, env.now).is_ok() {
-            // The heartbeat stays the last sign of life, not this move.
+            // The heartbeat stays the last sign of life, not this move (the
+            // store gives the file the heartbeat's time).
             rec.heartbeat_at = at;
             let _ = project.coordination().save_session(&rec);
-            let _ = phasegate_store::fs::set_modified(
-                &project.coordination().session_file(&rec.id),
-                std::time::SystemTime::from(at),
-            );
         }
     }
     out

@@ -168,15 +168,9 @@ pub fn default_out(env: &Env) -> OpResult<PathBuf> {
 pub fn write(env: &Env, out: Option<&Path>, html: &str) -> OpResult<PathBuf> {
     let path = match out {
         Some(out) => env.cwd.join(out),
-        None => {
-            let path = default_out(env)?;
-            if let Some(dir) = path.parent() {
-                phasegate_store::fs::create_dir_all(dir)?;
-            }
-            path
-        }
+        None => default_out(env)?,
     };
-    match phasegate_store::fs::read_optional_up_to(&path, 64 << 20) {
+    match phasegate_store::files::read_optional_up_to(&path, 64 << 20) {
         Ok(None) => {}
         Ok(Some(text)) if is_report(&text) => {}
         Ok(Some(_)) | Err(StoreError::TooLarge { .. } | StoreError::Corrupt { .. }) => {
@@ -184,6 +178,7 @@ pub fn write(env: &Env, out: Option<&Path>, html: &str) -> OpResult<PathBuf> {
         }
         Err(e) => return Err(e.into()),
     }
-    phasegate_store::fs::write_atomic(&path, html.as_bytes())?;
+    // Made with its folder when there is none yet.
+    phasegate_store::files::write_whole(&path, html)?;
     Ok(path)
 }

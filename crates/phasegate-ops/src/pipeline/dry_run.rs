@@ -8,7 +8,7 @@ use phasegate_core::pipeline::PipelineRun;
 use phasegate_core::pipeline::files::{STATE_FILE, TASK_DIR};
 use phasegate_core::pipeline::{Config, WhenUnavailable};
 use phasegate_core::words::Command;
-use phasegate_store::{fs, git, process};
+use phasegate_store::{files, git, process};
 use serde::Serialize;
 
 use super::find;
@@ -45,8 +45,11 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
     let config = match project.pipeline().config() {
         Ok(c) => {
             let path = project.pipeline().config_path();
-            let detail =
-                if fs::exists_entry(&path) { path.display().to_string() } else { "not present: defaults apply".into() };
+            let detail = if files::exists_entry(&path) {
+                path.display().to_string()
+            } else {
+                "not present: defaults apply".into()
+            };
             checks.add("pipeline.config.json valid", true, detail);
             c
         }
@@ -72,7 +75,7 @@ fn check_plugin(checks: &mut Checks) {
                 ("command /phasegate:review-codex", "commands/review-codex.md"),
                 ("docs (README.md)", "README.md"),
             ] {
-                let ok = fs::is_regular_file(&root.join(rel));
+                let ok = files::is_regular_file(&root.join(rel));
                 let detail = if ok {
                     rel.to_owned()
                 } else {
@@ -83,7 +86,7 @@ fn check_plugin(checks: &mut Checks) {
             let missing: Vec<&str> = AGENTS
                 .into_iter()
                 .map(Agent::name)
-                .filter(|a| !fs::is_regular_file(&root.join(format!("agents/{a}.md"))))
+                .filter(|a| !files::is_regular_file(&root.join(format!("agents/{a}.md"))))
                 .collect();
             let detail = if missing.is_empty() {
                 AGENTS.map(Agent::name).join(", ")
@@ -91,7 +94,7 @@ fn check_plugin(checks: &mut Checks) {
                 format!("missing: {}; reinstall the plugin", missing.join(", "))
             };
             add("agents (5)", missing.is_empty(), detail);
-            let hooks = fs::read_optional(&root.join("hooks/hooks.json")).ok().flatten().unwrap_or_default();
+            let hooks = files::read_optional(&root.join("hooks/hooks.json")).ok().flatten().unwrap_or_default();
             let ok = hooks.contains("\"Stop\"") && hooks.contains("\"stop\"");
             let detail = if ok {
                 "hooks/hooks.json".into()
@@ -127,7 +130,7 @@ fn check_pipeline_files(env: &Env, given: Option<&str>, checks: &mut Checks) {
     match find(env, given) {
         Ok((project, feature)) => {
             let task = feature.task_dir();
-            let task_found = phasegate_store::fs::is_dir(&task);
+            let task_found = phasegate_store::files::is_dir(&task);
             let detail = if task_found {
                 task.display().to_string()
             } else {
@@ -193,10 +196,10 @@ fn check_tools(config: &Config, checks: &mut Checks) {
 }
 
 fn plugin_root() -> Option<PathBuf> {
-    let exe = phasegate_store::fs::current_exe()?;
+    let exe = phasegate_store::files::current_exe()?;
     exe.ancestors()
         .skip(1)
-        .find(|d| phasegate_store::fs::is_file(&d.join(".claude-plugin/plugin.json")))
+        .find(|d| phasegate_store::files::is_file(&d.join(".claude-plugin/plugin.json")))
         .map(Path::to_path_buf)
 }
 
@@ -205,5 +208,5 @@ fn exe(name: &str) -> String {
 }
 
 fn executable(p: &Path) -> bool {
-    phasegate_store::fs::is_executable(p)
+    phasegate_store::files::is_executable(p)
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use phasegate_core::pipeline::files::{self, SignalStatus, WorkerQuestion as Question, WorkerSignal};
 use phasegate_core::pipeline::{FileKind, validate};
 use phasegate_core::words::Command;
-use phasegate_store::fs;
+use phasegate_store::files as user_files;
 use serde::Serialize;
 
 use super::find;
@@ -29,7 +29,7 @@ pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>
             feature.task_path(kind.task_file().expect("kinds other than review and config have a task file"))
         }
     };
-    let text = fs::read_optional(&path)?.ok_or_else(|| Invalid::NoFileToCheck { path: path.clone() })?;
+    let text = user_files::read_optional(&path)?.ok_or_else(|| Invalid::NoFileToCheck { path: path.clone() })?;
     let valid = validate(kind, &text).and_then(|()| match kind {
         // A plan must be able to prove its story: refused here, where the
         // planner checks it, not after the reviews and the loop.

@@ -14,7 +14,7 @@ use phasegate_core::pipeline::next::{NextAction as Action, after_review};
 use phasegate_core::pipeline::{Config, PauseReason, PipelineRun, State};
 use phasegate_core::words::Command;
 use phasegate_store::pipeline::parse_file;
-use phasegate_store::{Feature, Project, fs, process};
+use phasegate_store::{Feature, Project, files, process};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -31,6 +31,9 @@ use crate::witness;
 use phasegate_core::witness::RecordedBy;
 
 /// The shape every reviewer answers in (seed 001, Review outputs).
+/// Where a final review that did not match the schema is kept for inspection.
+const REJECTED_FINAL_REVIEW: &str = "review-codex.rejected.json";
+
 const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
 
 fn gate_kind(run: &PipelineRun) -> OpResult<GateKind> {
@@ -137,9 +140,7 @@ fn subject(project: &Project, feature: &Feature, run: &PipelineRun, kind: GateKi
             let change = match &run.code_base {
                 Some(base) => {
                     let c = review::code_change(project, &dir, base)?;
-                    let path = feature.scratch_dir().join("code-gate.diff");
-                    fs::create_dir_all(&feature.scratch_dir())?;
-                    fs::write_atomic(&path, c.patch.as_bytes())?;
+                    let path = feature.write_scratch("code-gate.diff", &c.patch)?;
                     c.render(Some(&path.display().to_string()))
                 }
                 None => format!("No base commit is known; read the code in {}.\n", dir.display()),
@@ -198,7 +199,7 @@ pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>)
     let default = feature.task_path(stage.file());
     let path = file.map_or_else(|| default.clone(), |f| env.cwd.join(f));
     let read = |path: &Path| -> OpResult<Option<witness::Given>> {
-        Ok(fs::read_optional(path)?.map(|text| witness::Given { source: path.display().to_string(), text }))
+        Ok(files::read_optional(path)?.map(|text| witness::Given { source: path.display().to_string(), text }))
     };
     // Inside Claude Code the stage's file is the binary's to write: only a
     // file named on the command line is compared with the reviewer's reply.
@@ -388,8 +389,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     if process::find_program(&program).is_none() {
         return reviewer_unavailable(env, &project, &feature, &config, &program);
     }
-    let marker = feature.task_path(FINAL_GATE_SESSION_MARKER);
-    let resume = fs::exists_entry(&marker) && settings.resume_command.is_some();
+    let resume = feature.has_task_file(FINAL_GATE_SESSION_MARKER) && settings.resume_command.is_some();
     let command = if resume { settings.resume_command.clone().unwrap_or_default() } else { settings.command.clone() };
     let prompt = final_prompt(&project, &feature, &run, kind, resume)?;
     let dir = project.code_dir(&feature.load()?);
@@ -414,12 +414,13 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let review_path = feature.task_path(Stage::Final.file());
     if let Err(e) = parse_file::<Review>(FileKind::Review, &review_path, &text) {
         // A review that does not match the schema is kept for inspection.
-        let raw = feature.task_path("review-codex.rejected.json");
-        let _ = fs::write_atomic(&raw, text.as_bytes());
-        return Err(Invalid::FinalGateRejected { saved: raw, source: e }.into());
+        let saved = feature.task_path(REJECTED_FINAL_REVIEW);
+        let _kept_if_it_can_be = feature.write_task_text(REJECTED_FINAL_REVIEW, &text);
+        return Err(Invalid::FinalGateRejected { saved, source: e }.into());
     }
     let recorded = record_value(env, &project, &feature, value, &config)?;
-    let _ = fs::write_atomic(&marker, phasegate_core::time::stamp(now).as_bytes());
+    // The marker only lets the next run resume the reviewer's session.
+    let _ = feature.write_task_text(FINAL_GATE_SESSION_MARKER, &phasegate_core::time::stamp(now));
     Effects::of("pipeline final_gate").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(FinalGate::Recorded(recorded))
 }

@@ -135,7 +135,7 @@ pub fn completion_commits(project: &Project, feature: &Feature) -> Vec<PendingCo
     if !code.is_empty() {
         out.push(PendingCommit { dir: code_dir.clone(), message: message("pipeline code"), paths: code });
     }
-    let folder = phasegate_store::fs::relative(feature.dir(), project.root()).display().to_string();
+    let folder = phasegate_store::files::relative(feature.dir(), project.root()).display().to_string();
     let folder_dirty =
         uncommitted(project.root(), &[]).is_none_or(|files| files.iter().any(|f| f.starts_with(&format!("{folder}/"))));
     if folder_dirty {

@@ -31,7 +31,7 @@ pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
     let (project, feature) = find(env, given)?;
     let now = env.now;
     let lock_path = feature.task_path(ORCHESTRATOR_LOCK);
-    phasegate_store::fs::confine(feature.root(), &lock_path)?;
+    phasegate_store::files::confine(feature.root(), &lock_path)?;
     let (_pid_lock, note) = PidLock::acquire(&lock_path, "reset", now)?;
     let guard = feature.lock(env.lock_timeout)?;
     let run = match feature.read_owned_task::<PipelineRun>()? {

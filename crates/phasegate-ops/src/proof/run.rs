@@ -10,7 +10,7 @@ use phasegate_core::proof::{
     self, CheckDecl, CheckRun, Declared, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RequirementProof, Waiver,
 };
 use phasegate_core::words::Command;
-use phasegate_store::{Feature, Project, fs, process};
+use phasegate_store::{Feature, Project, files, process};
 use serde::Serialize;
 
 use super::sources::{Sources, sources};
@@ -107,7 +107,7 @@ pub fn run_feature(project: &Project, feature: &Feature, env: &Env, timeout: Opt
     drop(ledger_lock);
     let declared = Declared { requirements: &sources.requirements, checks: &sources.checks };
     let judgement = proof::judge(&ledger, declared, &key, feature.name(), &after.id, meta.mode.proof());
-    let ledger_path = fs::relative(&feature.evidence_path(), project.root()).display().to_string();
+    let ledger_path = files::relative(&feature.evidence_path(), project.root()).display().to_string();
     let message = message(feature, &judgement, &changed_by_checks, &ledger_path);
     Ok(Ran {
         feature: feature.name().to_owned(),
@@ -192,7 +192,7 @@ fn run_check(
 /// The JUnit report `rel` into `run`, when this run wrote it.
 fn read_junit(dir: &std::path::Path, rel: &str, since: std::time::SystemTime, secrets: &[String], run: &mut CheckRun) {
     let path = dir.join(rel);
-    let fresh = fs::modified(&path).is_some_and(|m| m >= since - Duration::from_secs(1));
+    let fresh = files::modified(&path).is_some_and(|m| m >= since - Duration::from_secs(1));
     match phasegate_store::proof::read_report(dir, rel) {
         Ok(None) => run.problems.push(format!("its JUnit report {rel} was not written")),
         Ok(Some(_)) if !fresh => run.problems.push(format!("its JUnit report {rel} is older than this run: not read")),

@@ -8,7 +8,7 @@ use phasegate_core::feature::{Meta, Workflow};
 use phasegate_core::pipeline::files::{FileKind, PlanRefined};
 use phasegate_core::proof::{self, CheckDecl, GrammarError, LineError, Requirement};
 use phasegate_core::words::Command;
-use phasegate_store::{Feature, Project, fs};
+use phasegate_store::{Feature, Project, files};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -44,7 +44,7 @@ impl Sources {
 }
 
 fn rel(project: &Project, path: &std::path::Path) -> String {
-    fs::relative(path, project.root()).display().to_string()
+    files::relative(path, project.root()).display().to_string()
 }
 
 /// Reads a feature's requirements and checks; a file that breaks its
@@ -59,14 +59,14 @@ pub fn sources(project: &Project, feature: &Feature, meta: &Meta) -> OpResult<So
 fn phased(project: &Project, feature: &Feature) -> OpResult<Sources> {
     let spec_path = feature.artifact_path(Artifact::Spec);
     let requirements_file = rel(project, &spec_path);
-    let Some(spec) = fs::read_optional(&spec_path)? else {
+    let Some(spec) = feature.read_artifact(Artifact::Spec)? else {
         return Err(Invalid::NoSpec { file: requirements_file }.into());
     };
     let requirements =
         proof::requirements(&spec).map_err(|error| OpError::Grammar { file: requirements_file.clone(), error })?;
     let tasks_path = feature.artifact_path(Artifact::Tasks);
     let checks_file = rel(project, &tasks_path);
-    let (checks, mut errors) = match fs::read_optional(&tasks_path)? {
+    let (checks, mut errors) = match feature.read_artifact(Artifact::Tasks)? {
         None => (Vec::new(), Vec::new()),
         Some(text) => proof::checks_and_errors(&text),
     };

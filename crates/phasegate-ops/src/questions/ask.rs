@@ -13,7 +13,7 @@ use phasegate_core::questions::{
 };
 use phasegate_core::words::Command;
 use phasegate_store::questions::{DialogNote, Place, Stored, question_change};
-use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
+use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, files};
 use serde::Serialize;
 
 use crate::effects::Effects;
@@ -158,7 +158,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     let item = Item {
         slug: slug.clone(),
         item_type: input.item_type,
-        item_path: fs::relative(feature.dir(), project.root()).display().to_string(),
+        item_path: files::relative(feature.dir(), project.root()).display().to_string(),
         plan_path: feature_plan(&project, &feature),
         task_id: input.task.clone(),
     };
@@ -169,7 +169,6 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
         Route::Suspend => project.questions().marker_path(&slug),
         Route::AskUser | Route::Queue => project.questions().queued_path(&id),
     };
-    ensure_parent(&path)?;
     guard.commit("question ask", vec![question_change(&path, &q)])?;
     let slack = config.slack.channels.for_item(q.item_type).is_some();
     Effects::of("ask ask_with").turn_to(feature.name()).apply_to_log(&project, env);
@@ -284,14 +283,7 @@ fn routed(q: &Question, route: Route, path: &std::path::Path, slack: bool) -> As
 
 fn feature_plan(project: &Project, feature: &Feature) -> Option<String> {
     let plan = feature.artifact_path(phasegate_core::Artifact::Plan);
-    fs::is_regular_file(&plan).then(|| fs::relative(&plan, project.root()).display().to_string())
-}
-
-fn ensure_parent(path: &std::path::Path) -> OpResult<()> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
-    }
-    Ok(())
+    files::is_regular_file(&plan).then(|| files::relative(&plan, project.root()).display().to_string())
 }
 
 /// `<slug>.<n>`, one more than any question of the item on record.
@@ -808,9 +800,6 @@ pub fn take_answers(
             round: q.round,
         });
     }
-    if !changes.is_empty() {
-        ensure_parent(&project.questions().queued_path("x"))?;
-    }
     if !taken.is_empty() {
         let mut own;
         let (file, write) = match rounds {
@@ -848,9 +837,6 @@ pub fn withdraw_open(project: &Project, guard: &FeatureGuard<'_>, env: &Env) -> 
         if s.place == Place::Marker {
             changes.push(FileWrite::remove(&s.path));
         }
-    }
-    if !changes.is_empty() {
-        ensure_parent(&project.questions().queued_path("x"))?;
     }
     Ok(changes)
 }

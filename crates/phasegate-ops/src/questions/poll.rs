@@ -552,8 +552,7 @@ pub fn watcher(env: &Env) -> OpResult<Option<Watcher>> {
 pub fn spawn_watcher(project: &Project, workflow_state: &Path) -> Result<(), PollError> {
     use std::io::Read;
     use std::process::{Command, Stdio};
-    let log_path = watch_log(project);
-    let log = phasegate_store::fs::open_log(&log_path)?;
+    let log = project.questions().open_watch_log()?;
     let mut child = Command::new(workflow_state)
         .args(["slack", "poll", "--watch", "--until-idle", "--if-configured", "--detached"])
         .current_dir(project.root())
@@ -570,20 +569,16 @@ pub fn spawn_watcher(project: &Project, workflow_state: &Path) -> Result<(), Pol
     Ok(())
 }
 
-/// The background poller's log: `slack-watch.log` in the runtime folder.
-pub fn watch_log(project: &Project) -> std::path::PathBuf {
-    project.runtime_dir().join("slack-watch.log")
-}
-
-/// [`watch_log`] for the project of `env`.
+/// The background poller's log (`Questions::watch_log`) of the project of
+/// `env`.
 pub fn watch_log_of(env: &Env) -> OpResult<std::path::PathBuf> {
-    Ok(watch_log(&session::project(env)?))
+    Ok(session::project(env)?.questions().watch_log())
 }
 
 /// The background poller's log, opened for appending (a detached poller
 /// writes its lines there).
 pub fn open_watch_log(env: &Env) -> OpResult<std::fs::File> {
-    Ok(phasegate_store::fs::open_log(&watch_log_of(env)?)?)
+    Ok(session::project(env)?.questions().open_watch_log()?)
 }
 
 /// [`spawn_watcher`] for the project of `env`, unless its configuration

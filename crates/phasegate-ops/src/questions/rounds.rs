@@ -10,7 +10,7 @@ use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Dec
 use phasegate_core::questions::{ItemType, Request, RoundOutcome};
 use phasegate_core::words::Command;
 use phasegate_core::words::LoopStep;
-use phasegate_store::{Feature, FileWrite, Project, fs};
+use phasegate_store::{Feature, FileWrite, Project, files};
 use serde::Serialize;
 
 use crate::effects::Effects;
@@ -311,7 +311,7 @@ pub fn check(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Strin
         return Ok(open);
     }
     let text =
-        fs::read_optional(&artifact)?.ok_or_else(|| Refusal::NoArtifact { path: artifact.display().to_string() })?;
+        files::read_optional(&artifact)?.ok_or_else(|| Refusal::NoArtifact { path: artifact.display().to_string() })?;
     rounds::check_open_questions(&text, &open)
         .map_err(|why| Refusal::OpenQuestionsMissing { path: artifact.display().to_string(), why })?;
     Effects::of("rounds check").turn_to(feature.name()).apply_to_log(&project, env);

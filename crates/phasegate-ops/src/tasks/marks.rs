@@ -9,7 +9,7 @@ use phasegate_core::tasks::{BuildState, SELF_IMPLEMENTER};
 use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
 use phasegate_core::words::Command;
 use phasegate_core::{Agent, Artifact};
-use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, fs};
+use phasegate_store::{Feature, FeatureGuard, FileWrite, Project};
 use serde::Serialize;
 
 use crate::brief;
@@ -354,11 +354,10 @@ pub(crate) fn limit(project: &phasegate_store::Project) -> OpResult<i64> {
 
 /// The change that sets `task`'s checkbox to `mark` in tasks.md.
 pub(crate) fn tick(feature: &Feature, file: &str, task: &Task, mark: Mark) -> OpResult<FileWrite> {
-    let path = feature.artifact_path(Artifact::Tasks);
-    let text = fs::read_optional(&path)?.unwrap_or_default();
+    let text = feature.read_artifact(Artifact::Tasks)?.unwrap_or_default();
     let changed = set_mark(&text, task.line, mark)
         .ok_or_else(|| Invalid::CheckboxMoved { file: file.to_owned(), line: task.line })?;
-    Ok(FileWrite::put(&path, changed))
+    Ok(FileWrite::put(feature.artifact_path(Artifact::Tasks), changed))
 }
 
 /// The task `id` of `list`, or an error naming the file and the
@@ -396,11 +395,8 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
     let task = task(&list, &file, id)?;
     let mut docs: Vec<(String, String)> = Vec::new();
     for a in [Artifact::Spec, Artifact::Design, Artifact::Plan] {
-        let path = feature.artifact_path(a);
-        fs::confine(feature.root(), &path)?;
-        if let Some(text) = fs::read_optional(&path)? {
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            docs.push((name, text));
+        if let Some(text) = feature.read_artifact(a)? {
+            docs.push((a.file_name().to_owned(), text));
         }
     }
     let docs: Vec<(&str, &str)> = docs.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();

@@ -15,7 +15,7 @@ use phasegate_core::tasks::{RequestInput, priorities, review_request};
 use phasegate_core::words::Command;
 use phasegate_core::{Agent, agent::AgentRole};
 use phasegate_store::agents::{AgentInfo, discover};
-use phasegate_store::{Feature, Project, fs};
+use phasegate_store::{Feature, Project, files};
 use serde::Serialize;
 
 use super::marks;
@@ -381,7 +381,7 @@ pub fn record(
         changes.push(marks::tick(guard.feature(), &file, &task, Mark::Done)?);
     }
     let reply_file = reply_path(guard.feature(), &task.id);
-    if fs::is_regular_file(&reply_file) {
+    if files::is_regular_file(&reply_file) {
         changes.push(phasegate_store::FileWrite::remove(&reply_file));
     }
     guard.commit("tasks record", changes)?;

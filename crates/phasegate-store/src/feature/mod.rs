@@ -111,6 +111,74 @@ impl Feature {
         self.runtime.join("review").join(&self.name)
     }
 
+    /// Whether the feature has a review history (`.review-history.md`).
+    pub fn has_history(&self) -> bool {
+        fs::exists_entry(&self.history_path())
+    }
+
+    /// Whether a reviewer's reply waits in the feature's folder.
+    pub fn has_verdict(&self) -> bool {
+        fs::exists_entry(&self.verdict_path())
+    }
+
+    /// Whether `verify run` has written the feature's ledger.
+    pub fn has_evidence(&self) -> bool {
+        fs::exists_entry(&self.dir.join(phasegate_core::proof::EVIDENCE_FILE))
+    }
+
+    /// Whether the feature's retrospective is recorded.
+    pub fn has_retro(&self) -> bool {
+        fs::exists_entry(&self.dir.join(phasegate_core::knowledge::RETRO_FILE))
+    }
+
+    /// Whether the feature has the artifact `a` (whatever its kind of entry).
+    pub fn has_artifact(&self, a: Artifact) -> bool {
+        fs::exists_entry(&self.artifact_path(a))
+    }
+
+    /// Writes `text` to `name` in the feature's scratch folder (a whole
+    /// diff for a reviewer); returns its path.
+    pub fn write_scratch(&self, name: &str, text: &str) -> Result<PathBuf, StoreError> {
+        let dir = self.scratch_dir();
+        fs::create_dir_all(&dir)?;
+        let path = dir.join(name);
+        fs::write_atomic(&path, text.as_bytes())?;
+        Ok(path)
+    }
+
+    /// A file of the feature's folder by name (an artifact, `retro.md`,
+    /// `ideation.json`), through no link out of the repository; None when
+    /// it does not exist.
+    pub fn read_file(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let path = self.dir.join(name);
+        fs::confine(&self.root, &path)?;
+        fs::read_optional(&path)
+    }
+
+    /// The feature's artifact `a` (`spec.md`, `tasks.md`, ...); None when
+    /// it does not exist.
+    pub fn read_artifact(&self, a: Artifact) -> Result<Option<String>, StoreError> {
+        self.read_file(a.file_name())
+    }
+
+    /// The phase loop's scratch files in the feature's folder: a reviewer's
+    /// reply (`.verdict.json`), briefs (`.*-brief.md`), round-loop and
+    /// review replies (`.*.reply.md`, `.*.review.md`). Regular files only.
+    pub fn scratch_files(&self) -> Result<Vec<PathBuf>, StoreError> {
+        let scratch = |name: &str| {
+            name == VERDICT_FILE
+                || (name.starts_with('.')
+                    && (name.ends_with("-brief.md") || name.ends_with(".reply.md") || name.ends_with(".review.md")))
+        };
+        let files = fs::regular_files(&self.dir)?;
+        Ok(files.into_iter().filter(|(name, _)| scratch(name)).map(|(_, path)| path).collect())
+    }
+
+    /// The feature's folder relative to the project's root, for messages.
+    pub fn shown_dir(&self) -> PathBuf {
+        fs::relative(&self.dir, &self.root)
+    }
+
     /// Checks that the folder does not lead out of the repository.
     pub fn confine(&self) -> Result<(), StoreError> {
         fs::confine(&self.root, &self.meta_path())

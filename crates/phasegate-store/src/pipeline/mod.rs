@@ -78,6 +78,20 @@ impl Feature {
     }
 
     /// Reads a `.task/` file as text (a worker's output, for a prompt).
+    /// Whether the `.task/` file `file` exists (whatever its kind of entry).
+    pub fn has_task_file(&self, file: &str) -> bool {
+        fs::exists_entry(&self.task_path(file))
+    }
+
+    /// Writes `text` to the `.task/` file `file` whole, without the lock: a
+    /// marker or a copy kept for inspection, which no reader parses.
+    pub fn write_task_text(&self, file: &str, text: &str) -> Result<PathBuf, StoreError> {
+        let path = self.task_path(file);
+        fs::confine(self.root(), &path)?;
+        fs::write_atomic(&path, text.as_bytes())?;
+        Ok(path)
+    }
+
     pub fn read_task_text(&self, file: &str) -> Result<Option<String>, StoreError> {
         let path = self.task_path(file);
         fs::confine(self.root(), &path)?;

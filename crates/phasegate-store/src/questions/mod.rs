@@ -82,6 +82,18 @@ impl Unreadable {
 }
 
 impl Questions<'_> {
+    /// The background Slack poller's log: `slack-watch.log` in the runtime
+    /// folder.
+    pub fn watch_log(&self) -> PathBuf {
+        self.project.runtime_dir().join("slack-watch.log")
+    }
+
+    /// [`Self::watch_log`], opened for appending (a detached poller writes
+    /// its lines there).
+    pub fn open_watch_log(&self) -> Result<std::fs::File, StoreError> {
+        crate::fs::open_log(&self.watch_log())
+    }
+
     pub fn suspended_dir(&self) -> PathBuf {
         crate::fs::join_slashed(self.project.root(), SUSPENDED_DIR)
     }
