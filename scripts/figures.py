@@ -140,6 +140,16 @@ def core_public_unnamed():
     return n
 
 
+def prose_fields():
+    """Fields of ops outcomes that carry a finished sentence (`message`,
+    `next`, `warning`, `note` as text) rather than a typed value that says
+    it (`phasegate_core::words::as_words`)."""
+    n = 0
+    for _, text in sources("phasegate-ops"):
+        n += len(re.findall(r"pub (?:message|next|warning|note): (?:Option<)?String\b", text))
+    return n
+
+
 def main():
     longs = long_functions()
     rows = [
@@ -147,6 +157,7 @@ def main():
         ("command spellings (`workflow-state …`) in string literals below the CLI", spellings(), "at most 10"),
         ("functions over 80 lines", len(longs), "at most 5"),
         ("public methods of the store's Project", project_methods(), "at most 30"),
+        ("prose fields in ops outcomes (message, next, warning, note as text)", prose_fields(), "none"),
         ("events raised or settled on the side, outside a verb's Effects", side_effects(), "none"),
         ("feature lookups that write, cost notes outside Effects", writing_lookups(), "none"),
         ("places in ops reading or writing a file by path (store::files)", store_files(), "the user's and the plugin's files only"),

@@ -88,6 +88,13 @@ impl fmt::Display for Command {
     }
 }
 
+/// Serialises a value that says something by its words (its `Display`):
+/// an outcome keeps the typed value with its facts, and its JSON carries the
+/// sentence (`#[serde(serialize_with = "phasegate_core::words::as_words")]`).
+pub fn as_words<T: fmt::Display, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
 /// A step of the phase loop (`skills/workflow-state/phase-loop.md`) that
 /// an output sends the model to. Each has an anchor the Markdown carries on
 /// the step's own line; a test reads the file and checks that every anchor

@@ -348,6 +348,64 @@ pub enum StartKind {
     ReviewOnly,
 }
 
+impl StartKind {
+    /// Where the phase loop goes after a start of this kind.
+    pub fn next(self) -> StartNext {
+        match self {
+            StartKind::ReviewOnly => StartNext::ReviewAsItIs,
+            StartKind::Started | StartKind::Resumed | StartKind::Restarted => StartNext::Produce,
+        }
+    }
+}
+
+/// Where the phase loop goes after `phase start` (its `next`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartNext {
+    /// Produce the result, then the reviewer.
+    Produce,
+    /// Straight to the reviewer, with the result as it is.
+    ReviewAsItIs,
+}
+
+impl std::fmt::Display for StartNext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::words::LoopStep;
+        match self {
+            StartNext::Produce => write!(f, "Produce the result with the phase's skill: {}.", LoopStep::Produce),
+            StartNext::ReviewAsItIs => {
+                write!(f, "Review the existing result as it is: go to {}.", LoopStep::ReviewBrief)
+            }
+        }
+    }
+}
+
+/// What `finish` tells the model to do next (its `message`), with the
+/// facts it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedNext {
+    pub feature: String,
+    /// The proof's one-line summary (`3/3 proven`).
+    pub proof: String,
+    /// The feature's folder, relative to the project: what to commit.
+    pub dir: String,
+    /// Whether its retrospective is recorded already.
+    pub retro_recorded: bool,
+}
+
+impl std::fmt::Display for FinishedNext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let FinishedNext { feature, proof, dir, retro_recorded } = self;
+        let retro = match retro_recorded {
+            true => "its retrospective is recorded already",
+            false => "offer /phasegate:retro to learn from the build",
+        };
+        write!(
+            f,
+            "Feature {feature} is completed ({proof}). Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch (a pull request takes prBody as its description); {retro}."
+        )
+    }
+}
+
 /// The fields of the seed's updatePhaseState that `phase complete` sets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Completion {

@@ -10,6 +10,7 @@ mod grammar;
 mod junit;
 mod ledger;
 mod output;
+mod said;
 mod scope;
 
 pub use config::{DEFAULT_TIMEOUT_SECONDS, VERIFY_CONFIG_PATH, VerifyConfig};
@@ -23,4 +24,5 @@ pub use ledger::{
     ProofStatus, RequirementProof, RequirementStatus, TestCase, TestStatus, Waiver, judge, status_of,
 };
 pub use output::{HELD_BYTES, scrub, secret_name, tail};
+pub use said::RanNext;
 pub use scope::{PIPELINE_SOURCES, counts};

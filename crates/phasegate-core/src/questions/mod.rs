@@ -14,6 +14,6 @@ pub use question::{
 };
 pub use reply::{ReplyError, parse_reply};
 pub use rounds::{
-    AnsweredBy, DEFAULT_MAX_ROUNDS, ROUNDS_FILE, RoundDecision, RoundLoop, RoundOutcome, RoundsError, RoundsFile,
-    check_open_questions,
+    AnsweredBy, DEFAULT_MAX_ROUNDS, ROUNDS_FILE, RoundDecision, RoundLoop, RoundNext, RoundOutcome, RoundsError,
+    RoundsFile, check_open_questions,
 };

@@ -318,6 +318,39 @@ impl crate::error::Classified for RoundsError {
     }
 }
 
+/// Where a round loop goes after `rounds record` (its `next`), with the
+/// facts the sentence names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoundNext {
+    /// The document is written to `artifact` (a file name): the reviewer.
+    Written { artifact: String },
+    /// Question `n` waits: answered from what is known, or asked.
+    Answer { n: usize, phase: Phase, feature: String },
+    /// No rounds left: the artifact written by hand, then checked.
+    CapReached { artifact: String, phase: Phase, feature: String },
+}
+
+impl std::fmt::Display for RoundNext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RoundNext::Written { artifact } => {
+                write!(f, "{artifact} is written; continue with the reviewer: {}.", crate::words::LoopStep::ReviewBrief)
+            }
+            RoundNext::Answer { n, phase, feature } => write!(
+                f,
+                "Answer Q{n} yourself if the spec, the brief or the code answers it: `{}`. If only a person can: `{}` (add `--file <question.json>` to offer options).",
+                Command::new("rounds answer").arg(phase).word("--text \"…\"").feature(feature),
+                Command::new("rounds ask").arg(phase).feature(feature)
+            ),
+            RoundNext::CapReached { artifact, phase, feature } => write!(
+                f,
+                "No rounds left. Write {artifact} yourself as a best effort, with a `## Open Questions` section listing each open question and what you assumed; then run `{}`.",
+                Command::new("rounds check").arg(phase).feature(feature)
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

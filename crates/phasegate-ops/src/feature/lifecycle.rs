@@ -2,7 +2,7 @@
 //! finish.
 
 use phasegate_core::feature::ValidationKind as Verdict;
-use phasegate_core::feature::{Meta, Workflow, validate_meta};
+use phasegate_core::feature::{FinishedNext, Meta, Workflow, validate_meta};
 use phasegate_core::{Mode, Phase, slug};
 use phasegate_store::creation::{Interrupted, NewFeature};
 use phasegate_store::{Feature, FileWrite, Project};
@@ -151,7 +151,8 @@ pub struct Finished {
     /// A pull request's description: the feature, what proves each
     /// requirement, and any waiver a person gave.
     pub pr_body: String,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: FinishedNext,
     /// What of the step's effects could not be done (also in the problems
     /// log `status` reports); the feature is finished all the same.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -199,11 +200,6 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
             )
         })
         .collect();
-    let dir = feature.shown_dir().display().to_string();
-    let retro = match feature.has_retro() {
-        true => "its retrospective is recorded already".to_owned(),
-        false => "offer /phasegate:retro to learn from the build".to_owned(),
-    };
     Ok(Finished {
         feature: feature.name().to_owned(),
         status: meta.status,
@@ -212,11 +208,12 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
         total_iterations: meta.total_iterations(),
         warning: v.message.filter(|_| v.kind == Verdict::Warning),
         phases,
-        message: format!(
-            "Feature {} is completed ({}). Commit its folder {dir} (toCommit) with a message naming the feature, then ask the user how to integrate its branch (a pull request takes prBody as its description); {retro}.",
-            feature.name(),
-            proof.summary()
-        ),
+        message: FinishedNext {
+            feature: feature.name().to_owned(),
+            proof: proof.summary(),
+            dir: feature.shown_dir().display().to_string(),
+            retro_recorded: feature.has_retro(),
+        },
         to_commit,
         problems,
         pr_body: proof.pr_body() + &cleared_note(&feature),

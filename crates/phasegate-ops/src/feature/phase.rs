@@ -5,9 +5,9 @@
 use phasegate_core::brief::{Brief, BriefKind, SectionKind};
 use phasegate_core::feature::{self as transition, Position, Validation, ValidationKind as Verdict};
 use phasegate_core::feature::{
-    Completion, Meta, PhaseRecord, PhaseState, ProofStanding, StartKind, StartMode, Workflow,
+    Completion, Meta, PhaseRecord, PhaseState, ProofStanding, StartKind, StartMode, StartNext, Workflow,
 };
-use phasegate_core::words::{Command, LoopStep};
+use phasegate_core::words::Command;
 use phasegate_core::{ArtifactSet, Mode, Phase, time};
 use phasegate_store::{Feature, Project, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
@@ -50,7 +50,8 @@ pub struct Started {
     pub created: bool,
     pub warning: Option<String>,
     /// Where the phase loop goes next.
-    pub next: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub next: StartNext,
     /// Answers to this feature's questions that arrived and are taken in
     /// now: work with them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -103,12 +104,6 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
     })?;
     let effects = Effects::of("phase start").turn_to(feature.name()).phase_started(feature.name());
     problems.extend(effects.apply(&project, env));
-    let next = match kind {
-        StartKind::ReviewOnly => format!("Review the existing result as it is: go to {}.", LoopStep::ReviewBrief),
-        StartKind::Started | StartKind::Resumed | StartKind::Restarted => {
-            format!("Produce the result with the phase's skill: {}.", LoopStep::Produce)
-        }
-    };
     Ok(Started {
         feature: feature.name().to_owned(),
         dir: feature.dir().display().to_string(),
@@ -118,7 +113,7 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
         max_iterations: meta.mode.max_iterations(),
         created: matches!(target, Target::New { .. }),
         warning,
-        next,
+        next: kind.next(),
         answers,
         team,
         problems,

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use phasegate_core::proof::{
-    self, CheckDecl, CheckRun, Declared, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RequirementProof, Waiver,
+    self, CheckDecl, CheckRun, Declared, HELD_BYTES, Judgement, LEDGER_VERSION, Ledger, RanNext, RequirementProof,
+    Waiver,
 };
-use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project, files, process};
 use serde::Serialize;
 
@@ -46,7 +46,8 @@ pub struct Ran {
     /// How long the checks themselves ran, and the whole run.
     pub checks_ms: u64,
     pub total_ms: u64,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: RanNext,
 }
 
 /// Runs every check of feature `given` and writes its ledger.
@@ -108,7 +109,14 @@ pub fn run_feature(project: &Project, feature: &Feature, env: &Env, timeout: Opt
     let declared = Declared { requirements: &sources.requirements, checks: &sources.checks };
     let judgement = proof::judge(&ledger, declared, &key, feature.name(), &after.id, meta.mode.proof());
     let ledger_path = files::relative(&feature.evidence_path(), project.root()).display().to_string();
-    let message = message(feature, &judgement, &changed_by_checks, &ledger_path);
+    let message = RanNext {
+        feature: feature.name().to_owned(),
+        proven: judgement.proven,
+        summary: judgement.summary(),
+        blocking: judgement.blocking().into_iter().map(|b| b.to_string()).collect(),
+        ledger: ledger_path.clone(),
+        changed: changed_by_checks.clone(),
+    };
     Ok(Ran {
         feature: feature.name().to_owned(),
         proven: judgement.proven,
@@ -229,31 +237,6 @@ fn junit_in(command: &str) -> Option<String> {
         }
     }
     None
-}
-
-fn message(feature: &Feature, j: &Judgement, changed: &[String], ledger: &str) -> String {
-    let name = feature.name();
-    let mut m = match j.proven {
-        true => {
-            format!("{name}: {}. The ledger {ledger} proves it at this tree; commit it with the feature.", j.summary())
-        }
-        false => format!(
-            "{name}: {}. Not proven: {}. Fix what fails and run `{verify_run}` again; a requirement that cannot be proven goes to a person (`{verify_waive}`).",
-            j.summary(),
-            j.blocking().join("; "),
-            verify_run = Command::new("verify run").feature(&name),
-            verify_waive = Command::new("verify waive").word("<id>").word("--reason \"<why>\"").feature(&name)
-        ),
-    };
-    if !changed.is_empty() {
-        let shown: Vec<&str> = changed.iter().take(5).map(String::as_str).collect();
-        m.push_str(&format!(
-            " The checks changed files git does not ignore ({}{}): the tree is not the one they ran on, so the ledger is stale until those are ignored (.gitignore) or put back.",
-            shown.join(", "),
-            if changed.len() > 5 { ", …" } else { "" }
-        ));
-    }
-    m
 }
 
 #[cfg(test)]

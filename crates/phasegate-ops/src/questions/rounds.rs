@@ -6,10 +6,8 @@
 
 use phasegate_core::Phase;
 use phasegate_core::questions::parse_reply;
-use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop};
+use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop, RoundNext};
 use phasegate_core::questions::{ItemType, Request, RoundOutcome};
-use phasegate_core::words::Command;
-use phasegate_core::words::LoopStep;
 use phasegate_store::{Feature, FileWrite, Project, files};
 use serde::Serialize;
 
@@ -166,7 +164,8 @@ pub struct Recorded {
     pub context: Option<String>,
     /// For `cap-reached`: what stays open.
     pub open_questions: Vec<String>,
-    pub next: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub next: RoundNext,
 }
 
 /// Records the implementer's reply (saved unchanged in a file).
@@ -193,7 +192,7 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
                 question: None,
                 context: None,
                 open_questions: Vec::new(),
-                next: format!("{name} is written; continue with the reviewer: {}.", LoopStep::ReviewBrief),
+                next: RoundNext::Written { artifact: name },
             }
         }
         Decision::Answer { n, question, context } => Recorded {
@@ -204,11 +203,7 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
             question: Some((*n, question.clone())),
             context: Some(context.clone()),
             open_questions: Vec::new(),
-            next: format!(
-                "Answer Q{n} yourself if the spec, the brief or the code answers it: `{rounds_answer}`. If only a person can: `{rounds_ask}` (add `--file <question.json>` to offer options).",
-                rounds_answer = Command::new("rounds answer").arg(&phase).word("--text \"…\"").feature(&feature.name()),
-                rounds_ask = Command::new("rounds ask").arg(&phase).feature(&feature.name())
-            ),
+            next: RoundNext::Answer { n: *n, phase, feature: feature.name().to_owned() },
         },
         Decision::CapReached { open } => Recorded {
             decision: decision.name(),
@@ -218,10 +213,7 @@ pub fn record(env: &Env, given: Option<&str>, phase: Phase, reply_text: &str, so
             question: None,
             context: None,
             open_questions: open.clone(),
-            next: format!(
-                "No rounds left. Write {name} yourself as a best effort, with a `## Open Questions` section listing each open question and what you assumed; then run `{rounds_check}`.",
-                rounds_check = Command::new("rounds check").arg(&phase).feature(&feature.name())
-            ),
+            next: RoundNext::CapReached { artifact: name, phase, feature: feature.name().to_owned() },
         },
     };
     guard.commit("rounds record", changes)?;

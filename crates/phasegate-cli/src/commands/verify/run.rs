@@ -36,7 +36,7 @@ pub fn cmd_run(a: RunArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         for r in &ran.requirements {
             ctx.out.line(requirement_line(r))?;
         }
-        ctx.out.line(&ran.message)?;
+        ctx.out.line(ran.message.to_string())?;
     }
     Ok(if ran.proven { ExitStatus::Success } else { ExitStatus::Refused })
 }
