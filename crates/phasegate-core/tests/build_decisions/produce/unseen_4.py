@@ -29,8 +29,9 @@ case("classic2", "yabasic-validation-1", "yabasic", V, "Yabasic 2.90: an array i
      w("a.yab", "dim a(3)\na(5) = 1\nprint a(5)\n") + "yabasic a.yab")
 case("classic2", "yabasic-timeout-1", "yabasic", T, "Yabasic 2.90: an endless loop under a CPU time limit of 1 s (ulimit -t 1)",
      w("a.yab", "do\n  i = i + 1\nloop\n") + "ulimit -t 1; yabasic a.yab && echo passed", timeout=60)
-case("classic2", "nickle-syntax-1", "nickle", S, "Nickle 2.91: a declaration without its semicolon",
-     w("a.5c", "int x = 1\nprintf(\"%d\\n\", x);\n") + "nickle a.5c")
+case("classic2", "nickle-syntax-1", "nickle", S, "Nickle 2.91: a call whose parenthesis is never closed",
+     w("a.5c", "int x = 1;\nprintf(\"%d\\n\", (x + 2);\n") + "nickle a.5c",
+     note="first made with a declaration without its semicolon, which Nickle accepted at the line end (it printed 1 and exited 0): no failure; re-scripted before any classifier read it")
 case("classic2", "nickle-validation-1", "nickle", V, "Nickle 2.91: a string assigned to an int",
      w("a.5c", "int x = \"two\";\nprintf(\"%d\\n\", x);\n") + "nickle a.5c")
 case("classic2", "nickle-resource-1", "nickle", R, "Nickle 2.91: a string doubled without end under a 100 MB address-space limit (ulimit -v)",
@@ -99,8 +100,10 @@ case("c", "flawfinder-validation-1", "flawfinder", V, "Flawfinder 2.0.19 --error
 case("c", "uncrustify-validation-1", "uncrustify", V, "Uncrustify 0.72 --check: a file not formatted as its configuration wants",
      w("u.cfg", "indent_columns = 4\nsp_arith = force\nsp_assign = force\nnl_fdef_brace = add\n")
      + w("a.c", "int main(void){int x=1+2;\nreturn x;}\n") + "uncrustify -c u.cfg --check a.c")
-case("c", "conan-other-1", "conan", O, "Conan 2: conan install of a reference ConanCenter does not have",
-     "conan profile detect >/dev/null 2>&1; conan install --requires=nosuchlib-phasegate/1.0", timeout=240)
+# dropped after its output was produced (before any classifier read it): ConanCenter (center2.conan.io) is not reachable from
+# this machine, so Conan failed on the name resolution, not on a name its registry lacks: not the failure labelled
+# case("c", "conan-other-1", "conan", O, "Conan 2: conan install of a reference ConanCenter does not have",
+#      "conan profile detect >/dev/null 2>&1; conan install --requires=nosuchlib-phasegate/1.0", timeout=240)
 case("c", "conan-network-1", "conan", N, "Conan 2: conan install of zlib, with no network (an empty network namespace)",
      "conan profile detect >/dev/null 2>&1; " + NONET + "conan install --requires=zlib/1.3.1", timeout=240)
 
@@ -135,8 +138,9 @@ case("grammar2", "swig-missing-1", "swig", M, "SWIG 4.1: %include of numpy.i, a 
      w("a.i", "%module a\n%include \"numpy.i\"\nint add(int a, int b);\n") + "swig -python a.i")
 case("grammar2", "byacc-syntax-1", "byacc", S, "Berkeley yacc 2.0: a rule with an unterminated action",
      w("a.y", "%token N\n%%\nexpr: expr '+' expr { $$ = $1 + $3;\n    | N\n    ;\n%%\n") + "byacc a.y")
-case("grammar2", "byacc-validation-1", "byacc", V, "Berkeley yacc 2.0: a rule using a symbol that is neither a token nor defined",
-     w("a.y", "%token N\n%%\nexpr: expr '+' term\n    | N\n    ;\n%%\n") + "byacc a.y")
+case("grammar2", "byacc-validation-1", "byacc", V, "Berkeley yacc 2.0: a typed grammar assigning $$ of a rule whose symbol has no type",
+     w("a.y", "%union { int i; }\n%token <i> N\n%%\nexpr: expr '+' N { $$ = $1 + $3; }\n    | N { $$ = $1; }\n    ;\n%%\n") + "byacc a.y",
+     note="first made with a rule using a symbol neither a token nor defined, which byacc only warned of (exit 0): no failure; re-scripted before any classifier read it")
 
 # ---- solvers: clingo, MiniZinc ----
 PIGEONS_LP = "#const n=13.\npigeon(1..n). hole(1..n-1).\n{ at(P,H) : hole(H) } = 1 :- pigeon(P).\n:- at(P1,H), at(P2,H), P1 < P2.\n"
@@ -272,4 +276,5 @@ case("build2", "bmake-syntax-1", "bmake", S, "bmake 20200710: a target line with
 case("build2", "bmake-missing-1", "bmake", M, "bmake 20200710: a recipe running a program that is not installed",
      w("Makefile", "all:\n\tyacc2json grammar.y > grammar.json\n") + "touch grammar.y; bmake")
 case("packaging2", "aptitude-other-1", "aptitude", O, "aptitude 0.8.13 -s install of a name the archive does not have",
-     "aptitude -s -y install no-such-package-phasegate-4")
+     "aptitude -s -y install no-such-package-phasegate-4 < /dev/null", timeout=600,
+     note="first run killed by run.py's own limit of 120 s while aptitude built its tag database (it takes about 6 minutes here); re-run with a limit of 600 s, before any classifier read it")
