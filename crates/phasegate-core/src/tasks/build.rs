@@ -448,7 +448,12 @@ fn package_name(naming: Naming, name: &str) -> Option<String> {
         Python => name.split('.').next().filter(|p| !p.is_empty()).map(str::to_owned),
         Segment => name.split('/').next().filter(|p| !p.is_empty()).map(str::to_owned),
         Verbatim => Some(name.to_owned()),
-        Said | File => said(name),
+        Said => said(name),
+        // A file looked for by a module's name: the module is the file's stem (`jsonparse.u1`).
+        File => said(name).map(|n| match n.rsplit_once('.') {
+            Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
+            _ => n,
+        }),
         ModulePath => match name.rsplit_once('/') {
             Some((folder, file)) => {
                 let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
@@ -519,6 +524,7 @@ pub fn classify_run_without(without: &[&str], command: Option<&str>, output: &st
         }
         None => ErrorType::Other,
         Some(Conflict) => ErrorType::Conflict,
+        Some(Resource) if killed_at_a_time_limit(command, &evidence) => ErrorType::Timeout,
         Some(Resource) => ErrorType::Resource,
         Some(Missing) => ErrorType::MissingDependency { package: evidence.package },
         Some(Syntax) => ErrorType::SyntaxError,
@@ -527,6 +533,24 @@ pub fn classify_run_without(without: &[&str], command: Option<&str>, output: &st
         Some(Unresolvable) => ErrorType::Other,
         Some(Validation) => ErrorType::ValidationFailed,
     }
+}
+
+/// A command run under a CPU or wall-clock time limit (`ulimit -t 60`,
+/// `ulimit -St 60`, `timeout 30s`, `timeout -s KILL 5`).
+static TIME_LIMITED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&ascii(r"\bulimit\s+(?:-[HS]+\s+)?-[HS]?t\b|(?:^|[;&|(\s])timeout\s+(?:-\S+\s+(?:[A-Z]+\s+)?)*\d"))
+        .expect("compiles")
+});
+
+/// A kill's words: the shell's `Killed`, a signal 9, an exit status of 137.
+static KILL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&ascii(r"(?i)\bkilled\b|\bsigkill\b|\bsignal:? 9\b|\b137\b")).expect("compiles"));
+
+/// Whether the process was killed by the time limit its command set: a
+/// kill is the kernel's out-of-memory killer's unless the command limits
+/// its time (`ulimit -t`, `timeout`), when the limit is the likelier cause.
+fn killed_at_a_time_limit(command: Option<&str>, evidence: &Evidence) -> bool {
+    command.is_some_and(|c| TIME_LIMITED.is_match(c)) && evidence.line(Resource).is_some_and(|l| KILL.is_match(l))
 }
 
 /// The seed's `handle_task_failure`: `attempts` is how often the task ran,
@@ -832,6 +856,40 @@ mod tests {
         assert_eq!(classify("Error: can't find file 'kemal'"), missing("kemal"));
         assert_eq!(classify("t.x:3:1: error: cannot open file: fixtures.json"), ErrorType::ValidationFailed);
         assert_eq!(classify("Error: cannot open file 'data/orders.csv'"), ErrorType::Other, "a path is no module");
+    }
+
+    #[test]
+    fn a_kill_is_the_time_limits_when_the_command_sets_one() {
+        let killed = "bash: line 7: 10189 Killed                  rexx ./a.rexx\n";
+        for (command, want) in [
+            (None, ErrorType::Resource),
+            (Some("rexx ./a.rexx"), ErrorType::Resource),
+            (Some("ulimit -t 1; rexx ./a.rexx"), ErrorType::Timeout),
+            (Some("ulimit -St 5 && make test"), ErrorType::Timeout),
+            (Some("timeout 30s make test"), ErrorType::Timeout),
+            (Some("timeout -s KILL 5 ./run.sh"), ErrorType::Timeout),
+            (Some("./scripts/timeout-report.sh"), ErrorType::Resource),
+        ] {
+            assert_eq!(classify_run(command, killed), want, "{command:?}");
+        }
+        // Memory that ran out says so, whatever the command's limit.
+        let oom = "fatal error: out of memory allocating 4096 bytes\n";
+        assert_eq!(classify_run(Some("ulimit -t 60; make"), oom), ErrorType::Resource);
+    }
+
+    #[test]
+    fn a_module_looked_for_as_a_file_is_named_by_the_files_stem() {
+        let missing = |p: &str| ErrorType::MissingDependency { package: Some(p.into()) };
+        assert_eq!(classify("icont: cannot resolve reference to file 'jsonparse.u1'"), missing("jsonparse"));
+        assert_eq!(
+            classify("%Error: top.v:2:3: Cannot find file containing module: 'uart_core'"),
+            missing("uart_core")
+        );
+        assert_eq!(classify("Could not find JSON::Fast in:\n    /usr/lib/perl6/site\n"), missing("JSON::Fast"));
+        assert_eq!(
+            classify("error: Failed build dependencies:\n\tlibyaml-devel is needed by a-1-1\n"),
+            missing("libyaml-devel")
+        );
     }
 
     #[test]
