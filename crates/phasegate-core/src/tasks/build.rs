@@ -519,12 +519,12 @@ pub fn classify_run(command: Option<&str>, output: &str) -> ErrorType {
 pub fn classify_run_without(without: &[&str], command: Option<&str>, output: &str) -> ErrorType {
     let evidence = Evidence::read(output, without);
     match evidence.verdict() {
+        None | Some(Resource) if killed_at_a_time_limit(command, &evidence, output) => ErrorType::Timeout,
         None if command.is_some_and(|c| table::is_test_command(c) || cues::looks_like_a_check(c)) => {
             ErrorType::ValidationFailed
         }
         None => ErrorType::Other,
         Some(Conflict) => ErrorType::Conflict,
-        Some(Resource) if killed_at_a_time_limit(command, &evidence) => ErrorType::Timeout,
         Some(Resource) => ErrorType::Resource,
         Some(Missing) => ErrorType::MissingDependency { package: evidence.package },
         Some(Syntax) => ErrorType::SyntaxError,
@@ -542,15 +542,24 @@ static TIME_LIMITED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("compiles")
 });
 
-/// A kill's words: the shell's `Killed`, a signal 9, an exit status of 137.
-static KILL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&ascii(r"(?i)\bkilled\b|\bsigkill\b|\bsignal:? 9\b|\b137\b")).expect("compiles"));
+/// A kill's words: the shell's `Killed` or `Terminated`, a signal 9 or 15,
+/// an exit status of 137 or 143.
+static KILL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&ascii(r"(?i)\bkilled\b|\bterminated\b|\bsig(?:kill|term)\b|\bsignal:? (?:9|15)\b|\b(?:137|143)\b"))
+        .expect("compiles")
+});
 
 /// Whether the process was killed by the time limit its command set: a
 /// kill is the kernel's out-of-memory killer's unless the command limits
-/// its time (`ulimit -t`, `timeout`), when the limit is the likelier cause.
-fn killed_at_a_time_limit(command: Option<&str>, evidence: &Evidence) -> bool {
-    command.is_some_and(|c| TIME_LIMITED.is_match(c)) && evidence.line(Resource).is_some_and(|l| KILL.is_match(l))
+/// its time (`ulimit -t`, `timeout`), when the limit is the likelier cause;
+/// so is a `Terminated` that no other line explains.
+fn killed_at_a_time_limit(command: Option<&str>, evidence: &Evidence, output: &str) -> bool {
+    command.is_some_and(|c| TIME_LIMITED.is_match(c))
+        && match evidence.verdict() {
+            Some(Resource) => evidence.line(Resource).is_some_and(|l| KILL.is_match(l)),
+            None => scanned_lines(output).any(|l| KILL.is_match(l)),
+            Some(_) => false,
+        }
 }
 
 /// The seed's `handle_task_failure`: `attempts` is how often the task ran,
@@ -872,6 +881,9 @@ mod tests {
         ] {
             assert_eq!(classify_run(command, killed), want, "{command:?}");
         }
+        let terminated = "bash: line 3: 4242 Terminated              ./build.sh\n";
+        assert_eq!(classify_run(Some("timeout 600 ./build.sh"), terminated), ErrorType::Timeout);
+        assert_eq!(classify_run(Some("./build.sh"), terminated), ErrorType::Other);
         // Memory that ran out says so, whatever the command's limit.
         let oom = "fatal error: out of memory allocating 4096 bytes\n";
         assert_eq!(classify_run(Some("ulimit -t 60; make"), oom), ErrorType::Resource);
