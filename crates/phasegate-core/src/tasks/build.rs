@@ -51,7 +51,10 @@
 //! `npm test`, `mvn verify`, ...; `TEST_COMMANDS` in `build_table.rs`), or
 //! a command whose words say it checks (`run-tests.sh`, `luacheck`,
 //! `zig build test`; the generic rule of `build_cues.rs`). A test command
-//! that failed without a diagnostic is `VALIDATION_FAILED`.
+//! that failed without a diagnostic is `VALIDATION_FAILED`. A command that
+//! sets a time limit (`ulimit -t`, `timeout`) turns a kill it reports
+//! (`Killed`, `Terminated`) from the out-of-memory killer's into a
+//! `TIMEOUT`.
 //!
 //! Measured in `tests/build_decisions`, on corpora kept there as data
 //! files: the development cases the rows were written from, the held-out

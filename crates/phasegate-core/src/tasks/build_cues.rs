@@ -5,16 +5,20 @@
 //!
 //! Written from what each class is and from the cases of
 //! `tests/build_decisions/development/` (the first round), `unseen/` (the
-//! second) and `unseen_2/` (the third), never from a single toolchain's own
-//! sentence, and measured on `unseen_3/`, which no cue was written from: a
+//! second), `unseen_2/` (the third) and `unseen_3/` (the fourth, which
+//! generalised from the reason behind each miss rather than its phrase),
+//! never from a single toolchain's own sentence, and measured on corpora
+//! no cue was written from (`docs/design.md` has the figures): a
 //! module, package, library, unit or collection that cannot be found
 //! (named when the line names it, on one of the next lines, or as a file
 //! the compiler looked for), or a qualified name whose package is not
 //! there; a header, a linked library or a program that is missing; a parse
-//! error (its words with a position in a file, or after an error's label,
-//! or a punctuation mark expected); a test summary
-//! with failures, TAP's `not ok`, a diagnostic at a position, a type error,
-//! a constraint violated; a merge, rebase, update or patch stopped on
+//! error (its words with a position in a file, or after an error's, a
+//! tool's or an exception's label, or a punctuation mark expected; any
+//! error at a position in a data file); a test summary with failures,
+//! TAP's `not ok`, a linter's count, a formatter's diff, a diagnostic at a
+//! position, a type error, a value of the wrong kind, a runtime error, a
+//! constraint violated; a merge, rebase, update or patch stopped on
 //! conflicting changes in any version control system, and the markers a
 //! conflict leaves in files; memory, disk, file handles or processes
 //! running out, or the kernel killing the process; a time limit or a
