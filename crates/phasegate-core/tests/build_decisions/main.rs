@@ -176,11 +176,11 @@ const UNSEEN_FLOOR: f64 = 0.945;
 /// now, not a measure.
 const UNSEEN_2_FLOOR: f64 = 0.95;
 
-/// What `unseen_3/` must not fall below: the figure measured when the third round of generic cues read it
-/// for the first time (50/83, 60.2%; its labels and outputs committed before), less a margin of two cases
-/// (48/83 is 57.8%). The measure of toolchains no cue was written from, reported in docs/design.md; short
-/// of the 85% target.
-const UNSEEN_3_FLOOR: f64 = 0.578;
+/// What `unseen_3/` must not fall below: a floor against regressions. The third round of generic cues read
+/// it as it was made (50/83, 60.2%; its labels and outputs committed before); the fourth round was written
+/// from its misses (80/83, less a margin of two cases: 78/83 is 93.98%), so it is development data now, not
+/// a measure.
+const UNSEEN_3_FLOOR: f64 = 0.939;
 
 /// The checks every corpus of unseen toolchains passes: none of its toolchains is one the table names or
 /// an earlier corpus has, each case says whether it is real, and every class has cases.
