@@ -51,7 +51,10 @@
 //! `npm test`, `mvn verify`, ...; `TEST_COMMANDS` in `build_table.rs`), or
 //! a command whose words say it checks (`run-tests.sh`, `luacheck`,
 //! `zig build test`; the generic rule of `build_cues.rs`). A test command
-//! that failed without a diagnostic is `VALIDATION_FAILED`.
+//! that failed without a diagnostic is `VALIDATION_FAILED`. A command that
+//! sets a time limit (`ulimit -t`, `timeout`) turns a kill it reports
+//! (`Killed`, `Terminated`) from the out-of-memory killer's into a
+//! `TIMEOUT`.
 //!
 //! Measured in `tests/build_decisions`, on corpora kept there as data
 //! files: the development cases the rows were written from, the held-out
@@ -448,7 +451,12 @@ fn package_name(naming: Naming, name: &str) -> Option<String> {
         Python => name.split('.').next().filter(|p| !p.is_empty()).map(str::to_owned),
         Segment => name.split('/').next().filter(|p| !p.is_empty()).map(str::to_owned),
         Verbatim => Some(name.to_owned()),
-        Said | File => said(name),
+        Said => said(name),
+        // A file looked for by a module's name: the module is the file's stem (`jsonparse.u1`).
+        File => said(name).map(|n| match n.rsplit_once('.') {
+            Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
+            _ => n,
+        }),
         ModulePath => match name.rsplit_once('/') {
             Some((folder, file)) => {
                 let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
@@ -514,6 +522,7 @@ pub fn classify_run(command: Option<&str>, output: &str) -> ErrorType {
 pub fn classify_run_without(without: &[&str], command: Option<&str>, output: &str) -> ErrorType {
     let evidence = Evidence::read(output, without);
     match evidence.verdict() {
+        None | Some(Resource) if killed_at_a_time_limit(command, &evidence, output) => ErrorType::Timeout,
         None if command.is_some_and(|c| table::is_test_command(c) || cues::looks_like_a_check(c)) => {
             ErrorType::ValidationFailed
         }
@@ -527,6 +536,33 @@ pub fn classify_run_without(without: &[&str], command: Option<&str>, output: &st
         Some(Unresolvable) => ErrorType::Other,
         Some(Validation) => ErrorType::ValidationFailed,
     }
+}
+
+/// A command run under a CPU or wall-clock time limit (`ulimit -t 60`,
+/// `ulimit -St 60`, `timeout 30s`, `timeout -s KILL 5`).
+static TIME_LIMITED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&ascii(r"\bulimit\s+(?:-[HS]+\s+)?-[HS]?t\b|(?:^|[;&|(\s])timeout\s+(?:-\S+\s+(?:[A-Z]+\s+)?)*\d"))
+        .expect("compiles")
+});
+
+/// A kill's words: the shell's `Killed` or `Terminated`, a signal 9 or 15,
+/// an exit status of 137 or 143.
+static KILL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&ascii(r"(?i)\bkilled\b|\bterminated\b|\bsig(?:kill|term)\b|\bsignal:? (?:9|15)\b|\b(?:137|143)\b"))
+        .expect("compiles")
+});
+
+/// Whether the process was killed by the time limit its command set: a
+/// kill is the kernel's out-of-memory killer's unless the command limits
+/// its time (`ulimit -t`, `timeout`), when the limit is the likelier cause;
+/// so is a `Terminated` that no other line explains.
+fn killed_at_a_time_limit(command: Option<&str>, evidence: &Evidence, output: &str) -> bool {
+    command.is_some_and(|c| TIME_LIMITED.is_match(c))
+        && match evidence.verdict() {
+            Some(Resource) => evidence.line(Resource).is_some_and(|l| KILL.is_match(l)),
+            None => scanned_lines(output).any(|l| KILL.is_match(l)),
+            Some(_) => false,
+        }
 }
 
 /// The seed's `handle_task_failure`: `attempts` is how often the task ran,
@@ -832,6 +868,43 @@ mod tests {
         assert_eq!(classify("Error: can't find file 'kemal'"), missing("kemal"));
         assert_eq!(classify("t.x:3:1: error: cannot open file: fixtures.json"), ErrorType::ValidationFailed);
         assert_eq!(classify("Error: cannot open file 'data/orders.csv'"), ErrorType::Other, "a path is no module");
+    }
+
+    #[test]
+    fn a_kill_is_the_time_limits_when_the_command_sets_one() {
+        let killed = "bash: line 7: 10189 Killed                  rexx ./a.rexx\n";
+        for (command, want) in [
+            (None, ErrorType::Resource),
+            (Some("rexx ./a.rexx"), ErrorType::Resource),
+            (Some("ulimit -t 1; rexx ./a.rexx"), ErrorType::Timeout),
+            (Some("ulimit -St 5 && make test"), ErrorType::Timeout),
+            (Some("timeout 30s make test"), ErrorType::Timeout),
+            (Some("timeout -s KILL 5 ./run.sh"), ErrorType::Timeout),
+            (Some("./scripts/timeout-report.sh"), ErrorType::Resource),
+        ] {
+            assert_eq!(classify_run(command, killed), want, "{command:?}");
+        }
+        let terminated = "bash: line 3: 4242 Terminated              ./build.sh\n";
+        assert_eq!(classify_run(Some("timeout 600 ./build.sh"), terminated), ErrorType::Timeout);
+        assert_eq!(classify_run(Some("./build.sh"), terminated), ErrorType::Other);
+        // Memory that ran out says so, whatever the command's limit.
+        let oom = "fatal error: out of memory allocating 4096 bytes\n";
+        assert_eq!(classify_run(Some("ulimit -t 60; make"), oom), ErrorType::Resource);
+    }
+
+    #[test]
+    fn a_module_looked_for_as_a_file_is_named_by_the_files_stem() {
+        let missing = |p: &str| ErrorType::MissingDependency { package: Some(p.into()) };
+        assert_eq!(classify("icont: cannot resolve reference to file 'jsonparse.u1'"), missing("jsonparse"));
+        assert_eq!(
+            classify("%Error: top.v:2:3: Cannot find file containing module: 'uart_core'"),
+            missing("uart_core")
+        );
+        assert_eq!(classify("Could not find JSON::Fast in:\n    /usr/lib/perl6/site\n"), missing("JSON::Fast"));
+        assert_eq!(
+            classify("error: Failed build dependencies:\n\tlibyaml-devel is needed by a-1-1\n"),
+            missing("libyaml-devel")
+        );
     }
 
     #[test]

@@ -5,16 +5,20 @@
 //!
 //! Written from what each class is and from the cases of
 //! `tests/build_decisions/development/` (the first round), `unseen/` (the
-//! second) and `unseen_2/` (the third), never from a single toolchain's own
-//! sentence, and measured on `unseen_3/`, which no cue was written from: a
+//! second), `unseen_2/` (the third) and `unseen_3/` (the fourth, which
+//! generalised from the reason behind each miss rather than its phrase),
+//! never from a single toolchain's own sentence, and measured on corpora
+//! no cue was written from (`docs/design.md` has the figures): a
 //! module, package, library, unit or collection that cannot be found
 //! (named when the line names it, on one of the next lines, or as a file
 //! the compiler looked for), or a qualified name whose package is not
 //! there; a header, a linked library or a program that is missing; a parse
-//! error (its words with a position in a file, or after an error's label,
-//! or a punctuation mark expected); a test summary
-//! with failures, TAP's `not ok`, a diagnostic at a position, a type error,
-//! a constraint violated; a merge, rebase, update or patch stopped on
+//! error (its words with a position in a file, or after an error's, a
+//! tool's or an exception's label, or a punctuation mark expected; any
+//! error at a position in a data file); a test summary with failures,
+//! TAP's `not ok`, a linter's count, a formatter's diff, a diagnostic at a
+//! position, a type error, a value of the wrong kind, a runtime error, a
+//! constraint violated; a merge, rebase, update or patch stopped on
 //! conflicting changes in any version control system, and the markers a
 //! conflict leaves in files; memory, disk, file handles or processes
 //! running out, or the kernel killing the process; a time limit or a
@@ -59,7 +63,7 @@ macro_rules! bare_file {
 /// installs.
 macro_rules! kind {
     () => {
-        r"(?:module|package|library|lib|unit|collection|crate|gem|dependency|plugin|extension|provider)s?"
+        r"(?:module|package|library|lib|unit|collection|crate|gem|dependency|plugin|extension|provider|framework|bundle|addon|import)s?"
     };
 }
 
@@ -69,7 +73,7 @@ macro_rules! kind {
 macro_rules! position {
     () => {
         concat!(
-            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?,? (?:on |at )?line \d+)",
+            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?:[:.]\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?[,:;]? (?:on |at |in )?(?i:line) \d+)",
             r"|\(\d+[:,] ?\d+\)|\b\d+:\d+\b|(?i:\bline \d+,? col(?:umn)? \d+))"
         )
     };
@@ -80,7 +84,7 @@ macro_rules! position {
 macro_rules! file_position {
     () => {
         concat!(
-            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?,? (?:on |at )?line \d+)",
+            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?:[:.]\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?[,:;]? (?:on |at |in )?(?i:line) \d+)",
             r"|\(\d+[:,] ?\d+\))"
         )
     };
@@ -92,14 +96,14 @@ macro_rules! parse_words {
         concat!(
             r"(?i:syntax ?error|parse ?error|parsing error|parser error|error (?:while )?parsing|failed to parse|could not parse|unable to parse|cannot parse|invalid syntax",
             r"|error in (?:your |the )?(?:\w+ )?syntax|\b\w*(?:Syntax|Parse|Parser|Scanner|Lexer)(?:Error|Exception)\b",
-            r"|unexpected (?:token|character|char|symbol|end of (?:file|input|line|stream|statement|expression)|eof|keyword|identifier|indent(?:ation)?|dedent|newline|operator|string|number|literal|'[^']*'|\x22[^\x22]*\x22|`[^`]*`|‘[^’]*’)",
+            r"|unexpected (?:token|character|char|symbol|end(?:[- ]of[- ](?:file|input|line|stream|statement|expression|data|document))?\b|eof|keyword|identifier|indent(?:ation)?|dedent|newline|operator|string|number|literal|'[^']*'|\x22[^\x22]*\x22|`[^`]*`|‘[^’]*’)",
             r"|unterminated (?:string|comment|character|char|literal|block|quote|quoted|regular expression|regexp|list|group|heredoc|here-document|statement)",
-            r"|unclosed (?:string|comment|character|bracket|brace|paren(?:thesis)?|delimiter|quote|block|tag|list)",
-            r"|(?:unbalanced|mismatched|unmatched) (?:parenthes[ie]s|paren|brackets?|braces?|quotes?|delimiters?|closing)|(?:unbalanced|mismatched|unmatched|unclosed|unterminated) ['\x22`‘]?[(){}\[\]<>'\x22`]|unmatched \S+",
-            r"|premature end of (?:file|input|script|data|stream)|end of file (?:while|in|reached|on)|\beof (?:while|in|reached|encountered|before|found)\b|bad syntax|incorrect syntax|not well-formed|parse failure|(?:parsing|parser) failed|failed parsing|(?:can't|couldn't) parse|while (?:scanning|parsing|tokeni[sz]ing)\b|mismatched input|extraneous input|no viable alternative|missing (?:semicolon|colon|comma|operand|operator|separator|delimiter|terminator|parenthesis|bracket|brace)|(?:missing|expecting) (?:closing|close|terminating|matching|opening|end)[- ]?(?:brace|bracket|paren\w*|quote|delimiter|tag)?\b|lexical error|lexer error|tokeni[sz]er error|(?:semicolon|colon|comma|paren\w*|bracket|brace) (?:needed|required|missing|expected)|unknown (?:statement|keyword|token|directive|character)|unrecognized (?:statement|keyword|token|directive|character|char|input)|\bstray ['\x22`‘]?\S{1,2}['\x22`’]? in program|\bmalformed (?:expression|input|statement|syntax|string|number|literal|token|line|entry|json|yaml|xml|toml)\b|invalid (?:toml|json|yaml|xml|ini|config(?:uration)?) (?:file|document|syntax)|expected (?:an? )?(?:right|left|closing|opening) (?:paren\w*|bracket|brace)",
+            r"|unclosed (?:\w+ )?(?:string|comment|character|bracket|brace|paren(?:thesis)?|delimiter|quote|block|tag|list)",
+            r"|(?:unbalanced|mismatched|unmatched) (?:\w+ )?(?:parenthes[ie]s|paren|brackets?|braces?|quotes?|delimiters?|closing|tags?|elements?|blocks?)\b|\btag mismatch\b|\bunterminated\b|(?:did not|didn't|could not|couldn't) find expected\b|cannot start any token\b|(?:unbalanced|mismatched|unmatched|unclosed|unterminated) ['\x22`‘]?[(){}\[\]<>'\x22`]|unmatched \S+",
+            r"|premature end of (?:file|input|script|data|stream)|\b(?:end[- ]of[- ](?:file|input)|eof) (?:while|in|reached|encountered|before|found|inside|within|on)\b|reached (?:the )?end of (?:file|input)|\bends? (?:within|inside|in the middle of)\b|\b(?:unclassifiable|unparsable|unparseable) (?:statement|expression|line|input)\b|\b(?:incomplete|unfinished)(?::| (?:statement|expression|block|input|form|construct|clause|definition|declaration|list|string|(?-i:[A-Z]{2,}\b)))|\b(?:statements?|blocks?|clauses?|loops?|constructs?|expressions?|lists?|strings?|comments?|definitions?|declarations?|bodies|body|forms?|if|case|do|for|while|function) must (?:end|be (?:closed|terminated)) with\b|\bwithout (?:a )?(?:matching|closing|corresponding|terminating)\b|\b(?:extra|trailing|junk|garbage) (?:content|data|input|characters?|tokens?|text|garbage) (?:at|after|before|following)\b|bad syntax|incorrect syntax|not well-formed|parse failure|(?:parsing|parser) failed|failed parsing|(?:can't|couldn't) parse|while (?:scanning|parsing|tokeni[sz]ing)\b|mismatched input|extraneous input|no viable alternative|missing (?:(?:right|left|closing|opening|matching|terminating|ending|final) )?(?:semicolon|colon|comma|operand|operator|separator|delimiter|terminator|paren\w*|bracket|brace|curly|quote|block|end|body)\b|(?:missing|expecting) (?:closing|close|terminating|matching|opening|end)[- ]?(?:brace|bracket|paren\w*|quote|delimiter|tag)?\b|lexical error|lexer error|tokeni[sz]er error|(?:semicolon|colon|comma|paren\w*|bracket|brace) (?:needed|required|missing|expected)|unknown (?:statement|keyword|token|directive|character|tag|section|instruction|opcode|mnemonic)\b|unrecognized (?:statement|keyword|token|directive|character|char|input|tag|section|instruction|opcode|mnemonic)\b|\bstray ['\x22`‘]?\S{1,2}['\x22`’]? in program|\bmalformed (?:expression|input|statement|syntax|string|number|literal|token|line|entry|json|yaml|xml|toml)\b|invalid (?:toml|json|yaml|xml|ini|config(?:uration)?) (?:file|document|syntax)|expected (?:an? )?(?:right|left|closing|opening) (?:paren\w*|bracket|brace)",
             r"|invalid (?:token|character|char|escape sequence|indentation)|illegal (?:character|token|start of)|bad indentation|indentation ?error|inconsistent (?:use of tabs|indentation)",
-            r"|expect(?:ed|ing):? (?:to (?:find|see) )?(?:an? )?(?:expression|identifier|statement|declaration|term|operand|token|end of|closing|'[^'\w\s]{1,3}'|\x22[^\x22\w\s]{1,3}\x22|`[^`\w\s]{1,3}`|‘[^’\w\s]{1,3}’|[;:,(){}\[\]<>]{1,2}(?:\s|$))|unexpected [;:,(){}\[\]<>]{1,2}(?:\s|$)",
-            r"|(?:^|[\s:])['\x22`‘]?[;:,.(){}\[\]<>=|]{1,2}['\x22`’]? expected\b|['\x22`‘][\w;:,.(){}\[\]<>=|]{1,8}['\x22`’] expected\b|\bmissing ['\x22`‘]?[;:,(){}\[\]]['\x22`’]?(?:\s|$)|\b(?:declaration|statement|expression|identifier|term|operand)s? (?:or \w+ )?expected\b)"
+            r"|expect(?:ed|ing) (?:one|any) of\b|expect(?:ed|ing):? (?:to (?:find|see) )?(?:an? )?(?:expression|identifier|statement|declaration|term|operand|token|end of|closing|'[^'\w\s]{1,3}'|\x22[^\x22\w\s]{1,3}\x22|`[^`\w\s]{1,3}`|‘[^’\w\s]{1,3}’|[;:,(){}\[\]<>]{1,2}(?:\s|$))|unexpected [;:,(){}\[\]<>]{1,2}(?:\s|$)",
+            r"|(?:^|[\s:])(?:['\x22`‘][;:,.(){}\[\]<>=|]{1,2}['\x22`’]|[;:,.(){}\[\]<>=]{1,2}) expected\b|['\x22`‘][\w;:,.(){}\[\]<>=|]{1,8}['\x22`’] (?:is |was )?expected\b|\bmissing ['\x22`‘]?[;:,(){}\[\]]['\x22`’]?(?:\s|$)|\b(?:declaration|statement|expression|identifier|term|operand)s? (?:or \w+ )?expected\b)"
         )
     };
 }
@@ -129,7 +133,7 @@ pub(super) const CUES: &[Row] = &[
         Network,
         Decisive,
         Unnamed,
-        r"(?i)connection[ _](?:refused|reset|timed[ _]out|aborted|closed by (?:remote|peer|foreign))|network (?:is )?unreachable|no route to host|(?:failed|unable) to establish (?:an? |the )?(?:\w+ )?connection|socket hang up|(?:failed|unable) to connect to|could(?: not|n't) connect to|can(?:'|no)t connect to|error connecting to|connection to \S+ failed|attempts? to connect to \S+ failed|internet[ _]disconnected|\bconnect(?:ion)?[ _]?time(?:d[ _]?out|out)\b|timed out (?:while )?(?:connecting|resolving|waiting for (?:the )?(?:server|connection|response))|\bread timed out\b|network (?:is )?(?:down|unavailable)",
+        r"(?i)connection[ _](?:refused|reset|timed[ _]out|aborted|closed by (?:remote|peer|foreign))|network (?:is )?unreachable|no route to host|(?:failed|unable) to establish (?:an? |the )?(?:\w+ )?connection|socket hang up|(?:failed|unable) to connect to|could(?: not|n't) connect to|can(?:'|no)t connect to|error connecting to|connection to \S+ failed|attempts? to connect to \S+ failed|internet[ _]disconnected|\bconnect(?:ion)?[ _]?time(?:d[ _]?out|out)\b|timed out (?:while )?(?:connecting|resolving|waiting for (?:the )?(?:server|connection|response))|\btransfer failed\b|could(?: not|n't) transfer\b|\bconnection (?:was )?(?:lost|dropped|interrupted|broken)\b|\bi/o timeout\b|\bread timed out\b|network (?:is )?(?:down|unavailable)",
     ),
     // A package manager that could not reach its registry or repository.
     Row(
@@ -156,7 +160,7 @@ pub(super) const CUES: &[Row] = &[
         Resource,
         Decisive,
         Unnamed,
-        r"(?i)out of memory|out_of_memory|outofmemory|cannot allocate memory|can't allocate (?:memory|region)|(?:memory )?allocation (?:of \d+ bytes )?failed|(?:failed|unable) to allocate|could not allocate|cannot allocate (?:\d|an?\b|vector|array|buffer|memory|block|space)|not enough memory|insufficient memory|memory exhausted|memory limit (?:exceeded|reached)|exceeded (?:the )?memory limit|heap (?:space )?(?:exhausted|limit)|java heap space|out of heap|\bENOMEM\b|std::bad_alloc|\bMemoryError\b|\boom[- ]?kill|\bresources? exhausted\b|\b(?:heap|memory) (?:size |space |limit )?(?:exceeded|exhausted)\b|(?:cannot|can't|unable to|failed to) create (?:a )?(?:new )?(?:native )?thread",
+        r"(?i)out of memory|out_of_memory|outofmemory|cannot allocate memory|can't allocate (?:memory|region)|(?:memory )?allocation (?:of \d+ bytes )?failed|(?:failed|unable) to allocate|could not allocate|cannot allocate (?:\d|an?\b|vector|array|buffer|memory|block|space)|not enough memory|insufficient memory|memory exhausted|memory limit (?:exceeded|reached)|exceeded (?:the )?memory limit|heap (?:space )?(?:exhausted|limit)|java heap space|out of heap|\bheap (?:overflow|full)\b|\bENOMEM\b|std::bad_alloc|\bMemoryError\b|\boom[- ]?kill|\bresources? exhausted\b|\b(?:heap|memory) (?:size |space |limit )?(?:exceeded|exhausted)\b|(?:cannot|can't|unable to|failed to) create (?:a )?(?:new )?(?:native )?thread",
     ),
     Row(
         Resource,
@@ -168,7 +172,7 @@ pub(super) const CUES: &[Row] = &[
         Resource,
         Decisive,
         Unnamed,
-        r"(?i)too many open files|\bE[MN]FILE\b|file table overflow|too many files open|out of (?:file )?descriptors",
+        r"(?i)too many open files|\bE[MN]FILE\b|file table overflow|too many files open|out of (?:file )?(?:descriptors|handles)|too many (?:open )?(?:file )?(?:handles|descriptors)|(?:errno|os error)[ =:]*24\b|(?:file )?(?:handles|descriptors) exhausted",
     ),
     Row(
         Resource,
@@ -181,7 +185,7 @@ pub(super) const CUES: &[Row] = &[
         Conflict,
         Decisive,
         Unnamed,
-        r"(?i)\bconflicts? (?:while|during|when|on) (?:merg(?:e|ing)|rebas(?:e|ing)|apply(?:ing)?|updat(?:e|ing)|patch(?:ing)?|cherry-pick(?:ing)?|graft(?:ing)?|unshelv(?:e|ing)|pull(?:ing)?|push(?:ing)?|resolv(?:e|ing))|\bautomatic merge failed\b|\b(?:new )?conflicts? (?:appeared|introduced|created)\b|\b(?:merge|text|tree|content|rebase|property|update) conflicts? (?:in|on|at|for|with|encountered|found|detected|discovered)\b|\b[1-9]\d* (?:merge |text |tree )?conflicts? (?:encountered|found|detected|remain)|\bunresolved (?:merge )?conflicts?\b|\b(?:resolve|fix) (?:the |all |any |your |these )?conflicts\b|\bremains? in (?:a )?conflict|\bmerge conflict markers?\b|\bconflict markers? (?:encountered|found|in)\b|\b(?:text|tree|property|merge) conflicts?: [1-9]|\bsummary of conflicts\b|\bconflicts? in the following (?:files|paths)\b|\bhave conflicts\b",
+        r"(?i)\bconflicts? (?:while|during|when|on) (?:merg(?:e|ing)|rebas(?:e|ing)|apply(?:ing)?|updat(?:e|ing)|patch(?:ing)?|cherry-pick(?:ing)?|graft(?:ing)?|unshelv(?:e|ing)|pull(?:ing)?|push(?:ing)?|resolv(?:e|ing))|\bautomatic merge failed\b|\b(?:new )?conflicts? (?:appeared|introduced|created)\b|\b(?:merge|text|tree|content|rebase|property|update) conflicts? (?:in|on|at|for|with|encountered|found|detected|discovered)\b|\b[1-9]\d* (?:merge |text |tree )?conflicts? (?:encountered|found|detected|remain)|\bunresolved (?:merge )?conflicts?\b|\b(?:resolve|fix) (?:the |all |any |your |these )?conflicts\b|\bremains? in (?:a )?conflict|\bmerge conflict markers?\b|\bconflict markers? (?:encountered|found|in)\b|\b(?:text|tree|property|merge) conflicts?: [1-9]|\bsummary of conflicts\b|\bconflicts? in the following (?:files|paths)\b|\bhave conflicts\b|\b(?:changed|modified|edited) (?:on|in) both (?:sides|replicas|branches|copies|versions|parents)\b|\bboth (?:sides|replicas|branches) (?:changed|modified)\b",
     ),
     Row(
         Conflict,
@@ -195,7 +199,7 @@ pub(super) const CUES: &[Row] = &[
         Timeout,
         Decisive,
         Unnamed,
-        r"(?i)\btimed out after\b|\btime ?limit (?:of \S+ )?(?:exceeded|reached|expired)|\breached (?:the |its |an? )?(?:\w+ )?time ?limit\b|\bSIG ?ALRM\b|\bsignal: ALRM\b|exceed(?:ed|s) (?:the |its |a )?(?:time ?limit|timeout|deadline)\b|\btimeout (?:of \S+(?: \w+)? )?(?:exceeded|expired|reached)\b|\bdeadline exceeded\b|\bexecution (?:timed out|expired)\b|\bcpu time limit exceeded\b|\b(?:ran |run |running )?out of time\b|\bmax(?:imum)? execution time\b.*\bexceeded\b|\bdid not (?:complete|finish|return|respond|terminate|end) (?:with)?in \d",
+        r"(?i)\btimed out after\b|\btime ?limit (?:of \S+ )?(?:exceeded|reached|expired)|\breached (?:the |its |an? )?(?:\w+ )?time ?limit\b|\bSIG ?ALRM\b|\bsignal: ALRM\b|exceed(?:ed|s) (?:the |its |a )?(?:time ?limit|timeout|deadline)\b|\btimeout (?:of \S+(?: \w+)? )?(?:exceeded|expired|reached)\b|\bdeadline exceeded\b|\bexecution (?:timed out|expired)\b|\bcpu ?time limit exceeded\b|\bexit (?:code|status):? 124\b|\b(?:ran |run |running )?out of time\b|\bmax(?:imum)? execution time\b.*\bexceeded\b|\bdid not (?:complete|finish|return|respond|terminate|end) (?:with)?in \d",
     ),
     // A module, package, library ... that cannot be found, named as the line says it; an include, not named.
     Row(
@@ -224,6 +228,25 @@ pub(super) const CUES: &[Row] = &[
             quoted_name!()
         ),
     ),
+    // A file looked for as the one holding a module (`Cannot find file containing module: 'x'`).
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        concat!(
+            r"(?i)(?:cannot|can't|could ?not|couldn't|unable to|failed to) (?:find|locate|open|load) (?:the |a |any )?(?:(?:source|module|interface) )?(?:files?|source|sources|definition|interface) (?:containing|defining|declaring|providing|for|of|that (?:defines|declares|provides|contains)) (?:the )?",
+            kind!(),
+            r"(?: named| called)?:? ",
+            name!()
+        ),
+    ),
+    // A name not found in a search path that the next lines list (`Could not find JSON::Fast in:`).
+    Row(
+        Missing,
+        Decisive,
+        Said,
+        r"(?i)(?:cannot|can't|could ?not|couldn't|unable to|failed to) (?:find|locate|load) ['\x22`‘]?(?P<pkg>[@\w][\w@./:+-]*?)['\x22`’]? (?:in|on|among|anywhere in)(?: (?:any of )?(?:the )?(?:following|these)(?: \w+)?)?:\s*$",
+    ),
     Row(
         Missing,
         Decisive,
@@ -233,7 +256,7 @@ pub(super) const CUES: &[Row] = &[
             kind!(),
             r")\s+",
             name!(),
-            r"\s+(?:is |was |could )?(?:not (?:be )?(?:found|installed|available|present|resolved|satisfied)|missing|unavailable|unsatisfied|unmet|(?:cannot|can't|could not) be (?:found|resolved|loaded)|does not exist|doesn't exist)\b"
+            r"(?:, (?:required|needed|wanted) by [^,]+,)?\s+(?:is |was |could )?(?:not (?:be )?(?:found|installed|available|present|resolved|satisfied|loaded)|missing|unavailable|unsatisfied|unmet|(?:cannot|can't|could not) be (?:found|resolved|loaded)|does not exist|doesn't exist)\b"
         ),
     ),
     Row(
@@ -360,14 +383,14 @@ pub(super) const CUES: &[Row] = &[
         Missing,
         Decisive,
         Unnamed,
-        r#"(?i)\bcommand not found\b|(?:command|program|executable|binary|compiler|interpreter|tool) ['"`‘]?[\w./+-]+['"`’]? (?:was |is )?not (?:found|installed)|(?:executable|binary|program|command) (?:\S+ )?(?:doesn't|does not) exist|not found in (?:\$?PATH|path)|is not recognized as an internal or external command|spawn \S+ ENOENT|executable file not found"#,
+        r#"(?i)\bcommand not found\b|(?:command|program|executable|binary|compiler|interpreter|tool) ['"`‘]?[\w./+-]+['"`’]? (?:was |is )?not (?:found|installed)|\b[\w.+-]+ (?:executable|program|binary|compiler|interpreter) (?:was |is )?not (?:found|installed)\b|(?:executable|binary|program|command) (?:\S+ )?(?:doesn't|does not) exist|not found in (?:\$?PATH|path)|is not recognized as an internal or external command|spawn \S+ ENOENT|executable file not found"#,
     ),
     // --- Clear ---
     Row(
         Network,
         Clear,
         Unnamed,
-        r"(?i)\bssl (?:handshake|connect(?:ion)?) (?:error|failed)|\btls handshake (?:timeout|failure|failed)|certificate verify failed|unable to get local issuer certificate|self[- ]signed certificate|\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b|\bnetwork error\b|\bfetch failed\b|\bproxy error\b|\b407 Proxy|\bfailed (?:downloading|to download|to fetch|fetching) (?:https?|ftp)://|(?:failed|unable|could not|couldn't|cannot|can't|error) (?:to |while |when )?(?:load|fetch|download|open|get|retrieve|read|access|reach|connect|request)\w*\b.*?(?:https?|ftp)://|\b(?:you are|you're|appears? to be|is|are) offline\b|\bno (?:internet|network) (?:connection|access)\b|\bnot connected to (?:the )?(?:internet|network)\b|\bconnection (?:attempt )?failed\b|(?:could not|couldn't|unable to|failed to|cannot|can't) (?:download|fetch|retrieve)\b|(?:failed|unable) to reach\b",
+        r"(?i)\bssl (?:handshake|connect(?:ion)?) (?:error|failed)|\btls handshake (?:timeout|failure|failed)|certificate verify failed|unable to get local issuer certificate|self[- ]signed certificate|\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b|\bnetwork error\b|\bsocket ?(?:error|exception)\b|\bdial (?:tcp|udp)\d?\b|\bfetch failed\b|\bproxy error\b|\b407 Proxy|\bfailed (?:downloading|to download|to fetch|fetching) (?:https?|ftp)://|(?:failed|unable|could not|couldn't|cannot|can't|error) (?:to |while |when )?(?:load|fetch|download|open|get|retrieve|read|access|reach|connect|request)\w*\b.*?(?:https?|ftp)://|\b(?:you are|you're|appears? to be|is|are) offline\b|\bno (?:internet|network) (?:connection|access)\b|\bnot connected to (?:the )?(?:internet|network)\b|\bconnection (?:attempt )?failed\b|(?:could not|couldn't|unable to|failed to|cannot|can't) (?:download|fetch|retrieve)\b|(?:failed|unable) to reach\b",
     ),
     Row(
         Resource,
@@ -380,13 +403,20 @@ pub(super) const CUES: &[Row] = &[
         Conflict,
         Clear,
         Unnamed,
-        r"(?i)\bmerge conflicts?\b|\bconflicting changes\b|\bhunks? (?:#\d+ )?FAILED\b|\bpatch (?:does not|doesn't) apply\b|\bfailed to apply (?:the )?(?:patch|changes?|commit)|\b(?:there (?:were|are)|with|has|had) (?:\d+ )?(?:unresolved )?conflicts?\b|\boverlapping (?:changes|hunks|edits)\b|\brejects? (?:saved|written) to\b|\bsaving rejects\b|(?-i:\bCONFLICT\b)|\bmerge failed\b|\b(?:file|path|directory|item) ['\x22‘][^'\x22’]+['\x22’] is out of date\b|^\W*conflict(?:s|ed)?(?: \(\w+\))?:? (?:in |on )?\S+\.\w+",
+        r"(?i)\bmerge conflicts?\b|\bconflicting changes\b|\bhunks? (?:#\d+ )?FAILED\b|\bpatch (?:does not|doesn't) apply\b|\bfailed to apply (?:the )?(?:patch|changes?|commit)|\b(?:there (?:were|are)|with|has|had) (?:\d+ )?(?:unresolved )?conflicts?\b|\boverlapping (?:changes|hunks|edits)\b|\brejects? (?:saved|written) to\b|\bsaving rejects\b|\b(?:hunks?|changes?|patch(?:es)?) (?:were |was )?rejected\b|\brejects? in file\b|\bpatch failed\b|\b[1-9]\d* conflicting\b|\bboth (?:modified|added|deleted):|(?-i:\bCONFLICT\b)|\bmerge failed\b|\b(?:file|path|directory|item) ['\x22‘][^'\x22’]+['\x22’] is out of date\b|^\W*conflict(?:s|ed)?(?: \(\w+\))?:? (?:in |on )?\S+\.\w+",
     ),
     Row(
         Timeout,
         Clear,
         Unnamed,
         r"\bTimeout(?:Error|Exception)\b|(?i)\b(?:test|tests|case|step|job|task|operation|command|request|query|statement|process|build|hook|suite|spec|example|script|session) (?:has )?timed out\b|\btook (?:too long|longer than|more than)\b|\balarm clock\b|\b(?:failed|error|killed|aborted|terminated|cancell?ed|canceling|cancell?ing|stopped)\b\W+(?:\w+ ){0,3}?(?:due to|because of|on|after|with|by) (?:an? |the )?(?:\w+ )?time-?out\b|\b(?:failed|error)\W+time-?out\b|\btime-?out\s*(?:>|(?:after|expired|exceeded|reached|while|waiting)\b)|\bexceeded (?:the )?\d+(?:\.\d+)? ?(?:s|ms|sec|secs|seconds?|minutes?)\b|\b(?:killed|terminated|aborted|stopped|cancell?ed) after \d+(?:\.\d+)? ?(?:s|ms|sec|secs|seconds?|minutes?|m)\b",
+    ),
+    // A linter's finding of a missing docstring or comment (`Missing module docstring`), no module missing.
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"(?i)\bmissing (?:\w+ )?(?:docstring|documentation|doc ?comment|comment|description|license|copyright)s?\b",
     ),
     Row(
         Missing,
@@ -404,7 +434,7 @@ pub(super) const CUES: &[Row] = &[
         Clear,
         File,
         concat!(
-            r"(?i)(?:cannot|can't|could ?not|couldn't|unable to|failed to) (?:find|open|read|locate|load) (?:the )?(?:source |module |unit |interface )?file:? ",
+            r"(?i)(?:cannot|can't|could ?not|couldn't|unable to|failed to) (?:find|open|read|locate|load|resolve|link)(?: (?:a |the )?(?:reference|link) to)? (?:the )?(?:source |module |unit |interface |library |object )?file:? ",
             bare_file!()
         ),
     ),
@@ -414,9 +444,21 @@ pub(super) const CUES: &[Row] = &[
         Clear,
         Said,
         concat!(
-            r"(?i)(?:^\W*|:\s*)(?:missing|unmet|unsatisfied|unresolved) (?:dependenc(?:y|ies)|requirements?|prerequisites?)(?: for \S+)?:\s*",
+            r"(?i)(?:^\W*|:\s*)(?:missing|unmet|unsatisfied|unresolved|failed) (?:build |run-?time |install |test )?(?:dependenc(?:y|ies)|requirements?|prerequisites?)(?: for \S+)?:\s*",
             name!()
         ),
+    ),
+    Row(
+        Missing,
+        Clear,
+        Said,
+        r"(?i)(?:^\W*|:\s*)(?:missing|unmet|unsatisfied|unresolved|failed) (?:build |run-?time |install |test )?(?:dependenc(?:y|ies)|requirements?|prerequisites?)(?: for \S+)?:\s*$",
+    ),
+    Row(
+        Missing,
+        Clear,
+        Said,
+        r"(?i)^\W*['\x22`‘]?(?P<pkg>[@\w][\w@.+-]*?)['\x22`’]?(?: [(<>=][^)]*\)?| [<>=]+ ?\S+)? (?:is|are) (?:needed|required|wanted) by\b",
     ),
     Row(Missing, Clear, Said, concat!(quoted_name!(), r" (?:is|was|are) not (?:installed|available)\b")),
     Row(
@@ -455,14 +497,19 @@ pub(super) const CUES: &[Row] = &[
         Syntax,
         Clear,
         Unnamed,
-        concat!(r"^\W*(?:\S+: )?(?i:fatal )?(?:error|Error|ERROR)\b.*", parse_words!(), r"|^\W*", parse_words!()),
+        concat!(
+            r"^\W*(?:\S+: )?(?i:fatal )?(?:error|Error|ERROR|(?i:exception))\b.*",
+            parse_words!(),
+            r"|^\W*(?:[\w.-]+: )?",
+            parse_words!()
+        ),
     ),
     // A test summary with failures, a failed assertion, TAP's `not ok`.
     Row(
         Validation,
         Clear,
         Unnamed,
-        r"(?i)\b[1-9]\d* (?:of \d+ )?(?:tests?|specs?|examples?|scenarios?|cases?|test cases?|testcases?|checks?|assertions?|expectations?|properties|subtests?|suites?) (?:have |has )?(?:failed|failing|failures?|errored)\b|\b(?:failed|failures?|failing)\s*[:=]\s*[1-9]\d*|\b[1-9]\d* (?:failed|failing|failures?)\b|\b[1-9]\d*\s*/\s*\d+ (?:tests?|specs?|checks?|cases?|examples?|assertions?|scenarios?) (?:failed|failing)\b|\b(?:result|status|outcome|verdict)\s*[:=]\s*(?-i:FAIL|FAILED|FAILURE)\b|(?-i:\|\s*(?:FAIL|FAILED)\s*\|)",
+        r"(?i)\b[1-9]\d* (?:(?:out )?of \d+ )?(?:tests?|specs?|examples?|scenarios?|cases?|test cases?|testcases?|checks?|assertions?|expectations?|properties|subtests?|suites?) (?:have |has )?(?:failed|failing|failures?|errored)\b|\b(?:failed|failures?|failing)\s*[:=]\s*[1-9]\d*|\b[1-9]\d* (?:failed|failing|failures?)\b|\b[1-9]\d*\s*/\s*\d+ (?:tests?|specs?|checks?|cases?|examples?|assertions?|scenarios?) (?:failed|failing)\b|\b(?:result|status|outcome|verdict)\s*[:=]\s*(?-i:FAIL|FAILED|FAILURE)\b|(?-i:\|\s*(?:FAIL|FAILED)\s*\|)",
     ),
     Row(
         Validation,
@@ -474,21 +521,29 @@ pub(super) const CUES: &[Row] = &[
         Validation,
         Clear,
         Unnamed,
-        r"^\s*not ok \d+|^\s*(?:FAIL|FAILED|FAILURES)\b|(?i)^\s*(?:[^\sA-Za-z0-9]+\s+)?(?:fail|failed|failures?|failing)\s*[:=]?\s*[1-9]\d*\s*$|^\s*(?:[^\sA-Za-z0-9]+\s+)?[1-9]\d* (?:fail|failed|failing|failures?)\s*$|^\s*(?:expected|actual|received)\s*:|\bexpect\(.*\)\.(?:to|not)\w*\(|(?-i)\.\.\. ?(?:FAIL|FAILED|failed|ERROR)$|^#\s+fail(?:ed)?\s+[1-9]|(?i)\bfailed [1-9]\d*/\d+\b|\bexpected\b.*\bto (?:equal|be|match|contain|have|include|throw)\b|\bbut (?:was|got)\b|(?-i:\[\s*(?:FAIL|FAILED|FAILURE|NOT OK)\s*\]|\((?:FAIL|FAILED)\)|^\s*Failures?:\s*$)|^\s*[✗✘✖❌]\s+\S|\bAssert\w*(?:Error|Exception|Failure|Failed)\b|\berrors\s*[:=]\s*[1-9]",
+        r"^\s*not ok \d+|^\s*(?:FAIL|FAILED|FAILURES)\b|(?i)^\s*(?:[^\sA-Za-z0-9]+\s+)?(?:fail|failed|failures?|failing)\s*[:=]?\s*[1-9]\d*\s*$|^\s*(?:[^\sA-Za-z0-9]+\s+)?[1-9]\d* (?:fail|failed|failing|failures?)\s*$|^\s*(?:expected|actual|received)\s*:|\bexpect\(.*\)\.(?:to|not)\w*\(|(?-i)\.\.\. ?(?:FAIL|FAILED|failed|ERROR)$|^#\s+fail(?:ed)?\s+[1-9]|(?i)\bfailed [1-9]\d*/\d+\b|\bexpected\b.*\bto (?:equal|be|match|contain|have|include|throw)\b|\bbut (?:was|got)\b|(?-i:\[\s*(?:FAIL|FAILED|FAILURE|NOT OK)\s*\]|\((?:FAIL|FAILED)\)|^\s*Failures?:\s*$)|^\s*[✗✘✖❌]\s+\S|(?-i:(?:^|\s)[^\sA-Z]\S*\s+(?:FAIL|FAILED)\s*$|\bFAIL\s+[1-9]\d*\b)|\bAssert\w*(?:Error|Exception|Failure|Failed)\b|\berrors\s*[:=]\s*[1-9]",
     ),
     // A linter's count, a formatter's refusal.
     Row(
         Validation,
         Clear,
         Unnamed,
-        r"(?i)\b[1-9]\d* (?:errors?|problems?|issues?|warnings?|violations?|offen[cs]es?|findings?|defects?|lint errors?)(?: \(| found| detected| reported| generated| in \d+ files?|,|\.?$)|\bfound [1-9]\d* (?:errors?|problems?|issues?|violations?)|\b(?:lint|linting|style|format(?:ting)?) (?:errors?|failed|failures?|violations?|issues?)\b|\(severity:? ?\d+\)|\[severity:? ?\w+\]|\bwould (?:be )?reformat|\bnot (?:properly )?formatted\b|\b(?:incorrectly|badly|improperly) formatted\b|\bneeds? (?:re)?formatting\b|\b[1-9]\d* (?:error|warning)\(s\)",
+        r"(?i)\b[1-9]\d* (?:errors?|problems?|issues?|warnings?|violations?|offen[cs]es?|findings?|defects?|lint errors?)(?: \(| found| detected| reported| generated| in \d+ files?|,|\.?$)|\bfound [1-9]\d* (?:errors?|problems?|issues?|violations?)|\b(?:lint|linting|style|format(?:ting)?) (?:errors?|failed|failures?|violations?|issues?)\b|\(severity:? ?\d+\)|\[severity:? ?\w+\]|\btotal (?:errors?|warnings?|problems?|issues?|violations?|findings?)(?: found| reported| detected)?\s*[:=]\s*[1-9]|\b(?:errors?|warnings?|problems?|issues?|violations?|findings?) (?:found|detected|reported)\s*[:=]\s*[1-9]|\bwould (?:be )?reformat|\bnot (?:properly )?formatted\b|\b(?:incorrectly|badly|improperly) formatted\b|\bneeds? (?:re)?formatting\b|\b[1-9]\d* (?:error|warning)\(s\)",
     ),
     // A type error, an unknown name, a constraint violated.
     Row(
         Validation,
         Clear,
         Unnamed,
-        r"(?i)\btype[ -]?error\b|\bwrong[ -]type\b|\bis not of type\b|\bexpected of type\b|\bhas type\b.*\bbut\b|\bexpected type\b|\btype mismatch\b|\bmismatched types\b|\bincompatible types?\b|\bis not assignable to\b|\bcannot (?:be )?convert\b|\bno matching (?:function|overload|method)|\bwrong (?:number|type) of arguments?|\btoo (?:many|few) arguments|\bundefined (?:variable|reference|identifier|symbol|name|function|method|constant|local)\b|\bundeclared\b|\bunresolved (?:reference|name|identifier|symbol)\b|\b(?:is|was) not (?:defined|declared)\b|\bnot in scope\b|\bunbound (?:value|variable|identifier|symbol)\b|\bunknown (?:identifier|variable|symbol|function|method|field|property|attribute)\b|\bhas no (?:attribute|member|field|property|method)\b|\bcannot find (?:symbol|name|value|function|method|type)\b|\bconstraint (?:failed|violation|violated)|\bviolates \w+(?: \w+)? constraint|\bno (?:such )?(?:member|method|field|function|procedure|attribute|property|variable|symbol)\b|\bnot a member of\b|\bis not (?:a function|callable|iterable)\b|\bcannot (?:unify|match)\b|\bcouldn't match\b|\bdoes not match (?:the )?(?:expected )?type\b|\bunknown (?:type|name|reference|class|record|struct)\b|\bcannot resolve (?:symbol|name|reference|method|type)\b",
+        r"(?i)\btype[ -]?error\b|\bwrong[ -]type\b|\bis not of type\b|\bexpected of type\b|\bhas type\b.*\bbut\b|\bexpected type\b|\btype mismatch\b|\bmismatched types\b|\bincompatible types?\b|\bis not assignable to\b|\bcannot (?:be )?convert\b|\bno matching (?:function|overload|method)|\bwrong (?:number|type) of arguments?|\btoo (?:many|few) arguments|\bundefined (?:variable|reference|identifier|symbol|name|function|method|constant|local)\b|\bundeclared\b|\bunresolved (?:reference|name|identifier|symbol)\b|\b(?:is|was) not (?:defined|declared)\b|\bnot in scope\b|\bunbound (?:value|variable|identifier|symbol)\b|\bunknown (?:identifier|variable|symbol|function|method|field|property|attribute)\b|\bhas no (?:attribute|member|field|property|method)\b|\bcannot find (?:symbol|name|value|function|method|type)\b|\bconstraint (?:failed|violation|violated)|\bviolates \w+(?: \w+)? constraint|\bno (?:such )?(?:member|method|field|function|procedure|attribute|property|variable|symbol)\b|\bnot a member of\b|\bis not (?:a function|callable|iterable)\b|\bcannot (?:unify|match)\b|\bcouldn't match\b|\bdoes not match (?:the )?(?:expected )?type\b|\bunknown (?:type|name|reference|class|record|struct)\b|\bcannot resolve (?:symbol|name|reference|method|type)\b|\bis not an? (?:pair|number|list|string|symbol|procedure|vector|integer|boolean|character|table|array|object|map|record|sequence|class|type)\b|\bnot an? valid (?:value|\w+) (?:of|for)\b|\bnot (?:defined|declared)\b|\b(?:does not|doesn't|doesNot) ?understand\b|\b(?:invalid|unknown) (?:command|procedure|function) name\b|\bundefined word\b|\bvalidity error\b|\bschema (?:validation|validity)\b|\bfails to validate\b",
+    ),
+    // An error at a position in a data file, which has no types or names to get wrong, only its syntax (a
+    // schema's refusal is a type error, above).
+    Row(
+        Syntax,
+        Clear,
+        Unnamed,
+        r"[\w/.~-]*[A-Za-z_][\w-]*\.(?:json[c5]?|ya?ml|toml|xml|ini|plist)(?::\d+(?:[:.]\d+)?|\(\d+(?:[,:] ?\d+)*\)|\x22?[,:;]? (?:on |at |in )?(?i:line) \d+)\b.*\b(?:error|Error|ERROR)\b",
     ),
     // A diagnostic at a position in a file: the code does not compile or lint.
     Row(
@@ -496,7 +551,7 @@ pub(super) const CUES: &[Row] = &[
         Clear,
         Unnamed,
         concat!(
-            r"(?:error|Error|ERROR)\b.*",
+            r"(?:error|Error|ERROR|warning|Warning|WARNING|WARN)\b.*",
             file_position!(),
             "|",
             file_position!(),
@@ -505,14 +560,22 @@ pub(super) const CUES: &[Row] = &[
             r"|\b(?:error|Error|ERROR)[ :\[]+[A-Z]{1,4}\d{2,5}\b|(?:error|Error|ERROR)\b.*\bline \d+|^\s*\d+:\d+\s+(?:error|warning)\s|(?i:\bline \d+,? col(?:umn)? \d+\b.*\b(?:error|warning)\b)",
             "|",
             file_position!(),
-            r":?\s*(?:\w+:\s*)?(?:\(?[A-Z]{1,4}\d{2,5}\)?|warning|Warning|WARNING)\b"
+            r":?\s*(?:\w+:\s*)?(?:\(?[A-Z]{1,4}\d{2,5}\)?|warning|Warning|WARNING)\b",
+            r"|^\W*[\w/.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}:\s*(?i:fatal )?(?:error|Error|ERROR)\b"
         ),
+    ),
+    // A step that checks or tests exited with an error (`Bad exit status from ... (%check)`).
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"(?i)\b(?:bad|non-?zero|failed|unexpected) exit (?:status|code)\b.*[(\[]\s*%?(?:check|checks|test|tests)\s*[)\]]|\b(?:check|test)s? (?:step|stage|phase|section) failed\b",
     ),
     // --- Hints: words that may as well be quoted ---
     Row(Unresolvable, Hint, Unnamed, r"\b404 Not Found\b|(?i:\b(?:HTTP|status|code)\W{0,3}404\b)"),
     Row(Syntax, Hint, Unnamed, parse_words!()),
     Row(Timeout, Clear, Unnamed, r"\[\s*TIME ?OUT\s*\]|(?:^|[\s|:(])TIME ?OUT(?:[\s|:)!]|$)"),
-    Row(Timeout, Hint, Unnamed, r"(?i)\btimed out\b|\btimeout\b"),
+    Row(Timeout, Hint, Unnamed, r"(?i)\btimed out\b|timeout\b|\btime ?limit\b|\bcpu ?(?:time ?)?limit\b"),
     Row(
         Missing,
         Hint,
@@ -523,9 +586,11 @@ pub(super) const CUES: &[Row] = &[
         Validation,
         Hint,
         Unnamed,
-        r"(?:Uncaught|Unhandled) (?:exception|\w*(?:Error|Exception))|Traceback \(most recent call last\)|^\s*(?:[\w$]+\.)*[\w$]+(?:Error|Exception)(?::|$)|\bpanic(?:ked)?\b|(?i)\bruntime error\b|\bfatal error\b|\bcompilation (?:failed|error)|\bcould not compile\b|\bfailed to compile\b|^\s*(?:error|ERROR)\[\w+\]: \S",
+        r"(?:Uncaught|Unhandled) (?:exception|\w*(?:Error|Exception))|Traceback \(most recent call last\)|^\s*(?:[\w$]+\.)*[\w$]+(?:Error|Exception)(?::|$)|\bpanic(?:ked)?\b|(?i)\brun-?time error\b|\bstack overflow\b|\bmaximum recursion depth\b|^\W*(?:uncaught |unhandled )?exception\b|\bfatal error\b|\bcompilation (?:failed|error)|\bcould not compile\b|\bfailed to compile\b|^\s*(?:error|ERROR)\[\w+\]: \S",
     ),
-    Row(Validation, Hint, Unnamed, r"^\s*[\w/.-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}:\d+:(?:\d+:)? \S"),
+    Row(Validation, Hint, Unnamed, r"^\s*[\w/.-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}:\d+:(?:\d+:)?\s+\S"),
+    // A unified diff's hunk: a formatter's changes, or a test's expected and actual output.
+    Row(Validation, Hint, Unnamed, r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in \S+ at line \d+:?$"),
 ];
 
 /// Words that make a program or a subcommand a check: a test runner, a

@@ -176,11 +176,16 @@ const UNSEEN_FLOOR: f64 = 0.945;
 /// now, not a measure.
 const UNSEEN_2_FLOOR: f64 = 0.95;
 
-/// What `unseen_3/` must not fall below: the figure measured when the third round of generic cues read it
-/// for the first time (50/83, 60.2%; its labels and outputs committed before), less a margin of two cases
-/// (48/83 is 57.8%). The measure of toolchains no cue was written from, reported in docs/design.md; short
-/// of the 85% target.
-const UNSEEN_3_FLOOR: f64 = 0.578;
+/// What `unseen_3/` must not fall below: a floor against regressions. The third round of generic cues read
+/// it as it was made (50/83, 60.2%; its labels and outputs committed before); the fourth round was written
+/// from its misses (80/83, less a margin of two cases: 78/83 is 93.98%), so it is development data now, not
+/// a measure.
+const UNSEEN_3_FLOOR: f64 = 0.939;
+
+/// What `unseen_4/` must not fall below: the held-out set of the fourth round of generic cues (its labels
+/// and outputs made by someone who never read the classifier, committed before any classifier read them),
+/// read as it was made: 75/96 (78.1%), less a margin of two cases (73/96 is 76.04%).
+const UNSEEN_4_FLOOR: f64 = 0.76;
 
 /// The checks every corpus of unseen toolchains passes: none of its toolchains is one the table names or
 /// an earlier corpus has, each case says whether it is real, and every class has cases.
@@ -233,4 +238,10 @@ fn build_decisions_generalise_to_toolchains_no_cue_was_written_from() {
     generic_only("unseen_3", &third);
     let lofo = leave_one_family_out("unseen_3", &third);
     assert!(lofo >= UNSEEN_3_FLOOR, "unseen_3 accuracy {:.1}% fell below its floor", lofo * 100.0);
+    let earlier: Vec<&Case> = first.iter().chain(&second).chain(&third).collect();
+    let fourth = unseen("unseen_4", &earlier);
+    report("unseen_4, every row", &fourth, classify);
+    generic_only("unseen_4", &fourth);
+    let lofo = leave_one_family_out("unseen_4", &fourth);
+    assert!(lofo >= UNSEEN_4_FLOOR, "unseen_4 accuracy {:.1}% fell below its floor", lofo * 100.0);
 }

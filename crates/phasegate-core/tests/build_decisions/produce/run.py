@@ -6,7 +6,10 @@ file, before the output exists (README.md, "How unseen/ is labelled").
 Needs the toolchains installed (Debian 12 packages, PyPI's ziglang, poetry
 and pipenv in /tmp/gen/venv, npm's markdownlint-cli, stylelint,
 stylelint-config-standard and htmlhint in /tmp/gen/npm), unshare(1) and
-root (an empty network namespace, a 64 KiB tmpfs)."""
+root (an empty network namespace, a 64 KiB tmpfs). `python3 run.py unseen_4`
+needs, besides, the Debian 12 packages its cases name, PyPI's robotframework,
+pipx and conan in /tmp/gen/venv, and npm's jasmine, tape, uvu, jshint,
+livescript and bower in /tmp/gen/npm."""
 import os, re, subprocess, sys, tempfile, shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
