@@ -393,10 +393,23 @@ fn weigh(row: &Row, regex: &Regex, line: &str) -> Vote {
             Vote { class: Validation, strength: Strength::Clear, package: None, names_later: false }
         }
         named => {
-            let package = named.and_then(|n| package_name(naming, n));
+            let package = named.filter(|n| !is_module_hierarchy(n, line)).and_then(|n| package_name(naming, n));
             Vote { class, strength, names_later: class == Missing && package.is_none(), package }
         }
     }
+}
+
+/// A module named in a hierarchy of capitalised parts (`Data.Aeson`,
+/// `Network.HTTP.Simple`, `Json.Decode`) on a line that calls it a module
+/// and no package: it names no package (Haskell's, Elm's, PureScript's
+/// modules do not say which package holds them), unlike a NuGet package
+/// (`Newtonsoft.Json`), which its line calls a package.
+fn is_module_hierarchy(name: &str, line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    name.contains('.')
+        && name.split('.').all(|part| part.starts_with(|c: char| c.is_ascii_uppercase()))
+        && lower.contains("module")
+        && !lower.contains("package")
 }
 
 /// The families of the table, each by its name with the toolchains it
