@@ -152,7 +152,7 @@ pub(super) const CUES: &[Row] = &[
         Unresolvable,
         Decisive,
         Unnamed,
-        r"(?i)no (?:packages?|versions?|distributions?|releases?) (?:exists? |was |were )?(?:found )?(?:with this (?:id|name)|in (?:the )?(?:registry|index|source))|doesn't exist \(could not find package|which doesn't match any versions|no matching (?:version|distribution|package)s? (?:found )?(?:for|named)|conflicting dependencies|dependency conflicts?|could not find compatible versions|resolution ?impossible|version solving failed|could not resolve dependencies|unable to resolve dependency tree|not found in (?:the |any )?(?:registry|registries|package index|repo|repos|repository|repositories)\b",
+        r"(?i)no (?:packages?|versions?|distributions?|releases?) (?:exists? |was |were )?(?:found )?(?:with this (?:id|name)|in (?:the )?(?:registry|index|source))|doesn't exist \(could not find package|which doesn't match any versions|no matching (?:version|distribution|package)s? (?:found )?(?:for|named)|conflicting dependencies|dependency conflicts?|could not find compatible versions|resolution ?impossible|version solving failed|could not resolve dependencies|unable to resolve dependency tree|not found in (?:the |any )?(?:registry|registries|package index|repo|repos|repository|repositories)\b|\bnothing match(?:es|ed)\b.*\b(?:in|on|from) (?:the )?(?:remote|registry|repo|repository|index|source)s?\b",
     ),
     Row(
         Unresolvable,
