@@ -134,7 +134,7 @@ mod table;
 #[path = "build_cues.rs"]
 mod cues;
 
-use cues::{CUES, PARSE_WORDS};
+use cues::{CUES, PARSE_WORDS, SAYS_NOTHING};
 use table::Class::{self, Conflict, Missing, Network, Resource, Syntax, Timeout, Unresolvable, Validation};
 use table::Naming::{self, File, ModulePath, Npm, Python, Said, Segment, Types, Unnamed, Verbatim};
 use table::{ALL_CLASSES, CLASSES, FAMILIES, Row, SHADOWS, Strength};
@@ -154,6 +154,8 @@ struct Compiled {
     cues: Vec<Group>,
     /// The parse words, which a cue holding them needs on a line to be tried.
     parse_words: Regex,
+    /// A line that says only that a step failed, where a hint counts for nothing.
+    says_nothing: Regex,
 }
 
 /// Rows compiled as one expression, and the first of them (whose vote any
@@ -169,6 +171,7 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| Compiled {
     families: FAMILIES.iter().map(|f| groups(f.rows)).collect(),
     cues: groups(CUES),
     parse_words: Regex::new(&ascii(PARSE_WORDS)).expect("compiles"),
+    says_nothing: Regex::new(&ascii(SAYS_NOTHING)).expect("compiles"),
 });
 
 /// `rows` compiled, those that follow each other and vote alike joined.
@@ -333,7 +336,9 @@ struct Vote {
 /// strongest of each family's first matching row (a tie going to the
 /// earlier class in [`Class`]), unless the first generic cue that matches
 /// is stronger: a family's row refines the generic cues where it is as
-/// sure. The families named in `without` are left out.
+/// sure; a generic hint on a line that says only that a step failed (its
+/// exit status) counts for nothing. The families named in `without` are
+/// left out.
 fn vote(line: &str, without: &[&str]) -> Option<Vote> {
     let compiled = &*COMPILED;
     if let Some(g) = compiled.shadows.iter().find(|g| g.regex.is_match(line)) {
@@ -367,7 +372,8 @@ fn vote(line: &str, without: &[&str]) -> Option<Vote> {
             let gated = g.needs_parse_words && !*parse_words.get_or_insert_with(|| compiled.parse_words.is_match(line));
             !gated && g.regex.is_match(line)
         })
-        .map(|g| weigh(&CUES[g.row], &g.regex, line));
+        .map(|g| weigh(&CUES[g.row], &g.regex, line))
+        .filter(|g| g.strength > Strength::Hint || !compiled.says_nothing.is_match(line));
     match (family, generic) {
         (Some(f), Some(g)) if g.strength > f.strength => Some(g),
         (Some(f), _) => Some(f),
@@ -387,10 +393,23 @@ fn weigh(row: &Row, regex: &Regex, line: &str) -> Vote {
             Vote { class: Validation, strength: Strength::Clear, package: None, names_later: false }
         }
         named => {
-            let package = named.and_then(|n| package_name(naming, n));
+            let package = named.filter(|n| !is_module_hierarchy(n, line)).and_then(|n| package_name(naming, n));
             Vote { class, strength, names_later: class == Missing && package.is_none(), package }
         }
     }
+}
+
+/// A module named in a hierarchy of capitalised parts (`Data.Aeson`,
+/// `Network.HTTP.Simple`, `Json.Decode`) on a line that calls it a module
+/// and no package: it names no package (Haskell's, Elm's, PureScript's
+/// modules do not say which package holds them), unlike a NuGet package
+/// (`Newtonsoft.Json`), which its line calls a package.
+fn is_module_hierarchy(name: &str, line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    name.contains('.')
+        && name.split('.').all(|part| part.starts_with(|c: char| c.is_ascii_uppercase()))
+        && lower.contains("module")
+        && !lower.contains("package")
 }
 
 /// The families of the table, each by its name with the toolchains it
@@ -867,7 +886,12 @@ mod tests {
         assert_eq!(classify("main.adb:1:06: error: file \"aws.ads\" not found"), missing("aws"));
         assert_eq!(classify("Error: can't find file 'kemal'"), missing("kemal"));
         assert_eq!(classify("t.x:3:1: error: cannot open file: fixtures.json"), ErrorType::ValidationFailed);
-        assert_eq!(classify("Error: cannot open file 'data/orders.csv'"), ErrorType::Other, "a path is no module");
+        // A path is no module; the error's label first on the line makes it a failed check (the fifth round).
+        assert_eq!(
+            classify("Error: cannot open file 'data/orders.csv'"),
+            ErrorType::ValidationFailed,
+            "a path is no module"
+        );
     }
 
     #[test]

@@ -73,7 +73,7 @@ macro_rules! kind {
 macro_rules! position {
     () => {
         concat!(
-            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?:[:.]\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?[,:;]? (?:on |at |in )?(?i:line) \d+)",
+            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?:[:.]\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?[,:;]? (?:on |at |in )?(?i:line) \d+)|\x22[\w/\\.~-]+\x22,? (?i:line) \d+|(?i:\bline \d+ (?:of|in) )\x22?[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}\b",
             r"|\(\d+[:,] ?\d+\)|\b\d+:\d+\b|(?i:\bline \d+,? col(?:umn)? \d+))"
         )
     };
@@ -84,7 +84,7 @@ macro_rules! position {
 macro_rules! file_position {
     () => {
         concat!(
-            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?:[:.]\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?[,:;]? (?:on |at |in )?(?i:line) \d+)",
+            r"(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}(?::\d+(?:[:.]\d+)?|\(\d+(?:[,:] ?\d+)*\)|:\[\d+,\d+\]|\x22?[,:;]? (?:on |at |in )?(?i:line) \d+)|\x22[\w/\\.~-]+\x22,? (?i:line) \d+|(?i:\bline \d+ (?:of|in) )\x22?[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}\b",
             r"|\(\d+[:,] ?\d+\))"
         )
     };
@@ -100,13 +100,18 @@ macro_rules! parse_words {
             r"|unterminated (?:string|comment|character|char|literal|block|quote|quoted|regular expression|regexp|list|group|heredoc|here-document|statement)",
             r"|unclosed (?:\w+ )?(?:string|comment|character|bracket|brace|paren(?:thesis)?|delimiter|quote|block|tag|list)",
             r"|(?:unbalanced|mismatched|unmatched) (?:\w+ )?(?:parenthes[ie]s|paren|brackets?|braces?|quotes?|delimiters?|closing|tags?|elements?|blocks?)\b|\btag mismatch\b|\bunterminated\b|(?:did not|didn't|could not|couldn't) find expected\b|cannot start any token\b|(?:unbalanced|mismatched|unmatched|unclosed|unterminated) ['\x22`‘]?[(){}\[\]<>'\x22`]|unmatched \S+",
-            r"|premature end of (?:file|input|script|data|stream)|\b(?:end[- ]of[- ](?:file|input)|eof) (?:while|in|reached|encountered|before|found|inside|within|on)\b|reached (?:the )?end of (?:file|input)|\bends? (?:within|inside|in the middle of)\b|\b(?:unclassifiable|unparsable|unparseable) (?:statement|expression|line|input)\b|\b(?:incomplete|unfinished)(?::| (?:statement|expression|block|input|form|construct|clause|definition|declaration|list|string|(?-i:[A-Z]{2,}\b)))|\b(?:statements?|blocks?|clauses?|loops?|constructs?|expressions?|lists?|strings?|comments?|definitions?|declarations?|bodies|body|forms?|if|case|do|for|while|function) must (?:end|be (?:closed|terminated)) with\b|\bwithout (?:a )?(?:matching|closing|corresponding|terminating)\b|\b(?:extra|trailing|junk|garbage) (?:content|data|input|characters?|tokens?|text|garbage) (?:at|after|before|following)\b|bad syntax|incorrect syntax|not well-formed|parse failure|(?:parsing|parser) failed|failed parsing|(?:can't|couldn't) parse|while (?:scanning|parsing|tokeni[sz]ing)\b|mismatched input|extraneous input|no viable alternative|missing (?:(?:right|left|closing|opening|matching|terminating|ending|final) )?(?:semicolon|colon|comma|operand|operator|separator|delimiter|terminator|paren\w*|bracket|brace|curly|quote|block|end|body)\b|(?:missing|expecting) (?:closing|close|terminating|matching|opening|end)[- ]?(?:brace|bracket|paren\w*|quote|delimiter|tag)?\b|lexical error|lexer error|tokeni[sz]er error|(?:semicolon|colon|comma|paren\w*|bracket|brace) (?:needed|required|missing|expected)|unknown (?:statement|keyword|token|directive|character|tag|section|instruction|opcode|mnemonic)\b|unrecognized (?:statement|keyword|token|directive|character|char|input|tag|section|instruction|opcode|mnemonic)\b|\bstray ['\x22`‘]?\S{1,2}['\x22`’]? in program|\bmalformed (?:expression|input|statement|syntax|string|number|literal|token|line|entry|json|yaml|xml|toml)\b|invalid (?:toml|json|yaml|xml|ini|config(?:uration)?) (?:file|document|syntax)|expected (?:an? )?(?:right|left|closing|opening) (?:paren\w*|bracket|brace)",
+            r"|premature end of (?:file|input|script|data|stream)|\b(?:end[- ]of[- ](?:file|input)|eof) (?:while|in|reached|encountered|before|found|inside|within|on)\b|\b(?:end[- ]of[- ]line|eol|newline|line break) (?:while|in|inside|within|before the end of) (?:an? |the )?(?:string|literal|constant|comment|character|quoted|regular)|reached (?:the )?end of (?:file|input)|\bends? (?:within|inside|in the middle of)\b|\b(?:unclassifiable|unparsable|unparseable) (?:statement|expression|line|input)\b|\b(?:incomplete|unfinished)(?::| (?:statement|expression|block|input|form|construct|clause|definition|declaration|list|string|(?-i:[A-Z]{2,}\b)))|\b(?:statements?|blocks?|clauses?|loops?|constructs?|expressions?|lists?|strings?|comments?|definitions?|declarations?|bodies|body|forms?|if|case|do|for|while|function) must (?:end|be (?:closed|terminated)) with\b|\bwithout (?:a )?(?:matching|closing|corresponding|terminating)\b|\b(?:extra|trailing|junk|garbage) (?:content|data|input|characters?|tokens?|text|garbage) (?:at|after|before|following)\b|bad syntax|incorrect syntax|\bbad (?:input|token|character|char|expression|statement|line|form|list)\b|\bneeds? an? (?:operator|operand|separator|delimiter|terminator|colon|semicolon)\b|not well-formed|parse failure|(?:parsing|parser) failed|failed parsing|(?:can't|couldn't) parse|while (?:scanning|parsing|tokeni[sz]ing)\b|mismatched input|extraneous input|no viable alternative|missing (?:(?:right|left|closing|opening|matching|terminating|ending|final) )?(?:semicolon|colon|comma|operand|operator|separator|delimiter|terminator|paren\w*|bracket|brace|curly|quote|block|end|body)\b|(?:missing|expecting) (?:closing|close|terminating|matching|opening|end)[- ]?(?:brace|bracket|paren\w*|quote|delimiter|tag)?\b|lexical error|lexer error|tokeni[sz]er error|(?:semicolon|colon|comma|paren\w*|bracket|brace) (?:needed|required|missing|expected)|unknown (?:statement|keyword|token|directive|character|tag|section|instruction|opcode|mnemonic)\b|unrecognized (?:statement|keyword|token|directive|character|char|input|tag|section|instruction|opcode|mnemonic)\b|\bstray ['\x22`‘]?\S{1,2}['\x22`’]? in program|\bmalformed (?:expression|input|statement|syntax|string|number|literal|token|line|entry|json|yaml|xml|toml)\b|invalid (?:toml|json|yaml|xml|ini|config(?:uration)?) (?:file|document|syntax)|expected (?:an? )?(?:right|left|closing|opening) (?:paren\w*|bracket|brace)",
             r"|invalid (?:token|character|char|escape sequence|indentation)|illegal (?:character|token|start of)|bad indentation|indentation ?error|inconsistent (?:use of tabs|indentation)",
             r"|expect(?:ed|ing) (?:one|any) of\b|expect(?:ed|ing):? (?:to (?:find|see) )?(?:an? )?(?:expression|identifier|statement|declaration|term|operand|token|end of|closing|'[^'\w\s]{1,3}'|\x22[^\x22\w\s]{1,3}\x22|`[^`\w\s]{1,3}`|‘[^’\w\s]{1,3}’|[;:,(){}\[\]<>]{1,2}(?:\s|$))|unexpected [;:,(){}\[\]<>]{1,2}(?:\s|$)",
             r"|(?:^|[\s:])(?:['\x22`‘][;:,.(){}\[\]<>=|]{1,2}['\x22`’]|[;:,.(){}\[\]<>=]{1,2}) expected\b|['\x22`‘][\w;:,.(){}\[\]<>=|]{1,8}['\x22`’] (?:is |was )?expected\b|\bmissing ['\x22`‘]?[;:,(){}\[\]]['\x22`’]?(?:\s|$)|\b(?:declaration|statement|expression|identifier|term|operand)s? (?:or \w+ )?expected\b)"
         )
     };
 }
+
+/// A line that says only that a step or a process failed, by its exit
+/// status or in as many words (`Process exited with code 1`, `Error:
+/// Command failed`): no evidence of any class, whatever hint it holds.
+pub(super) const SAYS_NOTHING: &str = r"(?i)\b(?:exit(?:ed)?|exiting) (?:with )?(?:a )?(?:non-?zero )?(?:exit )?(?:code|status)\b|\breturned (?:a )?non-?zero\b|\b(?:process|command|job|step|task|script|subprocess|build) (?:\S+ )?(?:failed|aborted|exited|completed|finished|terminated)\b(?:\W*$| with\b)";
 
 /// The words of a parse error, alone: a cue holding them (a parse error
 /// with a position, after an error's label, or alone as a hint) is tried
@@ -147,7 +152,7 @@ pub(super) const CUES: &[Row] = &[
         Unresolvable,
         Decisive,
         Unnamed,
-        r"(?i)no (?:packages?|versions?|distributions?|releases?) (?:exists? |was |were )?(?:found )?(?:with this (?:id|name)|in (?:the )?(?:registry|index|source))|doesn't exist \(could not find package|which doesn't match any versions|no matching (?:version|distribution|package)s? (?:found )?(?:for|named)|conflicting dependencies|dependency conflicts?|could not find compatible versions|resolution ?impossible|version solving failed|could not resolve dependencies|unable to resolve dependency tree|not found in (?:the |any )?(?:registry|registries|package index|repo|repos|repository|repositories)\b",
+        r"(?i)no (?:packages?|versions?|distributions?|releases?) (?:exists? |was |were )?(?:found )?(?:with this (?:id|name)|in (?:the )?(?:registry|index|source))|doesn't exist \(could not find package|which doesn't match any versions|no matching (?:version|distribution|package)s? (?:found )?(?:for|named)|conflicting dependencies|dependency conflicts?|could not find compatible versions|resolution ?impossible|version solving failed|could not resolve dependencies|unable to resolve dependency tree|not found in (?:the |any )?(?:registry|registries|package index|repo|repos|repository|repositories)\b|\bnothing match(?:es|ed)\b.*\b(?:in|on|from) (?:the )?(?:remote|registry|repo|repository|index|source)s?\b",
     ),
     Row(
         Unresolvable,
@@ -160,7 +165,7 @@ pub(super) const CUES: &[Row] = &[
         Resource,
         Decisive,
         Unnamed,
-        r"(?i)out of memory|out_of_memory|outofmemory|cannot allocate memory|can't allocate (?:memory|region)|(?:memory )?allocation (?:of \d+ bytes )?failed|(?:failed|unable) to allocate|could not allocate|cannot allocate (?:\d|an?\b|vector|array|buffer|memory|block|space)|not enough memory|insufficient memory|memory exhausted|memory limit (?:exceeded|reached)|exceeded (?:the )?memory limit|heap (?:space )?(?:exhausted|limit)|java heap space|out of heap|\bheap (?:overflow|full)\b|\bENOMEM\b|std::bad_alloc|\bMemoryError\b|\boom[- ]?kill|\bresources? exhausted\b|\b(?:heap|memory) (?:size |space |limit )?(?:exceeded|exhausted)\b|(?:cannot|can't|unable to|failed to) create (?:a )?(?:new )?(?:native )?thread",
+        r"(?i)out of memory|out_of_memory|outofmemory|cannot allocate memory|can't allocate (?:memory|region)|(?:memory )?allocation (?:of \d+ bytes )?failed|(?:failed|unable) to allocate|could not allocate|cannot allocate (?:\d|an?\b|vector|array|buffer|memory|block|space)|not enough memory|insufficient memory|memory exhausted|memory limit (?:exceeded|reached)|exceeded (?:the )?memory limit|heap (?:space )?(?:exhausted|limit)|java heap space|out of heap|\bheap (?:overflow|full)\b|\bENOMEM\b|std::bad_alloc|\bMemoryError\b|\boom[- ]?kill|\bresources? exhausted\b|\b(?:memory|heap) allocation (?:error|failure|failed)\b|\b(?:memory|heap|stack|space)\b.*\b(?:allocation|allocate) (?:error|failure|failed)\b|\bgarbage collect(?:ion|or)?\b.*\b(?:fails?|failed|unable|could not|cannot)\b|\b(?:fails?|failed|unable|could not|cannot) to (?:reclaim|free|recover) (?:enough|sufficient)? ?(?:space|memory|heap)\b|\binsufficient (?:heap|stack|workspace|space to (?:allocate|grow))\b|\bGC overhead limit\b|\b(?:heap|memory) (?:size |space |limit )?(?:exceeded|exhausted)\b|(?:cannot|can't|unable to|failed to) create (?:a )?(?:new )?(?:native )?thread",
     ),
     Row(
         Resource,
@@ -199,7 +204,7 @@ pub(super) const CUES: &[Row] = &[
         Timeout,
         Decisive,
         Unnamed,
-        r"(?i)\btimed out after\b|\btime ?limit (?:of \S+ )?(?:exceeded|reached|expired)|\breached (?:the |its |an? )?(?:\w+ )?time ?limit\b|\bSIG ?ALRM\b|\bsignal: ALRM\b|exceed(?:ed|s) (?:the |its |a )?(?:time ?limit|timeout|deadline)\b|\btimeout (?:of \S+(?: \w+)? )?(?:exceeded|expired|reached)\b|\bdeadline exceeded\b|\bexecution (?:timed out|expired)\b|\bcpu ?time limit exceeded\b|\bexit (?:code|status):? 124\b|\b(?:ran |run |running )?out of time\b|\bmax(?:imum)? execution time\b.*\bexceeded\b|\bdid not (?:complete|finish|return|respond|terminate|end) (?:with)?in \d",
+        r"(?i)\btimed out after\b|\btime ?limit (?:of \S+ )?(?:exceeded|reached|expired)|\breached (?:the |its |an? )?(?:\w+ )?time ?limit\b|\bSIG ?ALRM\b|\bsignal: ALRM\b|exceed(?:ed|s) (?:the |its |a )?(?:time ?limit|timeout|deadline)\b|\btime-?out (?:of )?(?:\S+(?: \w+)? )?(?:exceeded|expired|reached)\b|\bdeadline exceeded\b|\bexecution (?:timed out|expired)\b|\bcpu ?time limit exceeded\b|\bexit (?:code|status):? 124\b|\b(?:ran |run |running )?out of time\b|\bmax(?:imum)? execution time\b.*\bexceeded\b|\bdid not (?:complete|finish|return|respond|terminate|end) (?:with)?in \d",
     ),
     // A module, package, library ... that cannot be found, named as the line says it; an include, not named.
     Row(
@@ -377,7 +382,7 @@ pub(super) const CUES: &[Row] = &[
         Missing,
         Decisive,
         Unnamed,
-        r#"(?i)(?:header|include) file ['"`‘]?\S+?['"`’]? (?:was )?not found|['"`‘][\w./+-]+\.(?:h|hh|hpp|hxx|inc)['"`’] (?:file )?not found|cannot (?:open|find) (?:include|header) file|[\w./+-]+\.(?:h|hh|hpp|hxx): no such file or directory|cannot find -l\S+|library not found for -l|cannot open shared object file|error while loading shared libraries"#,
+        r#"(?i)(?:header|include) file ['"`‘]?\S+?['"`’]? (?:was )?not found|['"`‘][\w./+-]+\.(?:h|hh|hpp|hxx|inc)['"`’] (?:file )?not found|cannot (?:open|find) (?:include|header) file|(?:cannot|can't|could not|couldn't|unable to|failed to) (?:find|open|locate|include|import) (?:the )?(?:include |interface |header |library )?(?:file )?['"`‘]?[\w./+-]+\.(?:h|hh|hpp|hxx|inc|i|swg|idl|pxd|pxi|di|mli|hi|fbs|proto|capnp|thrift|mzn|td|sig)['"`’]?(?:\s|$|[,.:;])|[\w./+-]+\.(?:h|hh|hpp|hxx): no such file or directory|cannot find -l\S+|library not found for -l|cannot open shared object file|error while loading shared libraries"#,
     ),
     Row(
         Missing,
@@ -396,14 +401,14 @@ pub(super) const CUES: &[Row] = &[
         Resource,
         Clear,
         Unnamed,
-        r"(?i)resource temporarily unavailable|\bEAGAIN\b|can(?:'|no)t fork|\bfork(?:\(\))?: (?:retry|resource)|fork failed|too many processes|\bRLIMIT_\w+|resource limit (?:exceeded|reached)",
+        r"(?i)resource temporarily unavailable|\bEAGAIN\b|can(?:'|no)t fork|\bfork(?:\(\))?: (?:retry|resource)|fork failed|too many processes|\bRLIMIT_\w+|resource limit (?:exceeded|reached)|\b(?:could not|couldn't|cannot|can't|unable to|failed to|error) (?:write|writing|seek|seeking|set (?:the )?file position|flush|flushing|extend|grow)\b(?: \w+){0,3} (?:on |to |in )?(?:the )?(?:output|object|disk)\b|\b(?:write|short write) (?:error|failed) (?:on|to|in) (?:the )?(?:output|object|disk)\b",
     ),
     Row(Resource, Clear, Unnamed, r"^Killed$|: \d+ Killed\b|\bKilled {2,}\S|^Killed\b|(?i)[(\[{,]\s*:?killed\s*[)\]}]"),
     Row(
         Conflict,
         Clear,
         Unnamed,
-        r"(?i)\bmerge conflicts?\b|\bconflicting changes\b|\bhunks? (?:#\d+ )?FAILED\b|\bpatch (?:does not|doesn't) apply\b|\bfailed to apply (?:the )?(?:patch|changes?|commit)|\b(?:there (?:were|are)|with|has|had) (?:\d+ )?(?:unresolved )?conflicts?\b|\boverlapping (?:changes|hunks|edits)\b|\brejects? (?:saved|written) to\b|\bsaving rejects\b|\b(?:hunks?|changes?|patch(?:es)?) (?:were |was )?rejected\b|\brejects? in file\b|\bpatch failed\b|\b[1-9]\d* conflicting\b|\bboth (?:modified|added|deleted):|(?-i:\bCONFLICT\b)|\bmerge failed\b|\b(?:file|path|directory|item) ['\x22‘][^'\x22’]+['\x22’] is out of date\b|^\W*conflict(?:s|ed)?(?: \(\w+\))?:? (?:in |on )?\S+\.\w+",
+        r"(?i)\bmerge conflicts?\b|\bconflicting changes\b|\bhunks? (?:#?\d+ )?(?:FAILED|failed to apply|(?:does|did) not apply|not applied|could not be applied|NOT MERGED|ignored)\b|\b\d+ (?:out )?of \d+ hunks? (?:FAILED|failed|ignored|rejected|not applied)\b|\bpatch (?:does not|doesn't) apply\b|\bfailed to apply (?:the )?(?:patch|changes?|commit)|\b(?:there (?:were|are)|with|has|had) (?:\d+ )?(?:unresolved )?conflicts?\b|\boverlapping (?:changes|hunks|edits)\b|\brejects? (?:saved|written) to\b|\bsaving rejects\b|\b(?:hunks?|changes?|patch(?:es)?) (?:were |was )?rejected\b|\brejects? in file\b|\bpatch failed\b|\b[1-9]\d* conflicting\b|\bboth (?:modified|added|deleted):|(?-i:\bCONFLICT\b)|\bmerge failed\b|\b(?:file|path|directory|item) ['\x22‘][^'\x22’]+['\x22’] is out of date\b|^\W*conflict(?:s|ed)?(?: \(\w+\))?:? (?:in |on )?\S+\.\w+",
     ),
     Row(
         Timeout,
@@ -535,7 +540,7 @@ pub(super) const CUES: &[Row] = &[
         Validation,
         Clear,
         Unnamed,
-        r"(?i)\btype[ -]?error\b|\bwrong[ -]type\b|\bis not of type\b|\bexpected of type\b|\bhas type\b.*\bbut\b|\bexpected type\b|\btype mismatch\b|\bmismatched types\b|\bincompatible types?\b|\bis not assignable to\b|\bcannot (?:be )?convert\b|\bno matching (?:function|overload|method)|\bwrong (?:number|type) of arguments?|\btoo (?:many|few) arguments|\bundefined (?:variable|reference|identifier|symbol|name|function|method|constant|local)\b|\bundeclared\b|\bunresolved (?:reference|name|identifier|symbol)\b|\b(?:is|was) not (?:defined|declared)\b|\bnot in scope\b|\bunbound (?:value|variable|identifier|symbol)\b|\bunknown (?:identifier|variable|symbol|function|method|field|property|attribute)\b|\bhas no (?:attribute|member|field|property|method)\b|\bcannot find (?:symbol|name|value|function|method|type)\b|\bconstraint (?:failed|violation|violated)|\bviolates \w+(?: \w+)? constraint|\bno (?:such )?(?:member|method|field|function|procedure|attribute|property|variable|symbol)\b|\bnot a member of\b|\bis not (?:a function|callable|iterable)\b|\bcannot (?:unify|match)\b|\bcouldn't match\b|\bdoes not match (?:the )?(?:expected )?type\b|\bunknown (?:type|name|reference|class|record|struct)\b|\bcannot resolve (?:symbol|name|reference|method|type)\b|\bis not an? (?:pair|number|list|string|symbol|procedure|vector|integer|boolean|character|table|array|object|map|record|sequence|class|type)\b|\bnot an? valid (?:value|\w+) (?:of|for)\b|\bnot (?:defined|declared)\b|\b(?:does not|doesn't|doesNot) ?understand\b|\b(?:invalid|unknown) (?:command|procedure|function) name\b|\bundefined word\b|\bvalidity error\b|\bschema (?:validation|validity)\b|\bfails to validate\b",
+        r"(?i)\btype[ -]?error\b|\bwrong[ -]type\b|\bis not of type\b|\bexpected of type\b|\bhas type\b.*\bbut\b|\bexpected type\b|\btype mismatch\b|\bmismatched types\b|\bincompatible types?\b|\bis not assignable to\b|\bcannot (?:be )?convert\b|\bno matching (?:function|overload|method)|\bwrong (?:number|type) of arguments?|\btoo (?:many|few) arguments|\bundefined (?:variable|reference|identifier|symbol|name|function|method|constant|local)\b|\bundeclared\b|\bunresolved (?:reference|name|identifier|symbol)\b|\b(?:is|was) not (?:defined|declared)\b|\bnot in scope\b|\bunbound (?:value|variable|identifier|symbol)\b|\bunknown (?:identifier|variable|symbol|function|method|field|property|attribute)\b|\bhas no (?:attribute|member|field|property|method)\b|\bcannot find (?:symbol|name|value|function|method|type)\b|\bconstraint (?:failed|violation|violated)|\bviolates \w+(?: \w+)? constraint|\bno (?:such )?(?:member|method|field|function|procedure|attribute|property|variable|symbol)\b|\bnot a member of\b|\bis not (?:a function|callable|iterable)\b|\bcannot (?:unify|match)\b|\bcouldn't match\b|\bdoes not match (?:the )?(?:expected )?type\b|\bunknown (?:type|name|reference|class|record|struct)\b|\bcannot resolve (?:symbol|name|reference|method|type)\b|\bis not an? (?:pair|number|list|string|symbol|procedure|vector|integer|boolean|character|table|array|object|map|record|sequence|class|type)\b|\bnot an? valid (?:value|\w+) (?:of|for)\b|\bnot (?:defined|declared)\b|\b(?:does not|doesn't|doesNot) ?understand\b|\b(?:invalid|unknown) (?:command|procedure|function) name\b|\bundefined word\b|\bvalidity error\b|\bschema (?:validation|validity)\b|\bfails to validate\b|\bis not (?:of )?the (?:correct|right|expected|proper) type\b|\b(?:passed|given) as the \w+ argument (?:to|of)\b|\b(?:number|integer|string|list|symbol|value|argument|boolean|pair|cons|atom|float|numeric|character|array|vector|table|procedure|function) expected (?:in|for|as|but|,|;|$)|(?:--|:) (?:an? )?(?:number|integer|string|list|symbol|boolean|pair|cons|atom|float|numeric value|character|array|vector|table) expected\b|\bmust be an? (?:integer|number|string|boolean|float|decimal|date|list|array|object|valid|positive|non-negative)\b|\b(?:element|attribute|content|value) (?:of (?:element|attribute) \S+ )?(?:is )?(?:invalid|not allowed|not expected)\b|\b(?:is|are) untyped\b|\bhas no (?:declared )?type\b",
     ),
     // An error at a position in a data file, which has no types or names to get wrong, only its syntax (a
     // schema's refusal is a type error, above).
@@ -564,6 +569,20 @@ pub(super) const CUES: &[Row] = &[
             r"|^\W*[\w/.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}:\s*(?i:fatal )?(?:error|Error|ERROR)\b"
         ),
     ),
+    // A check the code or the data fails, in its own words (`could not balance`, `Balance failed for`).
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"(?i)\b(?:could not|couldn't|cannot|can't|unable to|failed to|does not|doesn't|did not) (?:balance|reconcile|verify|validate|satisfy|type-?check|prove)\b|\b(?:balance|check|assertion|verification|validation|consistency check|invariant|precondition|postcondition|contract|constraint|requirement|proof)s? (?:has |have )?(?:failed|failure|violated|not satisfied|does not hold|not met)\b",
+    ),
+    // A finding's own label, as a linter or a scanner prints it (`>> Issue: [B602]`, `Severity: High`).
+    Row(
+        Validation,
+        Clear,
+        Unnamed,
+        r"^\W*(?:Issue|Finding|Problem|Violation|Vulnerability|Weakness|Defect|Smell|Offen[cs]e)s?\s*(?::\s*\S|\[)|(?i:^\s*severity\s*:\s*(?:low|medium|high|critical|major|minor|error|warning)\b)",
+    ),
     // A step that checks or tests exited with an error (`Bad exit status from ... (%check)`).
     Row(
         Validation,
@@ -575,6 +594,8 @@ pub(super) const CUES: &[Row] = &[
     Row(Unresolvable, Hint, Unnamed, r"\b404 Not Found\b|(?i:\b(?:HTTP|status|code)\W{0,3}404\b)"),
     Row(Syntax, Hint, Unnamed, parse_words!()),
     Row(Timeout, Clear, Unnamed, r"\[\s*TIME ?OUT\s*\]|(?:^|[\s|:(])TIME ?OUT(?:[\s|:)!]|$)"),
+    // A solver that stopped without an answer, which is what its own time limit leaves (`=====UNKNOWN=====`, `s UNKNOWN`).
+    Row(Timeout, Clear, Unnamed, r"^\s*(?:={3,}\s*(?:UNKNOWN|INDETERMINATE)\s*={3,}|s (?:UNKNOWN|INDETERMINATE))\s*$"),
     Row(Timeout, Hint, Unnamed, r"(?i)\btimed out\b|timeout\b|\btime ?limit\b|\bcpu ?(?:time ?)?limit\b"),
     Row(
         Missing,
@@ -589,6 +610,20 @@ pub(super) const CUES: &[Row] = &[
         r"(?:Uncaught|Unhandled) (?:exception|\w*(?:Error|Exception))|Traceback \(most recent call last\)|^\s*(?:[\w$]+\.)*[\w$]+(?:Error|Exception)(?::|$)|\bpanic(?:ked)?\b|(?i)\brun-?time error\b|\bstack overflow\b|\bmaximum recursion depth\b|^\W*(?:uncaught |unhandled )?exception\b|\bfatal error\b|\bcompilation (?:failed|error)|\bcould not compile\b|\bfailed to compile\b|^\s*(?:error|ERROR)\[\w+\]: \S",
     ),
     Row(Validation, Hint, Unnamed, r"^\s*[\w/.-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,5}:\d+:(?:\d+:)?\s+\S"),
+    // A line that shows an error: an error's label at its start (`ERR:`, `ERROR -`, `;Error`, `tool: Error occurred`),
+    // or a position in a file that starts it (`[a.l:1]`, `a.beancount:8:`, `tool: e - line 4 of "a.y"`). Whatever
+    // else the output says, a failed check is likelier than nothing said.
+    Row(
+        Validation,
+        Hint,
+        Unnamed,
+        concat!(
+            r"^\W*(?:[\w.-]+: )?(?:ERR|ERROR|Error|error|(?i:fatal error))(?:\s*(?:[:!\-]|\d{1,5}\b)|\s+(?:occurred|encountered|in|at)\b)",
+            r"|^[\[(]?[\w/.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,12}:\d+(?::\d+)?[\])]?:?\s+\S",
+            r"|^[\w.-]+:\s+\w{1,8} - ",
+            position!()
+        ),
+    ),
     // A unified diff's hunk: a formatter's changes, or a test's expected and actual output.
     Row(Validation, Hint, Unnamed, r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|^Diff in \S+ at line \d+:?$"),
 ];

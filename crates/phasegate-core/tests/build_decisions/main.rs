@@ -182,10 +182,16 @@ const UNSEEN_2_FLOOR: f64 = 0.95;
 /// a measure.
 const UNSEEN_3_FLOOR: f64 = 0.939;
 
-/// What `unseen_4/` must not fall below: the held-out set of the fourth round of generic cues (its labels
+/// What `unseen_4/` must not fall below: a floor against regressions. The fourth round of generic cues read
+/// it as it was made (75/96, 78.1%; its labels and outputs made by someone who never read the classifier,
+/// committed before any classifier read them); the fifth round was written from its misses (95/96, less a
+/// margin of two cases: 93/96 is 96.875%), so it is development data now, not a measure.
+const UNSEEN_4_FLOOR: f64 = 0.968;
+
+/// What `unseen_5/` must not fall below: the held-out set of the fifth round of generic cues (its labels
 /// and outputs made by someone who never read the classifier, committed before any classifier read them),
-/// read as it was made: 75/96 (78.1%), less a margin of two cases (73/96 is 76.04%).
-const UNSEEN_4_FLOOR: f64 = 0.76;
+/// read as it was made: 72/100, less a margin of two cases.
+const UNSEEN_5_FLOOR: f64 = 0.70;
 
 /// The checks every corpus of unseen toolchains passes: none of its toolchains is one the table names or
 /// an earlier corpus has, each case says whether it is real, and every class has cases.
@@ -244,4 +250,10 @@ fn build_decisions_generalise_to_toolchains_no_cue_was_written_from() {
     generic_only("unseen_4", &fourth);
     let lofo = leave_one_family_out("unseen_4", &fourth);
     assert!(lofo >= UNSEEN_4_FLOOR, "unseen_4 accuracy {:.1}% fell below its floor", lofo * 100.0);
+    let earlier: Vec<&Case> = earlier.into_iter().chain(&fourth).collect();
+    let fifth = unseen("unseen_5", &earlier);
+    report("unseen_5, every row", &fifth, classify);
+    generic_only("unseen_5", &fifth);
+    let lofo = leave_one_family_out("unseen_5", &fifth);
+    assert!(lofo >= UNSEEN_5_FLOOR, "unseen_5 accuracy {:.1}% fell below its floor", lofo * 100.0);
 }
