@@ -155,6 +155,9 @@ pub fn brief(env: &Env, given: Option<&str>) -> Vec<String> {
             format!("ACTION: {}", next.action),
         ];
         out.extend(next.then.into_iter().map(|t| format!("THEN: {t}")));
+        // The command's brief turns the session to the pipeline before its
+        // first request: what it spends from now on is the pipeline's.
+        Effects::of("pipeline brief").turn_to(feature.name()).apply_to_log(&project, env);
         Ok(out)
     };
     lines()
