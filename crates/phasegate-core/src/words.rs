@@ -95,6 +95,26 @@ pub fn as_words<T: fmt::Display, S: serde::Serializer>(value: &T, s: S) -> Resul
     s.collect_str(value)
 }
 
+/// What `workflow-state commit` did, as its `message` says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommitDone {
+    /// Nothing to commit in the paths named.
+    Nothing { paths: Vec<String> },
+    /// Commit `id` of `paths`.
+    Committed { id: String, paths: Vec<String> },
+}
+
+impl fmt::Display for CommitDone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommitDone::Nothing { paths } => write!(f, "Nothing to commit in {}.", paths.join(", ")),
+            CommitDone::Committed { id, paths } => {
+                write!(f, "Committed {} ({}).", &id[..id.len().min(12)], paths.join(", "))
+            }
+        }
+    }
+}
+
 /// A step of the phase loop (`skills/workflow-state/phase-loop.md`) that
 /// an output sends the model to. Each has an anchor the Markdown carries on
 /// the step's own line; a test reads the file and checks that every anchor

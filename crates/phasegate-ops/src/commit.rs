@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use phasegate_core::words::Command;
+use phasegate_core::words::{Command, CommitDone};
 use phasegate_store::commit::{Committed, commit_paths};
 use serde::Serialize;
 
@@ -21,7 +21,8 @@ pub struct CommitOutcome {
     pub paths: Vec<String>,
     /// Paths that neither exist nor are tracked.
     pub skipped: Vec<String>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: CommitDone,
 }
 
 /// Commits `paths` (relative to `dir`, else to the current directory).
@@ -37,11 +38,11 @@ pub fn commit(env: &Env, dir: Option<&Path>, message: &str, paths: &[String]) ->
         Committed::Nothing { skipped } => CommitOutcome {
             commit: None,
             paths: Vec::new(),
-            message: format!("Nothing to commit in {}.", paths.join(", ")),
+            message: CommitDone::Nothing { paths: paths.to_vec() },
             skipped,
         },
         Committed::Commit { id, paths, skipped } => CommitOutcome {
-            message: format!("Committed {} ({}).", &id[..id.len().min(12)], paths.join(", ")),
+            message: CommitDone::Committed { id: id.clone(), paths: paths.clone() },
             commit: Some(id),
             paths,
             skipped,

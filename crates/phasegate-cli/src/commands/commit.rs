@@ -36,7 +36,7 @@ pub fn cmd_commit(a: CommitArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     if a.json {
         ctx.out.json(&done)?;
     } else {
-        ctx.out.line(&done.message)?;
+        ctx.out.line(done.message.to_string())?;
         if !done.skipped.is_empty() {
             ctx.out.line(format!("Skipped (not there): {}", done.skipped.join(", ")))?;
         }

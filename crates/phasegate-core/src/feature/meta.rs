@@ -406,6 +406,36 @@ impl std::fmt::Display for FinishedNext {
     }
 }
 
+/// Where the working directory stands against the feature's worktree, as
+/// `worktree check` says it (its `message`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorktreePlace {
+    /// The feature has no worktree: the main checkout is the place.
+    NoWorktree,
+    /// In the feature's worktree.
+    Inside,
+    /// `cwd` is elsewhere; the worktree is `worktree`.
+    Outside { cwd: String, worktree: String },
+    /// `.meta.json` names a worktree that does not exist.
+    Missing { worktree: String },
+}
+
+impl std::fmt::Display for WorktreePlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorktreePlace::NoWorktree => f.write_str("the feature has no worktree; work in the main checkout"),
+            WorktreePlace::Inside => f.write_str("in the feature's worktree"),
+            WorktreePlace::Outside { cwd, worktree } => {
+                write!(f, "{cwd} is not the feature's worktree; cd {worktree} before changing code")
+            }
+            WorktreePlace::Missing { worktree } => write!(
+                f,
+                "the worktree {worktree} recorded in .meta.json does not exist; recreate it (git worktree add) or clear \"worktree\""
+            ),
+        }
+    }
+}
+
 /// The fields of the seed's updatePhaseState that `phase complete` sets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Completion {

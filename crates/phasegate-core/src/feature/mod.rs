@@ -16,7 +16,7 @@ mod verdict;
 pub use history::{HISTORY_FILE, HistoryEntry, append_history};
 pub use meta::{
     Completion, FinishedNext, LoopOutcome, META_FILE, Meta, MetaError, MetaParseError, PhaseRecord, PhaseState,
-    Position, StartKind, StartMode, StartNext, Status, Step, Workflow, check_worktree, parse_meta,
+    Position, StartKind, StartMode, StartNext, Status, Step, Workflow, WorktreePlace, check_worktree, parse_meta,
 };
 pub use mode::{Mode, ProofRule};
 pub use next_step::{Next, ProofStanding, before_finish, next_step};

@@ -1,5 +1,6 @@
 //! Is the current directory the feature's worktree?
 
+use phasegate_core::feature::WorktreePlace;
 use phasegate_store::WorktreeStatus;
 use serde::Serialize;
 
@@ -15,26 +16,24 @@ pub struct Checked {
     pub cwd: String,
     pub worktree: Option<String>,
     pub in_worktree: bool,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: WorktreePlace,
 }
 
 pub fn check(env: &Env, given: Option<&str>) -> OpResult<Checked> {
     let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     let cwd = env.cwd.display().to_string();
+    let shown = |w: &std::path::Path| w.display().to_string();
     let (ok, worktree, message) = match project.worktree_status(&meta, &env.cwd) {
-        WorktreeStatus::NoWorktree => (true, None, "the feature has no worktree; work in the main checkout".to_owned()),
-        WorktreeStatus::Inside { worktree } => (true, Some(worktree), "in the feature's worktree".to_owned()),
+        WorktreeStatus::NoWorktree => (true, None, WorktreePlace::NoWorktree),
+        WorktreeStatus::Inside { worktree } => (true, Some(worktree), WorktreePlace::Inside),
         WorktreeStatus::Outside { worktree } => {
-            let m = format!("{cwd} is not the feature's worktree; cd {} before changing code", worktree.display());
-            (false, Some(worktree), m)
+            let place = WorktreePlace::Outside { cwd: cwd.clone(), worktree: shown(&worktree) };
+            (false, Some(worktree), place)
         }
         WorktreeStatus::Missing { worktree } => {
-            let m = format!(
-                "the worktree {} recorded in .meta.json does not exist; recreate it (git worktree add) or clear \"worktree\"",
-                worktree.display()
-            );
-            (false, Some(worktree), m)
+            (false, Some(worktree.clone()), WorktreePlace::Missing { worktree: shown(&worktree) })
         }
     };
     Effects::of("worktree check").turn_to(feature.name()).apply_to_log(&project, env);

@@ -64,7 +64,12 @@ fn create_with_a_worktree_makes_its_branch_and_checkout_and_commands_there_find_
     assert!(inside.in_worktree, "{}", inside.message);
     let outside = worktree::check(&t.env(), Some("001-api")).unwrap();
     assert!(!outside.in_worktree);
-    assert!(outside.message.contains("cd "), "{}", outside.message);
+    assert!(
+        matches!(&outside.message, phasegate_core::feature::WorktreePlace::Outside { worktree, .. } if worktree.ends_with("001-api")),
+        "{:?}",
+        outside.message
+    );
+    assert!(outside.message.to_string().contains("cd "), "{}", outside.message);
 }
 
 #[test]
