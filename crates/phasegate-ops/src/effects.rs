@@ -27,7 +27,7 @@ pub enum Effect {
     TurnTo { feature: String },
     /// An event to raise. With `unless_raised`, not when the log already
     /// holds one of its type about the feature.
-    Raise { event_type: &'static str, feature: String, task: Option<String>, payload: Value, unless_raised: bool },
+    Raise { event_type: String, feature: Option<String>, task: Option<String>, payload: Value, unless_raised: bool },
     /// Pending events whose next step was taken, settled as done.
     Settle(Settle),
 }
@@ -69,8 +69,11 @@ impl Effects {
         self
     }
 
-    fn raise(self, event_type: &'static str, feature: &str, task: Option<&str>, payload: Value) -> Self {
-        let (feature, task) = (feature.to_owned(), task.map(str::to_owned));
+    /// An event to raise: its type, what it is about, its payload (the
+    /// transitions below name theirs; the monitor and the PM raise their
+    /// alerts, questions and reassignments with it).
+    pub fn raise(self, event_type: &str, feature: Option<&str>, task: Option<&str>, payload: Value) -> Self {
+        let (event_type, feature, task) = (event_type.to_owned(), feature.map(str::to_owned), task.map(str::to_owned));
         self.with(Effect::Raise { event_type, feature, task, payload, unless_raised: false })
     }
 
@@ -89,7 +92,7 @@ impl Effects {
     /// `spec.approved`, which sends the spec to the build).
     pub fn phase_completed(self, feature: &str, phase: Phase) -> Self {
         match phase.facts().completes_with {
-            Some(event) => self.raise(event, feature, None, json!({"phase": phase.name()})),
+            Some(event) => self.raise(event, Some(feature), None, json!({"phase": phase.name()})),
             None => self,
         }
     }
@@ -102,8 +105,8 @@ impl Effects {
         match abandoned {
             true => settled,
             false => settled.with(Effect::Raise {
-                event_type: "build.completed",
-                feature: feature.to_owned(),
+                event_type: "build.completed".to_owned(),
+                feature: Some(feature.to_owned()),
                 task: None,
                 payload: json!({"at": "finish"}),
                 unless_raised: true,
@@ -127,7 +130,7 @@ impl Effects {
     /// `tasks fail`: `task.failed` with the build's decision (the
     /// retrospective extracts a gotcha at once).
     pub fn task_failed(self, feature: &str, task: &str, decision: &FailureDecision) -> Self {
-        self.raise("task.failed", feature, Some(task), json!({"decision": decision}))
+        self.raise("task.failed", Some(feature), Some(task), json!({"decision": decision}))
     }
 
     /// A question was answered, whoever answered and wherever.
@@ -137,7 +140,7 @@ impl Effects {
 
     /// A pipeline completed: `build.completed`.
     pub fn build_completed(self, feature: &str) -> Self {
-        self.raise("build.completed", feature, None, json!({"workflow": "pipeline"}))
+        self.raise("build.completed", Some(feature), None, json!({"workflow": "pipeline"}))
     }
 
     /// Runs the effects: the events first, under one take of their lock
@@ -184,7 +187,7 @@ fn apply_event(held: &mut events::Held<'_>, effect: Effect) -> crate::error::OpR
     match effect {
         Effect::TurnTo { .. } => Ok(()),
         Effect::Raise { event_type, feature, task, payload, unless_raised } => {
-            let new = NewEvent { event_type, feature: Some(&feature), task: task.as_deref(), payload };
+            let new = NewEvent { event_type: &event_type, feature: feature.as_deref(), task: task.as_deref(), payload };
             held.raise(new, unless_raised).map(drop)
         }
         Effect::Settle(Settle::MovedOn { feature, retro }) => held.settle_moved_on(&feature, retro).map(drop),

@@ -28,6 +28,7 @@ use serde::Serialize;
 use super::pm::{self, Running};
 use crate::coordination::Logged;
 use crate::coordination::events;
+use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::hook;
@@ -101,14 +102,18 @@ pub fn check_project(project: &Project, env: &Env, if_due: bool) -> OpResult<Che
         env.now,
     );
     project.coordination().alert_log().append(&run.raise, env.lock_timeout)?;
+    let mut effects = Effects::of("monitor");
     for a in &run.raise {
         let (feature, task) = match &a.details {
             AlertDetails::StuckTask(s) => (s.feature.clone(), Some(s.task_id.clone())),
             AlertDetails::Deadlock(_) | AlertDetails::SessionDown(_) => (None, None),
         };
         let payload = serde_json::to_value(a).unwrap_or_default();
-        events::emit_quietly(project, env, &a.alert_type().event_type(), feature.as_deref(), task.as_deref(), payload);
+        effects = effects.raise(&a.alert_type().event_type(), feature.as_deref(), task.as_deref(), payload);
     }
+    // The alerts are in their log already; their events go with one take
+    // of the events' lock, and what fails is in the problems log.
+    effects.apply_to_log(project, env);
     out.alerts = run.raise.clone();
     pm_decisions(project, env, &run.report, &facts, &mut out)?;
     clear_dead(project, env, &run.report, &facts, &mut out)?;

@@ -33,7 +33,6 @@ use phasegate_store::questions::question_change;
 use phasegate_store::{FileWrite, Project};
 
 use crate::coordination::Logged;
-use crate::coordination::events;
 use crate::coordination::leases;
 use crate::effects::Effects;
 use crate::env::Env;
@@ -219,14 +218,10 @@ fn escalate(project: &Project, env: &Env, r: &Running, logged: &mut Logged) {
         Ok(a) => {
             logged.question = a.id.clone();
             logged.done.push(format!("asked {} ({})", a.id.as_deref().unwrap_or("-"), a.route));
-            events::emit_quietly(
-                project,
-                env,
-                "decision.requested",
-                Some(&r.feature),
-                Some(&r.task.id),
-                serde_json::json!({"question": a.id, "route": a.route, "options": ["wait", "skip", "retry"], "message": message}),
-            );
+            let payload = serde_json::json!({"question": a.id, "route": a.route, "options": ["wait", "skip", "retry"], "message": message});
+            Effects::of("pm")
+                .raise("decision.requested", Some(&r.feature), Some(&r.task.id), payload)
+                .apply_to_log(project, env);
         }
         Err(why) => logged.done.push(format!("not asked: {why}")),
     }
@@ -428,14 +423,8 @@ fn reassign(project: &Project, env: &Env, r: &Running, a: &Assignment) -> Logged
         Ok(false) => l.done.push(format!("{} was no longer in progress", r.task.id)),
         Err(e) => l.done.push(format!("{} not reset: {e}", r.task.id)),
     }
-    events::emit_quietly(
-        project,
-        env,
-        "work.assigned",
-        Some(&r.feature),
-        Some(&r.task.id),
-        serde_json::json!({"from": a.from.as_str(), "to": a.to.as_str(), "reason": a.reason}),
-    );
+    let payload = serde_json::json!({"from": a.from.as_str(), "to": a.to.as_str(), "reason": a.reason});
+    Effects::of("pm").raise("work.assigned", Some(&r.feature), Some(&r.task.id), payload).apply_to_log(project, env);
     l
 }
 
