@@ -7,6 +7,7 @@ mod build;
 mod config;
 mod list;
 mod review;
+mod said;
 
 pub use agents::{RequestInput, frontmatter, priorities, review_request};
 pub use build::{
@@ -21,3 +22,4 @@ pub use review::{
     FailureRate, MIN_REVIEWS_FOR_RATE, REVIEW_CYCLES_FILE, ReviewCycles, SAME_ISSUE_THRESHOLD, SELF_IMPLEMENTER,
     SessionCycles, TaskCycle, TaskFailureRecord, TaskReviewStatus,
 };
+pub use said::FailedNext;

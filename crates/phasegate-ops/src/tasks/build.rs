@@ -15,9 +15,8 @@
 
 use phasegate_core::coordination::Claimed;
 use phasegate_core::questions::{ItemType, Request};
-use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailureDecision};
+use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailedNext, FailureDecision};
 use phasegate_core::tasks::{Mark, SessionCycles, Task};
-use phasegate_core::words::Command;
 use phasegate_store::git::RollbackScope;
 use phasegate_store::{FeatureGuard, Project};
 use serde::Serialize;
@@ -56,7 +55,8 @@ pub struct Failed {
     pub stop: Option<String>,
     /// For `ESCALATE`: the question and where it went.
     pub escalation: Option<Asked>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: FailedNext,
     /// The team's remote: said when the claim was given back here only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
@@ -122,8 +122,16 @@ pub fn fail(
         }
         _ => None,
     };
-    let message = fail_message(stop.as_deref(), &decision, &task, feature.name(), s.build.implementers.get(&task.id));
-    let message = format!("{message}{}", rollback_note(&restored, task.files.is_empty()));
+    let message = FailedNext {
+        feature: feature.name().to_owned(),
+        task: task.id.clone(),
+        decision: decision.clone(),
+        stop: stop.clone(),
+        implementer: s.build.implementers.get(&task.id).cloned(),
+        saved_in: restored.saved_in.clone(),
+        kept: restored.kept.clone(),
+        undeclared: task.files.is_empty(),
+    };
     let retro = format!(
         "To learn from this failure now: /phasegate:retro {} --task {} (or once, after the build)",
         feature.name(),
@@ -169,65 +177,6 @@ fn roll_back(
     let backup =
         project.runtime_dir().join("rollback").join(guard.feature().name()).join(format!("{}-{stamp}", task.id));
     Ok(phasegate_store::git::restore(&dir, snapshot, base, &review::own_files(project, &dir), scope, &backup)?)
-}
-
-/// What follows the failure, in words: why the build stops, or what the
-/// decision asks (the retry spelled to run as printed).
-fn fail_message(
-    stop: Option<&str>,
-    decision: &FailureDecision,
-    task: &Task,
-    feature: &str,
-    implementer: Option<&String>,
-) -> String {
-    // The retry, spelled to run as printed: the feature named, the
-    // implementer the task was started with kept.
-    let by = implementer.map(|b| format!(" --by {}", phasegate_core::paths::shell_word(b)));
-    let retry =
-        format!("`{}{}`", Command::new("tasks start").arg(&task.id).flag("feature", &feature), by.unwrap_or_default());
-    match (stop, &decision.action) {
-        (Some(why), _) => format!("The build stops: {why}. Report it to the user."),
-        (None, Action::Retry) => format!("{}. Fix it and retry: {retry}.", decision.reason),
-        (None, Action::InstallAndRetry) => format!(
-            "{}. Install {} with the project's package manager, then {retry}.",
-            decision.reason,
-            decision.package.as_deref().unwrap_or("the missing package"),
-        ),
-        (None, Action::RebaseAndRetry) => {
-            format!("{}. Rebase on the current branch, resolve, then {retry}.", decision.reason)
-        }
-        (None, Action::Skip) => format!(
-            "{}: {} is skipped; go on with `{tasks_next}`.",
-            decision.reason,
-            task.id,
-            tasks_next = Command::new("tasks next").feature(&feature)
-        ),
-        (None, Action::Escalate) => format!("{}. The user decides (see escalation).", decision.reason),
-    }
-}
-
-/// What a rollback adds to the message: where the files it overwrote or
-/// removed were saved, and the changed files it left.
-fn rollback_note(r: &phasegate_store::git::Restored, undeclared: bool) -> String {
-    let mut out = String::new();
-    if let Some(saved) = &r.saved_in {
-        out.push_str(&format!(
-            " The rollback saved every file it overwrote or removed in {saved} first (savedIn); copy back what you need from there."
-        ));
-    }
-    if !r.kept.is_empty() {
-        let why = match undeclared {
-            true => {
-                "made since the task started, and the task declares no files (add `Files:` to it in tasks.md), so they may be the user's"
-            }
-            false => "not among the task's declared files",
-        };
-        out.push_str(&format!(
-            " Left as they are, {why}: {}; remove them yourself if they are the task's.",
-            r.kept.join(", ")
-        ));
-    }
-    out
 }
 
 fn escalate(env: &Env, feature: &str, id: &str, title: &str, reason: &str, session: Interaction) -> OpResult<Asked> {

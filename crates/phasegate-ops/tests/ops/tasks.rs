@@ -167,7 +167,7 @@ fn a_failure_after_the_time_limit_says_the_build_stops_and_asks_nobody() {
     assert_eq!(failed.decision.action, BuildAction::Escalate);
     assert!(failed.stop.as_deref().is_some_and(|s| s.contains("Time limit exceeded")), "{:?}", failed.stop);
     assert!(failed.escalation.is_none(), "a stopped build escalates nothing");
-    assert!(failed.message.starts_with("The build stops"), "{}", failed.message);
+    assert!(failed.message.to_string().starts_with("The build stops"), "{}", failed.message);
     assert!(tasks_md(&t, &f).contains("- [!] T1"));
 }
 
@@ -186,6 +186,7 @@ fn a_syntax_error_is_retried_twice_then_escalated_to_a_person() {
         assert!(
             failed
                 .message
+                .to_string()
                 .contains(&format!("`workflow-state tasks start T1 --feature {f} --by phasegate:task-implementer`")),
             "{}",
             failed.message
@@ -222,7 +223,7 @@ fn a_missing_dependency_is_installed_and_retried() {
         (failed.decision.action, failed.decision.package.as_deref()),
         (BuildAction::InstallAndRetry, Some("zod"))
     );
-    assert!(failed.message.contains("Install zod"), "{}", failed.message);
+    assert!(failed.message.to_string().contains("Install zod"), "{}", failed.message);
 }
 
 #[test]
