@@ -206,21 +206,58 @@ fn gate_action(gate: &Gate, kind: GateKind, f: &str, after: &str) -> (String, Ve
     }
 }
 
-/// What `pipeline review` and `final-gate` print after recording.
-pub fn after_review(kind: GateKind, decision: GateDecision, feature: &str) -> String {
-    match decision {
-        GateDecision::Next { stage: Stage::Final } => "Approved. Next: the final gate.".into(),
-        GateDecision::Next { stage } => format!("Approved. Next: the {stage} review."),
-        GateDecision::Passed => match kind {
-            GateKind::Plan => "All reviews approved: the plan gate passed. Next: transition implementing.".into(),
-            GateKind::Code => "All reviews approved: the code gate passed. Next: make the tests pass and end with the completion promise.".into(),
-        },
-        GateDecision::Fix => format!(
-            "Changes needed: resume the {} with the findings and fix them (accept all feedback, fix root causes). No review starts until you run `{pipeline_fixed}` after its result arrived; then review again from the sonnet reviewer.", kind.worker(), pipeline_fixed = Command::new("pipeline fixed").feature(&feature)),
-        GateDecision::Clarify => {
-            "The reviewer needs clarification: the pipeline is paused; `pipeline next` hands the decision to a person.".into()
+/// What `pipeline review` and `final-gate` say after recording (their
+/// `message`): the gate, its decision and the feature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AfterReview {
+    pub kind: GateKind,
+    pub decision: GateDecision,
+    pub feature: String,
+}
+
+impl std::fmt::Display for AfterReview {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let AfterReview { kind, decision, feature } = self;
+        match decision {
+            GateDecision::Next { stage: Stage::Final } => f.write_str("Approved. Next: the final gate."),
+            GateDecision::Next { stage } => write!(f, "Approved. Next: the {stage} review."),
+            GateDecision::Passed => match kind {
+                GateKind::Plan => f.write_str("All reviews approved: the plan gate passed. Next: transition implementing."),
+                GateKind::Code => f.write_str("All reviews approved: the code gate passed. Next: make the tests pass and end with the completion promise."),
+            },
+            GateDecision::Fix => write!(f,
+                "Changes needed: resume the {} with the findings and fix them (accept all feedback, fix root causes). No review starts until you run `{}` after its result arrived; then review again from the sonnet reviewer.", kind.worker(), Command::new("pipeline fixed").feature(feature)),
+            GateDecision::Clarify => f.write_str(
+                "The reviewer needs clarification: the pipeline is paused; `pipeline next` hands the decision to a person.",
+            ),
+            GateDecision::LimitReached => f.write_str("The review loop limit is reached: the pipeline is paused; `pipeline next` asks a person whether to continue (resume) or stop (reset)."),
         }
-        GateDecision::LimitReached => "The review loop limit is reached: the pipeline is paused; `pipeline next` asks a person whether to continue (resume) or stop (reset).".into(),
+    }
+}
+
+/// What `pipeline cancel` says (its `message`): whether a loop was
+/// cancelled, whether the pipeline is paused now, and its state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CancelDone {
+    pub loop_cancelled: bool,
+    pub paused: bool,
+    pub state: State,
+}
+
+impl std::fmt::Display for CancelDone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Regression: cancelling a completed run said "the pipeline is paused".
+        match (self.loop_cancelled, self.paused) {
+            (true, true) => {
+                f.write_str("The implementation loop is cancelled and the pipeline paused; this session can stop.")
+            }
+            (false, true) => {
+                f.write_str("No loop was active; the pipeline is paused (resume it with /phasegate:pipeline).")
+            }
+            (true, false) | (false, false) => {
+                write!(f, "Nothing to cancel: the pipeline is {} and holds no session.", self.state)
+            }
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use phasegate_core::feature::extract_json;
 use phasegate_core::pipeline::WhenUnavailable;
 use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, Review};
 use phasegate_core::pipeline::gate::{GateDecision, GateError, GateKind, Stage};
-use phasegate_core::pipeline::next::{NextAction as Action, after_review};
+use phasegate_core::pipeline::next::{AfterReview, NextAction as Action};
 use phasegate_core::pipeline::{Config, PauseReason, PipelineRun, State};
 use phasegate_core::words::Command;
 use phasegate_store::pipeline::parse_file;
@@ -165,7 +165,8 @@ pub struct Recorded {
     pub round: u32,
     pub loops: u32,
     pub loop_limit: u32,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: AfterReview,
     pub state: State,
     pub next: Action,
 }
@@ -315,7 +316,7 @@ fn record(env: &Env, project: &Project, feature: &Feature, taken: Taken<'_>, con
         round: gate.round,
         loops: gate.loops,
         loop_limit,
-        message: after_review(kind, decision, feature.name()),
+        message: AfterReview { kind, decision, feature: feature.name().to_owned() },
         state: run.state,
         next: action(project, &run, feature),
     })

@@ -100,7 +100,8 @@ pub fn action(project: &Project, run: &PipelineRun, feature: &Feature) -> Action
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingCommit {
     pub dir: std::path::PathBuf,
-    pub message: String,
+    /// The commit's subject line.
+    pub subject: String,
     pub paths: Vec<String>,
 }
 
@@ -115,7 +116,7 @@ pub fn completion_commits(project: &Project, feature: &Feature) -> Vec<PendingCo
         let change = git::change_since(dir, &head, skip).ok()?;
         Some(change.files.into_iter().map(|f| f.path).collect())
     };
-    let message = |what: &str| format!("{}: {what}", feature.name());
+    let subject = |what: &str| format!("{}: {what}", feature.name());
     let mut out = Vec::new();
     let code_dir = project.code_dir(&meta);
     // phasegate's own files (features, questions, `.phasegate/`) are not
@@ -133,13 +134,13 @@ pub fn completion_commits(project: &Project, feature: &Feature) -> Vec<PendingCo
         .filter(|p| started.as_ref().is_none_or(|s| s.contains(p)))
         .collect();
     if !code.is_empty() {
-        out.push(PendingCommit { dir: code_dir.clone(), message: message("pipeline code"), paths: code });
+        out.push(PendingCommit { dir: code_dir.clone(), subject: subject("pipeline code"), paths: code });
     }
     let folder = phasegate_store::files::relative(feature.dir(), project.root()).display().to_string();
     let folder_dirty =
         uncommitted(project.root(), &[]).is_none_or(|files| files.iter().any(|f| f.starts_with(&format!("{folder}/"))));
     if folder_dirty {
-        out.push(PendingCommit { dir: project.root().to_owned(), message: message("pipeline"), paths: vec![folder] });
+        out.push(PendingCommit { dir: project.root().to_owned(), subject: subject("pipeline"), paths: vec![folder] });
     }
     out
 }
@@ -155,7 +156,7 @@ pub fn commit(env: &Env, given: Option<&str>) -> OpResult<Vec<commit::CommitOutc
     let mut out = Vec::new();
     for c in completion_commits(&project, &feature) {
         let env = Env { cwd: c.dir.clone(), ..env.clone() };
-        out.push(commit::commit(&env, None, &c.message, &c.paths)?);
+        out.push(commit::commit(&env, None, &c.subject, &c.paths)?);
     }
     Effects::of("pipeline commit").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(out)

@@ -3,7 +3,7 @@
 //! seed's /cancel-loop).
 
 use phasegate_core::pipeline::files::STATE_FILE;
-use phasegate_core::pipeline::next::NextAction as Action;
+use phasegate_core::pipeline::next::{CancelDone, NextAction as Action};
 use phasegate_core::pipeline::{PauseReason, PipelineRun, State};
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::session::SessionId;
@@ -150,7 +150,8 @@ pub struct Cancelled {
     pub feature: String,
     pub loop_cancelled: bool,
     pub state: State,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: CancelDone,
     pub next: Action,
 }
 
@@ -177,16 +178,7 @@ pub fn cancel(env: &Env, given: Option<&str>) -> OpResult<Cancelled> {
     if let Some(id) = run.owner.as_ref().and_then(|o| SessionId::parse(&o.session_id).ok()) {
         project.coordination().unregister_session(&id)?;
     }
-    // Regression: cancelling a completed run said "the pipeline is paused".
-    let message = match (had_loop, paused) {
-        (true, true) => {
-            "The implementation loop is cancelled and the pipeline paused; this session can stop.".to_owned()
-        }
-        (false, true) => "No loop was active; the pipeline is paused (resume it with /phasegate:pipeline).".to_owned(),
-        (true, false) | (false, false) => {
-            format!("Nothing to cancel: the pipeline is {} and holds no session.", run.state)
-        }
-    };
+    let message = CancelDone { loop_cancelled: had_loop, paused, state: run.state };
     Effects::of("pipeline cancel").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Cancelled {
         feature: feature.name().to_owned(),
