@@ -8,8 +8,8 @@
 use phasegate_core::change::{BRIEF_PATCH_BYTES, CodeChange};
 use phasegate_core::cycle::Decision;
 use phasegate_core::questions::{ItemType, Request};
-use phasegate_core::tasks::DefaultAction;
 use phasegate_core::tasks::{CycleRecorded as Recorded, FailureRate, TaskCycle, TaskReviewStatus as ReviewStatus};
+use phasegate_core::tasks::{DefaultAction, ReviewTimedOut};
 use phasegate_core::tasks::{Mark, SELF_IMPLEMENTER, SessionCycles, Task};
 use phasegate_core::tasks::{RequestInput, priorities, review_request};
 use phasegate_core::words::Command;
@@ -464,7 +464,8 @@ pub struct TimedOut {
     pub reviewer: String,
     /// The configured default action (seed 003: skip_with_warning).
     pub action: DefaultAction,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: ReviewTimedOut,
 }
 
 /// Seed 003's review timeout: the pending review is marked TIMEOUT and the
@@ -480,20 +481,12 @@ pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut>
     let entry = session.time_out(&task.id, env.now, config.review_timeout_minutes)?;
     let action = config.escalation.default_action;
     let mut changes = Vec::new();
-    let message = match action {
-        DefaultAction::SkipWithWarning => {
-            changes.push(marks::tick(guard.feature(), &file, &task, Mark::Skipped)?);
-            format!("WARNING: {} was skipped: {} did not review it in time. Tell the user.", task.id, entry.agent)
-        }
-        DefaultAction::AcceptAsIs => {
-            changes.push(marks::tick(guard.feature(), &file, &task, Mark::Done)?);
-            format!("{} was accepted as it is: {} did not review it in time. Tell the user.", task.id, entry.agent)
-        }
-        DefaultAction::AbortProcess => {
-            session.build.stop_requested = true;
-            format!("The build stops: {} did not review {} in time. Tell the user.", entry.agent, task.id)
-        }
-    };
+    match action {
+        DefaultAction::SkipWithWarning => changes.push(marks::tick(guard.feature(), &file, &task, Mark::Skipped)?),
+        DefaultAction::AcceptAsIs => changes.push(marks::tick(guard.feature(), &file, &task, Mark::Done)?),
+        DefaultAction::AbortProcess => session.build.stop_requested = true,
+    }
+    let message = ReviewTimedOut { task: task.id.clone(), reviewer: entry.agent.clone(), action };
     changes.insert(0, guard.feature().review_cycles_change(&cycles, env.now));
     guard.commit("tasks record --timed-out", changes)?;
     Effects::of("review timed_out").turn_to(feature.name()).apply_to_log(&project, env);
