@@ -36,6 +36,7 @@ mod query;
 mod record;
 mod retro;
 mod retro_files;
+mod said;
 mod words;
 
 pub use admission::{Lesson, Refusal, SourceText, admit};
@@ -62,3 +63,4 @@ pub use retro_files::{
     ClassifiedDivergence, Judged, LessonOutcome, ProposedGotcha, ProposedPattern, RETRO_FILE, RetroCost, RetroRecord,
     RetroReply, TemplateChange, template_path,
 };
+pub use said::{LessonKept, LessonRecorded};

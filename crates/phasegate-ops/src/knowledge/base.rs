@@ -12,7 +12,7 @@ use std::time::Instant;
 use chrono::{DateTime, Utc};
 use phasegate_core::knowledge::{
     self, Evidence, IndexEntry, Indexed, InjectionOutcome, KnowledgeIndex, KnowledgeItem, KnowledgeType, Lesson,
-    RecordDecision, Retirement, SourceText,
+    LessonKept, LessonRecorded, RecordDecision, Retirement, SourceText,
 };
 use phasegate_core::words::Command;
 use phasegate_store::Project;
@@ -322,7 +322,8 @@ pub struct Recorded {
     /// It now meets every condition for CLAUDE.md but the user's yes
     /// (`kb promote` asks).
     pub promotable: bool,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: LessonRecorded,
 }
 
 /// Records a lesson (seed 004 §10.1): admitted only with evidence and when
@@ -346,11 +347,13 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     let loaded = load(&project, &root)?;
     loaded.ensure_readable()?;
     let recording = knowledge::record(&loaded.plain(), admitted, env.now).invalid("the lesson cannot be recorded")?;
-    let (decision, id, replaced) = match &recording.decision {
-        RecordDecision::Create { new } => ("created", new.clone(), None),
-        RecordDecision::Reinforce { existing } => ("reinforced", existing.clone(), None),
-        RecordDecision::Supersede { existing, new } => ("superseded", new.clone(), Some(existing.clone())),
-        RecordDecision::Known { existing } => ("known", existing.clone(), None),
+    let (decision, id, kept) = match &recording.decision {
+        RecordDecision::Create { new } => ("created", new.clone(), LessonKept::Created),
+        RecordDecision::Reinforce { existing } => ("reinforced", existing.clone(), LessonKept::Reinforced),
+        RecordDecision::Supersede { existing, new } => {
+            ("superseded", new.clone(), LessonKept::Superseded { replaced: existing.clone() })
+        }
+        RecordDecision::Known { existing } => ("known", existing.clone(), LessonKept::Known),
     };
     let writes: Vec<KnowledgeItem> = recording.changes.iter().map(|c| c.after.clone()).collect();
     if !writes.is_empty() {
@@ -359,28 +362,18 @@ pub fn record(env: &Env, input: RecordInput) -> OpResult<Recorded> {
     let reloaded = load(&project, &root)?;
     refresh_index(&project, &reloaded);
     let now = reloaded.items.iter().find(|s| s.item.id == id).ok_or_else(|| Invalid::NotReadBack { id: id.clone() })?;
-    let message = match decision {
-        "created" => format!("Recorded {id} (confidence {}).", now.item.confidence),
-        "reinforced" => format!(
-            "A similar lesson was already known: {id} is reinforced (seen {} times, confidence {}).",
-            now.item.occurrences, now.item.confidence
-        ),
-        "superseded" => {
-            format!("Recorded {id}; it replaces {} (lower confidence).", replaced.as_deref().unwrap_or_default())
-        }
-        _ => format!("{id} already holds this sighting; nothing changed."),
-    };
     let claude = phasegate_store::files::read_optional(&root.join("CLAUDE.md")).ok().flatten().unwrap_or_default();
     let promotable = knowledge::should_update_claude_md(&now.item, &claude).unwrap_or(false);
-    let message = if promotable {
-        format!(
-            "{message} It now qualifies for CLAUDE.md (confidence {}, seen {} times, in several features): `{kb_promote}` asks the user.",
-            now.item.confidence,
-            now.item.occurrences,
-            kb_promote = Command::new("kb promote").arg(&id)
-        )
-    } else {
-        message
+    let replaced = match &kept {
+        LessonKept::Superseded { replaced } => Some(replaced.clone()),
+        LessonKept::Created | LessonKept::Reinforced | LessonKept::Known => None,
+    };
+    let message = LessonRecorded {
+        kept,
+        id: id.clone(),
+        confidence: now.item.confidence,
+        occurrences: now.item.occurrences,
+        promotable,
     };
     Ok(Recorded {
         decision,
