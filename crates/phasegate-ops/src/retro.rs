@@ -19,8 +19,8 @@ use phasegate_core::cost::{FeatureCost, round_usd};
 use phasegate_core::feature::{LoopOutcome, Workflow};
 use phasegate_core::knowledge::{
     self, ClassifiedDivergence, DivergenceFacts, DivergenceKind, InjectionOutcome, Judged, KnowledgeType,
-    LessonOutcome, Metric, Metrics, ProposedGotcha, ProposedPattern, RETRO_FILE, RetroCost, RetroRecord, RetroReply,
-    TaskFailure, TaskRun, TemplateChange,
+    LessonOutcome, Metric, Metrics, ProposedGotcha, ProposedPattern, RETRO_FILE, RetroCost, RetroRecord, RetroRecorded,
+    RetroReply, TaskFailure, TaskRun, TemplateChange,
 };
 use phasegate_core::proof::{CheckRun, FailedCheck};
 use phasegate_core::tasks::{BuildState, Mark, SessionCycles, Task};
@@ -645,7 +645,8 @@ pub struct Recorded {
     /// `build.completed` and `task.failed`): no session is offered a
     /// retrospective that was done.
     pub settled: Vec<String>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: RetroRecorded,
 }
 
 /// Applies the agent's reply by §6.3's rules and writes the feature's
@@ -694,7 +695,8 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     // means one more offer of a retrospective, said in the message.
     let settled = events::settle(&project, env, feature.name(), SETTLES);
     let promotable = promotable(&project, &root);
-    let (message, settled) = recorded_message(feature.name(), &record_path, &record, &promotable, settled);
+    let message = recorded_message(feature.name(), &record_path, &record, &promotable, settled);
+    let settled = message.settled.clone();
     Effects::of("retro record").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Recorded {
         feature: feature.name().to_owned(),
@@ -879,50 +881,30 @@ fn template_changes(reply: &RetroReply) -> Vec<TemplateChange> {
         .collect()
 }
 
-/// What `retro record` says it did, and the events it settled.
+/// What `retro record` says it did, with the events it settled.
 fn recorded_message(
     feature: &str,
     record_path: &std::path::Path,
     record: &RetroRecord,
     promotable: &[String],
     settled: OpResult<Vec<String>>,
-) -> (String, Vec<String>) {
-    let created = record.lessons.iter().filter(|l| matches!(l.decision.as_str(), "created" | "superseded")).count();
-    let reinforced = record.lessons.iter().filter(|l| l.decision == "reinforced").count();
-    let mut message = format!(
-        "Recorded the retrospective of {} in {}: {created} new lesson(s), {reinforced} reinforced, {} injected gotcha(s) judged.",
-        feature,
-        record_path.display(),
-        record.judged.len()
-    );
-    if !record.templates.is_empty() {
-        message.push_str(&format!(
-            " {} template change(s) proposed: ask the user for each (the `question` field) and, if yes, add it to the file it names.",
-            record.templates.len()
-        ));
-    }
-    if !promotable.is_empty() {
-        message.push_str(&format!(
-            " Ready for CLAUDE.md once the user agrees: {}; run `{kb_promote}` for each to ask.",
-            promotable.join(", "),
-            kb_promote = Command::new("kb promote").word("<id>")
-        ));
-    }
-    let settled = match settled {
-        Ok(ids) if ids.is_empty() => ids,
-        Ok(ids) => {
-            message.push_str(&format!(
-                " Settled event(s) {}: no session is offered this retrospective again.",
-                ids.join(", ")
-            ));
-            ids
-        }
-        Err(e) => {
-            message.push_str(&format!(" (The events of {} were not settled: {e}.)", feature));
-            Vec::new()
-        }
+) -> RetroRecorded {
+    let count = |decisions: &[&str]| record.lessons.iter().filter(|l| decisions.contains(&l.decision.as_str())).count();
+    let (settled, unsettled) = match settled {
+        Ok(ids) => (ids, None),
+        Err(e) => (Vec::new(), Some(e.to_string())),
     };
-    (message, settled)
+    RetroRecorded {
+        feature: feature.to_owned(),
+        file: record_path.display().to_string(),
+        created: count(&["created", "superseded"]),
+        reinforced: count(&["reinforced"]),
+        judged: record.judged.len(),
+        templates: record.templates.len(),
+        promotable: promotable.to_vec(),
+        settled,
+        unsettled,
+    }
 }
 
 /// Records one lesson through the knowledge base, noting the outcome.

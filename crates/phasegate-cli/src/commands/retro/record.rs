@@ -39,7 +39,7 @@ pub fn cmd_record(a: RecordArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     if a.json {
         ctx.out.json(&r)?;
     } else {
-        ctx.out.line(&r.message)?;
+        ctx.out.line(r.message.to_string())?;
         for l in &r.record.lessons {
             ctx.out.line(format!(
                 "- {} {}: {}{}",
