@@ -6,6 +6,7 @@ mod config;
 mod question;
 mod reply;
 mod rounds;
+mod said;
 
 pub use config::{QUESTIONS_CONFIG_PATH, QuestionsConfig};
 pub use question::{
@@ -17,3 +18,4 @@ pub use rounds::{
     AnsweredBy, DEFAULT_MAX_ROUNDS, ROUNDS_FILE, RoundDecision, RoundLoop, RoundNext, RoundOutcome, RoundsError,
     RoundsFile, check_open_questions,
 };
+pub use said::AskSaid;

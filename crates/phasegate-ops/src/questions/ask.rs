@@ -6,12 +6,11 @@
 
 use phasegate_core::Status;
 use phasegate_core::feature::Workflow;
-use phasegate_core::questions::AnsweredBy;
 use phasegate_core::questions::{
     self, Answer, Item, ItemType, Preference, Question, QuestionState, QuestionType, Request, RoundsFile, Route, Skip,
     Source,
 };
-use phasegate_core::words::Command;
+use phasegate_core::questions::{AnsweredBy, AskSaid};
 use phasegate_store::questions::{DialogNote, Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, files};
 use serde::Serialize;
@@ -112,7 +111,8 @@ pub struct Asked {
     pub answer: Option<String>,
     /// For `queue`: the default to go on with meanwhile.
     pub proceed_with: Option<String>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: AskSaid,
 }
 
 /// Asks a question for the feature `given`.
@@ -176,7 +176,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
 }
 
 /// What `question ask` says, before the fields of its route.
-fn went(feature: &str, route: Went, id: Option<String>, message: String) -> Asked {
+fn went(feature: &str, route: Went, id: Option<String>, message: AskSaid) -> Asked {
     Asked {
         route,
         id,
@@ -194,88 +194,39 @@ fn skipped(slug: &str, skip: Skip) -> Asked {
     match skip {
         Skip::Preference { tag, answer } => Asked {
             answer: Some(answer.clone()),
-            ..went(
-                slug,
-                Went::Answered,
-                None,
-                format!("A stored preference ({tag}) answers it: {answer}. Go on with it."),
-            )
+            ..went(slug, Went::Answered, None, AskSaid::Preference { tag, answer })
         },
         Skip::AlreadyAnswered { id, answer } => Asked {
             answer: Some(answer.clone()),
-            ..went(
-                slug,
-                Went::Answered,
-                Some(id.clone()),
-                format!("{id} asked this before and was answered: {answer}."),
-            )
+            ..went(slug, Went::Answered, Some(id.clone()), AskSaid::AlreadyAnswered { id, answer })
         },
-        Skip::AlreadyAsked { id } => went(
-            slug,
-            Went::AlreadyAsked,
-            Some(id.clone()),
-            format!("{id} asks this already and waits for an answer; do not ask again."),
-        ),
+        Skip::AlreadyAsked { id } => went(slug, Went::AlreadyAsked, Some(id.clone()), AskSaid::AlreadyAsked { id }),
     }
 }
 
 /// The question `q`, written at `path`, as its route has it asked:
 /// through the dialog now, suspending its feature, or queued.
 fn routed(q: &Question, route: Route, path: &std::path::Path, slack: bool) -> Asked {
-    let (slug, id) = (&q.slug, &q.id);
-    let answer = Command::new("question answer").word("<id>").word("<text>");
-    let later = if slack {
-        format!(
-            "It is posted to Slack; the answer comes from its thread (read by `{}`) or from `{answer}`.",
-            Command::new("slack poll")
-        )
-    } else {
-        format!("Answer it with `{answer}` (or /phasegate:answer in Claude Code).")
-    };
+    let (slug, id) = (q.slug.clone(), q.id.clone());
     let file = Some(path.display().to_string());
     match route {
         Route::AskUser => Asked {
             file,
             ask_user_question: Some(q.ask_user_question()),
-            ..went(
-                slug,
-                Went::AskUser,
-                Some(id.clone()),
-                match q.person_only() {
-                    true => format!(
-                        "Ask the user now with the AskUserQuestion tool (input below, as it is: no `answers`). {id} is theirs alone to answer: phasegate records their choice from the dialog itself, so do not record it with `question answer`."
-                    ),
-                    false => format!(
-                        "Ask the user now with the AskUserQuestion tool (input below), then record the reply: `{question_answer}`.",
-                        question_answer = Command::new("question answer").arg(&id).word("\"<answer>\"")
-                    ),
-                },
-            )
+            ..went(&slug, Went::AskUser, Some(id.clone()), AskSaid::AskUser { id, person_only: q.person_only() })
         },
         Route::Suspend => Asked {
             file,
-            ..went(
-                slug,
-                Went::Suspend,
-                Some(id.clone()),
-                format!(
-                    "{slug} is suspended until {id} is answered. Stop working on it and move on to other work. {}",
-                    later.replace("<id>", id)
-                ),
-            )
+            ..went(&slug, Went::Suspend, Some(id.clone()), AskSaid::Suspended { slug: slug.clone(), id, slack })
         },
         Route::Queue => Asked {
             file,
             proceed_with: q.default_option.clone(),
             ..went(
-                slug,
+                &slug,
                 Went::Queue,
                 Some(id.clone()),
-                format!(
-                    "Queued as {id}; go on with \"{}\" meanwhile (it applies if nobody answers). {}",
-                    q.default_option.clone().unwrap_or_default(),
-                    later.replace("<id>", id)
-                ),
+                AskSaid::Queued { id, default: q.default_option.clone().unwrap_or_default(), slack },
             )
         },
     }
