@@ -6,6 +6,7 @@
 mod attribute;
 mod config;
 mod price;
+mod said;
 mod skim;
 mod transcript;
 
@@ -17,6 +18,7 @@ use serde::{Serialize, Serializer};
 pub use attribute::{Attributor, Command, PIPELINE_COMMAND, Place, SessionLog, Span, Turn, Windows, command_of_prompt};
 pub use config::{BudgetState, Budgets, COST_CONFIG_PATH, CostConfig};
 pub use price::{LongPrompt, PRICES_AS_OF, Price, defaults as default_prices, find as find_price};
+pub use said::{BudgetPause, PauseWhy};
 pub use transcript::{Line, Message, USAGE_KEY, may_hold_usage, parse_line, parse_usage_line};
 
 /// Tokens as the API's usage counts them. Sums saturate at `u64::MAX`

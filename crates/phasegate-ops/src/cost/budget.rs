@@ -4,10 +4,9 @@
 //! the budget, or stop). Nothing is read, and nothing blocked, for a
 //! feature that has no budget.
 
-use phasegate_core::cost::BudgetState;
+use phasegate_core::cost::{BudgetPause, BudgetState, PauseWhy};
 use phasegate_core::feature::Meta;
 use phasegate_core::questions::{AnsweredBy, ItemType, Request};
-use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
@@ -82,7 +81,8 @@ fn decision(env: &Env, project: &Project, feature: &str) -> OpResult<Option<Deci
 pub struct Paused {
     pub feature: String,
     pub question: Option<String>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: BudgetPause,
 }
 
 /// Over its budget: the feature waits on a blocking question only a
@@ -91,14 +91,9 @@ pub struct Paused {
 pub fn pause_if_over(project: &Project, env: &Env, feature: &Feature, meta: &Meta) -> OpResult<Option<Paused>> {
     let BudgetState::Over { budget, used } = state(project, env, feature, meta)? else { return Ok(None) };
     let name = feature.name();
+    let said = |why| BudgetPause { feature: name.to_owned(), budget, used, why };
     if decision(env, project, name)? == Some(Decision::Stopped) {
-        return Ok(Some(Paused {
-            feature: name.to_owned(),
-            question: None,
-            message: format!(
-                "{name} was stopped at its budget (${used:.2} of ${budget:.2}); raise its budget in .phasegate/cost.config.json to go on"
-            ),
-        }));
+        return Ok(Some(Paused { feature: name.to_owned(), question: None, message: said(PauseWhy::Stopped) }));
     }
     let request = Request::parse(
         &serde_json::json!({
@@ -128,7 +123,7 @@ pub fn pause_if_over(project: &Project, env: &Env, feature: &Feature, meta: &Met
             return Ok(Some(Paused {
                 feature: name.to_owned(),
                 question: Some(id.clone()),
-                message: format!("{name} is over its ${budget:.2} budget (${used:.2} used) and waits on {id} already"),
+                message: said(PauseWhy::WaitsOn { id: id.clone() }),
             }));
         }
         Err(e) => return Err(e),
@@ -136,10 +131,6 @@ pub fn pause_if_over(project: &Project, env: &Env, feature: &Feature, meta: &Met
     Ok(Some(Paused {
         feature: name.to_owned(),
         question: asked.id.clone(),
-        message: format!(
-            "{name} is over its ${budget:.2} budget (${used:.2} used): it waits for a person to raise the budget or stop it ({}). `{cost}` shows where it went.",
-            asked.message,
-            cost = Command::new("cost").feature(&name)
-        ),
+        message: said(PauseWhy::Asked(asked.message)),
     }))
 }

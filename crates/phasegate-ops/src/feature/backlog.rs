@@ -115,7 +115,7 @@ pub fn backlog(env: &Env) -> OpResult<Backlog> {
             suspended.push(Waiting {
                 feature: name,
                 question_id: p.question.unwrap_or_default(),
-                question: p.message,
+                question: p.message.to_string(),
                 state: "over-budget",
             });
             continue;
