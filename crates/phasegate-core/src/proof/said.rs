@@ -48,3 +48,48 @@ impl fmt::Display for RanNext {
         Ok(())
     }
 }
+
+/// What `verify waive` says (its `message`), with the facts it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaiveSaid {
+    pub feature: String,
+    pub requirement: String,
+    pub how: Waiving,
+}
+
+/// Where a waiver stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Waiving {
+    /// A person waived it now, through `answered_in`, for `reason`.
+    Waived { answered_in: String, reason: String },
+    /// It was waived before, for `reason`.
+    WaivedAlready { reason: String },
+    /// Question `id` was answered no (`answer`).
+    Declined { id: String, answer: String },
+    /// The person is asked, as `asked` says; `asked` is `question ask`'s
+    /// own saying.
+    Asked(crate::questions::AskSaid),
+}
+
+impl fmt::Display for WaiveSaid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let WaiveSaid { feature, requirement, how } = self;
+        match how {
+            Waiving::Waived { answered_in, reason } => write!(
+                f,
+                "A person waived {requirement} of {feature} ({answered_in}): \"{reason}\". The ledger records it; status, finish and the pull request show it."
+            ),
+            Waiving::WaivedAlready { reason } => write!(f, "{requirement} of {feature} is waived already: {reason}"),
+            Waiving::Declined { id, answer } => write!(
+                f,
+                "{id} answered \"{answer}\": {requirement} is not waived. Prove it (`{}`), or ask again with another reason.",
+                Command::new("verify run").feature(feature)
+            ),
+            Waiving::Asked(asked) => write!(
+                f,
+                "{asked} Only a person answers it; nothing is waived until they say yes (then `{}` or the next `verify run` records it).",
+                Command::new("verify waive").arg(requirement).feature(feature)
+            ),
+        }
+    }
+}

@@ -7,9 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, Waiver};
+use phasegate_core::proof::{self, LEDGER_VERSION, Ledger, ProofStatus, RequirementProof, WaiveSaid, Waiver, Waiving};
 use phasegate_core::questions::{Answer, AnsweredBy, ItemType, Question};
-use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
@@ -50,7 +49,8 @@ pub struct Waived {
     pub question: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub asked: Option<Asked>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: WaiveSaid,
 }
 
 /// The requirement a `verify waive` is about, and its feature.
@@ -60,7 +60,8 @@ struct Subject<'a> {
 }
 
 impl Subject<'_> {
-    fn done(&self, state: WaiverState, question: Option<String>, message: String) -> Waived {
+    fn done(&self, state: WaiverState, question: Option<String>, how: Waiving) -> Waived {
+        let message = WaiveSaid { feature: self.name.clone(), requirement: self.requirement.to_owned(), how };
         Waived {
             feature: self.name.clone(),
             requirement: self.requirement.to_owned(),
@@ -116,25 +117,19 @@ pub fn waive(
             Ok(subject.done(
                 WaiverState::Waived,
                 Some(q.id.clone()),
-                format!(
-                    "A person waived {requirement} of {name} ({}): \"{}\". The ledger records it; status, finish and the pull request show it.",
-                    w.answered_in, w.reason
-                ),
+                Waiving::Waived { answered_in: w.answered_in.clone(), reason: w.reason.clone() },
             ))
         }
         // A "no" stands until the person is asked again with a new reason.
-        Some((q, PersonAnswer::Recorded(_))) if reason.is_none_or(|r| q.question_context == r.trim()) => {
-            Ok(subject.done(
+        Some((q, PersonAnswer::Recorded(_))) if reason.is_none_or(|r| q.question_context == r.trim()) => Ok(subject
+            .done(
                 WaiverState::Declined,
                 Some(q.id.clone()),
-                format!(
-                    "{} answered \"{}\": {requirement} is not waived. Prove it (`{verify_run}`), or ask again with another reason.",
-                    q.id,
-                    q.answer.as_ref().map(|a| a.text.as_str()).unwrap_or_default(),
-                    verify_run = Command::new("verify run").feature(&name)
-                ),
-            ))
-        }
+                Waiving::Declined {
+                    id: q.id.clone(),
+                    answer: q.answer.as_ref().map(|a| a.text.clone()).unwrap_or_default(),
+                },
+            )),
         _ => ask_person(env, &subject, reason, &req.text, &now, task, session),
     }
 }
@@ -162,11 +157,7 @@ fn settled_already(now: &Proof, subject: &Subject<'_>) -> OpResult<Option<Waived
                     .and_then(|p| p.waiver.as_ref())
                     .map(|w| w.reason.clone())
                     .unwrap_or_default();
-                return Ok(Some(subject.done(
-                    WaiverState::Waived,
-                    None,
-                    format!("{requirement} of {name} is waived already: {w}"),
-                )));
+                return Ok(Some(subject.done(WaiverState::Waived, None, Waiving::WaivedAlready { reason: w })));
             }
             (ProofStatus::Failed | ProofStatus::Unchecked | ProofStatus::NotRun, _) => {}
         }
@@ -213,13 +204,8 @@ fn ask_person(
     }
     Ok(Waived {
         question: asked.id.clone(),
-        message: format!(
-            "{} Only a person answers it; nothing is waived until they say yes (then `{verify_waive}` or the next `verify run` records it).",
-            asked.message,
-            verify_waive = Command::new("verify waive").arg(&requirement).feature(&name)
-        ),
-        asked: Some(asked),
-        ..subject.done(WaiverState::Asked, None, String::new())
+        asked: Some(asked.clone()),
+        ..subject.done(WaiverState::Asked, None, Waiving::Asked(asked.message))
     })
 }
 

@@ -39,7 +39,7 @@ pub fn cmd_waive(a: WaiveArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     if a.json {
         ctx.out.json(&w)?;
     } else {
-        ctx.out.line(&w.message)?;
+        ctx.out.line(w.message.to_string())?;
         if let (WaiverState::Asked, Some(input)) =
             (w.state, w.asked.as_ref().and_then(|x| x.ask_user_question.as_ref()))
         {
