@@ -169,13 +169,11 @@ impl Effects {
             }
         }
         for problem in &problems {
-            log_problem(project, env, problem);
+            events::note_problem(project, env, "effects", problem);
         }
         problems
     }
-}
 
-impl Effects {
     /// [`Self::apply`] for a verb whose outcome has no place to show what
     /// failed: it is in the problems log only.
     pub fn apply_to_log(self, project: &Project, env: &Env) {
@@ -212,10 +210,4 @@ fn apply_event(held: &mut events::Held<'_>, effect: Effect) -> crate::error::OpR
             })
             .map(drop),
     }
-}
-
-/// Keeps `problem` where `status` reports the problems nobody was told.
-fn log_problem(project: &Project, env: &Env, problem: &str) {
-    // The log itself failing leaves the problem in the verb's outcome.
-    let _ = project.coordination().note_problem(env.now, "effects", &crate::hook::one_line(problem));
 }

@@ -77,33 +77,13 @@ pub fn emit(
 }
 
 /// Appends several events under one take of the lock (a hook that has
-/// several to say waits for the lock once).
+/// several to say waits for the lock once). A type that is not an event's
+/// is refused before the lock is taken.
 pub fn emit_all(project: &Project, env: &Env, new: Vec<NewEvent<'_>>) -> OpResult<Vec<Event>> {
-    let mut typed = Vec::with_capacity(new.len());
-    for n in new {
-        let t = EventType::parse(n.event_type).invalid_input()?;
-        typed.push((t, n));
+    for n in &new {
+        EventType::parse(n.event_type).invalid_input()?;
     }
-    let _lock = project.coordination().events_lock(env.lock_timeout)?;
-    let mut d = synced(project)?;
-    let source = env.session(None).ok().flatten();
-    let mut events = Vec::with_capacity(typed.len());
-    for (event_type, n) in typed {
-        events.push(Event {
-            id: format!("e{}", d.next.max(1)),
-            event_type,
-            feature: n.feature.map(str::to_owned),
-            task: n.task.map(str::to_owned),
-            payload: n.payload,
-            at: env.now,
-            source: source.clone(),
-        });
-        d.next = d.next.max(1) + 1;
-    }
-    project.coordination().event_log().append_held(&events)?;
-    catch_up(project, &mut d)?;
-    project.coordination().save_delivery(&d)?;
-    Ok(events)
+    with_held(project, env, |held| held.raise_all(new))
 }
 
 /// [`emit`] for a transition that must not fail because of its event: a
@@ -119,15 +99,15 @@ pub fn emit_quietly(
     payload: Value,
 ) -> Option<Event> {
     emit(project, env, event_type, feature, task, payload)
-        .inspect_err(|e| unrecorded(project, env, &format!("{event_type} was not recorded: {e}")))
+        .inspect_err(|e| note_problem(project, env, "events", &format!("{event_type} was not recorded: {e}")))
         .ok()
 }
 
-/// Keeps `problem`, an event that could not be recorded, where `status`
-/// reports the problems nobody was told.
-pub fn unrecorded(project: &Project, env: &Env, problem: &str) {
-    // The log failing too leaves nothing more to tell.
-    let _ = project.coordination().note_problem(env.now, "events", &crate::hook::one_line(problem));
+/// Keeps `problem`, said by `source` (`events`, `effects`, `question
+/// dialog`), on one line where `status` reports the problems nobody was
+/// told. Best effort: the log failing too leaves nothing more to tell.
+pub fn note_problem(project: &Project, env: &Env, source: &str, problem: &str) {
+    let _ = project.coordination().note_problem(env.now, source, &crate::hook::one_line(problem));
 }
 
 /// The delivery state, brought up to date with the logs; the caller holds
@@ -482,38 +462,45 @@ pub struct Held<'p> {
     project: &'p Project,
     env: &'p Env,
     d: Delivery,
-    config: RoutingConfig,
 }
 
 /// Runs `change` with the events' lock held (taken once, whatever it does).
 pub fn with_held<T>(project: &Project, env: &Env, change: impl FnOnce(&mut Held<'_>) -> OpResult<T>) -> OpResult<T> {
     let _lock = project.coordination().events_lock(env.lock_timeout)?;
-    let mut held = Held { project, env, d: synced(project)?, config: routing(project).0 };
+    let mut held = Held { project, env, d: synced(project)? };
     change(&mut held)
 }
 
 impl Held<'_> {
+    /// Appends `new`, in one write of the log; the events appended.
+    pub fn raise_all(&mut self, new: Vec<NewEvent<'_>>) -> OpResult<Vec<Event>> {
+        let source = self.env.session(None).ok().flatten();
+        let mut events = Vec::with_capacity(new.len());
+        for n in new {
+            events.push(Event {
+                id: format!("e{}", self.d.next.max(1)),
+                event_type: EventType::parse(n.event_type).invalid_input()?,
+                feature: n.feature.map(str::to_owned),
+                task: n.task.map(str::to_owned),
+                payload: n.payload,
+                at: self.env.now,
+                source: source.clone(),
+            });
+            self.d.next = self.d.next.max(1) + 1;
+        }
+        self.project.coordination().event_log().append_held(&events)?;
+        catch_up(self.project, &mut self.d)?;
+        self.project.coordination().save_delivery(&self.d)?;
+        Ok(events)
+    }
+
     /// Appends one event; with `unless_raised`, not when the log already
     /// holds one of its type about its feature.
     pub fn raise(&mut self, new: NewEvent<'_>, unless_raised: bool) -> OpResult<Option<Event>> {
         if unless_raised && new.feature.is_some_and(|f| happened(self.project, new.event_type, f)) {
             return Ok(None);
         }
-        let event_type = EventType::parse(new.event_type).invalid_input()?;
-        let event = Event {
-            id: format!("e{}", self.d.next.max(1)),
-            event_type,
-            feature: new.feature.map(str::to_owned),
-            task: new.task.map(str::to_owned),
-            payload: new.payload,
-            at: self.env.now,
-            source: self.env.session(None).ok().flatten(),
-        };
-        self.d.next = self.d.next.max(1) + 1;
-        self.project.coordination().event_log().append_held(std::slice::from_ref(&event))?;
-        catch_up(self.project, &mut self.d)?;
-        self.project.coordination().save_delivery(&self.d)?;
-        Ok(Some(event))
+        Ok(self.raise_all(vec![new])?.pop())
     }
 
     /// Settles, as done, every pending event `which` picks; the ids settled.
@@ -530,7 +517,7 @@ impl Held<'_> {
     /// next step, its build, its spec, the user's turn; with `also_retro`,
     /// its retrospective's too.
     pub fn settle_moved_on(&mut self, feature: &str, also_retro: bool) -> OpResult<Vec<String>> {
-        let config = self.config.clone();
+        let (config, _) = routing(self.project);
         self.settle(|e| {
             e.feature.as_deref() == Some(feature)
                 && route(&e.event_type, &config).and_then(|r| r.target).is_some_and(|t| {

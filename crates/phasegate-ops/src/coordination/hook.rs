@@ -335,7 +335,7 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
     // One take of the events' lock for all of them, within the hook's wait.
     let env = ctx.hook_env();
     if let Err(e) = events::emit_all(project, &env, new) {
-        events::unrecorded(project, &env, &format!("conflict.detected was not recorded: {e}"));
+        events::note_problem(project, &env, "events", &format!("conflict.detected was not recorded: {e}"));
     }
     let named: Vec<String> =
         hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder.short())).collect();

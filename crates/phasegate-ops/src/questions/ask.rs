@@ -15,6 +15,7 @@ use phasegate_store::questions::{DialogNote, Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, files};
 use serde::Serialize;
 
+use crate::coordination::events;
 use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
@@ -455,7 +456,12 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
                 // read next time: the note stays for the next look.
                 Err(e) => {
                     keep = true;
-                    dialog_problem(project, env, format!("the dialog's question {id} was not read: {e}"));
+                    events::note_problem(
+                        project,
+                        env,
+                        "question dialog",
+                        &format!("the dialog's question {id} was not read: {e}"),
+                    );
                     continue;
                 }
             };
@@ -465,10 +471,11 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
             let Some(choice) = answers.and_then(|a| a.get(&found.question.dialog_text())).and_then(|c| c.as_str())
             else {
                 let keys: Vec<&str> = answers.map(|a| a.keys().map(String::as_str).collect()).unwrap_or_default();
-                dialog_problem(
+                events::note_problem(
                     project,
                     env,
-                    format!(
+                    "question dialog",
+                    &format!(
                         "the dialog's result names no choice for {id} (it asked {:?}; the result answers {keys:?})",
                         found.question.dialog_text()
                     ),
@@ -483,7 +490,12 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
                 Err(OpError::Refused(Refusal::AlreadyAnswered { .. })) => {}
                 Err(e) => {
                     keep |= !matches!(e, OpError::Refused(_) | OpError::Invalid(_));
-                    dialog_problem(project, env, format!("the dialog's answer to {id} was not recorded: {e}"));
+                    events::note_problem(
+                        project,
+                        env,
+                        "question dialog",
+                        &format!("the dialog's answer to {id} was not recorded: {e}"),
+                    );
                 }
             }
             out.push(recorded.map_err(|e| (id.clone(), e)));
@@ -493,13 +505,6 @@ fn confirm_notes(project: &Project, env: &Env, notes: Vec<DialogNote>) -> (Vec<D
         }
     }
     (out, unwritten)
-}
-
-/// Why a dialog's answer was not taken, kept where `status` reads the
-/// hooks' problems (a hook's or a command's reader may be the only one to
-/// see it).
-fn dialog_problem(project: &Project, env: &Env, problem: String) {
-    let _ = project.coordination().note_problem(env.now, "question dialog", &crate::hook::one_line(&problem));
 }
 
 /// How long a command that needs a person's answer waits for a dialog's

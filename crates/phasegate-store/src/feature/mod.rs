@@ -123,7 +123,7 @@ impl Feature {
 
     /// Whether `verify run` has written the feature's ledger.
     pub fn has_evidence(&self) -> bool {
-        fs::exists_entry(&self.dir.join(phasegate_core::proof::EVIDENCE_FILE))
+        fs::exists_entry(&self.evidence_path())
     }
 
     /// Whether the feature's retrospective is recorded.
