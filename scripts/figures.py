@@ -92,7 +92,7 @@ def side_effects():
     and the events module itself left out)."""
     n = 0
     for path, text in sources("phasegate-ops"):
-        if path.endswith(("src/effects.rs", "coordination/events.rs")):
+        if path.endswith(("coordination/effects.rs", "coordination/events.rs")):
             continue
         n += len(re.findall(r"\bevents::(?:emit|emit_quietly|emit_all|settle|settle_where|on_\w+)\(", text))
     return n
@@ -105,7 +105,7 @@ def writing_lookups():
     n = 0
     for path, text in sources("phasegate-ops"):
         n += len(re.findall(r"\bsession::resolve(?:_pipeline)?\(", text))
-        if not path.endswith(("src/effects.rs", os.path.join("session", "mod.rs"))):
+        if not path.endswith(("coordination/effects.rs", os.path.join("session", "mod.rs"))):
             n += len(re.findall(r"\bnote_turn\(", text))
     return n
 
@@ -141,12 +141,22 @@ def core_public_unnamed():
 
 
 def prose_fields():
-    """Fields of ops outcomes that carry a finished sentence (`message`,
-    `next`, `warning`, `note` as text) rather than a typed value that says
-    it (`phasegate_core::words::as_words`)."""
+    """Fields of ops outcomes (the structs a front end serialises) that
+    carry a finished sentence (`message`, `next`, `warning`, `note` as text)
+    rather than a typed value that says it
+    (`phasegate_core::words::as_words`)."""
     n = 0
     for _, text in sources("phasegate-ops"):
-        n += len(re.findall(r"pub (?:message|next|warning|note): (?:Option<)?String\b", text))
+        for m in re.finditer(r"#\[derive\(([^)]*)\)\][^{;]*?pub struct \w+(?:<[^>]*>)? \{", text):
+            if "Serialize" not in m.group(1):
+                continue
+            depth, k = 0, m.end() - 1
+            while k < len(text):
+                depth += {"{": 1, "}": -1}.get(text[k], 0)
+                if depth == 0:
+                    break
+                k += 1
+            n += len(re.findall(r"pub (?:message|next|warning|note): (?:Option<)?String\b", text[m.end():k]))
     return n
 
 

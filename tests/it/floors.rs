@@ -271,7 +271,6 @@ fn core_capabilities_import_only_the_kernel_and_those_listed_before_them() {
 fn ops_capabilities_import_only_the_kernel_and_those_listed_before_them() {
     let order = [
         "coordination",
-        "effects",
         "ideation",
         "questions",
         "knowledge",

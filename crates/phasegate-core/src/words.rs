@@ -67,7 +67,7 @@ impl Command {
     }
 
     /// `--feature <feature>` when there is one.
-    pub fn feature_opt(self, feature: Option<impl fmt::Display>) -> Command {
+    pub(crate) fn feature_opt(self, feature: Option<impl fmt::Display>) -> Command {
         match feature {
             Some(f) => self.feature(&f),
             None => self,
@@ -93,6 +93,14 @@ impl fmt::Display for Command {
 /// sentence (`#[serde(serialize_with = "phasegate_core::words::as_words")]`).
 pub fn as_words<T: fmt::Display, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(value)
+}
+
+/// [`as_words`] for a value that may be absent (`null` then).
+pub fn as_words_opt<T: fmt::Display, S: serde::Serializer>(value: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_none(),
+    }
 }
 
 /// What `workflow-state commit` did, as its `message` says it.

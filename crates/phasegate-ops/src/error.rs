@@ -435,7 +435,7 @@ pub enum Refusal {
 
     // A feature's phases.
     #[error("{message}")]
-    TransitionBlocked { phase: Phase, message: String },
+    TransitionBlocked { phase: Phase, message: phasegate_core::feature::RuleSaid },
     #[error(
         "{phase} has no reviewer: it is not a phase with a result to review; run `{finish}` to end the feature", finish = Command::new("finish").feature(.feature))]
     NoReviewer { phase: Phase, feature: String },

@@ -12,11 +12,11 @@ use phasegate_core::coordination::{
     ArtifactType, IDEATION_FILE, IdeaArtifact, IdeaDecision, IdeationError, IdeationPhase, IdeationState, Risk,
     SpecInput, TransitionDecision, evaluate_transition,
 };
-use phasegate_core::words::Command;
+use phasegate_core::coordination::{IdeationMoved, IdeationSaid, SignalRecorded};
 use phasegate_store::{Feature, FileWrite, Project, files};
 use serde::Serialize;
 
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
@@ -37,10 +37,11 @@ pub struct Shown {
     pub risks: usize,
     /// What moving on needs (or, at COMPLETE, what follows).
     pub next: TransitionDecision,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: IdeationSaid,
 }
 
-fn shown(feature: &Feature, state: &IdeationState, message: String) -> Shown {
+fn shown(feature: &Feature, state: &IdeationState, message: IdeationSaid) -> Shown {
     Shown {
         feature: feature.name().to_owned(),
         file: files::relative(&file(feature), feature.root()).display().to_string(),
@@ -88,19 +89,12 @@ pub fn start(env: &Env, given: Option<&str>, idea: &str) -> OpResult<Shown> {
     guard.load()?.ensure_active()?;
     if let Some(state) = read(guard.feature())? {
         Effects::of("ideation start").turn_to(feature.name()).apply_to_log(&project, env);
-        return Ok(shown(&feature, &state, format!("Ideation already started; it is in {}.", state.phase)));
+        return Ok(shown(&feature, &state, IdeationSaid::AlreadyStarted { phase: state.phase }));
     }
     let state = IdeationState::new(idea, env.now).map_err(invalid)?;
     guard.commit("ideation start", vec![FileWrite::put(file(&feature), render(&state))])?;
     Effects::of("ideation start").turn_to(feature.name()).apply_to_log(&project, env);
-    Ok(shown(
-        &feature,
-        &state,
-        format!(
-            "Ideation started in EXPLORING: `{ideation_prompt}` says how to go on.",
-            ideation_prompt = Command::new("ideation prompt").feature(&feature.name())
-        ),
-    ))
+    Ok(shown(&feature, &state, IdeationSaid::Started { feature: feature.name().to_owned() }))
 }
 
 /// A change of the recorded signals.
@@ -120,10 +114,10 @@ pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Sh
     if state.phase == IdeationPhase::Complete {
         return Err(Refusal::IdeationDone { feature: feature.name().to_owned() }.into());
     }
-    let message = match signal {
+    let signal = match signal {
         Signal::Artifact { kind, summary, confidence } => {
             state.signals.artifacts.push(IdeaArtifact::new(kind, summary, confidence).map_err(invalid)?);
-            format!("Recorded the {kind} artifact.")
+            SignalRecorded::Artifact(kind)
         }
         Signal::Decision { kind, summary } => {
             let (kind, summary) = (kind.trim(), summary.trim());
@@ -131,36 +125,38 @@ pub fn record(env: &Env, given: Option<&str>, signal: Signal<'_>) -> OpResult<Sh
                 return Err(Invalid::DecisionIncomplete.into());
             }
             state.signals.decisions.push(IdeaDecision { decision_type: kind.to_owned(), summary: summary.to_owned() });
-            format!("Recorded the {kind} decision.")
+            SignalRecorded::Decision(kind.to_owned())
         }
         Signal::Risk { summary } => {
             if summary.trim().is_empty() {
                 return Err(Invalid::RiskIncomplete.into());
             }
             state.signals.risks.push(Risk { summary: summary.trim().to_owned() });
-            "Recorded the risk.".to_owned()
+            SignalRecorded::Risk
         }
         Signal::Confidence(c) => {
             state.set_confidence(c, env.now).map_err(invalid)?;
-            format!("Confidence is {}%.", (c * 100.0).round())
+            SignalRecorded::Confidence(c)
         }
     };
     state.updated_at = env.now;
     // A signal that meets the phase's rule moves it on in the same change.
-    let shown = match step(&project, &feature, &mut state, env)? {
+    let effects = Effects::of("ideation record").turn_to(feature.name());
+    match step(&project, &feature, &mut state, env)? {
         Some(step) => {
             guard.commit("ideation record", step.changes.clone())?;
             drop(guard);
-            moved(&project, env, &feature, &state, step, format!("{message} ")).shown
+            let (moved, _) = moved(&project, env, &feature, step, effects);
+            let message = IdeationSaid::Recorded { signal, moved: Some(moved) };
+            Ok(shown(&feature, &state, message))
         }
         None => {
             guard.commit("ideation record", vec![FileWrite::put(file(&feature), render(&state))])?;
             drop(guard);
-            shown(&feature, &state, message)
+            effects.apply_to_log(&project, env);
+            Ok(shown(&feature, &state, IdeationSaid::Recorded { signal, moved: None }))
         }
-    };
-    Effects::of("ideation record").turn_to(feature.name()).apply_to_log(&project, env);
-    Ok(shown)
+    }
 }
 
 fn not_started() -> OpError {
@@ -183,14 +179,14 @@ pub fn prompt(env: &Env, given: Option<&str>) -> OpResult<Prompted> {
     let state = read(&feature)?.ok_or_else(not_started)?;
     let prompt = state.prompt();
     Effects::of("ideation prompt").turn_to(feature.name()).apply_to_log(&project, env);
-    Ok(Prompted { shown: shown(&feature, &state, format!("Ideation is in {}.", state.phase)), prompt })
+    Ok(Prompted { shown: shown(&feature, &state, IdeationSaid::Is { phase: state.phase }), prompt })
 }
 
 pub fn show(env: &Env, given: Option<&str>) -> OpResult<Shown> {
     let (project, feature) = session::find(env, given)?;
     let state = read(&feature)?.ok_or_else(not_started)?;
     Effects::of("ideation show").turn_to(feature.name()).apply_to_log(&project, env);
-    Ok(shown(&feature, &state, format!("Ideation is in {}.", state.phase)))
+    Ok(shown(&feature, &state, IdeationSaid::Is { phase: state.phase }))
 }
 
 /// What `ideation advance` did.
@@ -227,20 +223,23 @@ pub fn advance(env: &Env, given: Option<&str>) -> OpResult<Advanced> {
     }
     let Some(step) = step(&project, &feature, &mut state, env)? else {
         let decision = evaluate_transition(from, &state.signals);
-        let message = format!("Still {from}: {}.", decision.reasons.join("; "));
-        let shown = shown(&feature, &state, message);
+        let shown = shown(&feature, &state, IdeationSaid::Still { phase: from, reasons: decision.reasons });
         Effects::of("ideation advance").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(Advanced { moved: false, from, shown, handoff: None, missing_required: Vec::new(), event: None });
     };
     guard.commit("ideation advance", step.changes.clone())?;
     drop(guard);
-    Effects::of("ideation advance").turn_to(feature.name()).apply_to_log(&project, env);
-    Ok(moved(&project, env, &feature, &state, step, String::new()))
+    let (handoff, missing_required) = (step.handoff.clone(), step.missing.clone());
+    let effects = Effects::of("ideation advance").turn_to(feature.name());
+    let (moved, event) = moved(&project, env, &feature, step, effects);
+    let shown = shown(&feature, &state, IdeationSaid::Moved(moved));
+    Ok(Advanced { moved: true, from, shown, handoff, missing_required, event })
 }
 
 /// One move on, made but not yet committed.
 struct Step {
     from: IdeationPhase,
+    to: IdeationPhase,
     reasons: Vec<String>,
     changes: Vec<FileWrite>,
     handoff: Option<String>,
@@ -264,42 +263,30 @@ fn step(project: &Project, feature: &Feature, state: &mut IdeationState, env: &E
         handoff = Some(files::relative(&path, project.root()).display().to_string());
         missing = h.missing_required;
     }
-    Ok(Some(Step { from, reasons: decision.reasons, changes, handoff, missing }))
+    Ok(Some(Step { from, to: state.phase, reasons: decision.reasons, changes, handoff, missing }))
 }
 
-/// What a committed move says, and its event at COMPLETE.
+/// What a committed move says, with `effects` applied: at COMPLETE,
+/// `ideation.completed` among them (its id returned).
 fn moved(
     project: &Project,
     env: &Env,
     feature: &Feature,
-    state: &IdeationState,
     step: Step,
-    before: String,
-) -> Advanced {
-    let Step { from, reasons, handoff, missing, .. } = step;
-    let mut event = None;
-    let message = match state.phase {
+    effects: Effects,
+) -> (IdeationMoved, Option<String>) {
+    let Step { from, to, reasons, handoff, missing, .. } = step;
+    match to {
         IdeationPhase::Complete => {
-            event = crate::coordination::events::emit_quietly(
-                project,
-                env,
-                "ideation.completed",
-                Some(feature.name()),
-                None,
-                serde_json::json!({"handoff": handoff, "missingRequired": missing}),
-            )
-            .map(|e| e.id);
-            format!(
-                "{before}Ideation is COMPLETE ({}). The handoff brief is {}: write brainstorm.md from it; the specify phase reads both.",
-                reasons.join("; "),
-                handoff.as_deref().unwrap_or(HANDOFF_FILE)
-            )
+            let payload = serde_json::json!({"handoff": handoff, "missingRequired": missing});
+            let applied = effects.raise("ideation.completed", Some(feature.name()), None, payload).run(project, env);
+            let event = applied.raised.into_iter().next().map(|e| e.id);
+            let handoff = handoff.unwrap_or_else(|| HANDOFF_FILE.to_owned());
+            (IdeationMoved::Complete { reasons, handoff }, event)
         }
-        to => format!(
-            "{before}{from} → {to}: {}. `{ideation_prompt}` gives the new instructions.",
-            reasons.join("; "),
-            ideation_prompt = Command::new("ideation prompt").feature(&feature.name())
-        ),
-    };
-    Advanced { moved: true, from, shown: shown(feature, state, message), handoff, missing_required: missing, event }
+        to => {
+            effects.apply_to_log(project, env);
+            (IdeationMoved::To { feature: feature.name().to_owned(), from, to, reasons }, None)
+        }
+    }
 }

@@ -11,8 +11,8 @@
 //!    input, the context and the `Contributor` trait), `witness` (what a
 //!    gate believes: a reviewer's own reply, a person's channel, seals),
 //!    `commit`, `generate`, `install`;
-//! 2. `coordination` (sessions, leases, waits, events), then `effects`
-//!    (what a verb causes beyond its feature's files, as a value), then
+//! 2. `coordination` (sessions, leases, waits, events, and `effects`:
+//!    what a verb causes beyond its feature's files, as a value), then
 //!    `ideation` (the brainstorm phase's sub-phases), then `questions`;
 //! 3. `knowledge`, then `brief` (what a brief is given), then `proof` (the
 //!    evidence ledger: requirements, checks, waivers), then `cost` (what a
@@ -37,7 +37,6 @@ pub mod witness;
 
 pub mod coordination;
 pub mod cost;
-pub mod effects;
 pub mod feature;
 pub mod hooks;
 pub mod ideation;

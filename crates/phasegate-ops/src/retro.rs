@@ -30,9 +30,8 @@ use phasegate_store::{Feature, FileWrite, Project, files};
 use serde::Serialize;
 
 use crate::brief;
-use crate::coordination::events;
+use crate::coordination::effects::{Applied, Effects};
 use crate::cost;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpError, OpResult, Refusal};
 use crate::feature::review;
@@ -693,11 +692,11 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     drop(guard);
     // The record is written; an event log that cannot be settled now only
     // means one more offer of a retrospective, said in the message.
-    let settled = events::settle(&project, env, feature.name(), SETTLES);
+    let applied =
+        Effects::of("retro record").settle_types(feature.name(), SETTLES).turn_to(feature.name()).run(&project, env);
     let promotable = promotable(&project, &root);
-    let message = recorded_message(feature.name(), &record_path, &record, &promotable, settled);
+    let message = recorded_message(feature.name(), &record_path, &record, &promotable, applied);
     let settled = message.settled.clone();
-    Effects::of("retro record").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Recorded {
         feature: feature.name().to_owned(),
         file: record_path.display().to_string(),
@@ -887,13 +886,10 @@ fn recorded_message(
     record_path: &std::path::Path,
     record: &RetroRecord,
     promotable: &[String],
-    settled: OpResult<Vec<String>>,
+    applied: Applied,
 ) -> RetroRecorded {
     let count = |decisions: &[&str]| record.lessons.iter().filter(|l| decisions.contains(&l.decision.as_str())).count();
-    let (settled, unsettled) = match settled {
-        Ok(ids) => (ids, None),
-        Err(e) => (Vec::new(), Some(e.to_string())),
-    };
+    let (settled, unsettled) = (applied.settled, applied.events_failed);
     RetroRecorded {
         feature: feature.to_owned(),
         file: record_path.display().to_string(),

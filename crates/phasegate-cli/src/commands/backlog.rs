@@ -28,7 +28,11 @@ pub fn cmd_backlog(args: BacklogArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     }
     for r in &b.ready {
         let arrived = if r.answer_arrived { " (answer arrived)" } else { "" };
-        ctx.out.line(format!("{}{arrived}: {}", r.feature, r.command.clone().unwrap_or_else(|| r.reason.clone())))?;
+        ctx.out.line(format!(
+            "{}{arrived}: {}",
+            r.feature,
+            r.command.as_ref().map_or_else(|| r.reason.clone(), |c| c.to_string())
+        ))?;
     }
     for s in &b.suspended {
         ctx.out.line(format!("{}: suspended on {} ({}): {}", s.feature, s.question_id, s.state, s.question))?;

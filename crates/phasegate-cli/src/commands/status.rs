@@ -112,7 +112,7 @@ fn table_row(r: &Row) -> [String; 7] {
         r.phase_text(),
         r.proof.as_ref().map_or_else(|| "-".to_owned(), |p| p.short.clone()),
         r.cost_usd.map_or_else(|| "-".to_owned(), |c| format!("${c:.2}")),
-        r.next.clone().unwrap_or_else(|| "-".into()),
+        r.next.as_ref().map_or_else(|| "-".into(), |c| c.to_string()),
     ]
 }
 

@@ -425,7 +425,7 @@ pub fn suggest(event: &Event, config: &RoutingConfig, next: Option<&Next>) -> Op
         },
         Some(Next { command: Some(command), reason, .. }) => Suggestion {
             target,
-            command: Some(command.clone()),
+            command: Some(command.to_string()),
             sentence: format!("{about}: {reason}; next: run {command}."),
         },
         Some(Next { command: None, reason, .. }) => {
@@ -702,7 +702,7 @@ mod tests {
         let e = event("spec.approved", Some("001-login"), None, Value::Null);
         let next = Next {
             phase: Some(crate::Phase::Design),
-            command: Some("/phasegate:design".into()),
+            command: Some(crate::feature::Suggested::Phase(crate::Phase::Design)),
             reason: "specify is complete".into(),
         };
         let s = suggest(&e, &RoutingConfig::default(), Some(&next)).unwrap();

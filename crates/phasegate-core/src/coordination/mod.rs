@@ -23,6 +23,7 @@ mod ideation;
 mod lease;
 mod monitor;
 mod pm;
+mod said;
 mod session;
 mod team;
 mod waits;
@@ -47,6 +48,7 @@ pub use pm::{
     Assignment, CHECK_AGAIN_IN, EscalationOption, FollowUp, PmAction, PmDecision, Target, handle_conflict,
     handle_stuck_task, redistribute,
 };
+pub use said::{HeldHere, IdeationMoved, IdeationSaid, SignalRecorded, TeamSaid};
 pub use session::{Health, Liveness, PAUSE_GRACE, Presence, SessionRecord, SessionState};
 pub use team::{
     ANSWERS, CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, Claimed, Holder, LEASES, LeaseSet, QUESTIONS,

@@ -19,8 +19,8 @@ pub use meta::{
     Position, StartKind, StartMode, StartNext, Status, Step, Workflow, WorktreePlace, check_worktree, parse_meta,
 };
 pub use mode::{Mode, ProofRule};
-pub use next_step::{Next, ProofStanding, before_finish, next_step};
+pub use next_step::{Next, ProofStanding, Suggested, before_finish, next_step};
 pub use phase::{Artifact, ArtifactSet, Phase};
 pub use reviewer::{BriefInput, CodeUnderReview, review_brief};
-pub use transition::{Validation, ValidationKind, validate, validate_meta, validate_status};
+pub use transition::{RuleSaid, Validation, ValidationKind, validate, validate_meta, validate_status};
 pub use verdict::{Issue, ReviewVerdict, Severity, VERDICT_FILE, VerdictError, extract_json, parse_verdict};

@@ -10,13 +10,45 @@ use super::phase::Phase;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Next {
     pub phase: Option<Phase>,
-    pub command: Option<String>,
+    pub command: Option<Suggested>,
     pub reason: String,
+}
+
+/// A command suggested to run next: one of the plugin's slash commands or
+/// a line of the binary. Its `Display` (and its JSON) is the command as
+/// typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Suggested {
+    /// The phase's slash command (`/phasegate:specify`).
+    Phase(Phase),
+    /// `/phasegate:pipeline`: the feature runs as a pipeline.
+    Pipeline,
+    /// `/phasegate:answer <id>`: the feature is suspended on the question.
+    Answer(String),
+    /// A line of the binary (`workflow-state verify run --feature f`).
+    Run(Command),
+}
+
+impl std::fmt::Display for Suggested {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Suggested::Phase(phase) => f.write_str(&phase.command()),
+            Suggested::Pipeline => f.write_str("/phasegate:pipeline"),
+            Suggested::Answer(id) => write!(f, "/phasegate:answer {id}"),
+            Suggested::Run(command) => command.fmt(f),
+        }
+    }
+}
+
+impl Serialize for Suggested {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 pub fn next_step(meta: &Meta) -> Next {
     let done = |reason: String| Next { phase: None, command: None, reason };
-    let go = |phase: Phase, reason: String| Next { phase: Some(phase), command: Some(phase.command()), reason };
+    let go = |phase: Phase, reason: String| Next { phase: Some(phase), command: Some(Suggested::Phase(phase)), reason };
     match meta.status {
         Status::Completed => return done(format!("feature {} is completed", meta.name())),
         Status::Abandoned => return done(format!("feature {} was abandoned", meta.name())),
@@ -26,7 +58,7 @@ pub fn next_step(meta: &Meta) -> Next {
         Workflow::Pipeline => {
             return Next {
                 phase: None,
-                command: Some("/phasegate:pipeline".into()),
+                command: Some(Suggested::Pipeline),
                 reason: format!("feature {} runs as a pipeline", meta.name()),
             };
         }
@@ -70,7 +102,7 @@ pub fn before_finish(next: Next, feature: &str, proof: ProofStanding) -> Next {
     };
     Next {
         phase: Some(Phase::Verify),
-        command: Some(Command::new("verify run").feature(&feature).to_string()),
+        command: Some(Suggested::Run(Command::new("verify run").feature(&feature))),
         reason: format!("feature {feature} is verified, but its proof is {reason}"),
     }
 }
@@ -87,25 +119,27 @@ mod tests {
     fn next_follows_the_feature() {
         let now = Utc::now();
         let mut m = Meta::new("001".into(), "a".into(), Mode::Standard, now);
-        assert_eq!(next_step(&m).command.as_deref(), Some("/phasegate:brainstorm"));
+        assert_eq!(next_step(&m).command.map(|c| c.to_string()).as_deref(), Some("/phasegate:brainstorm"));
         m.start_phase(Phase::Specify, now, StartMode::Continue, ArtifactSet::empty()).unwrap();
-        assert_eq!(next_step(&m).command.as_deref(), Some("/phasegate:specify"));
+        assert_eq!(next_step(&m).command.map(|c| c.to_string()).as_deref(), Some("/phasegate:specify"));
         m.complete_phase(Phase::Specify, now, Default::default(), None).unwrap();
-        assert_eq!(next_step(&m).command.as_deref(), Some("/phasegate:design"));
+        assert_eq!(next_step(&m).command.map(|c| c.to_string()).as_deref(), Some("/phasegate:design"));
         m.finish(now).unwrap();
         assert_eq!(next_step(&m).command, None);
     }
 
     #[test]
     fn finish_is_never_suggested_while_its_proof_would_refuse_it() {
-        let finish = Next { phase: Some(Phase::Finish), command: Some(Phase::Finish.command()), reason: String::new() };
+        let finish =
+            Next { phase: Some(Phase::Finish), command: Some(Suggested::Phase(Phase::Finish)), reason: String::new() };
         assert_eq!(before_finish(finish.clone(), "001-a", ProofStanding::Proven), finish);
         let stale = before_finish(finish.clone(), "001-a", ProofStanding::Stale);
-        assert_eq!(stale.command.as_deref(), Some("workflow-state verify run --feature 001-a"));
+        assert_eq!(stale.command.map(|c| c.to_string()).as_deref(), Some("workflow-state verify run --feature 001-a"));
         assert!(stale.reason.contains("stale"), "{}", stale.reason);
         let open = before_finish(finish, "001-a", ProofStanding::NotProven);
-        assert_eq!(open.command.as_deref(), Some("workflow-state verify run --feature 001-a"));
-        let design = Next { phase: Some(Phase::Design), command: Some(Phase::Design.command()), reason: String::new() };
+        assert_eq!(open.command.map(|c| c.to_string()).as_deref(), Some("workflow-state verify run --feature 001-a"));
+        let design =
+            Next { phase: Some(Phase::Design), command: Some(Suggested::Phase(Phase::Design)), reason: String::new() };
         assert_eq!(before_finish(design.clone(), "001-a", ProofStanding::Stale), design);
     }
 }

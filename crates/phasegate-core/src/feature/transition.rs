@@ -7,6 +7,7 @@
 //! block when the feature is no longer active.
 
 use std::cmp::Ordering;
+use std::fmt;
 
 use serde::Serialize;
 
@@ -29,20 +30,96 @@ pub struct Validation {
     pub allowed: bool,
     #[serde(rename = "type")]
     pub kind: ValidationKind,
-    pub message: Option<String>,
+    #[serde(serialize_with = "crate::words::as_words_opt")]
+    pub message: Option<RuleSaid>,
 }
 
 impl Validation {
-    fn proceed(message: Option<String>) -> Self {
+    fn proceed(message: Option<RuleSaid>) -> Self {
         Validation { allowed: true, kind: ValidationKind::Proceed, message }
     }
 
-    fn warning(message: String) -> Self {
+    fn warning(message: RuleSaid) -> Self {
         Validation { allowed: true, kind: ValidationKind::Warning, message: Some(message) }
     }
 
-    fn blocked(message: String) -> Self {
+    fn blocked(message: RuleSaid) -> Self {
         Validation { allowed: false, kind: ValidationKind::Blocked, message: Some(message) }
+    }
+}
+
+/// What the rule table says of a move, with its facts; its `Display` is
+/// the sentence `validate`, `phase start` and the briefs print.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleSaid {
+    /// `target` needs an artifact that does not exist.
+    Needs { target: Phase, required: Phase, file: &'static str },
+    /// No phase has run; `target` skips those before it.
+    SkipsFromStart { target: Phase },
+    /// `target` skips the phases between `current` and it; `unfinished`
+    /// when `current` was started but not completed.
+    Skips { target: Phase, current: Phase, unfinished: bool },
+    /// The next phase, with `current` started but not completed.
+    Unfinished { current: Phase },
+    /// `current` again, started earlier and not completed.
+    Continues { current: Phase },
+    /// `current` again, completed: a revision.
+    Again { current: Phase },
+    /// Back from `current` to `target`.
+    Back { current: Phase, target: Phase },
+    /// The feature runs as a pipeline.
+    Pipeline { feature: String },
+    /// The feature is completed or abandoned.
+    Ended { feature: String, status: Status },
+}
+
+impl fmt::Display for RuleSaid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unfinished = |f: &mut fmt::Formatter<'_>, current: Phase| {
+            write!(f, "{current} was started but not completed (run {} to finish it)", current.command())
+        };
+        match self {
+            RuleSaid::Needs { target, required, file } => {
+                write!(f, "{target} needs {file}, which does not exist; run {} first", required.command())
+            }
+            RuleSaid::SkipsFromStart { target } => write!(
+                f,
+                "{target} skips {}; no phase has run for this feature yet",
+                list(&Phase::ALL[..target.index()])
+            ),
+            RuleSaid::Skips { target, current, unfinished: was } => {
+                write!(f, "{target} skips {} after {current}", list(&Phase::ALL[current.index() + 1..target.index()]))?;
+                match was {
+                    true => {
+                        write!(f, "; ")?;
+                        unfinished(f, *current)
+                    }
+                    false => Ok(()),
+                }
+            }
+            RuleSaid::Unfinished { current } => unfinished(f, *current),
+            RuleSaid::Continues { current } => write!(f, "continues {current}, started earlier"),
+            RuleSaid::Again { current } => {
+                write!(f, "{current} was already completed; running it again revises its result")
+            }
+            RuleSaid::Back { current, target } => {
+                write!(f, "goes back from {current} to {target}; artifacts of later phases may need revisiting")
+            }
+            RuleSaid::Pipeline { feature } => {
+                write!(f, "feature {feature} runs as a pipeline; continue it with /phasegate:pipeline")
+            }
+            RuleSaid::Ended { feature, status } => {
+                let was = match status {
+                    Status::Abandoned => "was abandoned",
+                    Status::Completed | Status::Active => "is completed",
+                };
+                write!(
+                    f,
+                    "feature {feature} {was}; start a new feature with `{}`",
+                    Command::new("feature new").word("<slug>")
+                )
+            }
+        }
     }
 }
 
@@ -51,11 +128,7 @@ pub fn validate(from: Position, target: Phase, artifacts: ArtifactSet) -> Valida
     if let Some(required) = target.requires()
         && !artifacts.contains(required)
     {
-        return Validation::blocked(format!(
-            "{target} needs {file}, which does not exist; run {cmd} first",
-            file = required.file_name(),
-            cmd = required.phase().command(),
-        ));
+        return Validation::blocked(RuleSaid::Needs { target, required: required.phase(), file: required.file_name() });
     }
 
     let Some(current) = from.phase else {
@@ -67,40 +140,21 @@ pub fn validate(from: Position, target: Phase, artifacts: ArtifactSet) -> Valida
             | Phase::CreateTasks
             | Phase::Implement
             | Phase::Verify
-            | Phase::Finish => Validation::warning(format!(
-                "{target} skips {}; no phase has run for this feature yet",
-                list(&Phase::ALL[..target.index()])
-            )),
+            | Phase::Finish => Validation::warning(RuleSaid::SkipsFromStart { target }),
         };
     };
 
-    let unfinished = from
-        .in_progress
-        .then(|| format!("{current} was started but not completed (run {} to finish it)", current.command()));
-
     match target.index().cmp(&(current.index() + 1)) {
-        Ordering::Equal => match unfinished {
-            None => Validation::proceed(None),
-            Some(note) => Validation::warning(note),
+        Ordering::Equal => match from.in_progress {
+            false => Validation::proceed(None),
+            true => Validation::warning(RuleSaid::Unfinished { current }),
         },
-        Ordering::Greater => {
-            let skipped = &Phase::ALL[current.index() + 1..target.index()];
-            let mut message = format!("{target} skips {} after {current}", list(skipped));
-            if let Some(note) = unfinished {
-                message.push_str("; ");
-                message.push_str(&note);
-            }
-            Validation::warning(message)
-        }
+        Ordering::Greater => Validation::warning(RuleSaid::Skips { target, current, unfinished: from.in_progress }),
         Ordering::Less if target == current => match from.in_progress {
-            true => Validation::proceed(Some(format!("continues {current}, started earlier"))),
-            false => Validation::proceed(Some(format!(
-                "{current} was already completed; running it again revises its result"
-            ))),
+            true => Validation::proceed(Some(RuleSaid::Continues { current })),
+            false => Validation::proceed(Some(RuleSaid::Again { current })),
         },
-        Ordering::Less => Validation::warning(format!(
-            "goes back from {current} to {target}; artifacts of later phases may need revisiting"
-        )),
+        Ordering::Less => Validation::warning(RuleSaid::Back { current, target }),
     }
 }
 
@@ -108,20 +162,13 @@ pub fn validate(from: Position, target: Phase, artifacts: ArtifactSet) -> Valida
 /// active, phase-driven features move through phases.
 pub fn validate_status(status: Status, workflow: Workflow, feature: &str) -> Option<Validation> {
     if status == Status::Active && workflow == Workflow::Pipeline {
-        return Some(Validation::blocked(format!(
-            "feature {feature} runs as a pipeline; continue it with /phasegate:pipeline"
-        )));
+        return Some(Validation::blocked(RuleSaid::Pipeline { feature: feature.to_owned() }));
     }
     match status {
         Status::Active => None,
-        Status::Completed => Some(Validation::blocked(format!(
-            "feature {feature} is completed; start a new feature with `{feature_new}`",
-            feature_new = Command::new("feature new").word("<slug>")
-        ))),
-        Status::Abandoned => Some(Validation::blocked(format!(
-            "feature {feature} was abandoned; start a new feature with `{feature_new}`",
-            feature_new = Command::new("feature new").word("<slug>")
-        ))),
+        Status::Completed | Status::Abandoned => {
+            Some(Validation::blocked(RuleSaid::Ended { feature: feature.to_owned(), status }))
+        }
     }
 }
 
@@ -149,7 +196,7 @@ mod tests {
     fn check(from: Position, target: Phase, artifacts: &str) -> (ValidationKind, String) {
         let v = validate(from, target, arts(artifacts));
         assert_eq!(v.allowed, v.kind != ValidationKind::Blocked);
-        (v.kind, v.message.unwrap_or_default())
+        (v.kind, v.message.map(|m| m.to_string()).unwrap_or_default())
     }
 
     #[test]
@@ -225,10 +272,10 @@ mod tests {
     fn inactive_features_are_blocked() {
         assert!(validate_status(Status::Active, Workflow::Phased, "001-a").is_none());
         let v = validate_status(Status::Completed, Workflow::Phased, "001-a").unwrap();
-        assert!(!v.allowed && v.message.unwrap().contains("completed"));
+        assert!(!v.allowed && v.message.unwrap().to_string().contains("completed"));
         assert!(!validate_status(Status::Abandoned, Workflow::Phased, "001-a").unwrap().allowed);
         let v = validate_status(Status::Active, Workflow::Pipeline, "001-a").unwrap();
-        assert!(!v.allowed && v.message.unwrap().contains("/phasegate:pipeline"));
+        assert!(!v.allowed && v.message.unwrap().to_string().contains("/phasegate:pipeline"));
     }
 
     #[test]

@@ -63,4 +63,4 @@ pub use retro_files::{
     ClassifiedDivergence, Judged, LessonOutcome, ProposedGotcha, ProposedPattern, RETRO_FILE, RetroCost, RetroRecord,
     RetroReply, TemplateChange, template_path,
 };
-pub use said::{LessonKept, LessonRecorded, RetroRecorded};
+pub use said::{LessonKept, LessonRecorded, PromoteSaid, RetroRecorded};

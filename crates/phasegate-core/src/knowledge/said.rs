@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::questions::AskSaid;
+
 use crate::words::Command;
 
 /// What became of a lesson `kb record` was given.
@@ -105,5 +107,41 @@ impl fmt::Display for RetroRecorded {
             write!(f, " (The events of {feature} were not settled: {e}.)")?;
         }
         Ok(())
+    }
+}
+
+/// What `kb promote` says (its `message`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromoteSaid {
+    /// The lesson is in CLAUDE.md already.
+    AlreadyThere { id: String },
+    /// The person said yes: added to phasegate's block of `file`.
+    Added { id: String, file: String },
+    /// The person said no.
+    Declined { id: String, question: String, answer: String },
+    /// The person is asked now; `feature` as the command named it (to run
+    /// again as printed).
+    Asked { id: String, feature: Option<String>, asked: AskSaid },
+}
+
+impl fmt::Display for PromoteSaid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PromoteSaid::AlreadyThere { id } => write!(f, "{id} is in CLAUDE.md already."),
+            PromoteSaid::Added { id, file } => write!(
+                f,
+                "Added {id} to phasegate's block of {file}; the rest of the file is unchanged. Commit CLAUDE.md with the knowledge base."
+            ),
+            PromoteSaid::Declined { id, question, answer } => {
+                write!(f, "{question} answered \"{answer}\": {id} stays in the knowledge base only.")
+            }
+            PromoteSaid::Asked { id, feature, asked } => write!(
+                f,
+                "{asked} Nothing is written to CLAUDE.md until the user says yes; then run `{}` again.",
+                crate::words::Command::new("kb promote")
+                    .arg(id)
+                    .feature_opt(feature.as_deref().map(crate::paths::shell_word))
+            ),
+        }
     }
 }

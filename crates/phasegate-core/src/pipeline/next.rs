@@ -261,6 +261,24 @@ impl std::fmt::Display for CancelDone {
     }
 }
 
+/// What `pipeline start` warns of when no Claude Code session owns the
+/// pipeline (its `warning`): the Stop hook enforces its loop only after a
+/// session claims it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unclaimed {
+    pub feature: String,
+}
+
+impl std::fmt::Display for Unclaimed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no Claude Code session id (CLAUDE_CODE_SESSION_ID); the Stop hook enforces this pipeline's loop only after `{}` runs inside a session",
+            Command::new("pipeline claim").feature(&self.feature)
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,5 +24,5 @@ pub use ledger::{
     ProofStatus, RequirementProof, RequirementStatus, TestCase, TestStatus, Waiver, judge, status_of,
 };
 pub use output::{HELD_BYTES, scrub, secret_name, tail};
-pub use said::{RanNext, WaiveSaid, Waiving};
+pub use said::{RanNext, TamperSaid, TamperStands, WaiveSaid, Waiving};
 pub use scope::{PIPELINE_SOURCES, counts};

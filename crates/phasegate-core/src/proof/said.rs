@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::questions::AskSaid;
 use crate::words::Command;
 
 /// What `verify run` says (its `message`).
@@ -89,6 +90,73 @@ impl fmt::Display for WaiveSaid {
                 f,
                 "{asked} Only a person answers it; nothing is waived until they say yes (then `{}` or the next `verify run` records it).",
                 Command::new("verify waive").arg(requirement).feature(feature)
+            ),
+        }
+    }
+}
+
+/// The marks of tampering that stand on a feature, in one line (for
+/// `tamper list`, status, briefs and refusals).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TamperStands {
+    pub feature: String,
+    pub count: usize,
+    /// The first three marks, each `file how`.
+    pub first: Vec<String>,
+}
+
+impl fmt::Display for TamperStands {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let TamperStands { feature, count, first } = self;
+        write!(
+            f,
+            "{count} state file change{} made outside phasegate's commands ({}{}): it proves nothing, and a person clears the mark (`{}`)",
+            if *count == 1 { "" } else { "s" },
+            first.join("; "),
+            if *count > 3 { "; …" } else { "" },
+            Command::new("tamper clear").feature(feature)
+        )
+    }
+}
+
+/// What `tamper list` and `tamper clear` say (their `message`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TamperSaid {
+    /// Marks stand.
+    Stands(TamperStands),
+    /// `tamper list`: no mark.
+    Clean { feature: String },
+    /// `tamper clear`: no mark to clear.
+    NothingToClear { feature: String },
+    /// The person asked said no.
+    Declined { feature: String, question: String, answer: String },
+    /// The person said yes: cleared.
+    Cleared { feature: String },
+    /// A person is asked now.
+    Asked { feature: String, asked: AskSaid },
+}
+
+impl fmt::Display for TamperSaid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TamperSaid::Stands(stands) => stands.fmt(f),
+            TamperSaid::Clean { feature } => {
+                write!(f, "{feature}: every state file is as phasegate's commands left it")
+            }
+            TamperSaid::NothingToClear { feature } => {
+                write!(f, "{feature} has no marks of tampering: nothing to clear")
+            }
+            TamperSaid::Declined { feature, question, answer } => {
+                write!(f, "{question} answered \"{answer}\": the marks of {feature} stand")
+            }
+            TamperSaid::Cleared { feature } => write!(
+                f,
+                "A person cleared the marks of {feature}; the state files as they are now count as phasegate's"
+            ),
+            TamperSaid::Asked { feature, asked } => write!(
+                f,
+                "{asked} Only a person answers it; once they said yes, `{}` clears the marks.",
+                Command::new("tamper clear").feature(feature)
             ),
         }
     }

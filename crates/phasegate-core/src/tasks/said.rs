@@ -6,6 +6,7 @@ use std::fmt;
 use super::build::{BuildAction, FailureDecision};
 use super::config::DefaultAction;
 use crate::paths::shell_word;
+use crate::questions::AskSaid;
 use crate::words::Command;
 
 /// What `tasks fail` says to do next (its `message`).
@@ -106,5 +107,93 @@ impl fmt::Display for ReviewTimedOut {
                 write!(f, "The build stops: {reviewer} did not review {task} in time. Tell the user.")
             }
         }
+    }
+}
+
+/// How a task reviewer is asked to answer: the first line the verdict,
+/// then the findings (or the verdict JSON).
+pub fn reply_format() -> String {
+    format!(
+        "Answer on the first line APPROVED or NEEDS REVISION, then your findings, one per line (or the verdict JSON of `{}`).",
+        Command::new("schema verdict")
+    )
+}
+
+/// What `tasks record` says to do next (its `message`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordedNext {
+    /// The reply says neither approved nor needs revision: nothing was
+    /// counted; spawn the reviewer again with the reply format.
+    Unclear { reviewer: Option<String> },
+    /// The task is approved and ticked done.
+    Approved { task: String },
+    /// The findings go back to the implementer ([`super::SELF_IMPLEMENTER`]
+    /// when the session implemented it), then the next cycle.
+    Revise {
+        feature: String,
+        task: String,
+        implementer: String,
+        cycle: u32,
+        reviewer: Option<String>,
+        /// Why the reviewer was switched, when it was.
+        switched: Option<String>,
+    },
+    /// The cap of review cycles is reached; the escalation was asked.
+    CapReached { task: String, max_cycles: u32, asked: AskSaid },
+}
+
+impl fmt::Display for RecordedNext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordedNext::Unclear { reviewer } => write!(
+                f,
+                "The reply of {} says neither approved nor needs revision; nothing was counted. Spawn it again with the same prompt plus \"{}\", then record its new reply.",
+                reviewer.as_deref().unwrap_or("the reviewer"),
+                reply_format()
+            ),
+            RecordedNext::Approved { task } => write!(f, "{task} is approved and ticked done."),
+            RecordedNext::Revise { feature, task, implementer, cycle, reviewer, switched } => {
+                match implementer == super::SELF_IMPLEMENTER {
+                    true => write!(f, "Fix the findings yourself in this session (you implemented the task)")?,
+                    false => write!(
+                        f,
+                        "Send the findings back to {implementer} to fix (resume it, or start it again with the findings)"
+                    )?,
+                }
+                write!(
+                    f,
+                    ", then review cycle {} with {} (`{}`).",
+                    cycle + 1,
+                    reviewer.as_deref().unwrap_or("the same reviewer"),
+                    Command::new("tasks review").arg(task).feature(feature)
+                )?;
+                match switched {
+                    Some(reason) => write!(f, " Reviewer switched: {reason}."),
+                    None => Ok(()),
+                }
+            }
+            RecordedNext::CapReached { task, max_cycles, asked } => {
+                write!(f, "{task} reached its cap of {max_cycles} review cycles: {asked}")
+            }
+        }
+    }
+}
+
+/// What `tasks next` notes when more tasks of a parallel phase are ready
+/// than were asked for (its `note`): how to get the batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Batch {
+    pub feature: String,
+    pub ready: usize,
+}
+
+impl fmt::Display for Batch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} tasks of this parallel phase can run at once: `{}` gives the batch",
+            self.ready,
+            Command::new("tasks next").word("--parallel").feature(&self.feature)
+        )
     }
 }

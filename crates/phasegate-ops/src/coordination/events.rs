@@ -86,23 +86,6 @@ pub fn emit_all(project: &Project, env: &Env, new: Vec<NewEvent<'_>>) -> OpResul
     with_held(project, env, |held| held.raise_all(new))
 }
 
-/// [`emit`] for a transition that must not fail because of its event: a
-/// problem goes to the problems log `status` reports (the event log is
-/// then one event short, and the transition's own output still says what
-/// happened).
-pub fn emit_quietly(
-    project: &Project,
-    env: &Env,
-    event_type: &str,
-    feature: Option<&str>,
-    task: Option<&str>,
-    payload: Value,
-) -> Option<Event> {
-    emit(project, env, event_type, feature, task, payload)
-        .inspect_err(|e| note_problem(project, env, "events", &format!("{event_type} was not recorded: {e}")))
-        .ok()
-}
-
 /// Keeps `problem`, said by `source` (`events`, `effects`, `question
 /// dialog`), on one line where `status` reports the problems nobody was
 /// told. Best effort: the log failing too leaves nothing more to tell.
@@ -112,6 +95,15 @@ pub fn note_problem(project: &Project, env: &Env, source: &str, problem: &str) {
 
 /// The delivery state, brought up to date with the logs; the caller holds
 /// the events lock. A missing or unreadable state is rebuilt from the logs.
+/// The events pending now, read without the lock and written nowhere: for
+/// a step that decides which to settle and returns them among its effects.
+pub fn pending_now(project: &Project) -> OpResult<Vec<Event>> {
+    if nothing_pending(project) {
+        return Ok(Vec::new());
+    }
+    Ok(synced(project)?.pending.into_values().map(|p| p.event).collect())
+}
+
 fn synced(project: &Project) -> OpResult<Delivery> {
     let mut d = project.coordination().delivery().unwrap_or_default();
     catch_up(project, &mut d)?;
@@ -388,25 +380,6 @@ pub fn ack(env: &Env, ids: &[String]) -> OpResult<Acked> {
     let _lock = project.coordination().events_lock(env.lock_timeout)?;
     let mut d = synced(&project)?;
     acknowledge(&project, env, &mut d, ids, &by)
-}
-
-/// Settles the pending events about `feature` of the given types, because
-/// what their route suggests has been done (a recorded retrospective
-/// settles its feature's `build.completed` and `task.failed`): no session
-/// is offered them again. Events that arrive later stay pending. Returns
-/// the ids settled; a problem is returned for the caller to report, never
-/// to undo what it did.
-pub fn settle(project: &Project, env: &Env, feature: &str, types: &[&str]) -> OpResult<Vec<String>> {
-    settle_where(project, env, |e| e.feature.as_deref() == Some(feature) && types.contains(&e.event_type.as_str()))
-}
-
-/// Settles every pending event `which` picks, as done: the binary that
-/// took the event's next step settles it (see the `effects` module).
-pub fn settle_where(project: &Project, env: &Env, which: impl Fn(&Event) -> bool) -> OpResult<Vec<String>> {
-    if nothing_pending(project) {
-        return Ok(Vec::new());
-    }
-    with_held(project, env, |held| held.settle(which))
 }
 
 /// Removes `ids` from the pending events and logs their acknowledgement by

@@ -20,6 +20,7 @@ use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::git::RepoLayout;
 
+use super::effects::Effects;
 use super::registry::{self, Beat, Came};
 use super::{events, leases};
 use crate::error::OpResult;
@@ -323,20 +324,16 @@ fn bash_writes(project: &Project, layout: &RepoLayout, me: &SessionRecord, ctx: 
     if hit.is_empty() {
         return Vec::new();
     }
-    let new: Vec<events::NewEvent<'_>> = hit
-        .iter()
-        .map(|l| events::NewEvent {
-            event_type: "conflict.detected",
-            feature: me.feature.as_deref(),
-            task: me.task.as_deref(),
-            payload: serde_json::json!({"path": l.path.as_str(), "owner": l.holder.as_str(), "requester": me.id.as_str(), "action": "BASH_WRITE"}),
-        })
-        .collect();
     // One take of the events' lock for all of them, within the hook's wait.
-    let env = ctx.hook_env();
-    if let Err(e) = events::emit_all(project, &env, new) {
-        events::note_problem(project, &env, "events", &format!("conflict.detected was not recorded: {e}"));
-    }
+    let raised = hit.iter().fold(Effects::of("PostToolUse Bash"), |effects, l| {
+        effects.raise(
+            "conflict.detected",
+            me.feature.as_deref(),
+            me.task.as_deref(),
+            serde_json::json!({"path": l.path.as_str(), "owner": l.holder.as_str(), "requester": me.id.as_str(), "action": "BASH_WRITE"}),
+        )
+    });
+    raised.apply_to_log(project, &ctx.hook_env());
     let named: Vec<String> =
         hit.iter().map(|l| format!("{} (leased by session {})", l.path, l.holder.short())).collect();
     vec![clip(

@@ -25,7 +25,7 @@ use phasegate_store::Project;
 use phasegate_store::coordination::leases::{LeaseRead, Notice};
 use serde::Serialize;
 
-use super::events;
+use super::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
@@ -139,14 +139,14 @@ fn conflict_event(project: &Project, env: &Env, decision: &LeaseDecision, me: &S
         LeaseDecision::Grant { .. } => return,
     };
     let action = serde_json::to_value(decision).ok().and_then(|v| v["action"].as_str().map(str::to_owned));
-    events::emit_quietly(
-        project,
-        env,
-        "conflict.detected",
-        me.feature.as_deref(),
-        me.task.as_deref(),
-        serde_json::json!({"path": path, "owner": owner, "requester": me.id.as_str(), "action": action}),
-    );
+    Effects::of("lease take")
+        .raise(
+            "conflict.detected",
+            me.feature.as_deref(),
+            me.task.as_deref(),
+            serde_json::json!({"path": path, "owner": owner, "requester": me.id.as_str(), "action": action}),
+        )
+        .apply_to_log(project, env);
 }
 
 /// The sentence a DENY gives the model: who holds the file, what they do,

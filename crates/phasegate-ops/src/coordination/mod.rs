@@ -10,6 +10,7 @@
 //! (`team`).
 
 mod decisions;
+pub mod effects;
 pub mod events;
 mod hook;
 pub mod leases;

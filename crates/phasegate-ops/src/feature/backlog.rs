@@ -23,7 +23,7 @@ pub struct Ready {
     pub workflow: Workflow,
     pub phase: Option<String>,
     /// What to run for it (the phase command, or the pipeline's).
-    pub command: Option<String>,
+    pub command: Option<phasegate_core::feature::Suggested>,
     pub reason: String,
     /// An answer to its question arrived: take it up first.
     pub answer_arrived: bool,

@@ -139,7 +139,7 @@ fn feature_line(env: &Env, project: &Project, l: &Listed, meta: &Meta, session: 
         },
         _ => String::new(),
     };
-    let next = next.command.unwrap_or_else(|| "none".into());
+    let next = next.command.map_or_else(|| "none".into(), |c| c.to_string());
     format!("- {} (mode {}): {state}{concerns}{proof}. Next: {next}", l.feature.name(), meta.mode)
 }
 

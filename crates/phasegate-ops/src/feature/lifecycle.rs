@@ -1,15 +1,16 @@
 //! Features: create (from a slug or from the user's words), show, abandon,
 //! finish.
 
+use phasegate_core::coordination::TeamSaid;
 use phasegate_core::feature::ValidationKind as Verdict;
-use phasegate_core::feature::{FinishedNext, Meta, Workflow, validate_meta};
+use phasegate_core::feature::{FinishedNext, Meta, RuleSaid, Workflow, validate_meta};
 use phasegate_core::{Mode, Phase, slug};
 use phasegate_store::creation::{Interrupted, NewFeature};
 use phasegate_store::{Feature, FileWrite, Project};
 use serde::Serialize;
 
+use crate::coordination::effects::Effects;
 use crate::coordination::team;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult, Refusal};
 use crate::proof::{self, Proof};
@@ -29,8 +30,8 @@ pub struct Created {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<Interrupted>,
     /// Said when the team's remote could not reserve the number.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "phasegate_core::words::as_words_opt")]
+    pub team: Option<TeamSaid>,
     /// What of the step's effects could not be done (also in the problems
     /// log `status` reports); the feature was created all the same.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -42,7 +43,8 @@ pub struct Created {
 impl Created {
     /// The lines that tell the user about [`Self::interrupted`].
     pub fn notes(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.team.iter().chain(&self.problems).cloned().collect();
+        let mut out: Vec<String> =
+            self.team.iter().map(ToString::to_string).chain(self.problems.iter().cloned()).collect();
         let Some(i) = &self.interrupted else { return out };
         match i.undone.is_empty() {
             true if i.kept.is_empty() => {
@@ -142,7 +144,8 @@ pub struct Finished {
     pub history_deleted: bool,
     pub verdict_deleted: bool,
     pub total_iterations: u32,
-    pub warning: Option<String>,
+    #[serde(serialize_with = "phasegate_core::words::as_words_opt")]
+    pub warning: Option<RuleSaid>,
     pub phases: serde_json::Map<String, serde_json::Value>,
     /// The files `finish` changed, relative to the project root: commit them.
     pub to_commit: Vec<String>,
@@ -167,9 +170,13 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
     let v = validate_meta(&meta, feature.name(), Phase::Finish, feature.artifacts());
-    if v.kind == Verdict::Blocked {
-        return Err(Refusal::TransitionBlocked { phase: Phase::Finish, message: v.message.unwrap_or_default() }.into());
-    }
+    let warning = match (v.kind, v.message) {
+        (Verdict::Blocked, Some(message)) => {
+            return Err(Refusal::TransitionBlocked { phase: Phase::Finish, message }.into());
+        }
+        (Verdict::Warning, message) => message,
+        (Verdict::Blocked, None) | (Verdict::Proceed, _) => None,
+    };
     let proof = proven_now(env, &project, &feature, &meta)?;
     meta.finish(env.now)?;
     let (had_history, had_verdict) = (feature.has_history(), feature.has_verdict());
@@ -206,7 +213,7 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
         history_deleted: had_history,
         verdict_deleted: had_verdict,
         total_iterations: meta.total_iterations(),
-        warning: v.message.filter(|_| v.kind == Verdict::Warning),
+        warning,
         phases,
         message: FinishedNext {
             feature: feature.name().to_owned(),

@@ -3,7 +3,8 @@
 //! from.
 
 use phasegate_core::brief::{Brief, BriefKind, SectionKind};
-use phasegate_core::feature::{self as transition, Position, Validation, ValidationKind as Verdict};
+use phasegate_core::coordination::TeamSaid;
+use phasegate_core::feature::{self as transition, Position, RuleSaid, Validation, ValidationKind as Verdict};
 use phasegate_core::feature::{
     Completion, Meta, PhaseRecord, PhaseState, ProofStanding, StartKind, StartMode, StartNext, Workflow,
 };
@@ -13,9 +14,9 @@ use phasegate_store::{Feature, Project, ResolveError, WorktreeStatus, git};
 use serde::Serialize;
 
 use crate::brief;
+use crate::coordination::effects::Effects;
 use crate::coordination::team;
 use crate::cost;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{OpError, OpResult, Refusal};
 use crate::knowledge::inject;
@@ -48,7 +49,8 @@ pub struct Started {
     pub max_iterations: u32,
     /// True when this call created the feature (`--new`).
     pub created: bool,
-    pub warning: Option<String>,
+    #[serde(serialize_with = "phasegate_core::words::as_words_opt")]
+    pub warning: Option<RuleSaid>,
     /// Where the phase loop goes next.
     #[serde(serialize_with = "phasegate_core::words::as_words")]
     pub next: StartNext,
@@ -62,8 +64,8 @@ pub struct Started {
     pub problems: Vec<String>,
     /// The team's claim: what happened to it when the remote could not be
     /// reached, or the claim taken over from a teammate.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "phasegate_core::words::as_words_opt")]
+    pub team: Option<TeamSaid>,
 }
 
 /// How to find (or make) the feature a phase starts on.
@@ -121,12 +123,12 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
 }
 
 /// The rules' refusal of starting `phase`, if they refuse it.
-fn blocked(meta: &Meta, feature: &Feature, phase: Phase) -> OpResult<Option<String>> {
+fn blocked(meta: &Meta, feature: &Feature, phase: Phase) -> OpResult<Option<RuleSaid>> {
     let v = transition::validate_meta(meta, feature.name(), phase, feature.artifacts());
-    match v.kind {
-        Verdict::Blocked => Err(Refusal::TransitionBlocked { phase, message: v.message.unwrap_or_default() }.into()),
-        Verdict::Warning => Ok(v.message),
-        Verdict::Proceed => Ok(None),
+    match (v.kind, v.message) {
+        (Verdict::Blocked, Some(message)) => Err(Refusal::TransitionBlocked { phase, message }.into()),
+        (Verdict::Warning, message) => Ok(message),
+        (Verdict::Blocked, None) | (Verdict::Proceed, _) => Ok(None),
     }
 }
 
@@ -139,7 +141,7 @@ fn commit_start(
     feature: &Feature,
     phase: Phase,
     mode: StartMode,
-) -> OpResult<(StartKind, Option<String>, Vec<ask::Taken>, Meta)> {
+) -> OpResult<(StartKind, Option<RuleSaid>, Vec<ask::Taken>, Meta)> {
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
     let warning = blocked(&meta, feature, phase)?;
@@ -161,8 +163,8 @@ pub struct Completed {
     pub record: PhaseRecord,
     /// Said when the phase's claim on the team's remote could not be given
     /// back (`team sync` carries it over).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "phasegate_core::words::as_words_opt")]
+    pub team: Option<TeamSaid>,
     /// What of the step's effects could not be done (also in the problems
     /// log `status` reports); the phase completed all the same.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -390,8 +392,13 @@ fn transition_line(env: &Env, project: &Project, feature: &Feature, meta: &Meta,
             Some(m) => format!("transition to {phase}: proceed ({m})"),
             None => format!("transition to {phase}: proceed"),
         },
-        (Verdict::Warning, None) => format!("transition to {phase}: WARNING: {}", v.message.unwrap_or_default()),
-        (Verdict::Blocked, None) => format!("transition to {phase}: BLOCKED: {}", v.message.unwrap_or_default()),
+        (Verdict::Warning | Verdict::Blocked, None) => {
+            let word = if v.kind == Verdict::Blocked { "BLOCKED" } else { "WARNING" };
+            match v.message {
+                Some(m) => format!("transition to {phase}: {word}: {m}"),
+                None => format!("transition to {phase}: {word}: "),
+            }
+        }
     }
 }
 

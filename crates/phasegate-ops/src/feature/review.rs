@@ -17,7 +17,7 @@ use phasegate_store::{Feature, FileWrite, Project, files, git};
 use serde::Serialize;
 
 use crate::brief;
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult, Refusal};
 use crate::knowledge::inject;

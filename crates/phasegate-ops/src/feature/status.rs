@@ -2,14 +2,14 @@
 
 use phasegate_core::cost::round_usd;
 use phasegate_core::feature::{Meta, PhaseState, Workflow};
-use phasegate_core::feature::{Next, ProofStanding, before_finish, next_step};
+use phasegate_core::feature::{Next, ProofStanding, Suggested, before_finish, next_step};
 use phasegate_core::pipeline::{PipelineRun, State};
 use phasegate_core::proof::ProofStatus;
 use phasegate_store::Listed;
 use serde::Serialize;
 
+use crate::coordination::effects::Effects;
 use crate::cost;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::proof;
@@ -30,7 +30,7 @@ pub struct Row {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub open_concerns: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub next: Option<String>,
+    pub next: Option<Suggested>,
     /// A pipeline feature's state (`plan_drafting`, `implementing_loop`…).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pipeline: Option<State>,
@@ -140,7 +140,7 @@ pub(crate) fn status_and_costs(env: &Env) -> OpResult<(String, Vec<Row>, Option<
         }
         if let Some(m) = markers.iter().find(|m| m.question.slug == r.name && m.question.answer.is_none()) {
             r.suspended = Some(m.question.id.clone());
-            r.next = Some(format!("/phasegate:answer {}", m.question.id));
+            r.next = Some(Suggested::Answer(m.question.id.clone()));
         }
     }
     let dir = phasegate_store::files::relative(&project.features_dir(), &env.cwd).display().to_string();

@@ -4,7 +4,7 @@ use phasegate_core::feature::WorktreePlace;
 use phasegate_store::WorktreeStatus;
 use serde::Serialize;
 
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;

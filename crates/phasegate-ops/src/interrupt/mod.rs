@@ -154,7 +154,7 @@ fn state_of(feature: &Feature, meta: &Meta) -> Option<InFlight> {
                 tasks,
                 pipeline: None,
                 question,
-                next: next_step(meta).command,
+                next: next_step(meta).command.map(|c| c.to_string()),
             })
         }
     }

@@ -8,9 +8,8 @@
 //! and `<!-- /phasegate:knowledge -->`) and touches nothing else of the
 //! file. A "no", a default, or a preference never writes.
 
-use phasegate_core::knowledge::{self, Unmet};
+use phasegate_core::knowledge::{self, PromoteSaid, Unmet};
 use phasegate_core::questions::{AnsweredBy, ItemType};
-use phasegate_core::words::Command;
 use phasegate_store::{Project, files};
 use serde::Serialize;
 
@@ -44,7 +43,8 @@ pub struct Promotion {
     /// For `asked`: where the question went (AskUserQuestion's input, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub asked: Option<Asked>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: PromoteSaid,
 }
 
 /// The question's task field names the item, so the answer is found again.
@@ -76,7 +76,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                 status: PromotionStatus::Promoted,
                 question: None,
                 asked: None,
-                message: format!("{id} is in CLAUDE.md already."),
+                message: PromoteSaid::AlreadyThere { id: id.to_owned() },
             });
         }
         let why = unmet.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
@@ -106,10 +106,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                     status: PromotionStatus::Promoted,
                     question: Some(q.id.clone()),
                     asked: None,
-                    message: format!(
-                        "Added {id} to phasegate's block of {}; the rest of the file is unchanged. Commit CLAUDE.md with the knowledge base.",
-                        claude_path.display()
-                    ),
+                    message: PromoteSaid::Added { id: id.to_owned(), file: claude_path.display().to_string() },
                 })
             }
             PersonAnswer::Recorded(a) => Ok(Promotion {
@@ -117,7 +114,7 @@ pub fn promote(env: &Env, given: Option<&str>, id: &str, session: Interaction) -
                 status: PromotionStatus::Declined,
                 question: Some(q.id.clone()),
                 asked: None,
-                message: format!("{} answered \"{}\": {id} stays in the knowledge base only.", q.id, a.text),
+                message: PromoteSaid::Declined { id: id.to_owned(), question: q.id.clone(), answer: a.text.clone() },
             }),
         },
     }
@@ -160,11 +157,11 @@ fn ask_person(
         id: id.to_owned(),
         status: PromotionStatus::Asked,
         question: asked.id.clone(),
-        message: format!(
-            "{} Nothing is written to CLAUDE.md until the user says yes; then run `{}` again.",
-            asked.message,
-            Command::new("kb promote").arg(&id).feature_opt(given.map(phasegate_core::paths::shell_word))
-        ),
+        message: PromoteSaid::Asked {
+            id: id.to_owned(),
+            feature: given.map(str::to_owned),
+            asked: asked.message.clone(),
+        },
         asked: Some(asked),
     })
 }

@@ -27,8 +27,8 @@ use serde::Serialize;
 
 use super::pm::{self, Running};
 use crate::coordination::Logged;
+use crate::coordination::effects::Effects;
 use crate::coordination::events;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::hook;
@@ -211,11 +211,22 @@ fn clear_dead(project: &Project, env: &Env, report: &MonitorReport, facts: &Fact
 /// back or ended, a conflict whose lease went back or moved. What still
 /// holds stays pending until it expires.
 fn settle_cleared(project: &Project, env: &Env, report: &MonitorReport, facts: &Facts) -> OpResult<()> {
+    let cleared = events::pending_now(project)?
+        .into_iter()
+        .filter(|e| cleared(project, report, facts, e))
+        .map(|e| e.id)
+        .collect();
+    Effects::of("monitor").settle_ids(cleared).apply_to_log(project, env);
+    Ok(())
+}
+
+/// Whether the condition of the PM's event `e` no longer holds.
+fn cleared(project: &Project, report: &MonitorReport, facts: &Facts, e: &phasegate_core::coordination::Event) -> bool {
     let case = PathCase::native();
     let text = |e: &phasegate_core::coordination::Event, k: &str| {
         e.payload.get(k).and_then(serde_json::Value::as_str).map(str::to_owned)
     };
-    events::settle_where(project, env, |e| match e.event_type.as_str() {
+    match e.event_type.as_str() {
         "alert.stuck_task" => {
             !facts.running.iter().any(|r| Some(&r.feature) == e.feature.as_ref() && Some(&r.task.id) == e.task.as_ref())
         }
@@ -253,8 +264,7 @@ fn settle_cleared(project: &Project, env: &Env, report: &MonitorReport, facts: &
             _ => false,
         },
         _ => false,
-    })?;
-    Ok(())
+    }
 }
 
 fn problems_of<T>(out: &mut Vec<String>, file: &str, lines: &phasegate_core::coordination::JsonLines<T>) {

@@ -33,8 +33,8 @@ use phasegate_store::questions::question_change;
 use phasegate_store::{FileWrite, Project};
 
 use crate::coordination::Logged;
+use crate::coordination::effects::Effects;
 use crate::coordination::leases;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult};
 use crate::questions::ask::{self, AskInput, Interaction};

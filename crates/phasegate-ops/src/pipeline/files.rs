@@ -10,7 +10,7 @@ use phasegate_store::files as user_files;
 use serde::Serialize;
 
 use super::find;
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult};
 use crate::session;

@@ -22,7 +22,7 @@ use super::{action, find, load_run, version, with_run};
 use phasegate_core::brief::{Brief, BriefKind, Loading, SectionKind};
 
 use crate::brief;
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{GateEnd, Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::feature::review;

@@ -4,15 +4,14 @@ use phasegate_core::Mode;
 use phasegate_core::feature::Workflow;
 use phasegate_core::pipeline::Requirement;
 use phasegate_core::pipeline::files::{FileKind, STATE_FILE, TASK_DIR};
-use phasegate_core::pipeline::next::NextAction as Action;
+use phasegate_core::pipeline::next::{NextAction as Action, Unclaimed};
 use phasegate_core::pipeline::{LoopState, PipelineRun, State};
-use phasegate_core::words::Command;
 use phasegate_store::git;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::{action, commit_completion, find, load_loop, loop_file, plan, run_tests};
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult};
 use crate::feature::lifecycle;
@@ -27,7 +26,8 @@ pub struct Started {
     pub task_dir: String,
     pub state: State,
     pub owner: Option<String>,
-    pub warning: Option<String>,
+    #[serde(serialize_with = "phasegate_core::words::as_words_opt")]
+    pub warning: Option<Unclaimed>,
     pub next: Action,
 }
 
@@ -57,10 +57,7 @@ pub fn start(
             project.coordination().register_session(s, &feature, env.now)?;
             None
         }
-        None => Some(format!(
-            "no Claude Code session id (CLAUDE_CODE_SESSION_ID); the Stop hook enforces this pipeline's loop only after `{pipeline_claim}` runs inside a session",
-            pipeline_claim = Command::new("pipeline claim").feature(&feature.name())
-        )),
+        None => Some(Unclaimed { feature: feature.name().to_owned() }),
     };
     Ok(Started {
         feature: feature.name().to_owned(),

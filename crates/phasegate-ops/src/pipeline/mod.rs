@@ -16,7 +16,7 @@ use phasegate_core::words::Command;
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, git, process};
 
 use crate::commit;
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error;
 use crate::error::{Invalid, InvalidInput, OpResult};

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::pauses::reactivate_loop;
 use super::{action, find, with_run};
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult};
 

@@ -11,7 +11,7 @@ use phasegate_store::{Feature, FeatureGuard, Project};
 use serde::Serialize;
 
 use super::{action, find, load_loop, loop_file, with_run};
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction, Taken};

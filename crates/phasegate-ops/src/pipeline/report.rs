@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::{action, find, load_loop, load_run};
 use crate::brief;
+use crate::coordination::effects::Effects;
 use crate::cost;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::knowledge::inject;

@@ -5,11 +5,11 @@ use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, ORCHE
 use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::{PipelineRun, Stage, State};
 use phasegate_core::session::SessionId;
-use phasegate_store::pipeline::PidLock;
+use phasegate_store::pipeline::{PidLock, StaleRemoved};
 use serde::Serialize;
 
 use super::{action, find, loop_file};
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 
@@ -18,7 +18,8 @@ use crate::error::OpResult;
 pub struct Reset {
     pub feature: String,
     pub state: State,
-    pub note: Option<String>,
+    #[serde(serialize_with = "phasegate_core::words::as_words_opt")]
+    pub note: Option<StaleRemoved>,
     pub next: Action,
 }
 

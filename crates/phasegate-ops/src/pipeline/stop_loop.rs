@@ -18,7 +18,7 @@ use phasegate_core::session::SessionId;
 use phasegate_core::words::Command;
 use phasegate_store::{Feature, FeatureGuard, Project};
 
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::hook::{Contributor, HookCtx, HookInput, StopOutcome, StopVote, one_line};

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::sources::{Sources, sources};
 use super::waive::answered_waivers;
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::{self, Env};
 use crate::error::{OpResult, Refusal};
 use crate::session;

@@ -12,7 +12,7 @@ use phasegate_store::{Feature, Project, files};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpError, OpResult};
 use crate::session;

@@ -10,7 +10,7 @@ use phasegate_core::words::Command;
 use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::OpResult;
 use crate::session;

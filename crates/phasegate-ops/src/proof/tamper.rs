@@ -8,13 +8,14 @@
 //! person clears them, by the question only a person answers.
 
 use chrono::{DateTime, Utc};
+use phasegate_core::proof::{TamperSaid, TamperStands};
 use phasegate_core::questions::{AnsweredBy, ItemType};
 use phasegate_core::words::Command;
 use phasegate_store::Feature;
 use phasegate_store::feature::TamperMark;
 use serde::Serialize;
 
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{OpResult, Refusal};
 use crate::hook::{Contributor, HookCtx, MAX_LISTED, one_line};
@@ -53,18 +54,15 @@ pub fn standing(feature: &Feature, now: DateTime<Utc>) -> Vec<TamperMark> {
 /// One line that says what stands, for status, briefs and refusals; None
 /// when nothing does.
 pub fn summary(feature: &str, marks: &[TamperMark]) -> Option<String> {
+    stands(feature, marks).map(|s| s.to_string())
+}
+
+fn stands(feature: &str, marks: &[TamperMark]) -> Option<TamperStands> {
     if marks.is_empty() {
         return None;
     }
-    let files: Vec<String> = marks.iter().take(3).map(|m| format!("{} {}", m.file, m.how)).collect();
-    Some(format!(
-        "{} state file change{} made outside phasegate's commands ({}{}): it proves nothing, and a person clears the mark (`{tamper_clear}`)",
-        marks.len(),
-        if marks.len() == 1 { "" } else { "s" },
-        files.join("; "),
-        if marks.len() > 3 { "; …" } else { "" },
-        tamper_clear = Command::new("tamper clear").feature(&feature)
-    ))
+    let first = marks.iter().take(3).map(|m| format!("{} {}", m.file, m.how)).collect();
+    Some(TamperStands { feature: feature.to_owned(), count: marks.len(), first })
 }
 
 /// What `tamper list` prints.
@@ -73,7 +71,8 @@ pub fn summary(feature: &str, marks: &[TamperMark]) -> Option<String> {
 pub struct Listed {
     pub feature: String,
     pub marks: Vec<TamperMark>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: TamperSaid,
 }
 
 /// `tamper list`: the marks of feature `given` (a change found now is
@@ -81,8 +80,10 @@ pub struct Listed {
 pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
     let (project, feature) = session::find(env, given)?;
     let marks = standing(&feature, env.now);
-    let message = summary(feature.name(), &marks)
-        .unwrap_or_else(|| format!("{}: every state file is as phasegate's commands left it", feature.name()));
+    let message = match stands(feature.name(), &marks) {
+        Some(s) => TamperSaid::Stands(s),
+        None => TamperSaid::Clean { feature: feature.name().to_owned() },
+    };
     Effects::of("tamper list").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Listed { feature: feature.name().to_owned(), marks, message })
 }
@@ -112,7 +113,8 @@ pub struct Clearing {
     pub question: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub asked: Option<Asked>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: TamperSaid,
 }
 
 /// `tamper clear`: asks a person (a question only a person answers)
@@ -123,7 +125,7 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
     let (project, feature) = session::find(env, given)?;
     let name = feature.name().to_owned();
     let marks = marks(&feature, env.now, "before `tamper clear`")?;
-    let done = |state, question: Option<String>, message: String| Clearing {
+    let done = |state, question: Option<String>, message: TamperSaid| Clearing {
         feature: name.clone(),
         state,
         marks: marks.clone(),
@@ -133,7 +135,7 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
     };
     if marks.is_empty() {
         Effects::of("tamper clear").turn_to(feature.name()).apply_to_log(&project, env);
-        return Ok(done(ClearState::Nothing, None, format!("{name} has no marks of tampering: nothing to clear")));
+        return Ok(done(ClearState::Nothing, None, TamperSaid::NothingToClear { feature: name.clone() }));
     }
     ask::confirm_dialogs_settled(&project, env);
     let key = witness::key(env)?;
@@ -159,34 +161,20 @@ pub fn clear(env: &Env, given: Option<&str>, session: Interaction) -> OpResult<C
                 return Ok(done(
                     ClearState::Declined,
                     Some(q.id.clone()),
-                    format!("{} answered \"{}\": the marks of {name} stand", q.id, a.text),
+                    TamperSaid::Declined { feature: name.clone(), question: q.id.clone(), answer: a.text.clone() },
                 ));
             }
             let by = format!("{} ({})", a.user.clone().unwrap_or_else(|| "a person".into()), a.source.name());
             let cleared = feature.clear_marks(env.now, &by)?;
             Ok(Clearing {
                 marks: cleared,
-                ..done(
-                    ClearState::Cleared,
-                    Some(q.id.clone()),
-                    format!(
-                        "A person cleared the marks of {name}; the state files as they are now count as phasegate's"
-                    ),
-                )
+                ..done(ClearState::Cleared, Some(q.id.clone()), TamperSaid::Cleared { feature: name.clone() })
             })
         }
         None => {
             let asked = ask_to_clear(env, &name, &marks, task, session)?;
-            Ok(Clearing {
-                question: asked.id.clone(),
-                message: format!(
-                    "{} Only a person answers it; once they said yes, `{tamper_clear}` clears the marks.",
-                    asked.message,
-                    tamper_clear = Command::new("tamper clear").feature(&name)
-                ),
-                asked: Some(asked),
-                ..done(ClearState::Asked, None, String::new())
-            })
+            let message = TamperSaid::Asked { feature: name.clone(), asked: asked.message.clone() };
+            Ok(Clearing { question: asked.id.clone(), asked: Some(asked), ..done(ClearState::Asked, None, message) })
         }
     }
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::sources::sources;
 use super::state::{Proof, proof};
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};

@@ -5,6 +5,7 @@
 //! [`Messenger`]; nothing here touches the network.
 
 use phasegate_core::Status;
+use phasegate_core::coordination::TeamSaid;
 use phasegate_core::feature::Workflow;
 use phasegate_core::questions::{
     self, Answer, Item, ItemType, Preference, Question, QuestionState, QuestionType, Request, RoundsFile, Route, Skip,
@@ -15,8 +16,8 @@ use phasegate_store::questions::{DialogNote, Place, Stored, question_change};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project, files};
 use serde::Serialize;
 
+use crate::coordination::effects::Effects;
 use crate::coordination::events;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::session;
@@ -342,8 +343,8 @@ pub struct Answered {
     pub in_slack: bool,
     /// A teammate's question answered on the team's remote: what happens
     /// next.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "phasegate_core::words::as_words_opt")]
+    pub team: Option<TeamSaid>,
 }
 
 /// Records an answer to question `id` (once: a second answer is refused).

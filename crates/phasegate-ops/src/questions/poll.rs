@@ -19,7 +19,7 @@ use phasegate_store::questions::{Stored, question_change, read_question};
 use phasegate_store::{Project, StoreError};
 use serde::Serialize;
 
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env;
 use crate::env::Env;
 use crate::error::{OpError, OpResult};
@@ -415,7 +415,9 @@ pub fn resume_command(project: &Project, slug: &str) -> String {
                 "`{pipeline_resume}`",
                 pipeline_resume = phasegate_core::words::Command::new("pipeline resume").feature(&slug)
             ),
-            Workflow::Phased => next_step(&meta).command.unwrap_or_else(|| "/phasegate:auto".to_owned()),
+            Workflow::Phased => {
+                next_step(&meta).command.map_or_else(|| "/phasegate:auto".to_owned(), |c| c.to_string())
+            }
         },
         Err(_) => "/phasegate:auto".to_owned(),
     }

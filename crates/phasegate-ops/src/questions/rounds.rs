@@ -11,7 +11,7 @@ use phasegate_core::questions::{ItemType, Request, RoundOutcome};
 use phasegate_store::{Feature, FileWrite, Project, files};
 use serde::Serialize;
 
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, InvalidInput, OpError, OpResult, Refusal};
 use crate::questions::ask::{self, AskInput, Asked, Interaction};

@@ -12,10 +12,10 @@
 //! is: whoever may push to it.
 
 use chrono::{DateTime, Utc};
+use phasegate_core::coordination::TeamSaid;
 use phasegate_core::coordination::{ANSWERS, QUESTIONS, SharedQuestion, TeamAnswer, answer_ref, question_ref};
 use phasegate_core::questions::{Question, Source};
 use phasegate_core::witness::Operator;
-use phasegate_core::words::Command;
 use phasegate_store::Project;
 use phasegate_store::remote::Swap;
 
@@ -199,12 +199,7 @@ fn answer_teammates(project: &Project, env: &Env, id: &str, text: &str) -> OpRes
             resumes: false,
             remembered: false,
             in_slack: false,
-            team: Some(format!(
-                "answered on {}: {} takes it in at their next sync (their monitor syncs within minutes, or `{team_sync}`)",
-                team.remote().name(),
-                q.asker.describe(),
-                team_sync = Command::new("team sync")
-            )),
+            team: Some(TeamSaid::AnsweredThere { remote: team.remote().name().to_owned(), asker: q.asker.describe() }),
         })),
         Swap::Moved => {
             Err(Refusal::AnsweredOnTeam { id: q.id.clone(), remote: team.remote().name().to_owned() }.into())

@@ -14,6 +14,7 @@
 //! the folder (`savedIn`, and in `message`).
 
 use phasegate_core::coordination::Claimed;
+use phasegate_core::coordination::TeamSaid;
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailedNext, FailureDecision};
 use phasegate_core::tasks::{Mark, SessionCycles, Task};
@@ -22,8 +23,8 @@ use phasegate_store::{FeatureGuard, Project};
 use serde::Serialize;
 
 use super::marks::{elapsed, limit, read, tick};
+use crate::coordination::effects::Effects;
 use crate::coordination::team;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{InvalidInput, OpResult, Refusal};
 use crate::feature::review;
@@ -58,8 +59,8 @@ pub struct Failed {
     #[serde(serialize_with = "phasegate_core::words::as_words")]
     pub message: FailedNext,
     /// The team's remote: said when the claim was given back here only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "phasegate_core::words::as_words_opt")]
+    pub team: Option<TeamSaid>,
     /// What of the step's effects could not be done (also in the problems
     /// log `status` reports); the task failed all the same.
     #[serde(skip_serializing_if = "Vec::is_empty")]

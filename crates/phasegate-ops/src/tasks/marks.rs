@@ -4,19 +4,19 @@
 //! fresh read, written atomically.
 
 use phasegate_core::coordination::Claimed;
+use phasegate_core::coordination::TeamSaid;
 use phasegate_core::tasks as build;
-use phasegate_core::tasks::{BuildState, SELF_IMPLEMENTER};
+use phasegate_core::tasks::{Batch, BuildState, SELF_IMPLEMENTER};
 use phasegate_core::tasks::{Mark, Ready, Task, TaskList, set_mark};
-use phasegate_core::words::Command;
 use phasegate_core::{Agent, Artifact};
 use phasegate_store::{Feature, FeatureGuard, FileWrite, Project};
 use serde::Serialize;
 
 use crate::brief;
 use crate::brief::Role;
+use crate::coordination::effects::Effects;
 use crate::coordination::leases;
 use crate::coordination::team;
-use crate::effects::Effects;
 use crate::env::Env;
 use crate::error::{Invalid, OpResult, Refusal};
 use crate::feature::review;
@@ -57,8 +57,8 @@ pub struct Next {
     pub details: Vec<Task>,
     /// Said when more tasks of a parallel phase are ready than were asked
     /// for: how to get the batch.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "phasegate_core::words::as_words_opt")]
+    pub note: Option<Batch>,
 }
 
 /// A checkbox change.
@@ -104,8 +104,8 @@ pub struct Marked {
     pub leases: Option<leases::TaskLeases>,
     /// The team's remote: said when the claim was made (or given back)
     /// here only, or taken over from a teammate whose claim expired.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "phasegate_core::words::as_words_opt")]
+    pub team: Option<TeamSaid>,
     /// What of the step's effects could not be done (also in the problems
     /// log `status` reports); the task moved all the same.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -145,12 +145,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     }
     let ready = not_claimed_elsewhere(env, &name, &list, max)?;
     let batch = if max == 1 { list.next(PARALLEL_MAX).tasks.len() } else { 0 };
-    let note = (batch > 1).then(|| {
-        format!(
-            "{batch} tasks of this parallel phase can run at once: `{tasks_next}` gives the batch",
-            tasks_next = Command::new("tasks next").word("--parallel").feature(&name)
-        )
-    });
+    let note = (batch > 1).then(|| Batch { feature: name.clone(), ready: batch });
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
     Effects::of("marks next").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Next { feature: name, ready, details, note })
@@ -265,7 +260,7 @@ pub fn mark(env: &Env, given: Option<&str>, id: &str, action: MarkAction, by: Op
 struct Started {
     answers: Vec<ask::Taken>,
     leases: Option<leases::TaskLeases>,
-    team: Option<String>,
+    team: Option<TeamSaid>,
 }
 
 /// A pending task starts only when it is ready; the refusal names what it

@@ -10,7 +10,7 @@ use phasegate_store::project::WORKTREES_DIR;
 use serde::Serialize;
 
 use super::marks::read;
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::Env;
 use crate::error::{OpResult, Refusal};
 use crate::questions::ask::Interaction;

@@ -9,7 +9,7 @@ use phasegate_core::change::{BRIEF_PATCH_BYTES, CodeChange};
 use phasegate_core::cycle::Decision;
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::tasks::{CycleRecorded as Recorded, FailureRate, TaskCycle, TaskReviewStatus as ReviewStatus};
-use phasegate_core::tasks::{DefaultAction, ReviewTimedOut};
+use phasegate_core::tasks::{DefaultAction, RecordedNext, ReviewTimedOut, reply_format};
 use phasegate_core::tasks::{Mark, SELF_IMPLEMENTER, SessionCycles, Task};
 use phasegate_core::tasks::{RequestInput, priorities, review_request};
 use phasegate_core::words::Command;
@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::marks;
 use crate::brief;
-use crate::effects::Effects;
+use crate::coordination::effects::Effects;
 use crate::env::{self, Env};
 use crate::error::{Invalid, InvalidInput, OpResult, Refusal};
 use crate::feature::review;
@@ -28,14 +28,6 @@ use crate::knowledge::inject;
 use crate::questions::ask::{self, AskInput, Asked, Interaction};
 use crate::session;
 use crate::witness;
-
-/// What the reviewer answers with.
-fn reply_format() -> String {
-    format!(
-        "Answer on the first line APPROVED or NEEDS REVISION, then your findings, one per line (or the verdict JSON of `{}`).",
-        Command::new("schema verdict")
-    )
-}
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -100,7 +92,8 @@ pub struct Outcome {
     pub ticked: bool,
     /// After the cap: the escalation question and where it went.
     pub escalation: Option<Asked>,
-    pub message: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub message: RecordedNext,
 }
 
 fn agents(project: &Project) -> (Vec<AgentInfo>, Vec<String>) {
@@ -120,14 +113,6 @@ fn implementer_name(implementer: &str) -> String {
 
 /// What to do with review findings: fix them in this session, or send them
 /// back to the agent that implemented the task.
-fn fix_instruction(implementer: &str) -> String {
-    if implementer == SELF_IMPLEMENTER {
-        "Fix the findings yourself in this session (you implemented the task)".to_owned()
-    } else {
-        format!("Send the findings back to {implementer} to fix (resume it, or start it again with the findings)")
-    }
-}
-
 /// Whether an agent may review: not the implementer, and not one of this
 /// plugin's workers (they write documents and code; they do not judge) or
 /// its retrospective (it judges finished builds, not a task's change).
@@ -388,31 +373,28 @@ pub fn record(
     drop(guard);
     witness::count(env, &project, feature.name(), &verdict)?;
     let (escalation, message) = match (recorded.status, recorded.decision) {
-        (ReviewStatus::Unclear, _) => (
-            None,
-            format!(
-                "The reply of {} says neither approved nor needs revision; nothing was counted. Spawn it again with the same prompt plus \"{}\", then record its new reply.",
-                recorded.next_reviewer.as_deref().unwrap_or("the reviewer"),
-                reply_format()
-            ),
-        ),
-        (_, Some(Decision::Approved)) => (None, format!("{} is approved and ticked done.", task.id)),
+        (ReviewStatus::Unclear, _) => (None, RecordedNext::Unclear { reviewer: recorded.next_reviewer.clone() }),
+        (_, Some(Decision::Approved)) => (None, RecordedNext::Approved { task: task.id.clone() }),
         (_, Some(Decision::Revise)) => (
             None,
-            format!(
-                "{}, then review cycle {} with {} (`{tasks_review}`).{}",
-                fix_instruction(&task_implementer),
-                recorded.cycle + 1,
-                recorded.next_reviewer.as_deref().unwrap_or("the same reviewer"),
-                recorded.switch.as_ref().map(|s| format!(" Reviewer switched: {}.", s.reason)).unwrap_or_default(),
-                tasks_review = Command::new("tasks review").arg(&task.id).feature(&feature.name())
-            ),
+            RecordedNext::Revise {
+                feature: feature.name().to_owned(),
+                task: task.id.clone(),
+                implementer: task_implementer.clone(),
+                cycle: recorded.cycle,
+                reviewer: recorded.next_reviewer.clone(),
+                switched: recorded.switch.as_ref().map(|s| s.reason.clone()),
+            },
         ),
         (_, Some(Decision::CapReached)) | (_, None) => {
             let config = project.implement_config()?;
             let asked = escalate(env, feature.name(), &task, recorded.max_cycles, &config, session_kind)?;
-            let m = format!("{} reached its cap of {} review cycles: {}", task.id, recorded.max_cycles, asked.message);
-            (Some(asked), m)
+            let said = RecordedNext::CapReached {
+                task: task.id.clone(),
+                max_cycles: recorded.max_cycles,
+                asked: asked.message.clone(),
+            };
+            (Some(asked), said)
         }
     };
     Effects::of("review record").turn_to(feature.name()).apply_to_log(&project, env);

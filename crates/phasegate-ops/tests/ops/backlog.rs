@@ -1,7 +1,7 @@
 //! The backlog runner's order and `status`: where every feature stands,
 //! what comes next, and which ones wait for a person.
 
-use phasegate_core::feature::{Completion, StartMode};
+use phasegate_core::feature::{Completion, StartMode, Suggested};
 use phasegate_core::questions::Source;
 use phasegate_core::{Mode, Phase};
 use phasegate_ops::feature::phase::{self, Target};
@@ -33,7 +33,7 @@ fn the_backlog_takes_an_arrived_answer_first_skips_suspended_features_and_leaves
     let ready: Vec<(&str, bool)> = log.ready.iter().map(|r| (r.feature.as_str(), r.answer_arrived)).collect();
     assert_eq!(ready, [(c.as_str(), true), (a.as_str(), false), (e.as_str(), false)], "{log:#?}");
     assert_eq!(log.next.as_ref().map(|n| n.feature.as_str()), Some(c.as_str()));
-    assert_eq!(log.ready[1].command.as_deref(), Some("/phasegate:brainstorm"));
+    assert_eq!(log.ready[1].command.as_ref().map(|c| c.to_string()).as_deref(), Some("/phasegate:brainstorm"));
     let waiting: Vec<(&str, &str, &str)> =
         log.suspended.iter().map(|w| (w.feature.as_str(), w.question_id.as_str(), w.state)).collect();
     assert_eq!(waiting, [(b.as_str(), format!("{b}.1").as_str(), "waiting")]);
@@ -71,14 +71,17 @@ fn status_lists_every_feature_with_its_phase_its_next_command_and_what_waits() {
     assert_eq!(names, [a.as_str(), b.as_str(), c.as_str()], "finished features are listed too");
     assert_eq!(rows[0].open_concerns, ["(brainstorm) [blocker] no goal"]);
     assert_eq!(rows[0].phase_text(), "brainstorm (open concerns)");
-    assert_eq!(rows[0].next.as_deref(), Some("/phasegate:specify"));
+    assert_eq!(rows[0].next, Some(Suggested::Phase(Phase::Specify)));
     assert_eq!(rows[1].phase_text(), "brainstorm (partial, 0/3 iterations)");
     assert_eq!(rows[1].suspended.as_deref(), Some(format!("{b}.1").as_str()));
-    assert_eq!(rows[1].next, Some(format!("/phasegate:answer {b}.1")));
+    assert_eq!(rows[1].next, Some(Suggested::Answer(format!("{b}.1"))));
     assert_eq!(rows[2].next, None);
     let n = status::next(&t.env(), Some(&b)).unwrap();
     assert!(n.command.is_none() && n.reason.contains("is suspended until question"), "{n:?}");
-    assert_eq!(status::next(&t.env(), Some(&a)).unwrap().command.as_deref(), Some("/phasegate:specify"));
+    assert_eq!(
+        status::next(&t.env(), Some(&a)).unwrap().command.map(|c| c.to_string()).as_deref(),
+        Some("/phasegate:specify")
+    );
 }
 
 #[test]
@@ -100,9 +103,18 @@ fn status_reports_an_unreadable_feature_and_goes_on() {
 fn the_next_step_follows_completed_phases() {
     let t = Repo::new();
     let f = t.feature("x", Mode::Standard);
-    assert_eq!(status::next(&t.env(), None).unwrap().command.as_deref(), Some("/phasegate:brainstorm"));
+    assert_eq!(
+        status::next(&t.env(), None).unwrap().command.map(|c| c.to_string()).as_deref(),
+        Some("/phasegate:brainstorm")
+    );
     start(&t, &f, Phase::Brainstorm);
-    assert_eq!(status::next(&t.env(), None).unwrap().command.as_deref(), Some("/phasegate:brainstorm"));
+    assert_eq!(
+        status::next(&t.env(), None).unwrap().command.map(|c| c.to_string()).as_deref(),
+        Some("/phasegate:brainstorm")
+    );
     phase::complete(&t.env(), None, Phase::Brainstorm, Completion::default()).unwrap();
-    assert_eq!(status::next(&t.env(), None).unwrap().command.as_deref(), Some("/phasegate:specify"));
+    assert_eq!(
+        status::next(&t.env(), None).unwrap().command.map(|c| c.to_string()).as_deref(),
+        Some("/phasegate:specify")
+    );
 }

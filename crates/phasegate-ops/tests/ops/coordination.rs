@@ -608,13 +608,17 @@ fn ideation_walks_every_sub_phase_and_hands_a_brief_to_specify() {
     rec(Signal::Artifact { kind: T::TargetUser, summary: "night-shift nurses", confidence: 0.8 });
     rec(Signal::Artifact { kind: T::Problem, summary: "habits break on rotating shifts", confidence: 0.7 });
     let stay = advance();
-    assert!(!stay.moved && stay.shown.message.contains("no solution-concept artifact yet"), "{}", stay.shown.message);
+    assert!(
+        !stay.moved && stay.shown.message.to_string().contains("no solution-concept artifact yet"),
+        "{}",
+        stay.shown.message
+    );
     // Regression: each sub-phase move took two calls; the signal that meets
     // the rule moves the phase on in the same call.
     let moved = rec(Signal::Artifact { kind: T::SolutionConcept, summary: "shift-aware reminders", confidence: 0.7 });
     assert_eq!(moved.phase, P::Narrowing);
     assert!(
-        moved.message.starts_with("Recorded the solution-concept artifact. EXPLORING → NARROWING"),
+        moved.message.to_string().starts_with("Recorded the solution-concept artifact. EXPLORING → NARROWING"),
         "{}",
         moved.message
     );
@@ -640,7 +644,7 @@ fn ideation_walks_every_sub_phase_and_hands_a_brief_to_specify() {
     let done =
         rec(Signal::Artifact { kind: T::Brief, summary: "Shift-aware habit reminders for nurses", confidence: 0.8 });
     assert_eq!(done.phase, P::Complete);
-    assert!(done.message.contains(&format!("docs/features/{f}/handoff.md")), "{}", done.message);
+    assert!(done.message.to_string().contains(&format!("docs/features/{f}/handoff.md")), "{}", done.message);
     let shown = ideation::show(&env, Some(&f)).unwrap();
     assert_eq!(shown.phase, P::Complete);
     assert!(

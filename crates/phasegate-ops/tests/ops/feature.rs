@@ -2,7 +2,7 @@
 //! complete, show, brief) and the phase reviewer loop (brief, record).
 
 use phasegate_core::cycle::Decision;
-use phasegate_core::feature::{Completion, PhaseState, StartKind, StartMode, Workflow};
+use phasegate_core::feature::{Completion, PhaseState, RuleSaid, StartKind, StartMode, Workflow};
 use phasegate_core::{Mode, Phase, Status};
 use phasegate_ops::error::Refusal;
 use phasegate_ops::feature::phase::{self, Target};
@@ -140,7 +140,7 @@ fn phase_start_warns_on_a_skipped_phase_and_refuses_implement_without_a_spec() {
     start(&t, Phase::Brainstorm, StartMode::Continue);
     phase::complete(&t.env(), None, Phase::Brainstorm, Completion::default()).unwrap();
     let s = start(&t, Phase::Design, StartMode::Continue);
-    assert!(s.warning.as_deref().is_some_and(|w| w.contains("skips specify")), "{:?}", s.warning);
+    assert!(s.warning.as_ref().is_some_and(|w| w.to_string().contains("skips specify")), "{:?}", s.warning);
     let r = refusal(phase::start(&t.env(), Target::Existing(None), Phase::Implement, StartMode::Continue));
     assert!(matches!(r, Refusal::TransitionBlocked { phase: Phase::Implement, .. }), "{r:?}");
     assert!(r.to_string().contains("spec.md"), "{r}");
@@ -298,7 +298,11 @@ fn finish_completes_the_feature_and_drops_the_history_but_keeps_the_summary() {
     assert_eq!((done.status, done.history_deleted, done.verdict_deleted), (Status::Completed, true, true));
     assert_eq!(done.total_iterations, 1);
     assert_eq!(done.phases["brainstorm"]["outcome"], "approved");
-    assert!(done.warning.as_deref().is_some_and(|w| w.contains("skips")), "{:?}", done.warning);
+    assert!(
+        matches!(done.warning, Some(RuleSaid::SkipsFromStart { .. } | RuleSaid::Skips { .. })),
+        "{:?}",
+        done.warning
+    );
     assert_eq!(done.to_commit, [format!("docs/features/{f}")], "the feature's folder, for the session to commit");
     assert!(!t.exists(&Repo::in_feature(&f, ".verdict.json")), "scratch goes with the feature");
     let meta = t.meta(&f);

@@ -5,6 +5,7 @@
 use phasegate_core::coordination::{Presence, SessionState};
 use phasegate_core::session::SessionId;
 use phasegate_core::{Mode, Phase};
+use phasegate_ops::coordination::effects::Effects;
 use phasegate_ops::coordination::events;
 use phasegate_ops::feature::{lifecycle, phase};
 use phasegate_ops::hooks::{self, HookInput, ToolVote};
@@ -317,13 +318,18 @@ fn finding_the_feature_writes_nothing_and_a_start_notes_the_turn_as_an_effect() 
 
 /// Bug (issue 32): `emit_quietly` swallowed a failure, so the monitor's
 /// alerts and the PM's questions could vanish from the event log with no
-/// trace. The failure is now in the problems log `status` reports.
+/// trace. Every event is now an effect, and a failure is in the problems
+/// log `status` reports.
 #[test]
 fn an_event_raised_quietly_that_cannot_be_written_leaves_a_problem() {
     let t = Repo::new();
     let p = Project::discover(t.root()).unwrap();
     std::fs::create_dir_all(p.runtime_dir().join("events/log.jsonl")).unwrap();
-    assert!(events::emit_quietly(&p, &t.env(), "alert.deadlock", None, None, json!(null)).is_none());
+    let applied = Effects::of("monitor").raise("alert.deadlock", None, None, json!(null)).run(&p, &t.env());
+    assert!(applied.raised.is_empty() && applied.events_failed.is_some(), "{applied:?}");
     let logged = std::fs::read_to_string(p.runtime_dir().join("hooks/problems.jsonl")).unwrap();
-    assert!(logged.contains("\"hook\":\"events\"") && logged.contains("alert.deadlock was not recorded"), "{logged}");
+    assert!(
+        logged.contains("\"hook\":\"effects\"") && logged.contains("monitor: its events were not all recorded"),
+        "{logged}"
+    );
 }

@@ -17,7 +17,7 @@ use crate::fs;
 use crate::journal::FileWrite;
 use crate::project::Project;
 
-pub use pid_lock::PidLock;
+pub use pid_lock::{PidLock, StaleRemoved};
 
 /// The pipeline's configuration.
 #[derive(Debug, Clone, Copy)]

@@ -25,11 +25,34 @@ struct Holder {
     operation: String,
 }
 
+/// A stale lock [`PidLock::acquire`] removed before taking its own: its
+/// holder as the file named it, or none when the file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StaleRemoved {
+    Held { pid: u32, operation: String, at: DateTime<Utc> },
+    Unreadable { path: PathBuf },
+}
+
+impl std::fmt::Display for StaleRemoved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StaleRemoved::Held { pid, operation, at } => {
+                write!(f, "removed a stale lock of process {pid} ({operation} since {})", at.to_rfc3339())
+            }
+            StaleRemoved::Unreadable { path } => write!(f, "removed an unreadable lock file {}", path.display()),
+        }
+    }
+}
+
 impl PidLock {
     pub const STALE_AFTER: Duration = Duration::from_secs(600);
 
     /// Takes the lock, cleaning up a stale one (the note says so).
-    pub fn acquire(path: &Path, operation: &str, now: DateTime<Utc>) -> Result<(PidLock, Option<String>), StoreError> {
+    pub fn acquire(
+        path: &Path,
+        operation: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(PidLock, Option<StaleRemoved>), StoreError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).at("create", dir)?;
         }
@@ -58,13 +81,8 @@ impl PidLock {
                         }
                         stale => {
                             note = Some(match stale {
-                                Some(h) => format!(
-                                    "removed a stale lock of process {} ({} since {})",
-                                    h.pid,
-                                    h.operation,
-                                    h.at.to_rfc3339()
-                                ),
-                                None => format!("removed an unreadable lock file {}", path.display()),
+                                Some(h) => StaleRemoved::Held { pid: h.pid, operation: h.operation, at: h.at },
+                                None => StaleRemoved::Unreadable { path: path.to_owned() },
                             });
                             fs::remove_if_exists(path)?;
                         }
@@ -136,7 +154,7 @@ mod tests {
         let dead = Holder { pid: u32::MAX - 1, host: host(), at: now, operation: "reset".into() };
         std::fs::write(&path, serde_json::to_vec(&dead).unwrap()).unwrap();
         let (_lock, note) = PidLock::acquire(&path, "reset", now).unwrap();
-        assert!(note.unwrap().contains("stale lock"));
+        assert!(matches!(note, Some(StaleRemoved::Held { .. })) && note.unwrap().to_string().contains("stale lock"));
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn run(cmd: IdeationCommand, ctx: &mut Ctx<'_>) -> CmdResult {
 
 /// Where ideation stands, in a few lines.
 fn print(shown: &Shown, ctx: &mut Ctx<'_>) -> CmdResult {
-    ctx.out.line(&shown.message)?;
+    ctx.out.line(shown.message.to_string())?;
     ctx.out.line(format!(
         "Phase {}; confidence {}%; {} artifact(s), {} validation(s), {} risk(s).",
         shown.phase,

@@ -34,7 +34,7 @@ pub fn cmd_promote(a: PromoteArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     if a.json {
         ctx.out.json(&p)?;
     } else {
-        ctx.out.line(&p.message)?;
+        ctx.out.line(p.message.to_string())?;
     }
     Ok(ExitStatus::Success)
 }

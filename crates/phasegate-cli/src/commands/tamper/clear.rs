@@ -34,7 +34,7 @@ pub fn cmd_clear(a: ClearArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     if a.json {
         ctx.out.json(&c)?;
     } else {
-        ctx.out.line(&c.message)?;
+        ctx.out.line(c.message.to_string())?;
         if let (ClearState::Asked, Some(input)) = (c.state, c.asked.as_ref().and_then(|x| x.ask_user_question.as_ref()))
         {
             ctx.out.line(serde_json::to_string(input).expect("JSON serialises"))?;

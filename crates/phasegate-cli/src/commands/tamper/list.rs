@@ -29,7 +29,7 @@ pub fn cmd_list(a: ListArgs, ctx: &mut Ctx<'_>) -> CmdResult {
     if a.json {
         ctx.out.json(&l)?;
     } else {
-        ctx.out.line(&l.message)?;
+        ctx.out.line(l.message.to_string())?;
         for m in &l.marks {
             ctx.out.line(format!("  {} {} ({}, {})", m.file, m.how, m.seen, phasegate_core::time::stamp(m.at)))?;
         }

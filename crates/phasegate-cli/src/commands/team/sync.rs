@@ -31,7 +31,7 @@ pub fn cmd_sync(a: SyncArgs, ctx: &mut Ctx<'_>) -> CmdResult {
         return Ok(ExitStatus::Success);
     }
     match &s.note {
-        Some(note) => ctx.out.line(note)?,
+        Some(note) => ctx.out.line(note.to_string())?,
         None => ctx.out.line(format!("Synced with {}.", s.remote))?,
     }
     for (what, list) in [

@@ -11,6 +11,7 @@
 use chrono::{DateTime, Utc};
 use phasegate_core::Phase;
 use phasegate_core::coordination::{Claim, ClaimDecision, Claimed, claim_ref, decide_claim};
+use phasegate_core::coordination::{HeldHere, TeamSaid};
 use phasegate_store::remote::{PendingClaim, Swap};
 use phasegate_store::{Feature, Project};
 
@@ -21,7 +22,7 @@ use crate::error::{OpResult, Refusal};
 /// Claims `what` of `feature` for this clone. Ok(None): claimed (or no
 /// team); Ok(Some(line)): claimed here only, the line says why; Err: held
 /// elsewhere (exit 1).
-pub fn claim(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> OpResult<Option<String>> {
+pub fn claim(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> OpResult<Option<TeamSaid>> {
     let Some(team) = Team::open(project, env)? else { return Ok(None) };
     let task = what.name();
     let task = task.as_str();
@@ -46,13 +47,12 @@ pub fn claim(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> 
             }
         }
         if let ClaimDecision::Expired(c) = &decision {
-            note = Some(format!(
-                "took {} over from {}, whose claim on {} expired {}",
-                what.describe(),
-                c.holder.describe(),
-                team.remote.name(),
-                when(c.expires)
-            ));
+            note = Some(TeamSaid::TookOver {
+                what: what.describe(),
+                holder: c.holder.describe(),
+                remote: team.remote.name().to_owned(),
+                expired: when(c.expires),
+            });
         }
         let body = Claim::new(feature, task, team.me.clone(), env.now).render();
         match team.remote.swap(&name, seen.as_ref().map(|v| v.oid.as_str()), Some(&body))? {
@@ -85,14 +85,14 @@ pub fn claim(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> 
     }
     team.keep_pending(&pending)?;
     team.note_held(feature, task, true)?;
-    Ok(Some(team.offline_line(&why, &format!("{} is claimed", what.describe()))))
+    Ok(Some(team.offline_line(&why, HeldHere::Claimed(what.describe()))))
 }
 
 /// `phase start`'s claim: the phase of `feature` for this clone, unless
 /// the phase is split into tasks (implement with a task list: each task is
 /// claimed by its own start, so teammates share the phase task by task).
 /// As [`claim`].
-pub fn phase_started(project: &Project, env: &Env, feature: &Feature, phase: Phase) -> OpResult<Option<String>> {
+pub fn phase_started(project: &Project, env: &Env, feature: &Feature, phase: Phase) -> OpResult<Option<TeamSaid>> {
     let by_tasks = phase == Phase::Implement && feature.task_list().is_ok_and(|(list, _)| !list.tasks.is_empty());
     if by_tasks {
         return Ok(None);
@@ -103,15 +103,14 @@ pub fn phase_started(project: &Project, env: &Env, feature: &Feature, phase: Pha
 /// The phase's claim given back once it completed: the line when the
 /// remote could not be told (it is kept for `team sync`) or the claim not
 /// read.
-pub fn phase_ended(project: &Project, env: &Env, feature: &str, phase: Phase) -> Option<String> {
-    release(project, env, feature, Claimed::Phase(phase)).unwrap_or_else(|e| {
-        Some(format!("the claim of the {} phase on the team's remote was not given back: {e}", <&str>::from(phase)))
-    })
+pub fn phase_ended(project: &Project, env: &Env, feature: &str, phase: Phase) -> Option<TeamSaid> {
+    release(project, env, feature, Claimed::Phase(phase))
+        .unwrap_or_else(|e| Some(TeamSaid::NotGivenBack { phase, error: e.to_string() }))
 }
 
 /// Gives back this clone's claim of `what` (a task settled, a phase
 /// completed). Ok(Some(line)) when the remote could not be told.
-pub fn release(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> OpResult<Option<String>> {
+pub fn release(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -> OpResult<Option<TeamSaid>> {
     let Some(team) = Team::open(project, env)? else { return Ok(None) };
     let task = what.name();
     let task = task.as_str();
@@ -125,7 +124,7 @@ pub fn release(project: &Project, env: &Env, feature: &str, what: Claimed<'_>) -
             let mut pending = team.pending()?;
             pending.releases.push(PendingClaim { feature: feature.to_owned(), task: task.to_owned(), session: None });
             team.keep_pending(&pending)?;
-            Ok(Some(team.offline_line(&why, &format!("the claim of {} is given back", what.describe()))))
+            Ok(Some(team.offline_line(&why, HeldHere::GivenBack(what.describe()))))
         }
     }
 }

@@ -6,6 +6,7 @@
 //! a teammate took it meanwhile (renaming is then the user's).
 
 use chrono::{DateTime, Utc};
+use phasegate_core::coordination::{HeldHere, TeamSaid};
 use phasegate_core::coordination::{Reservation, first_free, id_of_ref, id_ref};
 use phasegate_store::remote::{PendingId, Swap};
 use phasegate_store::{Project, StoreError};
@@ -20,7 +21,7 @@ pub struct Reserver<'a> {
     slug: String,
     /// The one line said when the number could not be reserved on the
     /// remote.
-    pub note: Option<String>,
+    pub note: Option<TeamSaid>,
 }
 
 /// A reserver for a feature named `slug`.
@@ -58,7 +59,7 @@ impl Reserver<'_> {
         let mut pending = team.pending()?;
         pending.ids.push(PendingId { id: n, feature: feature.clone() });
         team.keep_pending(&pending)?;
-        self.note = Some(team.offline_line(&why, &format!("{n:03} is reserved")));
+        self.note = Some(team.offline_line(&why, HeldHere::Reserved(format!("{n:03}"))));
         Ok(n)
     }
 

@@ -18,7 +18,7 @@ mod leases;
 mod sync;
 
 use phasegate_core::coordination::Holder;
-use phasegate_core::words::Command;
+use phasegate_core::coordination::{HeldHere, TeamSaid};
 use phasegate_store::lock::FileLock;
 use phasegate_store::remote::{self, Remote};
 use phasegate_store::{Project, StoreError, remote::Pending};
@@ -90,11 +90,7 @@ impl Team {
     }
 
     /// The one line that says the remote was not reached and what waits.
-    fn offline_line(&self, why: &str, what: &str) -> String {
-        format!(
-            "{} could not be reached ({why}); {what} here only: `{team_sync}` carries it over when it is back",
-            self.remote.name(),
-            team_sync = Command::new("team sync")
-        )
+    fn offline_line(&self, why: &str, held: HeldHere) -> TeamSaid {
+        TeamSaid::Offline { remote: self.remote.name().to_owned(), why: why.to_owned(), held }
     }
 }

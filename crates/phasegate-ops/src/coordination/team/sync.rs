@@ -7,6 +7,7 @@
 //! teammates' for the hooks (`leases.rs`).
 
 use chrono::{DateTime, TimeDelta, Utc};
+use phasegate_core::coordination::TeamSaid;
 use phasegate_core::coordination::{CLAIM_TTL_MINUTES, CLAIMS, Claim, ClaimDecision, Claimed, claim_ref, decide_claim};
 use phasegate_core::tasks::Mark;
 use phasegate_store::Project;
@@ -44,8 +45,8 @@ pub struct Synced {
     /// The remote answered.
     pub reached: bool,
     /// Said when it did not: why, on one line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "phasegate_core::words::as_words_opt")]
+    pub note: Option<TeamSaid>,
     /// Feature numbers reserved now, having waited.
     pub reserved: Vec<String>,
     /// Numbers taken here offline that a teammate reserved first: rename
@@ -70,10 +71,7 @@ pub fn sync(env: &Env) -> OpResult<Option<Synced>> {
     let Some(team) = Team::open(&project, env)? else { return Ok(None) };
     let mut out = Synced { remote: team.remote.name().to_owned(), ..Synced::default() };
     if let Err(why) = team.remote.fetch() {
-        out.note = Some(format!(
-            "{} could not be reached ({why}); nothing was synced: the claims below are as the last sync saw them",
-            team.remote.name()
-        ));
+        out.note = Some(TeamSaid::NotSynced { remote: team.remote.name().to_owned(), why: why.to_string() });
         out.claims = seen(&team, env.now)?;
         return Ok(Some(out));
     }

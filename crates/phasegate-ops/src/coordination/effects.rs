@@ -16,8 +16,9 @@ use phasegate_core::tasks::FailureDecision;
 use phasegate_store::Project;
 use serde_json::{Value, json};
 
-use crate::coordination::events::{self, NewEvent};
+use super::events::{self, NewEvent};
 use crate::env::Env;
+use crate::error::OpResult;
 
 /// One effect of a verb.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +45,23 @@ pub enum Settle {
     TaskCompleted { feature: String, task: String },
     /// The `decision.requested` that asked for the question's answer.
     QuestionAnswered { question: String },
+    /// The feature's pending events of these types (a retrospective
+    /// recorded settles its build's `build.completed` and `task.failed`).
+    OfTypes { feature: String, types: Vec<&'static str> },
+    /// These pending events, picked by the step that read them (the
+    /// monitor's alerts whose condition no longer holds).
+    Ids(Vec<String>),
+}
+
+/// What [`Effects::run`] did: the events raised, the ids settled, and
+/// what could not be done (each also in the problems log).
+#[derive(Debug, Default)]
+pub struct Applied {
+    pub raised: Vec<phasegate_core::coordination::Event>,
+    pub settled: Vec<String>,
+    /// Why the events could not all be recorded, when they could not.
+    pub events_failed: Option<String>,
+    pub problems: Vec<String>,
 }
 
 /// The effects of one verb, in the order they apply.
@@ -143,24 +161,59 @@ impl Effects {
         self.raise("build.completed", Some(feature), None, json!({"workflow": "pipeline"}))
     }
 
+    /// A retrospective was recorded: the feature's pending events of
+    /// `types` settle.
+    pub fn settle_types(self, feature: &str, types: &[&'static str]) -> Self {
+        self.with(Effect::Settle(Settle::OfTypes { feature: feature.to_owned(), types: types.to_vec() }))
+    }
+
+    /// These pending events settle (a step that read them picked them).
+    pub fn settle_ids(self, ids: Vec<String>) -> Self {
+        match ids.is_empty() {
+            true => self,
+            false => self.with(Effect::Settle(Settle::Ids(ids))),
+        }
+    }
+
     /// Runs the effects: the events first, under one take of their lock
     /// (settling needs neither lock nor write when nothing is pending), then
     /// the cost note. Returns what could not be done, each also in the
     /// problems log; empty when all went through.
     pub fn apply(self, project: &Project, env: &Env) -> Vec<String> {
+        self.run(project, env).problems
+    }
+
+    /// [`Self::apply`], with what it raised and settled for a verb that
+    /// reports them (an event's id, how many events a step settled).
+    pub fn run(self, project: &Project, env: &Env) -> Applied {
         let (events, turns): (Vec<Effect>, Vec<Effect>) =
             self.list.into_iter().partition(|e| !matches!(e, Effect::TurnTo { .. }));
-        let mut problems = Vec::new();
+        let mut done = Applied::default();
         // No event, or settling alone with nothing pending: nothing to do.
         let idle = events.is_empty()
             || (events.iter().all(|e| matches!(e, Effect::Settle(_))) && events::nothing_pending(project));
         if !idle
             && let Err(e) = events::with_held(project, env, |held| {
-                events.into_iter().try_for_each(|effect| apply_event(held, effect))
+                let mut batch = Vec::new();
+                for effect in events {
+                    match effect {
+                        // Raises in a row are appended in one write.
+                        Effect::Raise { event_type, feature, task, payload, unless_raised: false } => {
+                            batch.push((event_type, feature, task, payload));
+                        }
+                        other => {
+                            raise_batch(held, &mut batch, &mut done)?;
+                            apply_event(held, other, &mut done)?;
+                        }
+                    }
+                }
+                raise_batch(held, &mut batch, &mut done)
             })
         {
-            problems.push(format!("{}: its events were not all recorded: {e}", self.verb));
+            done.problems.push(format!("{}: its events were not all recorded: {e}", self.verb));
+            done.events_failed = Some(e.to_string());
         }
+        let problems = &mut done.problems;
         for effect in turns {
             if let Effect::TurnTo { feature } = effect
                 && let Err(e) = crate::session::note_turn(project, env, &feature)
@@ -168,10 +221,10 @@ impl Effects {
                 problems.push(format!("{}: the turn to {feature} was not noted for its cost: {e}", self.verb));
             }
         }
-        for problem in &problems {
+        for problem in problems.iter() {
             events::note_problem(project, env, "effects", problem);
         }
-        problems
+        done
     }
 
     /// [`Self::apply`] for a verb whose outcome has no place to show what
@@ -181,33 +234,55 @@ impl Effects {
     }
 }
 
-fn apply_event(held: &mut events::Held<'_>, effect: Effect) -> crate::error::OpResult<()> {
-    match effect {
-        Effect::TurnTo { .. } => Ok(()),
+type Raised = (String, Option<String>, Option<String>, Value);
+
+/// Appends the raises gathered so far, in one write of the log.
+fn raise_batch(held: &mut events::Held<'_>, batch: &mut Vec<Raised>, done: &mut Applied) -> OpResult<()> {
+    if batch.is_empty() {
+        return Ok(());
+    }
+    let taken = std::mem::take(batch);
+    let new = taken
+        .iter()
+        .map(|(event_type, feature, task, payload)| NewEvent {
+            event_type,
+            feature: feature.as_deref(),
+            task: task.as_deref(),
+            payload: payload.clone(),
+        })
+        .collect();
+    done.raised.extend(held.raise_all(new)?);
+    Ok(())
+}
+
+fn apply_event(held: &mut events::Held<'_>, effect: Effect, done: &mut Applied) -> OpResult<()> {
+    let settled = match effect {
+        Effect::TurnTo { .. } => return Ok(()),
         Effect::Raise { event_type, feature, task, payload, unless_raised } => {
             let new = NewEvent { event_type: &event_type, feature: feature.as_deref(), task: task.as_deref(), payload };
-            held.raise(new, unless_raised).map(drop)
+            done.raised.extend(held.raise(new, unless_raised)?);
+            return Ok(());
         }
-        Effect::Settle(Settle::MovedOn { feature, retro }) => held.settle_moved_on(&feature, retro).map(drop),
-        Effect::Settle(Settle::TaskStarted { feature, task }) => held
-            .settle(|e| {
-                e.event_type.as_str() == "work.assigned"
-                    && e.feature.as_deref() == Some(&feature)
-                    && e.task.as_deref() == Some(&task)
-            })
-            .map(drop),
-        Effect::Settle(Settle::TaskCompleted { feature, task }) => held
-            .settle(|e| {
-                matches!(e.event_type.as_str(), "task.failed" | "work.assigned")
-                    && e.feature.as_deref() == Some(&feature)
-                    && e.task.as_deref() == Some(&task)
-            })
-            .map(drop),
-        Effect::Settle(Settle::QuestionAnswered { question }) => held
-            .settle(|e| {
-                e.event_type.as_str() == "decision.requested"
-                    && e.payload.get("question").and_then(Value::as_str) == Some(&question)
-            })
-            .map(drop),
-    }
+        Effect::Settle(Settle::MovedOn { feature, retro }) => held.settle_moved_on(&feature, retro)?,
+        Effect::Settle(Settle::TaskStarted { feature, task }) => held.settle(|e| {
+            e.event_type.as_str() == "work.assigned"
+                && e.feature.as_deref() == Some(&feature)
+                && e.task.as_deref() == Some(&task)
+        })?,
+        Effect::Settle(Settle::TaskCompleted { feature, task }) => held.settle(|e| {
+            matches!(e.event_type.as_str(), "task.failed" | "work.assigned")
+                && e.feature.as_deref() == Some(&feature)
+                && e.task.as_deref() == Some(&task)
+        })?,
+        Effect::Settle(Settle::QuestionAnswered { question }) => held.settle(|e| {
+            e.event_type.as_str() == "decision.requested"
+                && e.payload.get("question").and_then(Value::as_str) == Some(&question)
+        })?,
+        Effect::Settle(Settle::OfTypes { feature, types }) => {
+            held.settle(|e| e.feature.as_deref() == Some(&feature) && types.contains(&e.event_type.as_str()))?
+        }
+        Effect::Settle(Settle::Ids(ids)) => held.settle(|e| ids.contains(&e.id))?,
+    };
+    done.settled.extend(settled);
+    Ok(())
 }
