@@ -37,8 +37,12 @@
 //! matching row says, and the families' say is the strongest of them, a
 //! tie going to the earlier class in [`Class`]; the first generic cue that
 //! matches replaces it only when stronger (a family's row refines the
-//! generic cues where it is as sure). Each line counts for at most one
-//! class. The class with the strongest evidence over the output wins; on a
+//! generic cues where it is as sure), but a family's decisive row gives way
+//! to a generic cue as sure of an earlier class (a host not resolved, on the
+//! line of a name a family reads as a module not resolved). Parse words
+//! without a position are clear evidence when a line of its own gives their
+//! position within three lines before or after them (`,-[a.js:1:16]`,
+//! `In a.sh line 12:`). Each line counts for at most one class. The class with the strongest evidence over the output wins; on a
 //! tie, the order of [`Class`] decides again (a conflict or a missing
 //! package explains the errors that follow from it). A test runner's
 //! summary is clear evidence of a failed validation, and words such as
@@ -253,6 +257,18 @@ static NAME_LINE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("compiles")
 });
 
+/// How many lines after a parse error's words may give its position, or after its position hold its words.
+const PLACE_LINES: usize = 3;
+
+/// A line that gives only a position, below the error it places (`--> src/a.rs:3:5`, `,-[a.js:1:16]`,
+/// `at a.x:3:5`, `^ (from line 3 of requirements.txt)`) or above it (`File "a.py", line 3`, `In a.sh line 12:`).
+static PLACE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&ascii(
+        r"^[\s^~\-|:,>╭┌─\[(]*(?:(?i:at|in|from|file) )?\(?\x22?(?:[\w/\\.~-]*[A-Za-z_][\w-]*\.[A-Za-z]\w{0,12}\x22?(?::\d+(?::\d+)?|\(\d+(?:[,:] ?\d+)?\)|,? line \d+(?:, col(?:umn)? \d+)?)|(?i:line \d+ of) \S+)[\])]*:?\s*$",
+    ))
+    .expect("compiles")
+});
+
 /// Whether `named` is `short` in full: `short` is its last segment
 /// (`mir.ndslice` and `ndslice`, `vibe.d` and `d`).
 fn is_fuller(named: &str, short: &str) -> bool {
@@ -280,8 +296,30 @@ impl<'a> Evidence<'a> {
         let mut evidence = Evidence { best: [None; CLASSES], package: None };
         // How many more lines may name the module the last line missed.
         let mut awaited = 0;
+        // How many more lines may give the position of the parse error a line without one hinted at, and how
+        // many more may hold the parse error a line of its own placed.
+        let (mut placing, mut placed) = (0, 0usize);
         for raw in scanned_lines(output) {
             let line = if raw.contains('\x1b') { ANSI.replace_all(raw, "") } else { Cow::Borrowed(raw) };
+            let blank = line.trim().is_empty();
+            let mut place = false;
+            if !blank {
+                placed = placed.saturating_sub(1);
+                place = PLACE_LINE.is_match(&line);
+            }
+            if place {
+                placed = PLACE_LINES + 1;
+            }
+            if placing > 0 && !blank {
+                placing -= 1;
+                if place {
+                    let slot = &mut evidence.best[Syntax as usize];
+                    if slot.is_some_and(|(s, _)| s == Strength::Hint) {
+                        *slot = slot.map(|(_, l)| (Strength::Clear, l));
+                    }
+                    placing = 0;
+                }
+            }
             if awaited > 0 && !line.trim().is_empty() {
                 awaited -= 1;
                 let named = NAME_LINE.captures(&line).and_then(|c| c.name("pkg")).and_then(|m| said(m.as_str()));
@@ -291,6 +329,14 @@ impl<'a> Evidence<'a> {
                 }
             }
             let Some(vote) = vote(&line, without) else { continue };
+            if (vote.class, vote.strength) == (Syntax, Strength::Hint) {
+                placing = PLACE_LINES;
+                if placed > 0 {
+                    evidence.best[Syntax as usize] = Some((Strength::Clear, raw));
+                    placing = 0;
+                    continue;
+                }
+            }
             match (&evidence.package, vote.package) {
                 (None, Some(named)) => evidence.package = Some(named),
                 (Some(short), Some(named)) if is_fuller(&named, short) => evidence.package = Some(named),
@@ -361,20 +407,28 @@ fn vote(line: &str, without: &[&str]) -> Option<Vote> {
             }
             _ => Some(v),
         });
-    if family.as_ref().is_some_and(|f| f.strength == Strength::Decisive) {
-        return family;
+    let generic = || {
+        let mut parse_words = None;
+        compiled
+            .cues
+            .iter()
+            .find(|g| {
+                let gated =
+                    g.needs_parse_words && !*parse_words.get_or_insert_with(|| compiled.parse_words.is_match(line));
+                !gated && g.regex.is_match(line)
+            })
+            .map(|g| weigh(&CUES[g.row], &g.regex, line))
+            .filter(|g| g.strength > Strength::Hint || !compiled.says_nothing.is_match(line))
+    };
+    if let Some(f) = family.as_ref().filter(|f| f.strength == Strength::Decisive) {
+        // A cause before its effect on one line: a generic cue as sure of an earlier class says what the line is
+        // (a host not resolved, on the line of a name that a family's row reads as a module not resolved).
+        return match generic() {
+            Some(g) if g.strength == Strength::Decisive && (g.class as usize) < (f.class as usize) => Some(g),
+            _ => family,
+        };
     }
-    let mut parse_words = None;
-    let generic = compiled
-        .cues
-        .iter()
-        .find(|g| {
-            let gated = g.needs_parse_words && !*parse_words.get_or_insert_with(|| compiled.parse_words.is_match(line));
-            !gated && g.regex.is_match(line)
-        })
-        .map(|g| weigh(&CUES[g.row], &g.regex, line))
-        .filter(|g| g.strength > Strength::Hint || !compiled.says_nothing.is_match(line));
-    match (family, generic) {
+    match (family, generic()) {
         (Some(f), Some(g)) if g.strength > f.strength => Some(g),
         (Some(f), _) => Some(f),
         (None, g) => g,
@@ -892,6 +946,29 @@ mod tests {
             ErrorType::ValidationFailed,
             "a path is no module"
         );
+    }
+
+    #[test]
+    fn a_host_not_resolved_outweighs_the_name_a_family_reads_as_a_module_on_its_line() {
+        let out = "error: failed to resolve 'registry.npmjs.org': getaddrinfo EAI_AGAIN registry.npmjs.org\n";
+        assert_eq!(classify(out), ErrorType::Network);
+        assert_eq!(
+            classify("Failed to resolve import \"axios\""),
+            ErrorType::MissingDependency { package: Some("axios".into()) }
+        );
+    }
+
+    #[test]
+    fn parse_words_with_their_position_on_a_line_of_its_own_are_a_clear_parse_error() {
+        // Below the words (miette's `,-[file:line:col]`), a linter's count notwithstanding.
+        let below = "  x Expected `}` but found `EOF`\n   ,-[a.js:1:16]\n 1 | function f (x) {\nFound 0 warnings and 1 error.\n";
+        assert_eq!(classify(below), ErrorType::SyntaxError);
+        // Above them (`In a.sh line 12:`).
+        let above = "In a.sh line 12:\nif [ x ]; then\n^-- SC1073 (error): Couldn't parse this if expression.\n2 errors found\n";
+        assert_eq!(classify(above), ErrorType::SyntaxError);
+        // Far from them, a position places nothing.
+        let far = "a.js:1:16\none\ntwo\nthree\nfour\nit met an unexpected token\nFound 1 error.\n";
+        assert_eq!(classify(far), ErrorType::ValidationFailed);
     }
 
     #[test]

@@ -188,10 +188,11 @@ const UNSEEN_3_FLOOR: f64 = 0.939;
 /// margin of two cases: 93/96 is 96.875%), so it is development data now, not a measure.
 const UNSEEN_4_FLOOR: f64 = 0.968;
 
-/// What `unseen_5/` must not fall below: the held-out set of the fifth round of generic cues (its labels
-/// and outputs made by someone who never read the classifier, committed before any classifier read them),
-/// read as it was made: 72/100, less a margin of two cases.
-const UNSEEN_5_FLOOR: f64 = 0.70;
+/// What `unseen_5/` must not fall below: a floor against regressions. The fifth round of generic cues read
+/// it as it was made (72/100, 72.0%; its labels and outputs made by someone who never read the classifier,
+/// committed before any classifier read them); the sixth round was written from its misses (95/100, less a
+/// margin of two cases: 93/100), so it is development data now, not a measure.
+const UNSEEN_5_FLOOR: f64 = 0.93;
 
 /// The checks every corpus of unseen toolchains passes: none of its toolchains is one the table names or
 /// an earlier corpus has, each case says whether it is real, and every class has cases.
