@@ -255,7 +255,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     }
     let trend = trend_lines(&per_feature);
     let record_path = feature.dir().join(RETRO_FILE);
-    let recorded = files::is_regular_file(&record_path).then(|| record_path.display().to_string());
+    let recorded = feature.has_file(RETRO_FILE).then(|| record_path.display().to_string());
     let metrics = metrics.map(|mut m| {
         m.cost_usd = cost.as_ref().map(|c| round_usd(c.total.usd));
         m
@@ -657,7 +657,7 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
     let meta = feature.load()?;
     let root = project.code_dir(&meta);
     let record_path = feature.dir().join(RETRO_FILE);
-    let earlier = earlier_record(&record_path)?;
+    let earlier = earlier_record(&feature, &record_path)?;
     let divergences = classify_divergences(&reply);
     let judged = judge_injected(env, &facts, earlier.as_ref())?;
     let mut lessons = Vec::new();
@@ -708,8 +708,8 @@ pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded>
 }
 
 /// The feature's record from an earlier `retro record`, if any.
-fn earlier_record(record_path: &std::path::Path) -> OpResult<Option<RetroRecord>> {
-    Ok(match files::read_optional(record_path)? {
+fn earlier_record(feature: &Feature, record_path: &std::path::Path) -> OpResult<Option<RetroRecord>> {
+    Ok(match feature.read_file(RETRO_FILE)? {
         Some(text) => {
             Some(RetroRecord::parse(&text).map_err(|why| Invalid::RetroRecord { path: record_path.to_owned(), why })?)
         }

@@ -1,7 +1,7 @@
 //! The phase reviewer loop's bookkeeping: the reviewer's brief (with the code
 //! change for the phases that change code) and recording its verdict.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use phasegate_core::change::CodeChange;
 use phasegate_core::feature::Step;
@@ -106,14 +106,9 @@ pub fn brief(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<ReviewerB
     // The verdict is taken from a reviewer spawned with this very prompt.
     let iteration = record.map_or(0, |r| r.iterations).saturating_add(1);
     witness::note_brief(env, &project, &review_subject(feature.name(), phase, agent, iteration), &prompt)?;
-    let diff_file = diff_path(&feature, phase);
+    let diff_file = feature.scratch_file(&diff_name(phase));
     Effects::of("review brief").turn_to(feature.name()).apply_to_log(&project, env);
-    Ok(ReviewerBrief {
-        agent: agent.qualified(),
-        diff_file: files::is_regular_file(&diff_file).then(|| diff_file.display().to_string()),
-        prompt,
-        pack,
-    })
+    Ok(ReviewerBrief { agent: agent.qualified(), diff_file: diff_file.map(|f| f.display().to_string()), prompt, pack })
 }
 
 /// What the reviewer's brief loads: a reviewer of code checks the gotchas
@@ -154,10 +149,6 @@ fn proof_section(p: &proof::Proof) -> String {
         }
     }
     out
-}
-
-fn diff_path(feature: &Feature, phase: Phase) -> PathBuf {
-    feature.scratch_dir().join(diff_name(phase))
 }
 
 fn diff_name(phase: Phase) -> String {

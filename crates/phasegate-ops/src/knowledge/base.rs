@@ -109,9 +109,7 @@ pub fn refresh_index(project: &Project, loaded: &Loaded) -> bool {
 /// was made must not answer for it). None when the tree has no knowledge
 /// base.
 fn items_dir(root: &Path) -> OpResult<Option<PathBuf>> {
-    let items = phasegate_store::knowledge::dir_in(root);
-    phasegate_store::files::confine(root, &items)?;
-    Ok(phasegate_store::files::is_dir(&items).then_some(items))
+    Ok(phasegate_store::knowledge::items_dir_of(root)?)
 }
 
 /// The index of the working tree at `root`, fresh: checked by a listing
@@ -259,8 +257,7 @@ pub fn query(env: &Env, path: Option<&str>, action: Option<&str>, topics: &[Stri
     // Each item found is read whole from its file: the index only says
     // which, and only while the file is the one it was built from.
     let read = |e: &IndexEntry| -> Option<Shown> {
-        let file = dir.join(knowledge::file_name(&e.id));
-        let text = phasegate_store::files::read_optional_up_to(&file, knowledge::MAX_ITEM_BYTES as u64).ok()??;
+        let (file, text) = phasegate_store::knowledge::read_item(&dir, &e.id)?;
         let same = knowledge::hex(knowledge::fingerprint(text.as_bytes())) == e.fingerprint;
         same.then(|| KnowledgeItem::parse(&text).ok().map(|item| Shown::at(&file, item))).flatten()
     };

@@ -139,20 +139,7 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
 /// (`knowledge-index` in `runtime`) that is a link, is a problem to name:
 /// no gotcha is read or indexed through it.
 fn knowledge_folder(root: &Path, items: &Path, runtime: &Path) -> Result<bool, String> {
-    let dot = items.parent().unwrap_or(items);
-    use phasegate_store::files::{EntryKind, entry_kind};
-    let own = match (entry_kind(dot), entry_kind(items)) {
-        (Some(EntryKind::Dir), Some(EntryKind::Dir)) => true,
-        (Some(d), Some(i)) if d == EntryKind::Link || i == EntryKind::Link => {
-            phasegate_store::files::confine(root, items).map_err(|e| e.to_string())?;
-            phasegate_store::files::is_dir(items)
-        }
-        _ => false,
-    };
-    if own {
-        phasegate_store::files::own_path(runtime, &runtime.join("knowledge-index")).map_err(|e| e.to_string())?;
-    }
-    Ok(own)
+    phasegate_store::knowledge::own_folder(root, items, runtime).map_err(|e| e.to_string())
 }
 
 /// The knowledge base cannot be read (`problem`): said once per session,

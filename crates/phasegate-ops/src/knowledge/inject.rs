@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use phasegate_core::knowledge::{self, IndexEntry, MAX_GOTCHAS, MAX_ITEM_BYTES};
+use phasegate_core::knowledge::{self, IndexEntry, MAX_GOTCHAS};
 use phasegate_store::Project;
 use phasegate_store::knowledge::given::{GivenItem, add_given};
 use phasegate_store::knowledge::{IndexDir, IndexFault};
@@ -87,8 +87,7 @@ pub fn clean_path(file: &str) -> Option<String> {
 pub fn verified(items: &Path, entries: &[IndexEntry]) -> (Vec<IndexEntry>, bool) {
     let mut out = Vec::new();
     for e in entries {
-        let file = items.join(knowledge::file_name(&e.id));
-        let Ok(Some(text)) = phasegate_store::files::read_optional_up_to(&file, MAX_ITEM_BYTES as u64) else {
+        let Some((_, text)) = phasegate_store::knowledge::read_item(items, &e.id) else {
             continue;
         };
         if knowledge::hex(knowledge::fingerprint(text.as_bytes())) != e.fingerprint {

@@ -45,7 +45,7 @@ pub fn dry_run(env: &Env, given: Option<&str>) -> OpResult<Vec<Check>> {
     let config = match project.pipeline().config() {
         Ok(c) => {
             let path = project.pipeline().config_path();
-            let detail = if files::exists_entry(&path) {
+            let detail = if project.pipeline().has_config() {
                 path.display().to_string()
             } else {
                 "not present: defaults apply".into()
@@ -130,7 +130,7 @@ fn check_pipeline_files(env: &Env, given: Option<&str>, checks: &mut Checks) {
     match find(env, given) {
         Ok((project, feature)) => {
             let task = feature.task_dir();
-            let task_found = phasegate_store::files::is_dir(&task);
+            let task_found = feature.has_task_dir();
             let detail = if task_found {
                 task.display().to_string()
             } else {

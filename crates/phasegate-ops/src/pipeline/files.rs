@@ -18,18 +18,28 @@ use crate::session;
 /// Checks a pipeline file. `file` defaults to the kind's file in the
 /// pipeline's `.task/` (or the project's configuration).
 pub fn check(env: &Env, given: Option<&str>, kind: FileKind, file: Option<&Path>) -> OpResult<String> {
-    let path = match (file, kind) {
-        (Some(f), _) => env.cwd.join(f),
-        (None, FileKind::Config) => session::project(env)?.pipeline().config_path(),
+    // A file named on the command line is the user's; the others are the
+    // configuration's and the pipeline's own, read through their handles.
+    let (path, text) = match (file, kind) {
+        (Some(f), _) => {
+            let path = env.cwd.join(f);
+            let text = user_files::read_optional(&path)?;
+            (path, text)
+        }
+        (None, FileKind::Config) => {
+            let project = session::project(env)?;
+            (project.pipeline().config_path(), project.pipeline().config_text()?)
+        }
         (None, FileKind::Review) => {
             return Err(Invalid::ReviewFileNeeded.into());
         }
         (None, kind) => {
             let (_, feature) = find(env, given)?;
-            feature.task_path(kind.task_file().expect("kinds other than review and config have a task file"))
+            let file = kind.task_file().expect("kinds other than review and config have a task file");
+            (feature.task_path(file), feature.read_task_text(file)?)
         }
     };
-    let text = user_files::read_optional(&path)?.ok_or_else(|| Invalid::NoFileToCheck { path: path.clone() })?;
+    let text = text.ok_or_else(|| Invalid::NoFileToCheck { path: path.clone() })?;
     let valid = validate(kind, &text).and_then(|()| match kind {
         // A plan must be able to prove its story: refused here, where the
         // planner checks it, not after the reviews and the loop.

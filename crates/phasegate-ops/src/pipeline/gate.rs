@@ -199,14 +199,18 @@ pub fn review(env: &Env, given: Option<&str>, stage: Stage, file: Option<&Path>)
     }
     let default = feature.task_path(stage.file());
     let path = file.map_or_else(|| default.clone(), |f| env.cwd.join(f));
-    let read = |path: &Path| -> OpResult<Option<witness::Given>> {
-        Ok(files::read_optional(path)?.map(|text| witness::Given { source: path.display().to_string(), text }))
-    };
     // Inside Claude Code the stage's file is the binary's to write: only a
     // file named on the command line is compared with the reviewer's reply.
-    let given_file = match (operator.is_claude_code(), file) {
+    // A file named there is the user's; the stage's own, the pipeline's.
+    let text = match (operator.is_claude_code(), file) {
         (true, None) => None,
-        _ => Some(read(&path)?.ok_or_else(|| Invalid::NoStageReview { stage, path: path.clone() })?),
+        (_, Some(_)) => Some(files::read_optional(&path)?),
+        (false, None) => Some(feature.read_task_text(stage.file())?),
+    };
+    let given_file = match text {
+        None => None,
+        Some(Some(text)) => Some(witness::Given { source: path.display().to_string(), text }),
+        Some(None) => return Err(Invalid::NoStageReview { stage, path: path.clone() }.into()),
     };
     let brief = Command::new("pipeline review-brief").feature(&feature.name()).to_string();
     let verdict =

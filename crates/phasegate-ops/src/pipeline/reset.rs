@@ -5,7 +5,7 @@ use phasegate_core::pipeline::files::{FINAL_GATE_SESSION_MARKER, FileKind, ORCHE
 use phasegate_core::pipeline::next::NextAction as Action;
 use phasegate_core::pipeline::{PipelineRun, Stage, State};
 use phasegate_core::session::SessionId;
-use phasegate_store::pipeline::{PidLock, StaleRemoved};
+use phasegate_store::pipeline::StaleRemoved;
 use serde::Serialize;
 
 use super::{action, find, loop_file};
@@ -31,9 +31,7 @@ pub struct Reset {
 pub fn reset(env: &Env, given: Option<&str>) -> OpResult<Reset> {
     let (project, feature) = find(env, given)?;
     let now = env.now;
-    let lock_path = feature.task_path(ORCHESTRATOR_LOCK);
-    phasegate_store::files::confine(feature.root(), &lock_path)?;
-    let (_pid_lock, note) = PidLock::acquire(&lock_path, "reset", now)?;
+    let (_pid_lock, note) = feature.pid_lock(ORCHESTRATOR_LOCK, "reset", now)?;
     let guard = feature.lock(env.lock_timeout)?;
     let run = match feature.read_owned_task::<PipelineRun>()? {
         Some(mut run) => {

@@ -236,7 +236,9 @@ fn routed(q: &Question, route: Route, path: &std::path::Path, slack: bool) -> As
 
 fn feature_plan(project: &Project, feature: &Feature) -> Option<String> {
     let plan = feature.artifact_path(phasegate_core::Artifact::Plan);
-    files::is_regular_file(&plan).then(|| files::relative(&plan, project.root()).display().to_string())
+    feature
+        .has_file(phasegate_core::Artifact::Plan.file_name())
+        .then(|| files::relative(&plan, project.root()).display().to_string())
 }
 
 /// `<slug>.<n>`, one more than any question of the item on record.

@@ -8,7 +8,7 @@ use phasegate_core::Phase;
 use phasegate_core::questions::parse_reply;
 use phasegate_core::questions::{self as rounds, AnsweredBy, RoundDecision as Decision, RoundLoop, RoundNext};
 use phasegate_core::questions::{ItemType, Request, RoundOutcome};
-use phasegate_store::{Feature, FileWrite, Project, files};
+use phasegate_store::{Feature, FileWrite, Project};
 use serde::Serialize;
 
 use crate::coordination::effects::Effects;
@@ -302,8 +302,8 @@ pub fn check(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Strin
         Effects::of("rounds check").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(open);
     }
-    let text =
-        files::read_optional(&artifact)?.ok_or_else(|| Refusal::NoArtifact { path: artifact.display().to_string() })?;
+    let a = phase.artifact().ok_or(Invalid::NoRoundLoop { phase })?;
+    let text = feature.read_artifact(a)?.ok_or_else(|| Refusal::NoArtifact { path: artifact.display().to_string() })?;
     rounds::check_open_questions(&text, &open)
         .map_err(|why| Refusal::OpenQuestionsMissing { path: artifact.display().to_string(), why })?;
     Effects::of("rounds check").turn_to(feature.name()).apply_to_log(&project, env);

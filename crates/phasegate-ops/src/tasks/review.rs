@@ -15,7 +15,7 @@ use phasegate_core::tasks::{RequestInput, priorities, review_request};
 use phasegate_core::words::Command;
 use phasegate_core::{Agent, agent::AgentRole};
 use phasegate_store::agents::{AgentInfo, discover};
-use phasegate_store::{Feature, Project, files};
+use phasegate_store::{Feature, Project};
 use serde::Serialize;
 
 use super::marks;
@@ -189,7 +189,11 @@ pub fn reviewers(env: &Env, given: Option<&str>, id: &str) -> OpResult<Facts> {
 }
 
 fn reply_path(feature: &Feature, task: &str) -> std::path::PathBuf {
-    feature.dir().join(format!(".{task}.review.md"))
+    feature.dir().join(reply_name(task))
+}
+
+fn reply_name(task: &str) -> String {
+    format!(".{task}.review.md")
 }
 
 /// Begins (or resumes at its current cycle) the task's review with
@@ -366,7 +370,7 @@ pub fn record(
         changes.push(marks::tick(guard.feature(), &file, &task, Mark::Done)?);
     }
     let reply_file = reply_path(guard.feature(), &task.id);
-    if files::is_regular_file(&reply_file) {
+    if guard.feature().has_file(&reply_name(&task.id)) {
         changes.push(phasegate_store::FileWrite::remove(&reply_file));
     }
     guard.commit("tasks record", changes)?;

@@ -155,6 +155,19 @@ impl Feature {
         fs::read_optional(&path)
     }
 
+    /// Whether the feature's folder holds `name` as a regular file (a
+    /// task's review reply, the retrospective's record).
+    pub fn has_file(&self, name: &str) -> bool {
+        fs::is_regular_file(&self.dir.join(name))
+    }
+
+    /// The scratch file `name` (a phase's diff) when it is there, a regular
+    /// file.
+    pub fn scratch_file(&self, name: &str) -> Option<PathBuf> {
+        let path = self.scratch_dir().join(name);
+        fs::is_regular_file(&path).then_some(path)
+    }
+
     /// The feature's artifact `a` (`spec.md`, `tasks.md`, ...); None when
     /// it does not exist.
     pub fn read_artifact(&self, a: Artifact) -> Result<Option<String>, StoreError> {

@@ -68,6 +68,45 @@ pub fn dir_in(root: &Path) -> PathBuf {
     root.join(KNOWLEDGE_DIR)
 }
 
+/// The items folder of the working tree at `root` when it has one: a link
+/// out of the tree is refused, naming it.
+pub fn items_dir_of(root: &Path) -> Result<Option<PathBuf>, StoreError> {
+    let items = dir_in(root);
+    fs::confine(root, &items)?;
+    Ok(fs::is_dir(&items).then_some(items))
+}
+
+/// Item `id`'s file in the items folder `items` and its text, read up to
+/// an item's bound; None when it is not there or cannot be read (a query
+/// that finds it missing builds the index again).
+pub fn read_item(items: &Path, id: &str) -> Option<(PathBuf, String)> {
+    let file = items.join(file_name(id));
+    let text = fs::read_optional_up_to(&file, MAX_ITEM_BYTES as u64).ok()??;
+    Some((file, text))
+}
+
+/// Whether the tree at `root` has a knowledge folder of its own: a folder,
+/// and not through a link out of the tree (an index built before the link
+/// was made must not answer for it). Two stats on the common path. A
+/// knowledge folder that leads out of the repository, or an index folder
+/// (`knowledge-index` in `runtime`) that is a link, is an error naming it.
+pub fn own_folder(root: &Path, items: &Path, runtime: &Path) -> Result<bool, StoreError> {
+    let dot = items.parent().unwrap_or(items);
+    use fs::EntryKind;
+    let own = match (fs::entry_kind(dot), fs::entry_kind(items)) {
+        (Some(EntryKind::Dir), Some(EntryKind::Dir)) => true,
+        (Some(d), Some(i)) if d == EntryKind::Link || i == EntryKind::Link => {
+            fs::confine(root, items)?;
+            fs::is_dir(items)
+        }
+        _ => false,
+    };
+    if own {
+        fs::own_path(runtime, &runtime.join("knowledge-index"))?;
+    }
+    Ok(own)
+}
+
 impl Knowledge<'_> {
     /// Every item of the folder, by file name; what cannot be read apart.
     /// Only regular files named `<id>.md` count; a link or folder in their

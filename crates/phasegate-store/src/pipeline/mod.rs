@@ -38,6 +38,11 @@ impl Feature {
         self.dir().join(TASK_DIR)
     }
 
+    /// Whether the task folder is there, a folder.
+    pub fn has_task_dir(&self) -> bool {
+        fs::is_dir(&self.task_dir())
+    }
+
     pub fn task_path(&self, file: &str) -> PathBuf {
         self.task_dir().join(file)
     }
@@ -90,6 +95,19 @@ impl Feature {
         fs::confine(self.root(), &path)?;
         fs::write_atomic(&path, text.as_bytes())?;
         Ok(path)
+    }
+
+    /// Takes the seed's PID lock `file` of the task folder for `operation`
+    /// (a stale one is removed first, and said).
+    pub fn pid_lock(
+        &self,
+        file: &str,
+        operation: &str,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(PidLock, Option<StaleRemoved>), StoreError> {
+        let path = self.task_path(file);
+        fs::confine(self.root(), &path)?;
+        PidLock::acquire(&path, operation, now)
     }
 
     pub fn read_task_text(&self, file: &str) -> Result<Option<String>, StoreError> {
@@ -154,5 +172,18 @@ impl Pipeline<'_> {
 
     pub fn config_path(&self) -> PathBuf {
         self.project.root().join(CONFIG_PATH)
+    }
+
+    /// The configuration file's text as it is, to check; None when there
+    /// is none.
+    pub fn config_text(&self) -> Result<Option<String>, StoreError> {
+        let path = self.config_path();
+        fs::confine(self.project.root(), &path)?;
+        fs::read_optional(&path)
+    }
+
+    /// Whether the configuration file is there (whatever its kind of entry).
+    pub fn has_config(&self) -> bool {
+        fs::exists_entry(&self.config_path())
     }
 }
