@@ -138,6 +138,9 @@ mod table;
 #[path = "build_cues.rs"]
 mod cues;
 
+#[path = "build_model.rs"]
+mod model;
+
 use cues::{CUES, PARSE_WORDS, SAYS_NOTHING};
 use table::Class::{self, Conflict, Missing, Network, Resource, Syntax, Timeout, Unresolvable, Validation};
 use table::Naming::{self, File, ModulePath, Npm, Python, Said, Segment, Types, Unnamed, Verbatim};
@@ -593,16 +596,54 @@ pub fn classify_run(command: Option<&str>, output: &str) -> ErrorType {
 /// from that family (the leave-one-family-out measurement of
 /// `tests/build_decisions`). A name no family has leaves nothing out.
 pub fn classify_run_without(without: &[&str], command: Option<&str>, output: &str) -> ErrorType {
+    rules(without, command, output).error
+}
+
+/// What the rules say of an output (the experiment of [`learned`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesSaid {
+    /// The class they give.
+    pub error: ErrorType,
+    /// How strong the evidence that chose it: 0 when no line spoke (the class is the command's, or
+    /// `OTHER`), 1 a hint, 2 clear evidence, 3 a decisive row or cue.
+    pub strength: u8,
+    /// The missing package a line names, whatever the class.
+    pub package: Option<String>,
+}
+
+fn rules(without: &[&str], command: Option<&str>, output: &str) -> RulesSaid {
     let evidence = Evidence::read(output, without);
+    let strength = evidence.verdict().and_then(|c| evidence.best[c as usize]).map_or(0, |(s, _)| match s {
+        Strength::Hint => 1,
+        Strength::Clear => 2,
+        Strength::Decisive => 3,
+    });
+    let package = evidence.package.clone();
+    RulesSaid { error: verdict(&evidence, command, output), strength, package }
+}
+
+/// The learned fallback's parts, public for `tests/build_decisions`, which trains it and measures it.
+#[doc(hidden)]
+pub mod learned {
+    pub use super::RulesSaid;
+    pub use super::model::{Example, LABELS, Model, best, each_feature, error, features, label};
+
+    /// What the rules say of an output, the rows of the families in `without` left out.
+    pub fn rules(without: &[&str], command: Option<&str>, output: &str) -> RulesSaid {
+        super::rules(without, command, output)
+    }
+}
+
+fn verdict(evidence: &Evidence<'_>, command: Option<&str>, output: &str) -> ErrorType {
     match evidence.verdict() {
-        None | Some(Resource) if killed_at_a_time_limit(command, &evidence, output) => ErrorType::Timeout,
+        None | Some(Resource) if killed_at_a_time_limit(command, evidence, output) => ErrorType::Timeout,
         None if command.is_some_and(|c| table::is_test_command(c) || cues::looks_like_a_check(c)) => {
             ErrorType::ValidationFailed
         }
         None => ErrorType::Other,
         Some(Conflict) => ErrorType::Conflict,
         Some(Resource) => ErrorType::Resource,
-        Some(Missing) => ErrorType::MissingDependency { package: evidence.package },
+        Some(Missing) => ErrorType::MissingDependency { package: evidence.package.clone() },
         Some(Syntax) => ErrorType::SyntaxError,
         Some(Timeout) => ErrorType::Timeout,
         Some(Network) => ErrorType::Network,

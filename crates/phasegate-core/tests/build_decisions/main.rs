@@ -8,6 +8,7 @@
 #![allow(clippy::print_stderr, reason = "the accuracy and every miss belong in the test output")]
 
 mod corpus;
+mod learned;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -268,4 +269,27 @@ fn build_decisions_generalise_to_toolchains_no_cue_was_written_from() {
     generic_only("unseen_6", &sixth);
     let lofo = leave_one_family_out("unseen_6", &sixth);
     assert!(lofo >= UNSEEN_6_FLOOR, "unseen_6 accuracy {:.1}% fell below its floor", lofo * 100.0);
+}
+
+// Pins issue 31's seventh round: a learned fallback, measured by holding out whole corpora and whole families.
+#[test]
+fn build_decisions_learned_fallback() {
+    let all = learned::read_all();
+    let text = learned::trained_text(&all);
+    let path = learned::committed_path();
+    if std::env::var_os("PHASEGATE_WRITE_MODEL").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    eprintln!("model: {} bytes, {} features", text.len(), text.lines().count() - 2);
+    learned::leave_one_corpus_out(&all);
+    learned::leave_one_family_out(&all);
+    if std::env::var_os("PHASEGATE_VARIANTS").is_some() {
+        learned::variants(&all);
+    }
+    if let Ok(spec) = std::env::var("PHASEGATE_MISSES") {
+        let (corpus, policy) = spec.split_once(':').unwrap();
+        learned::misses(&all, corpus, policy.parse().unwrap());
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(committed == text, "{} differs from what training gives now (PHASEGATE_WRITE_MODEL=1 writes it)", path.display());
 }
