@@ -18,8 +18,51 @@
 //! toolchains: a toolchain's own words teach nothing about the next one.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::LazyLock;
 
-use super::ErrorType;
+use super::{ErrorType, RulesSaid};
+
+/// The model trained on every corpus, as committed.
+static MODEL: LazyLock<Option<Model>> = LazyLock::new(|| Model::parse(include_str!("build_model.txt")));
+
+/// The committed model; none if its file does not parse (then the rules decide alone).
+pub fn committed() -> Option<&'static Model> {
+    MODEL.as_ref()
+}
+
+/// The strength of the rules' evidence at which their answer stands, whatever the model says: a
+/// family's decisive row or a decisive generic cue.
+pub const RULES_STAND_AT: u8 = 3;
+
+/// How sure the model must be to override clear evidence of the rules (a test summary, a diagnostic at a
+/// position); a hint, or no evidence, it overrides whenever it disagrees.
+pub const OVERRIDES_CLEAR_AT: f64 = 0.999;
+
+/// How many times the rules' answer is a feature of the model.
+pub const RULE_WEIGHT: usize = 1;
+
+/// The rules' answer where their evidence is decisive, or clear and the model not quite sure; else the
+/// model's, reading the output and the rules' answer, with the package a line names (none when no line
+/// names one).
+pub fn combine(said: &RulesSaid, p: &[f64; K]) -> ErrorType {
+    let (k, sure) = best(p);
+    let model = match said.strength {
+        0 | 1 => true,
+        2 => sure >= OVERRIDES_CLEAR_AT,
+        _ => false,
+    };
+    if model { error(k, said.package.clone()) } else { said.error.clone() }
+}
+
+/// [`combine`] with the committed model.
+pub fn decide(said: RulesSaid, command: Option<&str>, output: &str) -> ErrorType {
+    match &*MODEL {
+        Some(model) if said.strength < RULES_STAND_AT => {
+            combine(&said, &model.probabilities(command, output, &rule_features(&said, RULE_WEIGHT)))
+        }
+        _ => said.error,
+    }
+}
 
 /// The classes the model chooses among, in the order of its counts.
 pub const LABELS: [&str; 8] =
@@ -31,10 +74,10 @@ const K: usize = LABELS.len();
 const HEADER: &str = "phasegate build model 1";
 
 /// In how many toolchains' outputs a feature must be found to be kept.
-const MIN_TOOLCHAINS: usize = 2;
+pub const MIN_TOOLCHAINS: usize = 2;
 
 /// The smoothing added to each feature's count of each class.
-const ALPHA: f64 = 0.5;
+pub const ALPHA: f64 = 0.1;
 
 /// The index of `e`'s class in [`LABELS`].
 pub fn label(e: &ErrorType) -> usize {
@@ -103,6 +146,21 @@ pub fn features(command: Option<&str>, output: &str) -> BTreeSet<String> {
         }
     });
     set
+}
+
+/// The rules' answer as features of the model, each `weight` times: its class and the strength of its
+/// evidence, and whether a line names a missing package.
+pub fn rule_features(rules: &RulesSaid, weight: usize) -> Vec<String> {
+    let class = LABELS[label(&rules.error)];
+    let mut out = Vec::new();
+    for i in 0..weight {
+        out.push(format!("@rule{i}:{class}:{}", rules.strength));
+        out.push(format!("@rule{i}:{class}"));
+        if rules.package.is_some() {
+            out.push(format!("@named{i}"));
+        }
+    }
+    out
 }
 
 fn closing(c: char) -> Option<char> {
@@ -218,8 +276,9 @@ fn camel_words(run: &[char], out: &mut Vec<String>) {
     }
     let mut word = String::new();
     for (j, &c) in run.iter().enumerate() {
-        let boundary =
-            j > 0 && c.is_uppercase() && (run[j - 1].is_lowercase() || run.get(j + 1).is_some_and(|n| n.is_lowercase()));
+        let boundary = j > 0
+            && c.is_uppercase()
+            && (run[j - 1].is_lowercase() || run.get(j + 1).is_some_and(|n| n.is_lowercase()));
         if boundary && !word.is_empty() {
             out.push(std::mem::take(&mut word));
         }
@@ -252,11 +311,11 @@ pub struct Example<'a> {
 impl Model {
     /// Trains on `examples`: the features found in at least two toolchains' outputs, counted per class.
     pub fn train(examples: &[Example<'_>]) -> Model {
-        Model::train_min(examples, MIN_TOOLCHAINS)
+        Model::train_with(examples, MIN_TOOLCHAINS, ALPHA)
     }
 
     /// Trains on `examples`, keeping the features found in at least `min_toolchains` toolchains' outputs.
-    pub fn train_min(examples: &[Example<'_>], min_toolchains: usize) -> Model {
+    pub fn train_with(examples: &[Example<'_>], min_toolchains: usize, alpha: f64) -> Model {
         let mut toolchains: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for e in examples {
             for f in e.features {
@@ -273,10 +332,10 @@ impl Model {
                 }
             }
         }
-        Model::from_counts(docs, counts)
+        Model::from_counts(docs, counts, alpha)
     }
 
-    fn from_counts(docs: [u32; K], counts: BTreeMap<String, [u32; K]>) -> Model {
+    fn from_counts(docs: [u32; K], counts: BTreeMap<String, [u32; K]>, alpha: f64) -> Model {
         let total_docs: u32 = docs.iter().sum();
         let vocabulary = counts.len() as f64;
         let mut mass = [0f64; K];
@@ -290,7 +349,7 @@ impl Model {
             .map(|(f, c)| {
                 let mut w = [0f64; K];
                 for k in 0..K {
-                    w[k] = ((f64::from(c[k]) + ALPHA) / (mass[k] + ALPHA * vocabulary)).ln();
+                    w[k] = ((f64::from(c[k]) + alpha) / (mass[k] + alpha * vocabulary)).ln();
                 }
                 (f.clone(), w)
             })
@@ -348,14 +407,14 @@ impl Model {
             }
             counts.insert(f.to_owned(), c);
         }
-        Some(Model::from_counts(docs, counts))
+        Some(Model::from_counts(docs, counts, ALPHA))
     }
 
-    /// The probability of each class for an output's features.
-    pub fn probabilities(&self, command: Option<&str>, output: &str) -> [f64; K] {
+    /// The probability of each class for an output's features and `extra` ones.
+    pub fn probabilities(&self, command: Option<&str>, output: &str, extra: &[String]) -> [f64; K] {
         let mut seen: BTreeSet<&str> = BTreeSet::new();
         let mut score = self.prior;
-        each_feature(command, output, |f| {
+        let mut add = |f: &str| {
             if let Some((name, w)) = self.weights.get_key_value(f)
                 && seen.insert(name.as_str())
             {
@@ -363,7 +422,9 @@ impl Model {
                     score[k] += w[k];
                 }
             }
-        });
+        };
+        each_feature(command, output, &mut add);
+        extra.iter().for_each(|f| add(f));
         normalised(score)
     }
 

@@ -22,93 +22,104 @@ pub struct Read {
     pub corpus: &'static str,
     pub case: Case,
     pub features: BTreeSet<String>,
-    pub rules: RulesSaid,
+    /// What the rules say now, without the case's own families' rows.
+    pub now: RulesSaid,
+    /// What the rules said as its corpus was made (`as_made.txt`): the unseen corpora's only.
+    pub as_made: Option<RulesSaid>,
 }
 
-pub fn read_all() -> Vec<Read> {
-    CORPORA
-        .iter()
-        .flat_map(|&corpus| {
-            corpus::read(corpus).into_iter().map(move |case| {
-                let features = learned::features(case.command.as_deref(), &case.output);
-                let rules = learned::rules(&own_families(&case), case.command.as_deref(), &case.output);
-                Read { corpus, case, features, rules }
-            })
+impl Read {
+    /// What the rules said of the case before any cue was written from it, where that is known
+    /// (the unseen corpora), else what they say now.
+    pub fn rules(&self) -> &RulesSaid {
+        self.as_made.as_ref().unwrap_or(&self.now)
+    }
+}
+
+/// `as_made.txt`: what each frozen round of rules said of the corpus it was measured on.
+fn as_made() -> BTreeMap<String, RulesSaid> {
+    let text = std::fs::read_to_string(corpus::root().join("as_made.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            let [file, class, strength, package] = cells[..] else { panic!("as_made.txt: {line:?}") };
+            let named = |p: &str| (p != "-").then(|| p.to_owned());
+            let (class, missing) = class.split_once(' ').map_or((class, None), |(c, p)| (c, named(p)));
+            let label = learned::LABELS.iter().position(|l| *l == class).expect("a class");
+            let said = RulesSaid {
+                error: learned::error(label, missing),
+                strength: strength.parse().unwrap(),
+                package: named(package),
+            };
+            (file.to_owned(), said)
         })
         .collect()
 }
 
-pub fn train(cases: &[&Read]) -> Model {
-    let examples: Vec<Example<'_>> = cases
+pub fn read_all() -> Vec<Read> {
+    let mut as_made = as_made();
+    let all: Vec<Read> = CORPORA
         .iter()
-        .map(|r| Example { features: &r.features, label: learned::label(&r.case.want), toolchain: r.case.toolchain() })
+        .flat_map(|&corpus| {
+            corpus::read(corpus).into_iter().map(move |case| {
+                let features = learned::features(case.command.as_deref(), &case.output);
+                let now = learned::rules(&own_families(&case), case.command.as_deref(), &case.output);
+                Read { corpus, case, features, now, as_made: None }
+            })
+        })
         .collect();
-    Model::train(&examples)
+    all.into_iter()
+        .map(|mut r| {
+            r.as_made = as_made.remove(&r.case.file);
+            assert_eq!(r.as_made.is_some(), r.corpus.starts_with("unseen"), "{}: as made", r.case.file);
+            r
+        })
+        .collect()
 }
 
-/// An experiment's features: a case's own, changed.
+/// A way to train the model: which features it keeps, and how much the rules' answer weighs among them.
+#[derive(Clone, Copy)]
 pub struct Variant {
     pub name: &'static str,
     pub min_toolchains: usize,
-    pub features: fn(&Read) -> BTreeSet<String>,
+    /// How many times the rules' answer is a feature (0: the model reads the output alone).
+    pub rule_weight: usize,
+    pub alpha: f64,
 }
 
-/// The rules' answer as `times` features of its own.
-fn with_rules(r: &Read, times: usize) -> BTreeSet<String> {
+/// The way the committed model is trained.
+pub const CHOSEN: Variant = Variant {
+    name: "the committed model (the rules' answer once among the features, alpha 0.1)",
+    min_toolchains: learned::MIN_TOOLCHAINS,
+    rule_weight: learned::RULE_WEIGHT,
+    alpha: learned::ALPHA,
+};
+
+/// The other ways tried (`PHASEGATE_VARIANTS=1` reports them).
+pub const VARIANTS: [Variant; 7] = [
+    Variant { name: "the output alone, alpha 0.5", min_toolchains: 2, rule_weight: 0, alpha: 0.5 },
+    Variant { name: "the output alone, 3 toolchains", min_toolchains: 3, rule_weight: 0, alpha: 0.5 },
+    Variant { name: "rules 1, alpha 0.5", min_toolchains: 2, rule_weight: 1, alpha: 0.5 },
+    Variant { name: "rules 1, alpha 1", min_toolchains: 2, rule_weight: 1, alpha: 1.0 },
+    Variant { name: "rules 3, alpha 1", min_toolchains: 2, rule_weight: 3, alpha: 1.0 },
+    Variant { name: "rules 10, alpha 0.5", min_toolchains: 2, rule_weight: 10, alpha: 0.5 },
+    Variant { name: "rules 30, alpha 0.5", min_toolchains: 2, rule_weight: 30, alpha: 0.5 },
+];
+
+/// A case's features under `v`, with what the rules said of it (as made, where known).
+fn features_of(r: &Read, v: Variant) -> BTreeSet<String> {
     let mut f = r.features.clone();
-    for i in 0..times {
-        f.insert(format!("@rule{i}:{}:{}", learned::LABELS[learned::label(&r.rules.error)], r.rules.strength));
-    }
+    f.extend(learned::rule_features(r.rules(), v.rule_weight));
     f
 }
 
-pub const VARIANTS: [Variant; 6] = [
-    Variant { name: "words and pairs, 2 toolchains", min_toolchains: 2, features: |r| r.features.clone() },
-    Variant { name: "words and pairs, 3 toolchains", min_toolchains: 3, features: |r| r.features.clone() },
-    Variant { name: "words and pairs, 5 toolchains", min_toolchains: 5, features: |r| r.features.clone() },
-    Variant {
-        name: "words only, 2 toolchains",
-        min_toolchains: 2,
-        features: |r| r.features.iter().filter(|f| !f.contains(' ')).cloned().collect(),
-    },
-    Variant { name: "rules as 1 feature", min_toolchains: 2, features: |r| with_rules(r, 1) },
-    Variant { name: "rules as 10 features", min_toolchains: 2, features: |r| with_rules(r, 10) },
-];
-
-/// Leave one corpus out for each variant: the unseen corpora's right answers per policy.
-pub fn variants(all: &[Read]) {
-    for v in &VARIANTS {
-        let features: Vec<BTreeSet<String>> = all.iter().map(v.features).collect();
-        header(&format!("variant {}: leave one corpus out", v.name));
-        let mut unseen = vec![0; POLICIES.len()];
-        let mut n = 0;
-        for corpus in CORPORA.iter().filter(|c| c.starts_with("unseen")) {
-            let examples: Vec<Example<'_>> = all
-                .iter()
-                .zip(&features)
-                .filter(|(r, _)| r.corpus != *corpus)
-                .map(|(r, f)| Example { features: f, label: learned::label(&r.case.want), toolchain: r.case.toolchain() })
-                .collect();
-            let model = Model::train_min(&examples, v.min_toolchains);
-            let mut right = vec![0; POLICIES.len()];
-            let mut m = 0;
-            for (r, f) in all.iter().zip(&features).filter(|(r, _)| r.corpus == *corpus) {
-                let p = model.probabilities_of(f);
-                m += 1;
-                for (i, (_, policy)) in POLICIES.iter().enumerate() {
-                    if policy(&r.rules, &p) == r.case.want {
-                        right[i] += 1;
-                    }
-                }
-            }
-            if *corpus == "unseen_6" {
-                row(corpus, &right, m);
-            }
-            unseen.iter_mut().zip(&right).for_each(|(u, r)| *u += r);
-            n += m;
-        }
-        row("unseen, all", &unseen, n);
-    }
+pub fn train(cases: &[(&Read, &BTreeSet<String>)], v: Variant) -> Model {
+    let examples: Vec<Example<'_>> = cases
+        .iter()
+        .map(|(r, f)| Example { features: f, label: learned::label(&r.case.want), toolchain: r.case.toolchain() })
+        .collect();
+    Model::train_with(&examples, v.min_toolchains, v.alpha)
 }
 
 /// A way to join the rules and the model: its name, and the class it gives from what the rules say and
@@ -125,37 +136,48 @@ fn fallback(r: &RulesSaid, p: &[f64; 8], strength: u8, sure: f64) -> ErrorType {
     if r.strength <= strength && q >= sure { learned::error(k, r.package.clone()) } else { r.error.clone() }
 }
 
-pub const POLICIES: [Policy; 9] = [
+/// The policies compared: the rules alone, the model alone, the committed combination (the rules where
+/// their evidence is decisive, or clear and the model less than 99.9% sure; the model elsewhere), and
+/// others tried: the model where the rules' evidence is at most none, a hint, clear, or clear and the
+/// model at least 90% sure.
+pub const POLICIES: [Policy; 7] = [
     ("rules", |r, _| r.error.clone()),
     ("model", model_says),
+    ("combined", learned::combine),
     ("none>model", |r, p| fallback(r, p, 0, 0.0)),
     ("hint>model", |r, p| fallback(r, p, 1, 0.0)),
     ("clear>model", |r, p| fallback(r, p, 2, 0.0)),
-    ("hint>model.9", |r, p| fallback(r, p, 1, 0.9)),
-    ("clear>model.9", |r, p| fallback(r, p, 2, 0.9)),
-    ("clear>model.99", |r, p| fallback(r, p, 2, 0.99)),
-    ("any>model.999", |r, p| fallback(r, p, 3, 0.999)),
+    ("clear>m.9", |r, p| fallback(r, p, 2, 0.9)),
 ];
 
-/// Right answers of each policy over `test`, the model trained on `train`.
-fn score(train_on: &[&Read], test: &[&Read]) -> Vec<usize> {
-    let model = train(train_on);
+/// Right answers of each policy over the cases `test` picks, the model trained on those `train_on` picks.
+fn score(
+    all: &[Read],
+    features: &[BTreeSet<String>],
+    v: Variant,
+    train_on: impl Fn(&Read) -> bool,
+    test: impl Fn(&Read) -> bool,
+) -> (Vec<usize>, usize) {
+    let training: Vec<(&Read, &BTreeSet<String>)> = all.iter().zip(features).filter(|(r, _)| train_on(r)).collect();
+    let model = train(&training, v);
     let mut right = vec![0; POLICIES.len()];
-    for r in test {
-        let p = model.probabilities_of(&r.features);
+    let mut n = 0;
+    for (r, f) in all.iter().zip(features).filter(|(r, _)| test(r)) {
+        n += 1;
+        let p = model.probabilities_of(f);
         for (i, (_, policy)) in POLICIES.iter().enumerate() {
-            if policy(&r.rules, &p) == r.case.want {
+            if policy(r.rules(), &p) == r.case.want {
                 right[i] += 1;
             }
         }
     }
-    right
+    (right, n)
 }
 
 fn row(name: &str, right: &[usize], n: usize) {
     let cells: Vec<String> =
         right.iter().map(|&r| format!("{r:>3}/{n:<3} {:>5.1}%", r as f64 * 100.0 / n as f64)).collect();
-    eprintln!("  {name:<13} {}", cells.join("  "));
+    eprintln!("  {name:<13} {}", cells.join(" "));
 }
 
 fn header(what: &str) {
@@ -163,49 +185,82 @@ fn header(what: &str) {
     eprintln!("{what}\n  {:<13} {}", "", names.join(""));
 }
 
-/// Leave one corpus out: each corpus read by a model trained on the others (the rules without the case's
-/// own families' rows). Returns the right answers per policy over the unseen corpora, and their number.
-pub fn leave_one_corpus_out(all: &[Read]) -> (Vec<usize>, usize) {
-    header("leave one corpus out (model trained on the other corpora; rules without the case's own families)");
+/// The held-out half shares its toolchains with the development cases: the two are left out together.
+fn pair(c: &str) -> &str {
+    if c == "held_out" { "development" } else { c }
+}
+
+/// Leave one corpus out under `v`: each corpus read by a model trained on the others; the rules are
+/// what they said as the corpus was made (the unseen corpora) or say now without the case's own
+/// families' rows (development and held-out, from which they were written). Returns the right answers
+/// per policy over the unseen corpora, and their number.
+pub fn leave_one_corpus_out(all: &[Read], v: Variant, every_corpus: bool) -> (Vec<usize>, usize) {
+    let features: Vec<BTreeSet<String>> = all.iter().map(|r| features_of(r, v)).collect();
+    header(&format!("leave one corpus out, {}", v.name));
     let mut unseen = vec![0; POLICIES.len()];
     let mut unseen_n = 0;
     for corpus in CORPORA {
-        // The held-out half shares its toolchains with the development cases: both are left out together.
-        fn pair(c: &str) -> &str {
-            if c == "held_out" { "development" } else { c }
+        let (right, n) = score(all, &features, v, |r| pair(r.corpus) != pair(corpus), |r| r.corpus == corpus);
+        if every_corpus || corpus == "unseen_6" {
+            row(corpus, &right, n);
         }
-        let train_on: Vec<&Read> = all.iter().filter(|r| pair(r.corpus) != pair(corpus)).collect();
-        let test: Vec<&Read> = all.iter().filter(|r| r.corpus == corpus).collect();
-        let right = score(&train_on, &test);
-        row(corpus, &right, test.len());
         if corpus.starts_with("unseen") {
             unseen.iter_mut().zip(&right).for_each(|(u, r)| *u += r);
-            unseen_n += test.len();
+            unseen_n += n;
         }
     }
     row("unseen, all", &unseen, unseen_n);
     (unseen, unseen_n)
 }
 
-/// Leave one family out: each family folder's cases, in every corpus, read by a model trained on every
-/// other folder's. Returns the right answers per policy and the number of cases.
-pub fn leave_one_family_out(all: &[Read]) -> (Vec<usize>, usize) {
-    let families: BTreeSet<&str> = all.iter().map(|r| r.case.family.as_str()).collect();
+/// Each unseen corpus read by a model trained only on the corpora made before it, as the rules were.
+pub fn forward(all: &[Read], v: Variant) -> (Vec<usize>, usize) {
+    let features: Vec<BTreeSet<String>> = all.iter().map(|r| features_of(r, v)).collect();
+    header(&format!("each unseen corpus, the model trained on the corpora before it, {}", v.name));
+    let order = |c: &str| CORPORA.iter().position(|k| *k == c).unwrap();
     let mut total = vec![0; POLICIES.len()];
-    for family in &families {
-        let train_on: Vec<&Read> = all.iter().filter(|r| r.case.family != *family).collect();
-        let test: Vec<&Read> = all.iter().filter(|r| r.case.family == *family).collect();
-        let right = score(&train_on, &test);
+    let mut total_n = 0;
+    for corpus in CORPORA.iter().filter(|c| c.starts_with("unseen")) {
+        let (right, n) = score(all, &features, v, |r| order(r.corpus) < order(corpus), |r| r.corpus == *corpus);
+        row(corpus, &right, n);
         total.iter_mut().zip(&right).for_each(|(t, r)| *t += r);
+        total_n += n;
     }
-    header(&format!("leave one family out ({} family folders, every corpus)", families.len()));
-    row("all", &total, all.len());
-    (total, all.len())
+    row("unseen, all", &total, total_n);
+    (total, total_n)
 }
 
-/// The model trained on every corpus, as its file.
-pub fn trained_text(all: &[Read]) -> String {
-    train(&all.iter().collect::<Vec<_>>()).to_text()
+/// Leave one family out under `v`: each family folder's cases, in every corpus, read by a model trained
+/// on every other folder's. Returns the right answers per policy over the unseen corpora's cases and all.
+pub fn leave_one_family_out(all: &[Read], v: Variant) -> (Vec<usize>, usize) {
+    let features: Vec<BTreeSet<String>> = all.iter().map(|r| features_of(r, v)).collect();
+    let families: BTreeSet<&str> = all.iter().map(|r| r.case.family.as_str()).collect();
+    let mut unseen = vec![0; POLICIES.len()];
+    let mut unseen_n = 0;
+    let mut total = vec![0; POLICIES.len()];
+    for family in &families {
+        let (right, _) = score(all, &features, v, |r| r.case.family != *family, |r| r.case.family == *family);
+        total.iter_mut().zip(&right).for_each(|(t, r)| *t += r);
+        let (right, n) = score(
+            all,
+            &features,
+            v,
+            |r| r.case.family != *family,
+            |r| r.case.family == *family && r.corpus.starts_with("unseen"),
+        );
+        unseen.iter_mut().zip(&right).for_each(|(t, r)| *t += r);
+        unseen_n += n;
+    }
+    header(&format!("leave one family out ({} family folders), {}", families.len(), v.name));
+    row("unseen", &unseen, unseen_n);
+    row("all", &total, all.len());
+    (unseen, unseen_n)
+}
+
+/// The model trained on every corpus under `v`, as its file.
+pub fn trained_text(all: &[Read], v: Variant) -> String {
+    let features: Vec<BTreeSet<String>> = all.iter().map(|r| features_of(r, v)).collect();
+    train(&all.iter().zip(&features).collect::<Vec<_>>(), v).to_text()
 }
 
 pub fn committed_path() -> std::path::PathBuf {
@@ -213,25 +268,24 @@ pub fn committed_path() -> std::path::PathBuf {
 }
 
 /// The misses of one policy on one corpus, the model trained on the other corpora.
-pub fn misses(all: &[Read], corpus: &str, policy: usize) {
-    let train_on: Vec<&Read> = all.iter().filter(|r| r.corpus != corpus).collect();
-    let model = train(&train_on);
-    let mut by_class: BTreeMap<String, usize> = BTreeMap::new();
-    for r in all.iter().filter(|r| r.corpus == corpus) {
-        let p = model.probabilities_of(&r.features);
-        let got = (POLICIES[policy].1)(&r.rules, &p);
+pub fn misses(all: &[Read], v: Variant, corpus: &str, policy: usize) {
+    let features: Vec<BTreeSet<String>> = all.iter().map(|r| features_of(r, v)).collect();
+    let training: Vec<(&Read, &BTreeSet<String>)> =
+        all.iter().zip(&features).filter(|(r, _)| pair(r.corpus) != pair(corpus)).collect();
+    let model = train(&training, v);
+    for (r, f) in all.iter().zip(&features).filter(|(r, _)| r.corpus == corpus) {
+        let p = model.probabilities_of(f);
+        let got = (POLICIES[policy].1)(r.rules(), &p);
         if got != r.case.want {
-            *by_class.entry(format!("{:?}", r.case.want)).or_default() += 1;
             eprintln!(
                 "  miss {} want {:?}, got {got:?} (rules {:?} at {}, model {} {:.2})",
                 r.case.file,
                 r.case.want,
-                r.rules.error,
-                r.rules.strength,
+                r.rules().error,
+                r.rules().strength,
                 learned::LABELS[learned::best(&p).0],
                 learned::best(&p).1
             );
         }
     }
-    eprintln!("  {} misses on {corpus}: {by_class:?}", POLICIES[policy].0);
 }
