@@ -64,8 +64,9 @@
 //! unsure: the rules' answer stands where their evidence is decisive, or
 //! clear and a naive Bayes model, trained on every labelled corpus and
 //! reading the output's normalised words and the rules' answer, is less
-//! than 99.9% sure; elsewhere the model chooses the class (the package of a
-//! missing dependency is still the one a line names).
+//! than 99.9% sure, or knows fewer than five of the output's features;
+//! elsewhere the model chooses the class (the package of a missing
+//! dependency is still the one a line names).
 //!
 //! Measured in `tests/build_decisions`, on corpora kept there as data
 //! files: the development cases the rows were written from, the held-out
@@ -820,9 +821,28 @@ mod tests {
         let words = "prog: giving up after the second pass\nprog: 3 items left unresolved";
         let said = rules(&[], None, words);
         assert_eq!((said.strength, &said.error), (0, &ErrorType::Other));
-        let p = model.probabilities(None, words, &model::rule_features(&said, model::RULE_WEIGHT));
-        assert_eq!(super::classify_run(None, words), model::combine(&said, &p));
-        assert_eq!(model::combine(&said, &p), model::error(model::best(&p).0, None));
+        let (p, known) = model.probabilities(None, words, &model::rule_features(&said, model::RULE_WEIGHT));
+        assert!(known >= model::MIN_KNOWN, "{known}");
+        assert_eq!(super::classify_run(None, words), model::combine(&said, &p, known));
+        assert_eq!(model::combine(&said, &p, known), model::error(model::best(&p).0, None));
+        // An output with next to nothing in it stays the rules' (the user decides an unknown error).
+        for few in ["", "weird", "weird again"] {
+            assert_eq!(super::classify_run(None, few), ErrorType::Other, "{few:?}");
+        }
+        // The outputs the binary's and the operations' tests fail tasks with keep the rules' class.
+        for (command, output) in [
+            (None, "error: expected one of `;` or `}`, found `let`"),
+            (None, "Error: Cannot find module 'zod'\n    at require"),
+            (None, "test result: FAILED. 3 passed; 1 failed"),
+            (Some("cargo test"), "test result: FAILED. 3 passed; 1 failed\n"),
+            (None, "error: unexpected end of file"),
+            (None, "AssertionError: expected 1 but got 2"),
+            (None, "src/form.ts(3,1): error TS1005: ';' expected.\n"),
+            (None, "SyntaxError: await is only valid in async functions\n"),
+            (None, "SyntaxError: unexpected token in src/form.rs\n"),
+        ] {
+            assert_eq!(super::classify_run(command, output), classify_run(command, output), "{output:?}");
+        }
     }
 
     #[test]

@@ -41,10 +41,17 @@ pub const OVERRIDES_CLEAR_AT: f64 = 0.999;
 /// How many times the rules' answer is a feature of the model.
 pub const RULE_WEIGHT: usize = 1;
 
-/// The rules' answer where their evidence is decisive, or clear and the model not quite sure; else the
-/// model's, reading the output and the rules' answer, with the package a line names (none when no line
-/// names one).
-pub fn combine(said: &RulesSaid, p: &[f64; K]) -> ErrorType {
+/// How many of an output's words and pairs the model must know before it speaks: below that (an empty
+/// output, a word or two) the rules' answer stands (`OTHER` where no line speaks: the user decides).
+pub const MIN_KNOWN: usize = 5;
+
+/// The rules' answer where their evidence is decisive, or clear and the model not quite sure, or where
+/// the model knows fewer than [`MIN_KNOWN`] of the output's features; else the model's, reading the
+/// output and the rules' answer, with the package a line names (none when no line names one).
+pub fn combine(said: &RulesSaid, p: &[f64; K], known: usize) -> ErrorType {
+    if known < MIN_KNOWN {
+        return said.error.clone();
+    }
     let (k, sure) = best(p);
     let model = match said.strength {
         0 | 1 => true,
@@ -58,7 +65,8 @@ pub fn combine(said: &RulesSaid, p: &[f64; K]) -> ErrorType {
 pub fn decide(said: RulesSaid, command: Option<&str>, output: &str) -> ErrorType {
     match &*MODEL {
         Some(model) if said.strength < RULES_STAND_AT => {
-            combine(&said, &model.probabilities(command, output, &rule_features(&said, RULE_WEIGHT)))
+            let (p, known) = model.probabilities(command, output, &rule_features(&said, RULE_WEIGHT));
+            combine(&said, &p, known)
         }
         _ => said.error,
     }
@@ -410,14 +418,17 @@ impl Model {
         Some(Model::from_counts(docs, counts, ALPHA))
     }
 
-    /// The probability of each class for an output's features and `extra` ones.
-    pub fn probabilities(&self, command: Option<&str>, output: &str, extra: &[String]) -> [f64; K] {
+    /// The probability of each class for an output's features and `extra` ones, and how many of the
+    /// output's the model knows.
+    pub fn probabilities(&self, command: Option<&str>, output: &str, extra: &[String]) -> ([f64; K], usize) {
         let mut seen: BTreeSet<&str> = BTreeSet::new();
         let mut score = self.prior;
+        let mut known = 0;
         let mut add = |f: &str| {
             if let Some((name, w)) = self.weights.get_key_value(f)
                 && seen.insert(name.as_str())
             {
+                known += usize::from(!name.starts_with('@'));
                 for k in 0..K {
                     score[k] += w[k];
                 }
@@ -425,20 +436,23 @@ impl Model {
         };
         each_feature(command, output, &mut add);
         extra.iter().for_each(|f| add(f));
-        normalised(score)
+        (normalised(score), known)
     }
 
-    /// The probability of each class for a set of features.
-    pub fn probabilities_of(&self, features: &BTreeSet<String>) -> [f64; K] {
+    /// The probability of each class for a set of features, and how many of them the model knows, the
+    /// rules' (`@...`) not counted.
+    pub fn probabilities_of(&self, features: &BTreeSet<String>) -> ([f64; K], usize) {
         let mut score = self.prior;
+        let mut known = 0;
         for f in features {
             if let Some(w) = self.weights.get(f) {
+                known += usize::from(!f.starts_with('@'));
                 for k in 0..K {
                     score[k] += w[k];
                 }
             }
         }
-        normalised(score)
+        (normalised(score), known)
     }
 }
 

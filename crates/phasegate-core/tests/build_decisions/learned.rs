@@ -124,9 +124,9 @@ pub fn train(cases: &[(&Read, &BTreeSet<String>)], v: Variant) -> Model {
 
 /// A way to join the rules and the model: its name, and the class it gives from what the rules say and
 /// the model's probabilities.
-pub type Policy = (&'static str, fn(&RulesSaid, &[f64; 8]) -> ErrorType);
+pub type Policy = (&'static str, fn(&RulesSaid, &[f64; 8], usize) -> ErrorType);
 
-fn model_says(r: &RulesSaid, p: &[f64; 8]) -> ErrorType {
+fn model_says(r: &RulesSaid, p: &[f64; 8], _: usize) -> ErrorType {
     learned::error(learned::best(p).0, r.package.clone())
 }
 
@@ -141,13 +141,13 @@ fn fallback(r: &RulesSaid, p: &[f64; 8], strength: u8, sure: f64) -> ErrorType {
 /// others tried: the model where the rules' evidence is at most none, a hint, clear, or clear and the
 /// model at least 90% sure.
 pub const POLICIES: [Policy; 7] = [
-    ("rules", |r, _| r.error.clone()),
+    ("rules", |r, _, _| r.error.clone()),
     ("model", model_says),
     ("combined", learned::combine),
-    ("none>model", |r, p| fallback(r, p, 0, 0.0)),
-    ("hint>model", |r, p| fallback(r, p, 1, 0.0)),
-    ("clear>model", |r, p| fallback(r, p, 2, 0.0)),
-    ("clear>m.9", |r, p| fallback(r, p, 2, 0.9)),
+    ("none>model", |r, p, _| fallback(r, p, 0, 0.0)),
+    ("hint>model", |r, p, _| fallback(r, p, 1, 0.0)),
+    ("clear>model", |r, p, _| fallback(r, p, 2, 0.0)),
+    ("clear>m.9", |r, p, _| fallback(r, p, 2, 0.9)),
 ];
 
 /// Right answers of each policy over the cases `test` picks, the model trained on those `train_on` picks.
@@ -164,9 +164,9 @@ fn score(
     let mut n = 0;
     for (r, f) in all.iter().zip(features).filter(|(r, _)| test(r)) {
         n += 1;
-        let p = model.probabilities_of(f);
+        let (p, known) = model.probabilities_of(f);
         for (i, (_, policy)) in POLICIES.iter().enumerate() {
-            if policy(r.rules(), &p) == r.case.want {
+            if policy(r.rules(), &p, known) == r.case.want {
                 right[i] += 1;
             }
         }
@@ -274,8 +274,8 @@ pub fn misses(all: &[Read], v: Variant, corpus: &str, policy: usize) {
         all.iter().zip(&features).filter(|(r, _)| pair(r.corpus) != pair(corpus)).collect();
     let model = train(&training, v);
     for (r, f) in all.iter().zip(&features).filter(|(r, _)| r.corpus == corpus) {
-        let p = model.probabilities_of(f);
-        let got = (POLICIES[policy].1)(r.rules(), &p);
+        let (p, known) = model.probabilities_of(f);
+        let got = (POLICIES[policy].1)(r.rules(), &p, known);
         if got != r.case.want {
             eprintln!(
                 "  miss {} want {:?}, got {got:?} (rules {:?} at {}, model {} {:.2})",
