@@ -12,7 +12,7 @@
 #[allow(dead_code, reason = "the tool uses part of the corpus reader")]
 mod corpus;
 
-use phasegate_core::tasks::{ErrorType, build_families, classify_run, classify_run_without};
+use phasegate_core::tasks::{ErrorType, build_families, classify_run, classify_run_without, learned};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -69,4 +69,27 @@ fn speed() {
         })
         .collect();
     eprintln!("{} KiB classified in {:?} (the fastest of {runs:?})", output.len() / 1024, runs.iter().min().unwrap());
+    let fastest = |f: &dyn Fn()| {
+        (0..5)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                f();
+                start.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let rules = fastest(&|| {
+        learned::rules(&[], None, &output);
+    });
+    eprintln!("the rules alone: {rules:?}");
+    let start = std::time::Instant::now();
+    let model = learned::committed().expect("the committed model parses");
+    eprintln!("the model read from its file on first use: {:?}", start.elapsed());
+    let said = learned::rules(&[], None, &output);
+    let extra = learned::rule_features(&said, learned::RULE_WEIGHT);
+    let reading = fastest(&|| {
+        model.probabilities(None, &output, &extra);
+    });
+    eprintln!("the model alone, on the same output (what an output the rules are unsure of adds): {reading:?}");
 }

@@ -12,7 +12,7 @@ mod said;
 pub use agents::{RequestInput, frontmatter, priorities, review_request};
 pub use build::{
     BuildAction, DEFAULT_TIME_LIMIT_MINUTES, ErrorType, FailureDecision, MAX_FAILED_TASKS, SYNTAX_RETRIES,
-    TRANSIENT_RETRIES, VALIDATION_RETRIES, build_families, classify_run, classify_run_without, decide_failure,
+    TRANSIENT_RETRIES, VALIDATION_RETRIES, build_families, classify_run, classify_run_without, decide_failure, learned,
     should_continue,
 };
 pub use config::{DEFAULT_REVIEW_TIMEOUT_MINUTES, DefaultAction, IMPLEMENT_CONFIG_PATH, ImplementConfig};
