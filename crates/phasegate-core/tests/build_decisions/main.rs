@@ -283,15 +283,16 @@ fn build_decisions_generalise_to_toolchains_no_cue_was_written_from() {
 }
 
 /// What the committed combination (the rules where their evidence is decisive, or clear and the model less
-/// than 99.9% sure; the model elsewhere) must not fall below, leaving one corpus out over the six unseen
+/// than 99.9% sure; the model elsewhere) must not fall below, leaving one corpus out over the seven unseen
 /// corpora, each read by the rules as they were when it was made (`as_made.txt`) and by a model trained on
-/// the other corpora: 432/534 (80.9%) measured, less a margin of five cases (427/534 is 79.96%). The rules
-/// alone read 377/534 (70.6%) so. This is the honest estimate of a corpus of toolchains never seen.
-const LEARNED_CORPUS_OUT_FLOOR: f64 = 0.799;
+/// the other corpora: 512/644 (79.5%) measured, less a margin of five cases (507/644 is 78.73%). The rules
+/// alone read 445/644 (69.1%) so. (With six corpora, before `unseen_7/` measured the frozen model at
+/// 78/110: 432/534, 80.9%.)
+const LEARNED_CORPUS_OUT_FLOOR: f64 = 0.787;
 
-/// The same, leaving one family folder out (every corpus's folders of that name): 428/534 (80.1%)
-/// measured on the unseen corpora, less five cases (423/534 is 79.2%).
-const LEARNED_FAMILY_OUT_FLOOR: f64 = 0.792;
+/// The same, leaving one family folder out (every corpus's folders of that name): 509/644 (79.0%)
+/// measured on the unseen corpora, less five cases (504/644 is 78.26%).
+const LEARNED_FAMILY_OUT_FLOOR: f64 = 0.782;
 
 // Pins issue 31's seventh round: a learned fallback, measured by holding out whole corpora and whole families.
 #[test]

@@ -59,7 +59,7 @@ fn dump() {
     std::fs::write(format!("{}/as_made_{name}.txt", std::env::var("DUMP_DIR").unwrap()), out).unwrap();
 }
 RS
-for pair in 322d620:unseen ac34ef0:unseen_2 f728203:unseen_3 3b4df6d:unseen_4 dd05edd:unseen_5 12f60dc:unseen_6; do
+for pair in 322d620:unseen ac34ef0:unseen_2 f728203:unseen_3 3b4df6d:unseen_4 dd05edd:unseen_5 12f60dc:unseen_6 12f60dc:unseen_7; do
   commit=${pair%%:*} corpus=${pair##*:}
   for f in build.rs build_table.rs build_cues.rs; do git show "$commit:$T/$f" > "$T/$f"; done
   cat "$OUT/dumpfn.rs" >> "$T/build.rs"
@@ -71,6 +71,6 @@ for pair in 322d620:unseen ac34ef0:unseen_2 f728203:unseen_3 3b4df6d:unseen_4 dd
 done
 {
   head -1 "$D/as_made.txt"
-  for k in "" _2 _3 _4 _5 _6; do cat "$OUT/as_made_unseen$k.txt"; done
+  for k in "" _2 _3 _4 _5 _6 _7; do cat "$OUT/as_made_unseen$k.txt"; done
 } > "$OUT/as_made.txt"
 mv "$OUT/as_made.txt" "$D/as_made.txt"
