@@ -638,8 +638,8 @@ fn rules(without: &[&str], command: Option<&str>, output: &str) -> RulesSaid {
 pub mod learned {
     pub use super::RulesSaid;
     pub use super::model::{
-        ALPHA, Example, LABELS, MIN_TOOLCHAINS, Model, RULE_WEIGHT, best, combine, committed, each_feature, error,
-        features, label, rule_features,
+        ALPHA, Example, LABELS, MIN_TOOLCHAINS, Model, RULE_WEIGHT, best, combine, committed, error, features, label,
+        rule_features,
     };
 
     /// What the rules say of an output, the rows of the families in `without` left out.

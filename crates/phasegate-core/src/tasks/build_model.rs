@@ -32,18 +32,18 @@ pub fn committed() -> Option<&'static Model> {
 
 /// The strength of the rules' evidence at which their answer stands, whatever the model says: a
 /// family's decisive row or a decisive generic cue.
-pub const RULES_STAND_AT: u8 = 3;
+pub(crate) const RULES_STAND_AT: u8 = 3;
 
 /// How sure the model must be to override clear evidence of the rules (a test summary, a diagnostic at a
 /// position); a hint, or no evidence, it overrides whenever it disagrees.
-pub const OVERRIDES_CLEAR_AT: f64 = 0.999;
+pub(crate) const OVERRIDES_CLEAR_AT: f64 = 0.999;
 
 /// How many times the rules' answer is a feature of the model.
 pub const RULE_WEIGHT: usize = 1;
 
 /// How many of an output's words and pairs the model must know before it speaks: below that (an empty
 /// output, a word or two) the rules' answer stands (`OTHER` where no line speaks: the user decides).
-pub const MIN_KNOWN: usize = 5;
+pub(crate) const MIN_KNOWN: usize = 5;
 
 /// The rules' answer where their evidence is decisive, or clear and the model not quite sure, or where
 /// the model knows fewer than [`MIN_KNOWN`] of the output's features; else the model's, reading the
@@ -116,7 +116,7 @@ pub fn error(label: usize, package: Option<String>) -> ErrorType {
 }
 
 /// Calls `f` with each feature of an output (a feature may come more than once).
-pub fn each_feature(command: Option<&str>, output: &str, mut f: impl FnMut(&str)) {
+pub(crate) fn each_feature(command: Option<&str>, output: &str, mut f: impl FnMut(&str)) {
     let mut tokens: Vec<String> = Vec::new();
     let mut pair = String::new();
     for raw in super::scanned_lines(output) {

@@ -22,4 +22,4 @@ pub use review::{
     FailureRate, MIN_REVIEWS_FOR_RATE, REVIEW_CYCLES_FILE, ReviewCycles, SAME_ISSUE_THRESHOLD, SELF_IMPLEMENTER,
     SessionCycles, TaskCycle, TaskFailureRecord, TaskReviewStatus,
 };
-pub use said::{Batch, FailedNext, RecordedNext, ReviewTimedOut, reply_format};
+pub use said::{Batch, FailedNext, RecordedNext, RetroOffer, ReviewTimedOut, reply_format};

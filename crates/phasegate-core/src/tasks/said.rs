@@ -197,3 +197,18 @@ impl fmt::Display for Batch {
         )
     }
 }
+
+/// The retrospective a failed task offers (`tasks fail`'s `retro`, seed
+/// 004's `task.failed`): now, or once after the build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetroOffer {
+    pub feature: String,
+    pub task: String,
+}
+
+impl fmt::Display for RetroOffer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let RetroOffer { feature, task } = self;
+        write!(f, "To learn from this failure now: /phasegate:retro {feature} --task {task} (or once, after the build)")
+    }
+}

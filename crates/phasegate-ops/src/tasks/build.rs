@@ -17,7 +17,7 @@ use phasegate_core::coordination::Claimed;
 use phasegate_core::coordination::TeamSaid;
 use phasegate_core::questions::{ItemType, Request};
 use phasegate_core::tasks::{self as build, BuildAction as Action, ErrorType, FailedNext, FailureDecision};
-use phasegate_core::tasks::{Mark, SessionCycles, Task};
+use phasegate_core::tasks::{Mark, RetroOffer, SessionCycles, Task};
 use phasegate_store::git::RollbackScope;
 use phasegate_store::{FeatureGuard, Project};
 use serde::Serialize;
@@ -67,7 +67,8 @@ pub struct Failed {
     pub problems: Vec<String>,
     /// Seed 004's `task.failed` event: the retrospective it offers (an
     /// immediate gotcha extraction for this one failure).
-    pub retro: String,
+    #[serde(serialize_with = "phasegate_core::words::as_words")]
+    pub retro: RetroOffer,
 }
 
 /// Marks the task in progress failed and decides what follows.
@@ -93,12 +94,7 @@ pub fn fail(
     let output = output.unwrap_or("");
     let error = build::classify_run(command, output);
     let decision = build::decide_failure(&error, attempts, output);
-    let error_type = serde_json::to_value(&error).ok().and_then(|v| v["type"].as_str().map(str::to_owned));
-    s.build.failures.entry(task.id.clone()).or_default().push(phasegate_core::tasks::TaskFailureRecord {
-        error_type: error_type.unwrap_or_else(|| "OTHER".to_owned()),
-        at: env.now,
-        excerpt: phasegate_core::knowledge::excerpt(output),
-    });
+    note_failure(s, &task.id, &error, output, env);
     let restored = match rollback {
         true => roll_back(env, &project, &guard, &task, s)?,
         false => phasegate_store::git::Restored::default(),
@@ -133,11 +129,7 @@ pub fn fail(
         kept: restored.kept.clone(),
         undeclared: task.files.is_empty(),
     };
-    let retro = format!(
-        "To learn from this failure now: /phasegate:retro {} --task {} (or once, after the build)",
-        feature.name(),
-        task.id
-    );
+    let retro = RetroOffer { feature: feature.name().to_owned(), task: task.id.clone() };
     Ok(Failed {
         team,
         problems,
@@ -155,6 +147,17 @@ pub fn fail(
         escalation,
         message,
     })
+}
+
+/// Keeps the failure in the task's record (its class, when, an excerpt of
+/// the output), for the retrospective.
+fn note_failure(s: &mut SessionCycles, task: &str, error: &ErrorType, output: &str, env: &Env) {
+    let error_type = serde_json::to_value(error).ok().and_then(|v| v["type"].as_str().map(str::to_owned));
+    s.build.failures.entry(task.to_owned()).or_default().push(phasegate_core::tasks::TaskFailureRecord {
+        error_type: error_type.unwrap_or_else(|| "OTHER".to_owned()),
+        at: env.now,
+        excerpt: phasegate_core::knowledge::excerpt(output),
+    });
 }
 
 /// Puts back the task's checkpoint (what `tasks start` saw), saving what
