@@ -219,6 +219,14 @@ struct Work {
 /// right away).
 pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Facts> {
     let (project, feature) = session::find(env, given)?;
+    let facts = facts_of(env, &project, &feature, task)?;
+    Effects::of("retro facts").turn_to(feature.name()).apply_to_log(&project, env);
+    Ok(facts)
+}
+
+/// [`facts`] of `feature`, read without any effect (`retro record` reads
+/// them too, and notes the session's turn once).
+fn facts_of(env: &Env, project: &Project, feature: &Feature, task: Option<&str>) -> OpResult<Facts> {
     let meta = feature.load()?;
     let code_dir = project.code_dir(&meta);
     let cycles = feature.read_review_cycles()?;
@@ -226,11 +234,11 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     let build = &session.build;
     let base: Option<String> = meta.review_base(Phase::Implement).map(str::to_owned);
     let Work { tasks, planned, pipeline, base } = match meta.workflow {
-        Workflow::Phased => phased_work(&feature, &session, task, base),
-        Workflow::Pipeline => pipeline_work(&feature, build, base),
+        Workflow::Phased => phased_work(feature, &session, task, base),
+        Workflow::Pipeline => pipeline_work(feature, build, base),
     };
     let changed: Vec<String> = match &base {
-        Some(b) => review::code_change(&project, &code_dir, b)
+        Some(b) => review::code_change(project, &code_dir, b)
             .map(|c| c.files.into_iter().map(|f| f.path).collect())
             .unwrap_or_default(),
         None => Vec::new(),
@@ -240,13 +248,13 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
     let metrics = build_metrics(&tasks, build.started_at, build.ended.values().max().copied(), env.now);
     let judge = to_judge(&tasks);
     let root = code_dir.clone();
-    let promotable = promotable(&project, &root);
-    let mut per_feature = earlier_metrics(&project, feature.name());
+    let promotable = promotable(project, &root);
+    let mut per_feature = earlier_metrics(project, feature.name());
     if let Some(m) = metrics {
         per_feature.push((feature.name().to_owned(), m));
     }
     // What the build cost, phase by phase (its transcripts, read now).
-    let cost = cost::collect(&project, env, Some(feature.name()))
+    let cost = cost::collect(project, env, Some(feature.name()))
         .ok()
         .and_then(|c| c.features.into_iter().next())
         .filter(|c| c.total.usage.tokens() > 0);
@@ -270,7 +278,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
         untouched,
         tasks,
         pipeline,
-        verify_failures: if task.is_some() { Vec::new() } else { verify_failures(&feature) },
+        verify_failures: if task.is_some() { Vec::new() } else { verify_failures(feature) },
         metrics,
         trend,
         cost,
@@ -280,8 +288,7 @@ pub fn facts(env: &Env, given: Option<&str>, task: Option<&str>) -> OpResult<Fac
         agent: Agent::Retrospective.qualified(),
         prompt: String::new(),
     };
-    facts.prompt = prompt(&project, &feature, &facts);
-    Effects::of("retro facts").turn_to(feature.name()).apply_to_log(&project, env);
+    facts.prompt = prompt(project, feature, &facts);
     Ok(facts)
 }
 
@@ -652,8 +659,8 @@ pub struct Recorded {
 /// record.
 pub fn record(env: &Env, given: Option<&str>, reply: &str) -> OpResult<Recorded> {
     let reply = RetroReply::parse(reply).map_err(|why| Invalid::RetroReply { why })?;
-    let facts = facts(env, given, None)?;
     let (project, feature) = session::find(env, given)?;
+    let facts = facts_of(env, &project, &feature, None)?;
     let meta = feature.load()?;
     let root = project.code_dir(&meta);
     let record_path = feature.dir().join(RETRO_FILE);
@@ -889,7 +896,6 @@ fn recorded_message(
     applied: Applied,
 ) -> RetroRecorded {
     let count = |decisions: &[&str]| record.lessons.iter().filter(|l| decisions.contains(&l.decision.as_str())).count();
-    let (settled, unsettled) = (applied.settled, applied.events_failed);
     RetroRecorded {
         feature: feature.to_owned(),
         file: record_path.display().to_string(),
@@ -898,8 +904,8 @@ fn recorded_message(
         judged: record.judged.len(),
         templates: record.templates.len(),
         promotable: promotable.to_vec(),
-        settled,
-        unsettled,
+        settled: applied.settled,
+        unsettled: applied.events_failed,
     }
 }
 

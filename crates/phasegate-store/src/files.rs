@@ -16,9 +16,8 @@
 use std::path::Path;
 
 pub use crate::fs::{
-    EntryKind, MAX_STATE_BYTES, canonical, canonical_or_same, confine, current_exe, entry_kind, exists, exists_entry,
-    head, is_dir, is_executable, is_file, is_regular_file, join_slashed, modified, own_path, read_optional,
-    read_optional_up_to, read_to_string, regular_files, relative,
+    MAX_STATE_BYTES, canonical_or_same, confine, current_exe, exists, head, is_dir, is_executable, is_file,
+    is_regular_file, join_slashed, modified, read_optional, read_optional_up_to, read_to_string, relative,
 };
 
 use crate::error::StoreError;

@@ -46,6 +46,16 @@ impl Validation {
     fn blocked(message: RuleSaid) -> Self {
         Validation { allowed: false, kind: ValidationKind::Blocked, message: Some(message) }
     }
+
+    /// The move as a verb acts on it: allowed with the warning to show, if
+    /// any, or refused with what blocks it.
+    pub fn warning_or_block(self) -> Result<Option<RuleSaid>, RuleSaid> {
+        match (self.kind, self.message) {
+            (ValidationKind::Blocked, Some(block)) => Err(block),
+            (ValidationKind::Warning, warning) => Ok(warning),
+            (ValidationKind::Blocked, None) | (ValidationKind::Proceed, _) => Ok(None),
+        }
+    }
 }
 
 /// What the rule table says of a move, with its facts; its `Display` is

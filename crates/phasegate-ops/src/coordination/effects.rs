@@ -22,7 +22,7 @@ use crate::error::OpResult;
 
 /// One effect of a verb.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
+enum Effect {
     /// The session turned to `feature`: its requests from now on are the
     /// feature's, for its cost.
     TurnTo { feature: String },
@@ -35,7 +35,7 @@ pub enum Effect {
 
 /// Which pending events a step settles.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Settle {
+enum Settle {
     /// Those that move `feature` on (its next step, its build, its spec,
     /// the user's turn); with `retro`, its retrospective's too.
     MovedOn { feature: String, retro: bool },
@@ -76,10 +76,6 @@ pub struct Effects {
 impl Effects {
     pub fn of(verb: &'static str) -> Self {
         Effects { verb, list: Vec::new() }
-    }
-
-    pub fn list(&self) -> &[Effect] {
-        &self.list
     }
 
     fn with(mut self, effect: Effect) -> Self {

@@ -72,18 +72,11 @@ pub fn emit(
     task: Option<&str>,
     payload: Value,
 ) -> OpResult<Event> {
-    let mut all = emit_all(project, env, vec![NewEvent { event_type, feature, task, payload }])?;
+    // A type that is not an event's is refused before the lock is taken.
+    EventType::parse(event_type).invalid_input()?;
+    let mut all =
+        with_held(project, env, |held| held.raise_all(vec![NewEvent { event_type, feature, task, payload }]))?;
     Ok(all.remove(0))
-}
-
-/// Appends several events under one take of the lock (a hook that has
-/// several to say waits for the lock once). A type that is not an event's
-/// is refused before the lock is taken.
-pub fn emit_all(project: &Project, env: &Env, new: Vec<NewEvent<'_>>) -> OpResult<Vec<Event>> {
-    for n in &new {
-        EventType::parse(n.event_type).invalid_input()?;
-    }
-    with_held(project, env, |held| held.raise_all(new))
 }
 
 /// Keeps `problem`, said by `source` (`events`, `effects`, `question
@@ -93,8 +86,6 @@ pub fn note_problem(project: &Project, env: &Env, source: &str, problem: &str) {
     let _ = project.coordination().note_problem(env.now, source, &crate::hook::one_line(problem));
 }
 
-/// The delivery state, brought up to date with the logs; the caller holds
-/// the events lock. A missing or unreadable state is rebuilt from the logs.
 /// The events pending now, read without the lock and written nowhere: for
 /// a step that decides which to settle and returns them among its effects.
 pub fn pending_now(project: &Project) -> OpResult<Vec<Event>> {
@@ -104,6 +95,8 @@ pub fn pending_now(project: &Project) -> OpResult<Vec<Event>> {
     Ok(synced(project)?.pending.into_values().map(|p| p.event).collect())
 }
 
+/// The delivery state, brought up to date with the logs; the caller holds
+/// the events lock. A missing or unreadable state is rebuilt from the logs.
 fn synced(project: &Project) -> OpResult<Delivery> {
     let mut d = project.coordination().delivery().unwrap_or_default();
     catch_up(project, &mut d)?;

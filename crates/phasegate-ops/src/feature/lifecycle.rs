@@ -2,7 +2,6 @@
 //! finish.
 
 use phasegate_core::coordination::TeamSaid;
-use phasegate_core::feature::ValidationKind as Verdict;
 use phasegate_core::feature::{FinishedNext, Meta, RuleSaid, Workflow, validate_meta};
 use phasegate_core::{Mode, Phase, slug};
 use phasegate_store::creation::{Interrupted, NewFeature};
@@ -109,7 +108,7 @@ pub struct Shown {
 pub fn show(env: &Env, given: Option<&str>) -> OpResult<Shown> {
     let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
-    Effects::of("lifecycle show").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("feature show").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Shown {
         name: feature.name().to_owned(),
         dir: feature.dir().display().to_string(),
@@ -169,14 +168,9 @@ pub fn finish(env: &Env, given: Option<&str>) -> OpResult<Finished> {
     let (project, feature) = session::find(env, given)?;
     let guard = feature.lock(env.lock_timeout)?;
     let mut meta = guard.load()?;
-    let v = validate_meta(&meta, feature.name(), Phase::Finish, feature.artifacts());
-    let warning = match (v.kind, v.message) {
-        (Verdict::Blocked, Some(message)) => {
-            return Err(Refusal::TransitionBlocked { phase: Phase::Finish, message }.into());
-        }
-        (Verdict::Warning, message) => message,
-        (Verdict::Blocked, None) | (Verdict::Proceed, _) => None,
-    };
+    let warning = validate_meta(&meta, feature.name(), Phase::Finish, feature.artifacts())
+        .warning_or_block()
+        .map_err(|message| Refusal::TransitionBlocked { phase: Phase::Finish, message })?;
     let proof = proven_now(env, &project, &feature, &meta)?;
     meta.finish(env.now)?;
     let (had_history, had_verdict) = (feature.has_history(), feature.has_verdict());

@@ -27,7 +27,7 @@ use crate::session;
 pub fn validate(env: &Env, given: Option<&str>, target: Phase) -> OpResult<Validation> {
     let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
-    Effects::of("phase validate").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("validate").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(transition::validate_meta(&meta, feature.name(), target, feature.artifacts()))
 }
 
@@ -122,14 +122,12 @@ pub fn start(env: &Env, target: Target<'_>, phase: Phase, mode: StartMode) -> Op
     })
 }
 
-/// The rules' refusal of starting `phase`, if they refuse it.
+/// What the rules say of starting `phase`: refused, or allowed with the
+/// warning to show, if any.
 fn blocked(meta: &Meta, feature: &Feature, phase: Phase) -> OpResult<Option<RuleSaid>> {
-    let v = transition::validate_meta(meta, feature.name(), phase, feature.artifacts());
-    match (v.kind, v.message) {
-        (Verdict::Blocked, Some(message)) => Err(Refusal::TransitionBlocked { phase, message }.into()),
-        (Verdict::Warning, message) => Ok(message),
-        (Verdict::Blocked, None) | (Verdict::Proceed, _) => Ok(None),
-    }
+    transition::validate_meta(meta, feature.name(), phase, feature.artifacts())
+        .warning_or_block()
+        .map_err(|message| Refusal::TransitionBlocked { phase, message }.into())
 }
 
 /// The start decided and written under one take of the feature's lock:
@@ -373,7 +371,7 @@ fn brief_lines(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Str
     if matches!(phase, Phase::Implement) {
         brief::remember(env, &project, Some(&feature), &finished.given);
     }
-    Effects::of("phase brief_lines").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("phase brief").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(finished.packed.text.lines().map(str::to_owned).collect())
 }
 

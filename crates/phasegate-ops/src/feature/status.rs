@@ -253,7 +253,7 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<Next> {
     let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     if let Some(q) = ask::suspended_on(&project, feature.name())? {
-        Effects::of("status next").turn_to(feature.name()).apply_to_log(&project, env);
+        Effects::of("next").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(Next {
             phase: meta.current_phase,
             command: None,
@@ -265,7 +265,7 @@ pub fn next(env: &Env, given: Option<&str>) -> OpResult<Next> {
             ),
         });
     }
-    Effects::of("status next").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("next").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(next_of(env, &project, &feature, &meta))
 }
 

@@ -108,10 +108,12 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
     let layout = ctx.repo_of(&abs)?;
     let items = layout.current_root.join(KNOWLEDGE_DIR);
     let runtime = layout.common_dir.join("phasegate");
-    match knowledge_folder(&layout.current_root, &items, &runtime) {
+    // A knowledge folder, or an index folder, through a link out of the
+    // repository is a problem to name: no gotcha is read through it.
+    match phasegate_store::knowledge::own_folder(&layout.current_root, &items, &runtime) {
         Ok(true) => {}
         Ok(false) => return None,
-        Err(problem) => return tell_once(&given_path(&runtime, &session), &problem),
+        Err(problem) => return tell_once(&given_path(&runtime, &session), &problem.to_string()),
     }
     let config = jit_config(&layout.current_root);
     if !config.enabled {
@@ -130,16 +132,6 @@ pub fn just_in_time(ctx: &HookCtx<'_>) -> Option<String> {
         shown.iter().map(|e| GivenItem { id: e.id.clone(), for_: rel.clone(), at: env.now }).collect();
     let _ = add_given(&log_path, &given);
     Some(text)
-}
-
-/// Whether the tree at `root` has a knowledge folder of its own: a folder,
-/// and not through a link out of the tree (an index built before the link
-/// was made must not answer for it). Two stats on the common path. A
-/// knowledge folder that leads out of the repository, or an index folder
-/// (`knowledge-index` in `runtime`) that is a link, is a problem to name:
-/// no gotcha is read or indexed through it.
-fn knowledge_folder(root: &Path, items: &Path, runtime: &Path) -> Result<bool, String> {
-    phasegate_store::knowledge::own_folder(root, items, runtime).map_err(|e| e.to_string())
 }
 
 /// The knowledge base cannot be read (`problem`): said once per session,

@@ -30,10 +30,10 @@ use crate::knowledge::inject;
 use crate::witness;
 use phasegate_core::witness::RecordedBy;
 
-/// The shape every reviewer answers in (seed 001, Review outputs).
 /// Where a final review that did not match the schema is kept for inspection.
 const REJECTED_FINAL_REVIEW: &str = "review-codex.rejected.json";
 
+/// The shape every reviewer answers in (seed 001, Review outputs).
 const REVIEW_SHAPE: &str = r#"{"id": "review-YYYYMMDD-HHMMSS", "reviewer": "<reviewer>", "model": "<model>", "status": "approved|needs_changes|needs_clarification", "summary": "...", "findings": [{"id": "F1", "category": "security", "severity": "low|medium|high|critical", "title": "...", "recommendation": "..."}], "blockers": [], "questions": [], "reviewed_at": "ISO 8601"}"#;
 
 fn gate_kind(run: &PipelineRun) -> OpResult<GateKind> {
@@ -117,7 +117,7 @@ pub fn review_brief(env: &Env, given: Option<&str>) -> OpResult<GateBrief> {
     let prompt = brief::finish(&project, brief, &checked).packed.text;
     // The review is taken from a reviewer spawned with this very prompt.
     witness::note_brief(env, &project, &gate_subject(feature.name(), &run, kind, stage), &prompt)?;
-    Effects::of("pipeline review_brief").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("pipeline review-brief").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(GateBrief {
         feature: feature.name().to_owned(),
         stage,
@@ -426,7 +426,7 @@ pub fn final_gate(env: &Env, given: Option<&str>) -> OpResult<FinalGate> {
     let recorded = record_value(env, &project, &feature, value, &config)?;
     // The marker only lets the next run resume the reviewer's session.
     let _ = feature.write_task_text(FINAL_GATE_SESSION_MARKER, &phasegate_core::time::stamp(now));
-    Effects::of("pipeline final_gate").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("pipeline final-gate").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(FinalGate::Recorded(recorded))
 }
 

@@ -299,7 +299,7 @@ pub fn commit_completion(
     {
         project.coordination().unregister_session(&id)?;
     }
-    Ok(Effects::of("pipeline complete").build_completed(guard.feature().name()))
+    Ok(Effects::of("pipeline completion").build_completed(guard.feature().name()))
 }
 
 /// Whether the run is in a state the loop and tests belong to.

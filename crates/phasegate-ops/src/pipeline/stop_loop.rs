@@ -192,7 +192,7 @@ fn write_decision(
             )?;
         }
     }
-    Ok(Effects::of("stop hook"))
+    Ok(Effects::of("Stop hook"))
 }
 
 /// What the hook answers for the decision applied.

@@ -172,7 +172,7 @@ pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listing> {
     let (project, feature) = session::find(env, given)?;
     let meta = feature.load()?;
     let s = sources(&project, &feature, &meta)?;
-    Effects::of("sources list").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("verify list").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Listing {
         feature: feature.name().to_owned(),
         requirements: s

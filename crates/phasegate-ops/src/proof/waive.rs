@@ -96,7 +96,7 @@ pub fn waive(
     let now = proof(env, &project, &feature, &meta)?;
     let subject = Subject { name: feature.name().to_owned(), requirement };
     if let Some(settled) = settled_already(&now, &subject)? {
-        Effects::of("waive waive").turn_to(feature.name()).apply_to_log(&project, env);
+        Effects::of("verify waive").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(settled);
     }
     let name = subject.name.clone();
@@ -202,11 +202,8 @@ fn ask_person(
     if asked.route == ask::Went::Answered {
         return waive(env, Some(name), requirement, Some(reason), session);
     }
-    Ok(Waived {
-        question: asked.id.clone(),
-        asked: Some(asked.clone()),
-        ..subject.done(WaiverState::Asked, None, Waiving::Asked(asked.message))
-    })
+    let how = Waiving::Asked(asked.message.clone());
+    Ok(Waived { question: asked.id.clone(), asked: Some(asked), ..subject.done(WaiverState::Asked, None, how) })
 }
 
 /// The waiver a person's recorded "yes" `a` to waiver question `q` gives

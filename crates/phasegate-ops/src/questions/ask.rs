@@ -140,7 +140,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     let known: Vec<Question> = stored.iter().filter(|s| s.question.slug == slug).map(|s| s.question.clone()).collect();
     let prefs = project.questions().preferences()?;
     if let Some(skip) = questions::skip(&input.request, &slug, &known, &prefs) {
-        Effects::of("ask ask_with").turn_to(feature.name()).apply_to_log(&project, env);
+        Effects::of("question ask").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(skipped(&slug, skip));
     }
     // A pipeline runs unattended whatever the session is.
@@ -173,7 +173,7 @@ pub fn ask_with(env: &Env, given: Option<&str>, input: AskInput, about_finished_
     };
     guard.commit("question ask", vec![question_change(&path, &q)])?;
     let slack = config.slack.channels.for_item(q.item_type).is_some();
-    Effects::of("ask ask_with").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("question ask").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(routed(&q, route, &path, slack))
 }
 

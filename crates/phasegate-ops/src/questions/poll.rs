@@ -363,7 +363,7 @@ fn read_thread(
                 };
                 let won = answer_in(project, env, s, &answer)?;
                 if won {
-                    Effects::of("question poll").question_answered(&q.id).apply_to_log(project, env);
+                    Effects::of("slack poll").question_answered(&q.id).apply_to_log(project, env);
                     report.answered.push(AnsweredNote {
                         id: q.id.clone(),
                         feature: q.slug.clone(),

@@ -22,8 +22,12 @@ fn rounds_err(e: rounds::RoundsError) -> OpError {
 }
 
 fn artifact_of(feature: &Feature, phase: Phase) -> OpResult<std::path::PathBuf> {
-    let a = phase.artifact().ok_or(Invalid::NoRoundLoop { phase })?;
-    Ok(feature.artifact_path(a))
+    Ok(feature.artifact_path(loop_artifact(phase)?))
+}
+
+/// The artifact a phase's round loop writes.
+fn loop_artifact(phase: Phase) -> OpResult<phasegate_core::Artifact> {
+    Ok(phase.artifact().ok_or(Invalid::NoRoundLoop { phase })?)
 }
 
 /// Where the loop stands, as every rounds command prints it.
@@ -294,7 +298,8 @@ pub fn ask(
 /// Checks a capped loop's result: the artifact lists every open question.
 pub fn check(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<String>> {
     let (project, feature) = session::find(env, given)?;
-    let artifact = artifact_of(&feature, phase)?;
+    let a = loop_artifact(phase)?;
+    let artifact = feature.artifact_path(a);
     let file = feature.read_rounds()?;
     let l = file.phases.get(&phase).ok_or_else(|| rounds_err(rounds::RoundsError::NotStarted(phase)))?;
     let open = l.open_questions();
@@ -302,7 +307,6 @@ pub fn check(env: &Env, given: Option<&str>, phase: Phase) -> OpResult<Vec<Strin
         Effects::of("rounds check").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(open);
     }
-    let a = phase.artifact().ok_or(Invalid::NoRoundLoop { phase })?;
     let text = feature.read_artifact(a)?.ok_or_else(|| Refusal::NoArtifact { path: artifact.display().to_string() })?;
     rounds::check_open_questions(&text, &open)
         .map_err(|why| Refusal::OpenQuestionsMissing { path: artifact.display().to_string(), why })?;

@@ -218,6 +218,6 @@ pub fn stop(env: &Env, given: Option<&str>, clear: bool) -> OpResult<bool> {
         build.started_at = None;
     }
     guard.commit("tasks stop", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
-    Effects::of("build stop").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks stop").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(!clear)
 }

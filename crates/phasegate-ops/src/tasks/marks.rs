@@ -120,7 +120,7 @@ pub fn list(env: &Env, given: Option<&str>) -> OpResult<Listed> {
         task: q.task_id,
         question: q.question,
     });
-    Effects::of("marks list").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks list").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Listed { feature: feature.name().to_owned(), file, suspended, list })
 }
 
@@ -131,7 +131,7 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
     if let Some(q) = ask::suspended_on(&project, &name)? {
         let ready =
             Ready { tasks: Vec::new(), reason: Some(format!("{name} is suspended on {}: {}", q.id, q.question)) };
-        Effects::of("marks next").turn_to(feature.name()).apply_to_log(&project, env);
+        Effects::of("tasks next").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(Next { feature: name, ready, details: Vec::new(), note: None });
     }
     let cycles = feature.read_review_cycles()?;
@@ -140,14 +140,14 @@ pub fn next(env: &Env, given: Option<&str>, max: usize) -> OpResult<Next> {
             build::should_continue(&list.tasks, elapsed(&s.build, env), limit(&project)?, s.build.stop_requested)
     {
         let ready = Ready { tasks: Vec::new(), reason: Some(format!("the build stopped: {why}")) };
-        Effects::of("marks next").turn_to(feature.name()).apply_to_log(&project, env);
+        Effects::of("tasks next").turn_to(feature.name()).apply_to_log(&project, env);
         return Ok(Next { feature: name, ready, details: Vec::new(), note: None });
     }
     let ready = not_claimed_elsewhere(env, &name, &list, max)?;
     let batch = if max == 1 { list.next(PARALLEL_MAX).tasks.len() } else { 0 };
     let note = (batch > 1).then(|| Batch { feature: name.clone(), ready: batch });
     let details = ready.tasks.iter().filter_map(|id| list.get(id).cloned()).collect();
-    Effects::of("marks next").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks next").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Next { feature: name, ready, details, note })
 }
 
@@ -424,7 +424,7 @@ pub fn context(env: &Env, given: Option<&str>, id: &str) -> OpResult<Context> {
     };
     let finished = brief::finish(&project, brief, &subject);
     brief::remember(env, &project, Some(&feature), &finished.given);
-    Effects::of("marks context").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks context").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Context {
         feature: feature.name().to_owned(),
         task: task.id.clone(),

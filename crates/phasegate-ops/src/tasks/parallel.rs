@@ -83,7 +83,7 @@ pub fn worktree(env: &Env, given: Option<&str>, id: &str) -> OpResult<TaskWorktr
         .worktrees
         .insert(task.id.clone(), path.display().to_string());
     guard.commit("tasks worktree", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
-    Effects::of("parallel worktree").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks worktree").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(TaskWorktree {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -132,7 +132,7 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> 
                 .collect::<Vec<_>>()
                 .join("\n");
             let failed = build::fail(env, Some(feature.name()), &task.id, Some(&output), None, false, session)?;
-            Effects::of("parallel merge").turn_to(feature.name()).apply_to_log(&project, env);
+            Effects::of("tasks merge").turn_to(feature.name()).apply_to_log(&project, env);
             return Ok(MergedTask {
                 feature: feature.name().to_owned(),
                 task: task.id,
@@ -149,7 +149,7 @@ pub fn merge(env: &Env, given: Option<&str>, id: &str, session: Interaction) -> 
     let mut cycles = guard.feature().read_review_cycles()?;
     cycles.sessions.entry(feature.name().to_owned()).or_default().build.worktrees.remove(&task.id);
     guard.commit("tasks merge", vec![guard.feature().review_cycles_change(&cycles, env.now)])?;
-    Effects::of("parallel merge").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks merge").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(MergedTask {
         feature: feature.name().to_owned(),
         task: task.id,

@@ -174,7 +174,7 @@ pub fn reviewers(env: &Env, given: Option<&str>, id: &str) -> OpResult<Facts> {
         ),
         None => (Vec::new(), Vec::new()),
     };
-    Effects::of("review reviewers").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks reviewers").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Facts {
         feature: feature.name().to_owned(),
         cycle: session.and_then(|s| s.tasks.get(&task.id)).cloned(),
@@ -264,7 +264,7 @@ pub fn review(
     let prompt = brief::finish(&project, request, &subject).packed.text;
     // The reply is taken from a reviewer spawned with this very prompt.
     witness::note_brief(env, &project, &task_subject(feature.name(), &task.id, t.current_cycle, &agent), &prompt)?;
-    Effects::of("review review").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks review").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Brief {
         feature: feature.name().to_owned(),
         task: task.id.clone(),
@@ -401,7 +401,7 @@ pub fn record(
             (Some(asked), said)
         }
     };
-    Effects::of("review record").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks record").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(Outcome { recorded, ticked, escalation, message })
 }
 
@@ -475,6 +475,6 @@ pub fn timed_out(env: &Env, given: Option<&str>, id: &str) -> OpResult<TimedOut>
     let message = ReviewTimedOut { task: task.id.clone(), reviewer: entry.agent.clone(), action };
     changes.insert(0, guard.feature().review_cycles_change(&cycles, env.now));
     guard.commit("tasks record --timed-out", changes)?;
-    Effects::of("review timed_out").turn_to(feature.name()).apply_to_log(&project, env);
+    Effects::of("tasks record --timed-out").turn_to(feature.name()).apply_to_log(&project, env);
     Ok(TimedOut { feature: feature.name().to_owned(), task: task.id, reviewer: entry.agent, action, message })
 }
